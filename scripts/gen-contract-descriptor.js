@@ -11,10 +11,14 @@ const protobuf = require('protobufjs');
 const protoDir = path.join(__dirname, '..', 'proto');
 const outFile = path.join(__dirname, '..', 'src', 'lib', 'contract', 'descriptor.json');
 
+/** Every .proto file under dir, as paths relative to proto/, sorted. */
 function protoFiles(dir) {
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? protoFiles(path.join(dir, e.name)) : e.name.endsWith('.proto') ? [path.join(dir, e.name)] : []))
+  const walk = (d) =>
+    fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => {
+      const full = path.join(d, e.name);
+      return e.isDirectory() ? walk(full) : e.name.endsWith('.proto') ? [full] : [];
+    });
+  return walk(dir)
     .map((f) => path.relative(protoDir, f))
     .sort();
 }
