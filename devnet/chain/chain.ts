@@ -1,0 +1,474 @@
+/**
+ * Block production of the devnet: a mempool fed by CheckTx, and
+ * FinalizeBlock-style execution against an Application (devnet/app/types.ts).
+ * Every height's `block`, `block_results` and block meta are rendered to JSON
+ * once, when the block is made, so the RPC server only concatenates strings.
+ *
+ * Two clocks: history mode (`produceBlock(timeMs)` with caller-chosen times,
+ * as fast as the app runs) and live mode (`startLive(ms)`: a timer with
+ * wall-clock times). Same app, txs and times give byte-identical blocks.
+ */
+import { DEFAULT_CHAIN_CONFIG } from '../../src/lib/config';
+import type { AbciEvent, Application, TxContext, TxMessage } from '../app/types';
+import {
+  BLOCK_PROTOCOL,
+  blockTimeFromMs,
+  Commit,
+  commitHash,
+  consensusHash,
+  ConsensusParams,
+  dataHash,
+  DEFAULT_CONSENSUS_PARAMS,
+  deriveValidatorKey,
+  DeterministicTxResult,
+  EMPTY_BLOCK_ID,
+  EMPTY_COMMIT,
+  emptyEvidenceHash,
+  encodeBlock,
+  Header,
+  headerHash,
+  BlockId,
+  partSetHeader,
+  pseudoCommitSignature,
+  resultsHash,
+  validatorsHash,
+  ValidatorKey,
+} from './block';
+import { blockIdJson, blockJson, blockMetaJson, blockResultsJson, commitJson, execResultJson, ExecResult, headerJson, Json } from './render';
+import { txHashHex, upperHex } from './hashing';
+import { anteGasEstimate, checkSigners, DecodedTx, decodeTx, SignerAccount, TxRejection, verifySignatures } from './tx';
+
+export const DEFAULT_COMET_VERSION = '0.38.17';
+/** CometBFT mempool default max_tx_bytes. */
+export const DEFAULT_MAX_TX_BYTES = 1048576;
+/** 2024-01-01T00:00:00Z: a fixed default keeps genesis deterministic. */
+export const DEFAULT_GENESIS_TIME_MS = Date.UTC(2024, 0, 1);
+
+export interface DevnetChainOptions {
+  app: Application;
+  chainId?: string;
+  hrp?: string;
+  /** seeds the validator key (default: the chain id) */
+  validatorSeed?: string;
+  genesisTimeMs?: number;
+  /** app hash in the header of height 1 (InitChain's); default empty */
+  genesisAppHash?: Uint8Array;
+  /** genesis `app_state` served by the `genesis` method */
+  appState?: Json;
+  moniker?: string;
+  /** node_info.version; must start "0.38." for cosmjs' Comet38 client and SubQuery */
+  cometVersion?: string;
+  maxTxBytes?: number;
+  consensusParams?: ConsensusParams;
+}
+
+/** A refusal by the mempool itself (not CheckTx): the RPC answers it as a JSON-RPC error -32603. */
+export class MempoolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MempoolError';
+  }
+}
+
+/** CheckTx answer (ResponseCheckTx) plus the tx hash. */
+export interface CheckTxResult extends ExecResult {
+  hash: string;
+}
+
+export interface StoredTx {
+  hash: string;
+  height: number;
+  index: number;
+  tx: Uint8Array;
+  result: ExecResult;
+  /** jsonpb ExecTxResult, pre-rendered */
+  resultJson: string;
+}
+
+export interface StoredBlock {
+  height: number;
+  header: Header;
+  blockId: BlockId;
+  txs: Uint8Array[];
+  txHashes: string[];
+  /** app hash after executing this block (block_results.app_hash; next header's app_hash) */
+  appHash: Uint8Array;
+  results: DeterministicTxResult[];
+  /** pre-rendered `result` of the `block` method */
+  blockJson: string;
+  /** pre-rendered `result` of the `block_results` method */
+  resultsJson: string;
+  /** pre-rendered BlockMeta (blockchain method) */
+  metaJson: string;
+  /** pre-rendered header (header method) */
+  headerJson: string;
+}
+
+interface MempoolEntry {
+  tx: DecodedTx;
+  /** account numbers the signatures were verified against at CheckTx */
+  accountNumbers: bigint[];
+}
+
+const EMPTY = new Uint8Array(0);
+
+function withModeAttribute(events: AbciEvent[], mode: 'BeginBlock' | 'EndBlock'): AbciEvent[] {
+  // the SDK appends mode (not indexed) to every block-level event
+  return events.map((e) => ({ type: e.type, attributes: [...e.attributes, { key: 'mode', value: mode, index: false }] }));
+}
+
+function rejectionResult(tx: DecodedTx, err: TxRejection): ExecResult {
+  return { code: err.code, codespace: err.codespace, log: err.log, gasWanted: tx.gasLimit, gasUsed: anteGasEstimate(tx), events: [], data: EMPTY };
+}
+
+/** A thrown app error becomes the SDK's recovered-panic result (ErrPanic 111222) instead of stopping the chain. */
+function panicResult(tx: DecodedTx, err: unknown): ExecResult {
+  const log = `panic: ${err instanceof Error ? err.message : String(err)}`;
+  return { code: 111222, codespace: 'undefined', log, gasWanted: tx.gasLimit, gasUsed: anteGasEstimate(tx), events: [], data: EMPTY };
+}
+
+export class DevnetChain {
+  readonly app: Application;
+  readonly chainId: string;
+  readonly hrp: string;
+  readonly validator: ValidatorKey;
+  readonly genesisTimeMs: number;
+  readonly genesisAppHash: Uint8Array;
+  readonly appState: Json;
+  readonly moniker: string;
+  readonly cometVersion: string;
+  readonly maxTxBytes: number;
+  readonly consensusParams: ConsensusParams;
+
+  private readonly blocks: StoredBlock[] = [];
+  private readonly txIndex = new Map<string, StoredTx>();
+  private readonly heightsByHash = new Map<string, number>();
+  private mempool: MempoolEntry[] = [];
+  private readonly mempoolHashes = new Set<string>();
+  /** next sequence per signer once the mempool's txs are applied (CheckTx state) */
+  private pendingSequences = new Map<string, bigint>();
+  private pendingPubKeys = new Map<string, Uint8Array>();
+  private checkQueue: Promise<unknown> = Promise.resolve();
+  private readonly txWaiters = new Map<string, ((tx: StoredTx) => void)[]>();
+  private liveTimer: NodeJS.Timeout | undefined;
+  private readonly validatorsHashValue: Uint8Array;
+  private readonly consensusHashValue: Uint8Array;
+
+  private constructor(options: DevnetChainOptions, validator: ValidatorKey) {
+    this.app = options.app;
+    this.chainId = options.chainId ?? DEFAULT_CHAIN_CONFIG.chainId;
+    this.hrp = options.hrp ?? DEFAULT_CHAIN_CONFIG.hrp;
+    this.validator = validator;
+    this.genesisTimeMs = options.genesisTimeMs ?? DEFAULT_GENESIS_TIME_MS;
+    this.genesisAppHash = options.genesisAppHash ?? EMPTY;
+    this.appState = options.appState ?? {};
+    this.moniker = options.moniker ?? 'svc-devnet';
+    this.cometVersion = options.cometVersion ?? DEFAULT_COMET_VERSION;
+    this.maxTxBytes = options.maxTxBytes ?? DEFAULT_MAX_TX_BYTES;
+    this.consensusParams = options.consensusParams ?? DEFAULT_CONSENSUS_PARAMS;
+    this.validatorsHashValue = validatorsHash([validator]);
+    this.consensusHashValue = consensusHash(this.consensusParams);
+  }
+
+  /** Async only because the validator's ed25519 key is derived with cosmjs. */
+  static async create(options: DevnetChainOptions): Promise<DevnetChain> {
+    const chainId = options.chainId ?? DEFAULT_CHAIN_CONFIG.chainId;
+    return new DevnetChain(options, await deriveValidatorKey(options.validatorSeed ?? chainId));
+  }
+
+  // ------------------------------------------------------------ reads
+
+  /** Latest committed height (0 before the first block). */
+  get height(): number {
+    return this.blocks.length;
+  }
+
+  block(height: number): StoredBlock | undefined {
+    return Number.isInteger(height) && height >= 1 ? this.blocks[height - 1] : undefined;
+  }
+
+  latestBlock(): StoredBlock | undefined {
+    return this.blocks[this.blocks.length - 1];
+  }
+
+  blockByHash(hashHex: string): StoredBlock | undefined {
+    const height = this.heightsByHash.get(hashHex.toUpperCase());
+    return height === undefined ? undefined : this.block(height);
+  }
+
+  tx(hashHex: string): StoredTx | undefined {
+    return this.txIndex.get(hashHex.toUpperCase());
+  }
+
+  /** Every indexed tx in chain order (for tx_search). */
+  *allTxs(): Iterable<StoredTx> {
+    for (const b of this.blocks) for (const h of b.txHashes) yield this.txIndex.get(h)!;
+  }
+
+  unconfirmedTxs(): Uint8Array[] {
+    return this.mempool.map((e) => e.tx.bytes);
+  }
+
+  // ------------------------------------------------------------ mempool
+
+  private checkStateAccount = (address: string): SignerAccount | undefined => {
+    const acc = this.app.account(address);
+    if (!acc) return undefined;
+    return {
+      accountNumber: acc.accountNumber,
+      sequence: this.pendingSequences.get(address) ?? acc.sequence,
+      pubKey: acc.pubKey ?? this.pendingPubKeys.get(address),
+    };
+  };
+
+  private deliverStateAccount = (address: string): SignerAccount | undefined => {
+    const acc = this.app.account(address);
+    return acc && { accountNumber: acc.accountNumber, sequence: acc.sequence, pubKey: acc.pubKey };
+  };
+
+  /** Mempool admission (size, duplicates) without CheckTx; throws MempoolError. */
+  checkAdmission(bytes: Uint8Array): void {
+    this.assertAdmissible(bytes, txHashHex(bytes));
+  }
+
+  private assertAdmissible(bytes: Uint8Array, hash: string): void {
+    if (bytes.length > this.maxTxBytes) throw new MempoolError(`tx too large. Max size is ${this.maxTxBytes}, but got ${bytes.length}`);
+    if (this.mempoolHashes.has(hash) || this.txIndex.has(hash)) throw new MempoolError('tx already exists in cache');
+  }
+
+  private async runCheckTx(bytes: Uint8Array, hash: string): Promise<CheckTxResult> {
+    this.assertAdmissible(bytes, hash);
+    let tx: DecodedTx | undefined;
+    try {
+      tx = decodeTx(bytes, this.hrp);
+      const signers = checkSigners(tx, this.checkStateAccount);
+      await verifySignatures(tx, signers, this.chainId);
+      this.assertAdmissible(bytes, hash);
+      this.enqueue(tx, signers.map((s) => s.account.accountNumber));
+      signers.forEach((s) => {
+        this.pendingSequences.set(s.address, s.account.sequence + 1n);
+        this.pendingPubKeys.set(s.address, s.pubKey);
+      });
+      return { hash, code: 0, codespace: '', log: '', gasWanted: tx.gasLimit, gasUsed: 0n, events: [], data: EMPTY };
+    } catch (e) {
+      if (!(e instanceof TxRejection)) throw e;
+      return { hash, code: e.code, codespace: e.codespace, log: e.log, gasWanted: tx?.gasLimit ?? 0n, gasUsed: 0n, events: [], data: EMPTY };
+    }
+  }
+
+  private enqueue(tx: DecodedTx, accountNumbers: bigint[]): void {
+    this.mempool.push({ tx, accountNumbers });
+    this.mempoolHashes.add(tx.hash);
+  }
+
+  /**
+   * CheckTx and, when it passes, admission to the mempool (broadcast_tx_sync).
+   * Serialised so that a signer's consecutive sequences are checked in arrival
+   * order. Throws MempoolError for a duplicate or oversized tx.
+   */
+  checkTx(bytes: Uint8Array): Promise<CheckTxResult> {
+    const hash = txHashHex(bytes);
+    const run = this.checkQueue.then(() => this.runCheckTx(bytes, hash));
+    this.checkQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Resolves once the tx is in a block, or with undefined after `timeoutMs`. */
+  waitForTx(hashHex: string, timeoutMs: number): Promise<StoredTx | undefined> {
+    const hash = hashHex.toUpperCase();
+    const known = this.txIndex.get(hash);
+    if (known) return Promise.resolve(known);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        const list = this.txWaiters.get(hash) ?? [];
+        this.txWaiters.set(hash, list.filter((f) => f !== done));
+        resolve(undefined);
+      }, timeoutMs);
+      const done = (tx: StoredTx) => {
+        clearTimeout(timer);
+        resolve(tx);
+      };
+      this.txWaiters.set(hash, [...(this.txWaiters.get(hash) ?? []), done]);
+    });
+  }
+
+  // ------------------------------------------------------------ execution
+
+  private deliverTx(tx: DecodedTx, accountNumbers: bigint[], ctx: TxContext): ExecResult {
+    let pubKeys: Uint8Array[];
+    try {
+      const signers = checkSigners(tx, this.deliverStateAccount);
+      if (signers.some((s, i) => s.account.accountNumber !== accountNumbers[i])) {
+        throw new TxRejection(4, 'signature verification failed; account number changed since CheckTx');
+      }
+      pubKeys = signers.map((s) => s.pubKey);
+    } catch (e) {
+      if (e instanceof TxRejection) return rejectionResult(tx, e);
+      return panicResult(tx, e);
+    }
+    try {
+      const ante = this.app.ante(ctx, pubKeys);
+      if (!ante.ok) return { code: ante.code, codespace: ante.codespace, log: ante.log, gasWanted: tx.gasLimit, gasUsed: anteGasEstimate(tx), events: [], data: EMPTY };
+      const res = this.app.deliverTx(ctx, tx.messages as TxMessage[]);
+      return {
+        code: res.code,
+        codespace: res.codespace,
+        log: res.log,
+        gasWanted: res.gasWanted,
+        gasUsed: res.gasUsed,
+        events: [...ante.events, ...res.events],
+        data: res.data,
+      };
+    } catch (e) {
+      return panicResult(tx, e);
+    }
+  }
+
+  private txContext(tx: DecodedTx, height: number, timeMs: number, txIndex: number): TxContext {
+    return { height, timeMs, txIndex, txHash: tx.hash, signers: tx.signers, fee: tx.fee, gasLimit: tx.gasLimit, memo: tx.memo };
+  }
+
+  private lastCommitFor(height: number, timeMs: number): Commit {
+    const prev = this.latestBlock();
+    if (!prev) return EMPTY_COMMIT;
+    // BFT time with one validator: the block time is its precommit's timestamp
+    const time = blockTimeFromMs(timeMs);
+    const signature = pseudoCommitSignature(this.validator, BigInt(height - 1), prev.blockId.hash, time);
+    return { height: BigInt(height - 1), round: 0, blockId: prev.blockId, signatures: [{ validatorAddress: this.validator.address, time, signature }] };
+  }
+
+  private makeHeader(height: number, timeMs: number, txs: Uint8Array[], lastCommit: Commit): Header {
+    const prev = this.latestBlock();
+    return {
+      version: { block: BLOCK_PROTOCOL, app: 0n },
+      chainId: this.chainId,
+      height: BigInt(height),
+      time: blockTimeFromMs(timeMs),
+      lastBlockId: prev?.blockId ?? EMPTY_BLOCK_ID,
+      lastCommitHash: commitHash(lastCommit),
+      dataHash: dataHash(txs),
+      validatorsHash: this.validatorsHashValue,
+      nextValidatorsHash: this.validatorsHashValue,
+      consensusHash: this.consensusHashValue,
+      appHash: prev?.appHash ?? this.genesisAppHash,
+      lastResultsHash: resultsHash(prev?.results ?? []),
+      evidenceHash: emptyEvidenceHash(),
+      proposerAddress: this.validator.address,
+    };
+  }
+
+  /** Last block time in ms (genesis time before the first block). */
+  get lastBlockTimeMs(): number {
+    const b = this.latestBlock();
+    return b ? Number(b.header.time.seconds) * 1000 + Math.floor(b.header.time.nanos / 1e6) : this.genesisTimeMs;
+  }
+
+  /**
+   * Executes the mempool as the next block at `timeMs` (unix ms, strictly
+   * after the previous block) and commits it. Synchronous: signatures were
+   * verified at CheckTx; delivery re-checks accounts and sequences only.
+   */
+  produceBlock(timeMs: number): StoredBlock {
+    if (this.height > 0 && timeMs <= this.lastBlockTimeMs) {
+      throw new RangeError(`block time ${new Date(timeMs).toISOString()} must be after the previous block's`);
+    }
+    const height = this.height + 1;
+    const entries = this.takeMempool();
+    const begin = withModeAttribute(this.app.beginBlock(height, timeMs), 'BeginBlock');
+    const results = entries.map((e, i) => this.deliverTx(e.tx, e.accountNumbers, this.txContext(e.tx, height, timeMs, i)));
+    const end = withModeAttribute(this.app.endBlock(height, timeMs), 'EndBlock');
+    const appHash = this.app.commit(height);
+    const block = this.storeBlock(height, timeMs, entries.map((e) => e.tx), results, [...begin, ...end], appHash);
+    this.notifyWaiters(block);
+    return block;
+  }
+
+  private takeMempool(): MempoolEntry[] {
+    const entries = this.mempool;
+    this.mempool = [];
+    this.mempoolHashes.clear();
+    this.pendingSequences = new Map();
+    this.pendingPubKeys = new Map();
+    return entries;
+  }
+
+  private storeBlock(height: number, timeMs: number, txs: DecodedTx[], results: ExecResult[], finalizeEvents: AbciEvent[], appHash: Uint8Array): StoredBlock {
+    const txBytes = txs.map((t) => t.bytes);
+    const lastCommit = this.lastCommitFor(height, timeMs);
+    const header = this.makeHeader(height, timeMs, txBytes, lastCommit);
+    const encoded = encodeBlock(header, txBytes, lastCommit);
+    const blockId: BlockId = { hash: headerHash(header), parts: partSetHeader(encoded) };
+    const stored: StoredBlock = {
+      height,
+      header,
+      blockId,
+      txs: txBytes,
+      txHashes: txs.map((t) => t.hash),
+      appHash,
+      results: results.map((r) => ({ code: r.code, data: r.data, gasWanted: r.gasWanted, gasUsed: r.gasUsed })),
+      blockJson: JSON.stringify({ block_id: blockIdJson(blockId), block: blockJson(header, txBytes, lastCommit) }),
+      resultsJson: JSON.stringify(blockResultsJson(header.height, results, finalizeEvents, appHash)),
+      metaJson: JSON.stringify(blockMetaJson(blockId, encoded.length, header, txBytes.length)),
+      headerJson: JSON.stringify(headerJson(header)),
+    };
+    this.blocks.push(stored);
+    this.heightsByHash.set(upperHex(blockId.hash), height);
+    txs.forEach((t, i) => {
+      this.txIndex.set(t.hash, { hash: t.hash, height, index: i, tx: t.bytes, result: results[i], resultJson: JSON.stringify(execResultJson(results[i])) });
+    });
+    return stored;
+  }
+
+  private notifyWaiters(block: StoredBlock): void {
+    for (const hash of block.txHashes) {
+      const waiters = this.txWaiters.get(hash);
+      if (!waiters) continue;
+      this.txWaiters.delete(hash);
+      const tx = this.txIndex.get(hash)!;
+      waiters.forEach((w) => w(tx));
+    }
+  }
+
+  /**
+   * The commit of a height: from the next block's last_commit when there is
+   * one (canonical), else the validator's own precommit (the "seen commit").
+   */
+  commitJsonFor(height: number): { commit: Json; canonical: boolean } | undefined {
+    const block = this.block(height);
+    if (!block) return undefined;
+    const next = this.block(height + 1);
+    const timeMs = next ? this.blockTimeMs(next) : this.blockTimeMs(block);
+    const time = blockTimeFromMs(timeMs);
+    const signature = pseudoCommitSignature(this.validator, BigInt(height), block.blockId.hash, time);
+    const commit: Commit = { height: BigInt(height), round: 0, blockId: block.blockId, signatures: [{ validatorAddress: this.validator.address, time, signature }] };
+    return { commit: commitJson(commit), canonical: next !== undefined };
+  }
+
+  private blockTimeMs(b: StoredBlock): number {
+    return Number(b.header.time.seconds) * 1000 + Math.floor(b.header.time.nanos / 1e6);
+  }
+
+  // ------------------------------------------------------------ live mode
+
+  /** Produces a block every `intervalMs` with wall-clock time (kept strictly increasing). */
+  startLive(intervalMs: number): void {
+    this.stopLive();
+    this.liveTimer = setInterval(() => this.produceLiveBlock(), intervalMs);
+    this.liveTimer.unref();
+  }
+
+  stopLive(): void {
+    if (this.liveTimer) clearInterval(this.liveTimer);
+    this.liveTimer = undefined;
+  }
+
+  get isLive(): boolean {
+    return this.liveTimer !== undefined;
+  }
+
+  /** One live block now: wall-clock time, nudged past the previous block if the clock lags. */
+  produceLiveBlock(): StoredBlock {
+    const now = Date.now();
+    return this.produceBlock(this.height > 0 && now <= this.lastBlockTimeMs ? this.lastBlockTimeMs + 1 : now);
+  }
+}

@@ -1,0 +1,3 @@
+/** Chain client helpers: the svc cosmjs registry, offline signing, contract ABCI queries. */
+export * from './registry';
+export * from './abci-query';
