@@ -284,8 +284,8 @@ function txProofJson(ctx: RpcContext, t: StoredTx): string {
     txs.map((b) => sha256(b)),
     t.index,
   );
-  const merkle: { [k: string]: Json } = { total: String(proof.total), index: String(proof.index), leaf_hash: toBase64(proof.leafHash) };
-  if (proof.aunts.length) merkle.aunts = proof.aunts.map((a) => toBase64(a));
+  // FlattenAunts returns a non-nil slice, so `aunts` (omitempty) is present even when empty
+  const merkle = { total: String(proof.total), index: String(proof.index), leaf_hash: toBase64(proof.leafHash), aunts: proof.aunts.map((a) => toBase64(a)) };
   return json({ root_hash: upperHex(root), data: toBase64(t.tx), proof: merkle });
 }
 
