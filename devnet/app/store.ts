@@ -1,0 +1,322 @@
+/**
+ * Versioned key-value store of the devnet application.
+ *
+ * - Committed state keeps, per key, every version (height, value), so a read
+ *   at a past height is a binary search (abci_query at a height).
+ * - Writes of a block go to a branch (CacheKv over the committed store);
+ *   `commit(height)` makes them visible and extends the app hash:
+ *     app_hash = sha256(previous app hash ‖ canonical encoding of the block's
+ *     write set sorted by key).
+ * - A tx runs in a CacheKv over the block branch: a failed tx's writes are
+ *   dropped by not calling `write()`. Caches nest (EVM reverts use one more).
+ *
+ * Values are plain data (objects, arrays, strings, numbers, booleans, bigint,
+ * null) and are deep-frozen on `set`, so a stored version can never be mutated
+ * behind the history's back: modules copy, then set.
+ *
+ * Keys are '/'-separated; the part up to and including the last '/' is the
+ * key's parent. `keys(parent, range)` lists the existing keys directly under a
+ * parent in sorted order, which is how modules iterate (holders of a kind,
+ * expiry queues from a cursor). User-controlled key segments must go through
+ * `keySegment` so they never contain '/'.
+ */
+import { sha256 } from '@noble/hashes/sha2';
+
+/** Inclusive/exclusive bounds of a key range (full keys). */
+export interface KeyRange {
+  /** only keys strictly greater than this */
+  gt?: string;
+  /** only keys less than or equal to this */
+  lte?: string;
+}
+
+export interface KvReader {
+  get<T>(key: string): T | undefined;
+  has(key: string): boolean;
+  /** existing keys directly under `parent` (which ends with '/'), sorted, within `range` */
+  keys(parent: string, range?: KeyRange): string[];
+}
+
+export interface KvWriter extends KvReader {
+  set(key: string, value: unknown): void;
+  delete(key: string): void;
+}
+
+const TOMBSTONE: unique symbol = Symbol('deleted');
+type Slot = unknown | typeof TOMBSTONE;
+
+/** Upper bound for range queries: sorts after every printable key character. */
+export const KEY_MAX = '\uffff';
+
+/** The parent of a key: everything up to and including its last '/'. */
+export function parentOf(key: string): string {
+  return key.slice(0, key.lastIndexOf('/') + 1);
+}
+
+/** Escapes a user-controlled string for use inside a key segment ('/' and '|' are separators). */
+export function keySegment(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\//g, '%2F').replace(/\|/g, '%7C');
+}
+
+/** Inverse of keySegment. */
+export function unKeySegment(s: string): string {
+  return s.replace(/%7C/g, '|').replace(/%2F/g, '/').replace(/%25/g, '%');
+}
+
+/** Zero-padded decimal, so numeric order equals key order. */
+export function padNumber(n: number | bigint, width = 16): string {
+  return n.toString().padStart(width, '0');
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
+  }
+  return value;
+}
+
+// ------------------------------------------------------------------ sorted key lists
+
+function lowerBound(sorted: string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function upperBound(sorted: string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function insertSorted(sorted: string[], key: string): void {
+  const i = lowerBound(sorted, key);
+  if (sorted[i] !== key) sorted.splice(i, 0, key);
+}
+
+function sliceRange(sorted: string[], range: KeyRange = {}): string[] {
+  const from = range.gt === undefined ? 0 : upperBound(sorted, range.gt);
+  const to = range.lte === undefined ? sorted.length : upperBound(sorted, range.lte);
+  return from < to ? sorted.slice(from, to) : [];
+}
+
+function inRange(key: string, range: KeyRange = {}): boolean {
+  return (range.gt === undefined || key > range.gt) && (range.lte === undefined || key <= range.lte);
+}
+
+// ------------------------------------------------------------------ canonical encoding
+
+/** Deterministic text of a stored value: object keys sorted, bigint tagged. */
+export function canonicalJson(value: unknown): string {
+  if (typeof value === 'bigint') return `{"$n":"${value.toString()}"}`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj)
+    .filter((k) => obj[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
+}
+
+const textEncoder = new TextEncoder();
+
+/** sha256(previous ‖ for each write sorted by key: key, 0x00, value text or 0xff for a delete, 0x00). */
+export function nextAppHash(previous: Uint8Array, writes: Map<string, Slot>): Uint8Array {
+  const h = sha256.create();
+  h.update(previous);
+  for (const key of [...writes.keys()].sort()) {
+    const slot = writes.get(key);
+    h.update(textEncoder.encode(key));
+    h.update(Uint8Array.of(0));
+    h.update(slot === TOMBSTONE ? Uint8Array.of(0xff) : textEncoder.encode(canonicalJson(slot)));
+    h.update(Uint8Array.of(0));
+  }
+  return h.digest();
+}
+
+// ------------------------------------------------------------------ committed store
+
+interface History {
+  heights: number[];
+  values: Slot[];
+}
+
+/** Index of the last version at or below `height`, or -1. */
+function versionAt(history: History, height: number): number {
+  const hs = history.heights;
+  if (hs[hs.length - 1] <= height) return hs.length - 1;
+  let lo = 0;
+  let hi = hs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (hs[mid] <= height) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/** Committed, versioned state. Heights only grow. */
+export class VersionedStore {
+  private readonly histories = new Map<string, History>();
+  /** every key ever committed, per parent, sorted (deleted keys stay: they exist at older heights) */
+  private readonly children = new Map<string, string[]>();
+  private height = -1;
+  private hash: Uint8Array = new Uint8Array(32);
+
+  get latestHeight(): number {
+    return this.height;
+  }
+
+  get appHash(): Uint8Array {
+    return this.hash;
+  }
+
+  /** Reader of the state as committed at `height` (the latest version at or below it). */
+  readerAt(height: number): KvReader {
+    return new CommittedReader(this, height);
+  }
+
+  /** Reader that always sees the latest committed state. */
+  latest(): KvReader {
+    return new CommittedReader(this, Number.MAX_SAFE_INTEGER);
+  }
+
+  /** Applies a block's write set at `height` and returns the new app hash. */
+  commit(height: number, writes: Map<string, Slot>): Uint8Array {
+    if (height <= this.height) throw new Error(`commit height ${height} not above ${this.height}`);
+    for (const [key, slot] of writes) this.record(key, height, slot);
+    this.height = height;
+    this.hash = nextAppHash(this.hash, writes);
+    return this.hash;
+  }
+
+  private record(key: string, height: number, slot: Slot): void {
+    let history = this.histories.get(key);
+    if (!history) {
+      if (slot === TOMBSTONE) return; // deleting a key that never existed changes nothing
+      history = { heights: [], values: [] };
+      this.histories.set(key, history);
+      const parent = parentOf(key);
+      let list = this.children.get(parent);
+      if (!list) this.children.set(parent, (list = []));
+      insertSorted(list, key);
+    }
+    history.heights.push(height);
+    history.values.push(slot);
+  }
+
+  /** @internal */
+  slotAt(key: string, height: number): Slot {
+    const history = this.histories.get(key);
+    if (!history) return TOMBSTONE;
+    const i = versionAt(history, height);
+    return i < 0 ? TOMBSTONE : history.values[i];
+  }
+
+  /** @internal */
+  childKeys(parent: string, range?: KeyRange): string[] {
+    const list = this.children.get(parent);
+    return list ? sliceRange(list, range) : [];
+  }
+}
+
+class CommittedReader implements KvReader {
+  constructor(
+    private readonly store: VersionedStore,
+    private readonly height: number,
+  ) {}
+
+  get<T>(key: string): T | undefined {
+    const slot = this.store.slotAt(key, this.height);
+    return slot === TOMBSTONE ? undefined : (slot as T);
+  }
+
+  has(key: string): boolean {
+    return this.store.slotAt(key, this.height) !== TOMBSTONE;
+  }
+
+  keys(parent: string, range?: KeyRange): string[] {
+    return this.store.childKeys(parent, range).filter((k) => this.has(k));
+  }
+}
+
+// ------------------------------------------------------------------ cache (branch)
+
+/** A write branch over a parent reader; `write()` flushes into a parent writer. */
+export class CacheKv implements KvWriter {
+  private readonly writes = new Map<string, Slot>();
+  private readonly written = new Map<string, Set<string>>();
+
+  constructor(private readonly parent: KvReader) {}
+
+  get<T>(key: string): T | undefined {
+    if (this.writes.has(key)) {
+      const slot = this.writes.get(key);
+      return slot === TOMBSTONE ? undefined : (slot as T);
+    }
+    return this.parent.get<T>(key);
+  }
+
+  has(key: string): boolean {
+    if (this.writes.has(key)) return this.writes.get(key) !== TOMBSTONE;
+    return this.parent.has(key);
+  }
+
+  set(key: string, value: unknown): void {
+    if (value === undefined) throw new Error(`set ${key}: undefined value (use delete)`);
+    this.put(key, deepFreeze(value));
+  }
+
+  delete(key: string): void {
+    this.put(key, TOMBSTONE);
+  }
+
+  keys(parent: string, range?: KeyRange): string[] {
+    const own = this.written.get(parent);
+    const base = this.parent.keys(parent, range);
+    if (!own) return base;
+    const result = new Set(base);
+    for (const key of own) {
+      if (!inRange(key, range)) continue;
+      if (this.writes.get(key) === TOMBSTONE) result.delete(key);
+      else result.add(key);
+    }
+    return [...result].sort();
+  }
+
+  /** The pending write set (key → value or tombstone). */
+  writeSet(): Map<string, Slot> {
+    return this.writes;
+  }
+
+  get size(): number {
+    return this.writes.size;
+  }
+
+  /** Flushes this branch into a parent writer. */
+  writeTo(target: KvWriter): void {
+    for (const [key, slot] of this.writes) {
+      if (slot === TOMBSTONE) target.delete(key);
+      else target.set(key, slot);
+    }
+  }
+
+  private put(key: string, slot: Slot): void {
+    this.writes.set(key, slot);
+    const parent = parentOf(key);
+    let set = this.written.get(parent);
+    if (!set) this.written.set(parent, (set = new Set()));
+    set.add(key);
+  }
+}
