@@ -200,6 +200,13 @@ function checkSignMode(tx: DecodedTx, index: number): void {
   }
 }
 
+// secp256k1 group order n; the SDK refuses malleable signatures with s > n/2
+const SECP256K1_HALF_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n >> 1n;
+
+function isLowS(sig: Uint8Array): boolean {
+  return BigInt(`0x${Buffer.from(sig.subarray(32)).toString('hex')}`) <= SECP256K1_HALF_ORDER;
+}
+
 async function checkSignature(tx: DecodedTx, index: number, pubKey: Uint8Array, account: SignerAccount, chainId: string): Promise<void> {
   const signDoc = SignDoc.encode({
     bodyBytes: tx.bodyBytes,
@@ -209,7 +216,7 @@ async function checkSignature(tx: DecodedTx, index: number, pubKey: Uint8Array, 
   }).finish();
   const sig = tx.signatures[index];
   let ok = false;
-  if (sig.length === 64) {
+  if (sig.length === 64 && isLowS(sig)) {
     try {
       ok = await Secp256k1.verifySignature(Secp256k1Signature.fromFixedLength(sig), sha256(signDoc), pubKey);
     } catch {

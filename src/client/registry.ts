@@ -12,7 +12,7 @@ import { encodePubkey } from '@cosmjs/proto-signing';
 import { encodeSecp256k1Pubkey } from '@cosmjs/amino';
 import { fromBase64 } from '@cosmjs/encoding';
 import { defaultRegistryTypes } from '@cosmjs/stargate';
-import { AuthInfo, SignDoc, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { AuthInfo, SignDoc, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
 import { Any } from 'cosmjs-types/google/protobuf/any';
 import { decodeMessage, encodeMessage, MSG_TYPE_URLS } from '../lib/contract';

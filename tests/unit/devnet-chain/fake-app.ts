@@ -9,6 +9,7 @@ import { BaseAccount } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
 import { QueryAccountRequest, QueryAccountResponse } from 'cosmjs-types/cosmos/auth/v1beta1/query';
 import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { sha256 } from '@noble/hashes/sha2';
+import { decodeMessage, encodeMessage } from '../../../src/lib/contract';
 import type { AbciEvent, AccountInfo, AnteOutcome, Application, QueryResult, TxContext, TxMessage, TxResult } from '../../../devnet/app/types';
 
 interface FakeAccount {
@@ -127,8 +128,20 @@ export class FakeApp implements Application {
     return sha256(new TextEncoder().encode(state));
   }
 
+  /** Supply of one kind, summed over holders (the contract's request/response types). */
+  private kindSupply(data: Uint8Array, at: number): QueryResult {
+    const req = decodeMessage('svc.asset.v1.QueryKindSupplyRequest', data) as { asset_id: string; kind_id: number };
+    const suffix = `/${req.asset_id}/${req.kind_id}`;
+    const holders = [...this.units.entries()].filter(([k, v]) => k.endsWith(suffix) && v > 0n);
+    if (holders.length === 0) return { code: 2, codespace: 'asset', log: `asset ${req.asset_id} not found`, value: EMPTY, height: at };
+    const supply = holders.reduce((n, [, v]) => n + v, 0n);
+    const value = encodeMessage('svc.asset.v1.QueryKindSupplyResponse', { supply: supply.toString(), holder_count: String(holders.length), multiplier: '1' });
+    return { code: 0, codespace: '', log: '', value, height: at };
+  }
+
   query(path: string, data: Uint8Array, height: number): QueryResult {
     const at = height || this.committedHeight;
+    if (path === '/svc.asset.v1.Query/KindSupply') return this.kindSupply(data, at);
     if (path !== '/cosmos.auth.v1beta1.Query/Account') {
       return { code: 6, codespace: 'sdk', log: `unknown query path ${path}: unknown request`, value: EMPTY, height: at };
     }

@@ -2,23 +2,26 @@
  * The RPC server over real HTTP on 127.0.0.1 (free port), read by cosmjs'
  * Comet38Client and SigningStargateClient, which assert CometBFT 0.38 shapes.
  */
-import { Comet38Client } from '@cosmjs/tendermint-rpc';
+import { Comet38Client, Tendermint37Client } from '@cosmjs/tendermint-rpc';
 import { SigningStargateClient } from '@cosmjs/stargate';
 import { toHex } from '@cosmjs/encoding';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { DevnetChain, DevnetRpcServer, headerHash, startRpcServer } from '../../../devnet/chain';
 import { svcRegistry } from '../../../src/client/registry';
-import { fixture, signed, T0, transferMsg, FEE, CHAIN_ID } from './helpers';
+import { abciQuery, AbciQueryError, queryMethodTypes } from '../../../src/client/abci-query';
+import { ASSET_ID, fixture, signed, T0, transferMsg, FEE, CHAIN_ID } from './helpers';
 
 type Fixture = Awaited<ReturnType<typeof fixture>>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw JSON-RPC answers are probed field by field
+type AnyJson = any;
 
-async function post(url: string, body: unknown): Promise<{ status: number; json: any }> {
+async function post(url: string, body: unknown): Promise<{ status: number; json: AnyJson }> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : undefined };
 }
 
-async function get(url: string): Promise<{ status: number; json: any }> {
+async function get(url: string): Promise<{ status: number; json: AnyJson }> {
   const res = await fetch(url);
   const text = await res.text();
   return { status: res.status, json: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
@@ -137,6 +140,40 @@ describe('devnet RPC with cosmjs Comet38Client', () => {
     expect(g.validators[0].address).toEqual(chain.validator.address);
     expect(await client.health()).toBeNull();
     expect(await client.numUnconfirmedTxs()).toEqual({ total: 0, totalBytes: 0 });
+  });
+
+  it('status also decodes with the Tendermint37Client SubQuery probes the version with', async () => {
+    const tm37 = await Tendermint37Client.connect(server.url);
+    try {
+      expect((await tm37.status()).nodeInfo.version).toMatch(/^0\.38\./);
+    } finally {
+      tm37.disconnect();
+    }
+  });
+
+  it('commit and header decode with cosmjs', async () => {
+    const c = await client.commit(2);
+    expect(c.canonical).toBe(true);
+    expect(c.commit.blockId.hash).toEqual(chain.block(2)!.blockId.hash);
+    expect(c.header.height).toBe(2);
+    expect((await client.commit()).canonical).toBe(false);
+    const { json } = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'header', params: { height: '3' } });
+    expect(json.result.header).toEqual(JSON.parse(chain.block(3)!.blockJson).block.header);
+  });
+
+  it('abciQuery (src/client) encodes the contract request and decodes the contract response', async () => {
+    expect(queryMethodTypes('/svc.asset.v1.Query/KindSupply')).toEqual({
+      requestType: 'svc.asset.v1.QueryKindSupplyRequest',
+      responseType: 'svc.asset.v1.QueryKindSupplyResponse',
+    });
+    const viaUrl = await abciQuery(server.url, '/svc.asset.v1.Query/KindSupply', 'svc.asset.v1.QueryKindSupplyRequest', { asset_id: ASSET_ID, kind_id: 1 });
+    expect(viaUrl).toEqual({ value: { supply: '1000', holder_count: '2', multiplier: '1' }, height: 3 });
+    const viaClient = await abciQuery(client, '/svc.asset.v1.Query/KindSupply', 'svc.asset.v1.QueryKindSupplyRequest', { asset_id: ASSET_ID, kind_id: 1 }, 2);
+    expect(viaClient.height).toBe(2);
+    const missing = abciQuery(client, '/svc.asset.v1.Query/KindSupply', 'svc.asset.v1.QueryKindSupplyRequest', { asset_id: 'cd'.repeat(32), kind_id: 1 });
+    await expect(missing).rejects.toBeInstanceOf(AbciQueryError);
+    await expect(missing).rejects.toMatchObject({ code: 2, codespace: 'asset' });
+    await expect(abciQuery(client, '/svc.asset.v1.Query/Nope', 'x', {})).rejects.toThrow(/unknown query path/);
   });
 
   it('abci_query answers from the app with proto bytes', async () => {

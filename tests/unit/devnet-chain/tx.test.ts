@@ -78,6 +78,16 @@ describe('decodeTx and the ante signature checks', () => {
     expect(err.log).toMatch(/^signature verification failed; .*: unauthorized$/);
   });
 
+  it('rejects a malleated (high-S) signature with code 4, as the SDK does', async () => {
+    const bytes = await signed(alice, [transferMsg(alice.address, bob.address, '1')], { accountNumber: 0, sequence: 3 });
+    const raw = TxRaw.decode(bytes);
+    const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    const s = BigInt('0x' + Buffer.from(raw.signatures[0].subarray(32)).toString('hex'));
+    raw.signatures[0].set(Buffer.from((n - s).toString(16).padStart(64, '0'), 'hex'), 32);
+    const err = await rejection(verifyTxSignatures(decodeTx(TxRaw.encode(raw).finish(), 'svc'), lookup, CHAIN_ID));
+    expect(err.code).toBe(4);
+  });
+
   it('rejects a signature for another chain id or account number with code 4', async () => {
     const other = await signed(alice, [transferMsg(alice.address, bob.address, '1')], { accountNumber: 0, sequence: 3 }, { chainId: 'other-1' });
     expect((await rejection(verifyTxSignatures(decodeTx(other, 'svc'), lookup, CHAIN_ID))).code).toBe(4);
