@@ -458,10 +458,22 @@ export class DevnetChain {
 
   // ------------------------------------------------------------ live mode
 
-  /** Produces a block every `intervalMs` with wall-clock time (kept strictly increasing). */
-  startLive(intervalMs: number): void {
+  /**
+   * Produces a block every `intervalMs` with wall-clock time (kept strictly
+   * increasing), and one at once on an empty chain so `status` has a tip.
+   * `onError` hears an app failure instead of it crashing the process (default: console.error).
+   */
+  startLive(intervalMs: number, onError: (e: unknown) => void = (e) => console.error('devnet: block production failed', e)): void {
     this.stopLive();
-    this.liveTimer = setInterval(() => this.produceLiveBlock(), intervalMs);
+    const tick = () => {
+      try {
+        this.produceLiveBlock();
+      } catch (e) {
+        onError(e);
+      }
+    };
+    if (this.height === 0) tick();
+    this.liveTimer = setInterval(tick, intervalMs);
     this.liveTimer.unref();
   }
 

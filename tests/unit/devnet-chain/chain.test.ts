@@ -152,4 +152,20 @@ describe('DevnetChain block production', () => {
       chain.block(1)!.header.time.seconds * 1000n + BigInt(chain.block(1)!.header.time.nanos / 1e6),
     );
   });
+
+  it('live mode starts an empty chain with a block and reports app failures instead of crashing', async () => {
+    const { chain, app } = await fixture();
+    chain.startLive(60_000);
+    expect(chain.height).toBe(1);
+    chain.stopLive();
+    const errors: unknown[] = [];
+    jest.spyOn(app, 'beginBlock').mockImplementation(() => {
+      throw new Error('boom');
+    });
+    chain.startLive(10, (e) => errors.push(e));
+    await new Promise((r) => setTimeout(r, 60));
+    chain.stopLive();
+    expect(errors.length).toBeGreaterThan(0);
+    expect((errors[0] as Error).message).toBe('boom');
+  });
 });
