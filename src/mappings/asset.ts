@@ -1,0 +1,233 @@
+/**
+ * svc.asset.v1: assets, their right kinds, issuance, issuance lock, kind
+ * policies, splits, bridgeable flags, asset status.
+ */
+import type { CosmosEvent } from '@subql/types-cosmos';
+import { bundleTokenAddress, rightTokenAddress } from '../lib/ids';
+import { Asset, AnyJson, Kind } from '../types';
+import { ensureAccount } from './util/activity';
+import { load, markDirty, put } from './util/block-cache';
+import { EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
+import { expectEqual, recordDrift } from './util/drift';
+import { changeSupply, changeUnits, checkPositionsAfter, kindKey, PositionAfter, requireKind } from './util/positions';
+import { big, enumShort, int, str } from './util/values';
+
+interface KindJson {
+  kind_id: number;
+  class: string;
+  decimals: number;
+  bundle: boolean;
+  transferable: boolean;
+  term: AnyJson | null;
+  policy_override: AnyJson | null;
+  bridgeable: boolean;
+  multiplier: string;
+}
+
+interface EventAssetCreated {
+  asset_id: string;
+  issuer: string;
+  nonce: string;
+  meta_hash: string;
+  settlement_denom: string;
+  policy: AnyJson | null;
+  roles: AnyJson | null;
+  kinds: KindJson[];
+  liens_allowed: boolean;
+  distribution_denoms: string[];
+  status: string;
+}
+
+interface EventIssued {
+  asset_id: string;
+  kind_id: number;
+  recipient: string;
+  units: string;
+  supply_after: string;
+  positions_after: PositionAfter[];
+}
+
+interface EventIssuanceLocked {
+  asset_id: string;
+  issuer: string;
+}
+
+interface EventKindPolicySet {
+  asset_id: string;
+  kind_id: number;
+  policy_override: AnyJson | null;
+  cleared: boolean;
+}
+
+interface EventKindSplit {
+  asset_id: string;
+  kind_id: number;
+  factor: string;
+  multiplier_after: string;
+}
+
+interface EventKindBridgeableSet {
+  asset_id: string;
+  kind_id: number;
+  bridgeable: boolean;
+}
+
+interface EventAssetStatusChanged {
+  asset_id: string;
+  status: string;
+  previous: string;
+}
+
+/** The asset, or undefined after recording that the chain refers to an unknown asset. */
+export async function requireAsset(ctx: EventCtx<unknown>, assetId: string): Promise<Asset | undefined> {
+  const asset = await load(Asset, assetId);
+  if (!asset) await recordDrift(ctx, 'Asset', assetId, 'exists', true, false);
+  return asset;
+}
+
+function newKind(ctx: EventCtx<unknown>, assetId: string, position: number, k: KindJson): Kind {
+  // kind ids are positions in the kind list, multipliers start at 1 (MsgCreateAsset)
+  return Kind.create({
+    id: kindKey(assetId, position),
+    assetId,
+    kindId: position,
+    kindClass: enumShort(k.class, 'KIND_CLASS_', false),
+    decimals: int(k.decimals),
+    bundle: Boolean(k.bundle),
+    transferable: Boolean(k.transferable),
+    term: k.term ?? undefined,
+    policyOverride: k.policy_override ?? undefined,
+    bridgeable: Boolean(k.bridgeable),
+    multiplier: 1n,
+    supply: 0n,
+    holderCount: 0,
+    svc20Address: rightTokenAddress(assetId, position),
+    accrualDenoms: [],
+    updatedHeight: ctx.height,
+  });
+}
+
+export async function handleAssetCreated(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventAssetCreated>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const issuer = await ensureAccount(e.issuer, ctx.height);
+  await expectEqual(ctx, 'Account', issuer.id, 'assets_created', e.nonce, issuer.assetsCreated);
+  issuer.assetsCreated += 1;
+  markDirty(issuer);
+  put(
+    Asset,
+    Asset.create({
+      id: e.asset_id,
+      issuer: e.issuer,
+      nonce: big(e.nonce),
+      status: str(e.status),
+      metaHash: str(e.meta_hash),
+      settlementDenom: str(e.settlement_denom),
+      policy: e.policy ?? {},
+      roles: e.roles ?? {},
+      issuanceLocked: false,
+      liensAllowed: Boolean(e.liens_allowed),
+      distributionDenoms: e.distribution_denoms ?? [],
+      kindCount: (e.kinds ?? []).length,
+      bundleAddress: bundleTokenAddress(e.asset_id),
+      createdHeight: ctx.height,
+      createdTxHash: str(ctx.txHash),
+      createdAt: ctx.blockTime,
+      updatedHeight: ctx.height,
+    }),
+  );
+  (e.kinds ?? []).forEach((k, position) => put(Kind, newKind(ctx, e.asset_id, position, k)));
+  subjectAsset(ctx, e.asset_id);
+  subjectAccount(ctx, e.issuer);
+  await finish(ctx);
+}
+
+export async function handleAssetIssued(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventIssued>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const kind = await requireKind(ctx, e.asset_id, int(e.kind_id));
+  if (kind) {
+    changeSupply(ctx, kind, big(e.units));
+    await expectEqual(ctx, 'Kind', kind.id, 'supply', e.supply_after, kind.supply);
+  }
+  await changeUnits(ctx, e.asset_id, int(e.kind_id), e.recipient, big(e.units));
+  await checkPositionsAfter(ctx, e.positions_after);
+  subjectAsset(ctx, e.asset_id);
+  subjectAccount(ctx, e.recipient);
+  await finish(ctx);
+}
+
+export async function handleAssetIssuanceLocked(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventIssuanceLocked>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const asset = await requireAsset(ctx, e.asset_id);
+  if (asset) {
+    asset.issuanceLocked = true;
+    asset.updatedHeight = ctx.height;
+    markDirty(asset);
+  }
+  subjectAsset(ctx, e.asset_id);
+  subjectAccount(ctx, e.issuer);
+  await finish(ctx);
+}
+
+export async function handleAssetKindPolicySet(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventKindPolicySet>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const kind = await requireKind(ctx, e.asset_id, int(e.kind_id));
+  if (kind) {
+    kind.policyOverride = e.cleared ? undefined : (e.policy_override ?? undefined);
+    kind.updatedHeight = ctx.height;
+    markDirty(kind);
+  }
+  subjectAsset(ctx, e.asset_id);
+  await finish(ctx);
+}
+
+export async function handleAssetKindSplit(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventKindSplit>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const kind = await requireKind(ctx, e.asset_id, int(e.kind_id));
+  if (kind) {
+    kind.multiplier *= big(e.factor);
+    kind.updatedHeight = ctx.height;
+    markDirty(kind);
+    await expectEqual(ctx, 'Kind', kind.id, 'multiplier', e.multiplier_after, kind.multiplier);
+  }
+  subjectAsset(ctx, e.asset_id);
+  await finish(ctx);
+}
+
+export async function handleAssetKindBridgeableSet(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventKindBridgeableSet>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const kind = await requireKind(ctx, e.asset_id, int(e.kind_id));
+  if (kind) {
+    kind.bridgeable = Boolean(e.bridgeable);
+    kind.updatedHeight = ctx.height;
+    markDirty(kind);
+  }
+  subjectAsset(ctx, e.asset_id);
+  await finish(ctx);
+}
+
+export async function handleAssetStatusChanged(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventAssetStatusChanged>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const asset = await requireAsset(ctx, e.asset_id);
+  if (asset) {
+    await expectEqual(ctx, 'Asset', asset.id, 'status', e.previous, asset.status);
+    asset.status = str(e.status);
+    asset.updatedHeight = ctx.height;
+    markDirty(asset);
+  }
+  subjectAsset(ctx, e.asset_id);
+  await finish(ctx);
+}

@@ -1,0 +1,323 @@
+/**
+ * svc.bridge.v1: routes, their counters and windows, transfers (out in flight,
+ * in completed, rejected attempts), RIGHT_OUT escrow holdings and the escrow's
+ * swept income.
+ */
+import type { CosmosEvent, CosmosMessage } from '@subql/types-cosmos';
+import { AnyJson, Asset, BridgeRoute, BridgeTransfer } from '../types';
+import { enterBlock, flushDirty, load, markDirty, put } from './util/block-cache';
+import { blockTimeOf, EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
+import { expectEqual, recordDrift } from './util/drift';
+import { claimableKey, getAccrual, ownEntry, payOut } from './util/income';
+import { bundleKindIds, checkPositionsAfter, moveUnits, PositionAfter } from './util/positions';
+import { checkAccrualAfter, recordPaid } from './payout';
+import { big, int, seqOf, str } from './util/values';
+
+interface RouteJson {
+  route_id: string;
+  remote_domain: number;
+  remote_contract: string;
+  direction: string;
+  local_denom: string;
+  status: string;
+  window_seconds: string;
+  outbound_limit: string;
+  inbound_limit: string;
+  warp_token_id: string;
+  display: string;
+  exponent: number;
+  asset_id: string;
+  kind_id: number;
+  bundle: boolean;
+  escrow_address: string;
+}
+
+interface CountersJson {
+  outbound: string;
+  inbound: string;
+  outbound_used: string;
+  inbound_used: string;
+  window_start: string;
+  transfers: string;
+}
+
+interface EventRouteCreated {
+  route: RouteJson;
+}
+
+interface EventRouteStatusChanged {
+  route_id: string;
+  status: string;
+  previous: string;
+}
+
+interface EventBridged {
+  route_id: string;
+  message_id: string;
+  sender: string;
+  recipient: string;
+  amount: string;
+  asset_id: string;
+  kind_id: number;
+  bundle: boolean;
+  counters_after: CountersJson | null;
+  positions_after: PositionAfter[];
+}
+
+interface EventEscrowIncomeSwept {
+  route_id: string;
+  escrow_address: string;
+  asset_id: string;
+  kind_id: number;
+  denom: string;
+  amount: string;
+  module_held_after: string;
+  total_paid_after: string;
+}
+
+/** Decoded MsgBridgeOut (node decodedMsg: camelCase). */
+interface MsgBridgeOut {
+  sender: string;
+  routeId: string;
+  recipient: string;
+  amount: string;
+}
+
+const RIGHT_OUT = 'DIRECTION_RIGHT_OUT';
+
+async function requireRoute(ctx: EventCtx<unknown>, routeId: string): Promise<BridgeRoute | undefined> {
+  const route = await load(BridgeRoute, routeId);
+  if (!route) await recordDrift(ctx, 'BridgeRoute', routeId, 'exists', true, false);
+  return route;
+}
+
+/** Fixed windows [k*w, (k+1)*w) of block time: the *_used counters restart in a new window. */
+function rollWindow(route: BridgeRoute, blockTimeNs: bigint): void {
+  if (route.windowSeconds <= 0n) return;
+  const seconds = blockTimeNs / 1_000_000_000n;
+  const start = (seconds / route.windowSeconds) * route.windowSeconds;
+  if (start === route.windowStart) return;
+  route.windowStart = start;
+  route.outboundUsed = 0n;
+  route.inboundUsed = 0n;
+}
+
+async function checkCountersAfter(ctx: EventCtx<unknown>, route: BridgeRoute, after: CountersJson | null): Promise<void> {
+  if (!after) return;
+  const derived: [keyof CountersJson, bigint | number][] = [
+    ['outbound', route.outbound],
+    ['inbound', route.inbound],
+    ['outbound_used', route.outboundUsed],
+    ['inbound_used', route.inboundUsed],
+    ['window_start', route.windowStart],
+    ['transfers', route.transfers],
+  ];
+  for (const [field, value] of derived) await expectEqual(ctx, 'BridgeRoute', route.id, field, after[field], value);
+}
+
+/** RIGHT_OUT transfers move units (every bundle kind when the route moves bundles) between an account and the escrow. */
+async function moveRightUnits(ctx: EventCtx<unknown>, route: BridgeRoute, from: string, to: string, amount: bigint): Promise<void> {
+  if (route.direction !== RIGHT_OUT) return;
+  let kindIds = [route.kindId];
+  if (route.bundle) {
+    const asset = await load(Asset, route.assetId);
+    kindIds = asset ? await bundleKindIds(route.assetId, asset.kindCount) : [];
+  }
+  for (const kindId of kindIds) await moveUnits(ctx, route.assetId, kindId, from, to, amount);
+}
+
+function transfer(ctx: EventCtx<EventBridged>, route: BridgeRoute | undefined, direction: 'out' | 'in', status: string): BridgeTransfer {
+  const e = ctx.decoded;
+  return BridgeTransfer.create({
+    id: `${ctx.height}-${ctx.txIndex}-${ctx.eventIndex}`,
+    seq: ctx.seq,
+    height: ctx.height,
+    txIndex: ctx.txIndex,
+    eventIndex: ctx.eventIndex,
+    txHash: str(ctx.txHash),
+    routeId: e.route_id,
+    direction,
+    status,
+    sender: str(e.sender),
+    recipient: str(e.recipient),
+    amount: big(e.amount),
+    messageId: str(e.message_id),
+    reason: '',
+    blockTimeNs: ctx.blockTimeNs,
+    assetId: str(e.asset_id) || (route?.assetId ?? ''),
+    kindId: int(e.kind_id),
+    bundle: Boolean(e.bundle),
+  });
+}
+
+export async function handleBridgeRouteCreated(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventRouteCreated>(event);
+  if (!ctx) return;
+  const r = ctx.decoded.route;
+  put(
+    BridgeRoute,
+    BridgeRoute.create({
+      id: r.route_id,
+      remoteDomain: int(r.remote_domain),
+      remoteContract: str(r.remote_contract),
+      direction: str(r.direction),
+      localDenom: str(r.local_denom),
+      status: str(r.status),
+      windowSeconds: big(r.window_seconds),
+      outboundLimit: big(r.outbound_limit),
+      inboundLimit: big(r.inbound_limit),
+      warpTokenId: str(r.warp_token_id),
+      display: str(r.display),
+      exponent: int(r.exponent),
+      outbound: 0n,
+      inbound: 0n,
+      outboundUsed: 0n,
+      inboundUsed: 0n,
+      windowStart: 0n,
+      transfers: 0,
+      assetId: str(r.asset_id),
+      kindId: int(r.kind_id),
+      bundle: Boolean(r.bundle),
+      escrowAddress: str(r.escrow_address),
+      incomeSwept: {} as AnyJson,
+      createdHeight: ctx.height,
+      updatedHeight: ctx.height,
+    }),
+  );
+  subjectAsset(ctx, r.asset_id);
+  await finish(ctx);
+}
+
+export async function handleBridgeRouteStatusChanged(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventRouteStatusChanged>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const route = await requireRoute(ctx, e.route_id);
+  if (route) {
+    await expectEqual(ctx, 'BridgeRoute', route.id, 'status', e.previous, route.status);
+    route.status = str(e.status);
+    route.updatedHeight = ctx.height;
+    markDirty(route);
+    subjectAsset(ctx, route.assetId);
+  }
+  await finish(ctx);
+}
+
+export async function handleBridgeBridgedOut(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventBridged>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const amount = big(e.amount);
+  const route = await requireRoute(ctx, e.route_id);
+  if (route) {
+    rollWindow(route, ctx.blockTimeNs);
+    route.outbound += amount;
+    route.outboundUsed += amount;
+    route.transfers += 1;
+    route.updatedHeight = ctx.height;
+    markDirty(route);
+    await checkCountersAfter(ctx, route, e.counters_after);
+    await moveRightUnits(ctx, route, e.sender, route.escrowAddress, amount);
+  }
+  put(BridgeTransfer, transfer(ctx, route, 'out', 'in_flight'));
+  await checkPositionsAfter(ctx, e.positions_after);
+  if (route?.direction === RIGHT_OUT) subjectAsset(ctx, route.assetId);
+  subjectAccount(ctx, e.sender);
+  await finish(ctx);
+}
+
+export async function handleBridgeBridgedIn(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventBridged>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const amount = big(e.amount);
+  const route = await requireRoute(ctx, e.route_id);
+  if (route) {
+    rollWindow(route, ctx.blockTimeNs);
+    route.inbound += amount;
+    route.inboundUsed += amount;
+    route.transfers += 1;
+    route.updatedHeight = ctx.height;
+    markDirty(route);
+    await checkCountersAfter(ctx, route, e.counters_after);
+    await moveRightUnits(ctx, route, route.escrowAddress, e.recipient, amount);
+  }
+  put(BridgeTransfer, transfer(ctx, route, 'in', 'completed'));
+  await checkPositionsAfter(ctx, e.positions_after);
+  if (route?.direction === RIGHT_OUT) subjectAsset(ctx, route.assetId);
+  subjectAccount(ctx, e.recipient);
+  await finish(ctx);
+}
+
+export async function handleBridgeEscrowIncomeSwept(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventEscrowIncomeSwept>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const amount = big(e.amount);
+  const route = await requireRoute(ctx, e.route_id);
+  if (route) {
+    const swept = { ...(route.incomeSwept as Record<string, string>) };
+    swept[e.denom] = (big(swept[e.denom]) + amount).toString();
+    route.incomeSwept = swept as AnyJson;
+    route.updatedHeight = ctx.height;
+    markDirty(route);
+  }
+  const kindId = int(e.kind_id);
+  const accrual = await getAccrual(e.asset_id, kindId, e.denom);
+  if (accrual) {
+    const accrued = await payOut(ctx, ownEntry(e.asset_id, kindId, e.denom, e.escrow_address), accrual, amount);
+    const entryId = claimableKey(e.escrow_address, '', '', e.asset_id, kindId, e.denom);
+    await expectEqual(ctx, 'Claimable', entryId, 'accrued', amount, accrued);
+    recordPaid(ctx, accrual, amount);
+    await checkAccrualAfter(ctx, accrual, e.module_held_after, e.total_paid_after);
+  } else {
+    await recordDrift(ctx, 'Accrual', `${e.asset_id}-${kindId}-${e.denom}`, 'exists', true, false);
+  }
+  subjectAsset(ctx, e.asset_id);
+  subjectAccount(ctx, e.escrow_address);
+  await finish(ctx);
+}
+
+/**
+ * A MsgBridgeOut whose tx failed in codespace bridge (route paused bridge/4,
+ * cap exceeded bridge/5...) is recorded as a rejected transfer. Successful
+ * ones are recorded from EventBridgedOut.
+ */
+export async function handleBridgeMsgBridgeOut(msg: CosmosMessage<MsgBridgeOut>): Promise<void> {
+  const result = msg.tx.tx;
+  if (result.code === 0 || result.codespace !== 'bridge') return;
+  const height = msg.block.header.height;
+  enterBlock(height);
+  let m: MsgBridgeOut;
+  try {
+    m = msg.msg.decodedMsg;
+  } catch {
+    return; // undecodable: the raw tx is still stored by the block handler
+  }
+  const route = await load(BridgeRoute, str(m.routeId));
+  const { ns } = blockTimeOf(msg.block);
+  put(
+    BridgeTransfer,
+    BridgeTransfer.create({
+      id: `${height}-${msg.tx.idx}-m${msg.idx}`,
+      seq: seqOf(height, msg.tx.idx, -1) + BigInt(msg.idx), // after the tx, ordered by message
+      height,
+      txIndex: msg.tx.idx,
+      eventIndex: -1,
+      txHash: msg.tx.hash,
+      routeId: str(m.routeId),
+      direction: 'out',
+      status: 'rejected',
+      sender: str(m.sender),
+      recipient: str(m.recipient),
+      amount: big(m.amount),
+      messageId: '',
+      reason: `bridge/${result.code}`,
+      blockTimeNs: ns,
+      assetId: route?.assetId ?? '',
+      kindId: route?.kindId ?? 0,
+      bundle: route?.bundle ?? false,
+    }),
+  );
+  await flushDirty();
+}

@@ -1,0 +1,152 @@
+/**
+ * The one block handler: blocks, every tx (failed ones included, unknown
+ * message types kept raw), every event (typed or not; block-level ones with
+ * their mode) and the chain counters (tx count, per-method counts, per-day
+ * counts). It runs before any other handler of the block.
+ */
+import type { CosmosBlock, CosmosMessage, CosmosTransaction } from '@subql/types-cosmos';
+import { decodeTypedEvent } from '../lib/typed-event';
+import { AnyJson, Block, ChainTotals, Event, MethodCount, Tx, TxDay } from '../types';
+import { enterBlock, flushDirty, load, markDirty, put } from './util/block-cache';
+import { blockLevelEvents, blockTimeOf, modeOf } from './util/context';
+import { msgToProtoJson } from './util/protojson';
+import { chainTotals } from './util/totals';
+import { seqOf } from './util/values';
+
+interface Attr {
+  key: string;
+  value: string;
+}
+
+interface RawEvent {
+  type: string;
+  attributes: readonly Attr[];
+}
+
+function hex(bytes: Uint8Array | undefined): string {
+  return bytes ? Buffer.from(bytes).toString('hex').toUpperCase() : '';
+}
+
+function attributesOf(e: RawEvent): AnyJson[] {
+  return e.attributes.map((a) => ({ key: String(a.key), value: String(a.value) }) as AnyJson);
+}
+
+function msgIndexOf(e: RawEvent): number | undefined {
+  const v = e.attributes.find((a) => a.key === 'msg_index')?.value;
+  return v === undefined ? undefined : Number(v);
+}
+
+function eventRow(height: number, txIndex: number, txHash: string | undefined, eventIndex: number, e: RawEvent, applied: (typed: boolean) => boolean): Event {
+  const decoded = decodeTypedEvent(e.type, e.attributes);
+  return Event.create({
+    id: `${height}-${txIndex}-${eventIndex}`,
+    txHash,
+    height,
+    txIndex,
+    eventIndex,
+    type: e.type,
+    msgIndex: msgIndexOf(e),
+    mode: txIndex < 0 ? modeOf(e.attributes) : undefined,
+    attributes: attributesOf(e),
+    decoded: (decoded as AnyJson) ?? undefined,
+    applied: applied(decoded !== null),
+  });
+}
+
+/** proto-JSON of a message; the raw bytes when its type is unknown or does not decode (decodedMsg throws then). */
+function messageJson(msg: CosmosMessage, raw: Uint8Array | undefined): Record<string, unknown> {
+  let decoded: unknown;
+  try {
+    decoded = msg.msg.decodedMsg;
+  } catch {
+    decoded = undefined;
+  }
+  try {
+    return msgToProtoJson(msg.msg.typeUrl, decoded, raw);
+  } catch {
+    return msgToProtoJson(msg.msg.typeUrl, undefined, raw);
+  }
+}
+
+function utcDay(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+async function countTx(method: string, day: string): Promise<void> {
+  const mc = (await load(MethodCount, method)) ?? put(MethodCount, MethodCount.create({ id: method, method, count: 0 }));
+  mc.count += 1;
+  markDirty(mc);
+  const td = (await load(TxDay, day)) ?? put(TxDay, TxDay.create({ id: day, day, count: 0 }));
+  td.count += 1;
+  markDirty(td);
+}
+
+function txRow(block: CosmosBlock, tx: CosmosTransaction, msgs: Record<string, unknown>[], time: Date): Tx {
+  const r = tx.tx;
+  const body = tx.decodedTx.body;
+  const fee = tx.decodedTx.authInfo.fee?.amount ?? [];
+  const height = block.header.height;
+  return Tx.create({
+    id: tx.hash,
+    hash: tx.hash,
+    height,
+    txIndex: tx.idx,
+    seq: seqOf(height, tx.idx, -1),
+    code: r.code,
+    codespace: r.codespace ?? '',
+    rawLog: r.code !== 0 ? (r.log ?? '') : undefined,
+    gasWanted: BigInt(String(r.gasWanted ?? 0)),
+    gasUsed: BigInt(String(r.gasUsed ?? 0)),
+    msgs: JSON.stringify(msgs),
+    fee: fee.map((c) => ({ denom: c.denom, amount: c.amount }) as AnyJson),
+    memo: body.memo ?? '',
+    blockTime: time,
+    method: String((msgs[0]?.['@type'] as string | undefined) ?? ''),
+    msgCount: msgs.length,
+    eventCount: r.events.length,
+  });
+}
+
+export async function handleChainBlock(block: CosmosBlock): Promise<void> {
+  const height = block.header.height;
+  enterBlock(height);
+  const { time } = blockTimeOf(block);
+  const day = utcDay(time);
+  const messagesByTx = new Map<string, CosmosMessage[]>();
+  for (const m of block.messages) {
+    const list = messagesByTx.get(m.tx.hash);
+    if (list) list.push(m);
+    else messagesByTx.set(m.tx.hash, [m]);
+  }
+  const events: Event[] = [];
+  for (const tx of block.transactions) {
+    const rawMsgs = tx.decodedTx.body.messages;
+    const msgs = (messagesByTx.get(tx.hash) ?? []).map((m) => messageJson(m, rawMsgs[m.idx]?.value));
+    put(Tx, txRow(block, tx, msgs, time));
+    await countTx(String(msgs[0]?.['@type'] ?? ''), day);
+    const ok = tx.tx.code === 0;
+    (tx.tx.events as unknown as RawEvent[]).forEach((e, i) => events.push(eventRow(height, tx.idx, tx.hash, i, e, (typed) => typed && ok)));
+  }
+  blockLevelEvents(block).forEach((e, i) => events.push(eventRow(height, -1, undefined, i, e.event as RawEvent, () => true)));
+  put(
+    Block,
+    Block.create({
+      id: String(height),
+      height,
+      hash: block.block.id,
+      time,
+      proposer: hex(block.header.proposerAddress),
+      txCount: block.transactions.length,
+      eventCount: events.length,
+    }),
+  );
+  const totals: ChainTotals = await chainTotals(height, time);
+  totals.blockCount += 1;
+  totals.txCount += block.transactions.length;
+  totals.eventCount += BigInt(events.length);
+  totals.latestHeight = height;
+  totals.latestBlockTime = time;
+  markDirty(totals);
+  if (events.length) await store.bulkCreate('Event', events);
+  await flushDirty();
+}

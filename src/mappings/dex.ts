@@ -1,0 +1,96 @@
+/** svc.dex.v1: constant-product pools of an asset's whole bundles against a quote denom. */
+import type { CosmosEvent } from '@subql/types-cosmos';
+import { Asset, DexPool } from '../types';
+import { load, markDirty, put } from './util/block-cache';
+import { EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
+import { expectEqual, recordDrift } from './util/drift';
+import { bundleKindIds, checkPositionsAfter, moveUnits, PositionAfter } from './util/positions';
+import { big, str } from './util/values';
+
+interface EventPoolCreated {
+  pool_id: string;
+  asset_id: string;
+  quote_denom: string;
+  creator: string;
+  pool_address: string;
+  base_reserve: string;
+  quote_reserve: string;
+  positions_after: PositionAfter[];
+}
+
+interface EventSwapped {
+  pool_id: string;
+  asset_id: string;
+  trader: string;
+  sell_base: boolean;
+  amount_in: string;
+  amount_out: string;
+  base_reserve_after: string;
+  quote_reserve_after: string;
+  positions_after: PositionAfter[];
+}
+
+/** Moves whole bundles (the same units of every bundle kind) between two accounts. */
+async function moveBundles(ctx: EventCtx<unknown>, assetId: string, from: string, to: string, units: bigint): Promise<void> {
+  const asset = await load(Asset, assetId);
+  if (!asset) {
+    await recordDrift(ctx, 'Asset', assetId, 'exists', true, false);
+    return;
+  }
+  for (const kindId of await bundleKindIds(assetId, asset.kindCount)) await moveUnits(ctx, assetId, kindId, from, to, units);
+}
+
+export async function handleDexPoolCreated(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventPoolCreated>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const pool = put(
+    DexPool,
+    DexPool.create({
+      id: str(e.pool_id),
+      assetId: e.asset_id,
+      quoteDenom: str(e.quote_denom),
+      creator: str(e.creator),
+      poolAddress: str(e.pool_address),
+      baseReserve: big(e.base_reserve),
+      quoteReserve: big(e.quote_reserve),
+      createdHeight: ctx.height,
+      updatedHeight: ctx.height,
+    }),
+  );
+  await moveBundles(ctx, e.asset_id, pool.creator, pool.poolAddress, pool.baseReserve);
+  await checkPositionsAfter(ctx, e.positions_after);
+  subjectAsset(ctx, e.asset_id);
+  subjectAccount(ctx, e.creator);
+  await finish(ctx);
+}
+
+export async function handleDexSwapped(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventSwapped>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const pool = await load(DexPool, str(e.pool_id));
+  if (!pool) {
+    await recordDrift(ctx, 'DexPool', str(e.pool_id), 'exists', true, false);
+  } else {
+    const amountIn = big(e.amount_in);
+    const amountOut = big(e.amount_out);
+    if (e.sell_base) {
+      pool.baseReserve += amountIn;
+      pool.quoteReserve -= amountOut;
+      await moveBundles(ctx, pool.assetId, e.trader, pool.poolAddress, amountIn);
+    } else {
+      pool.quoteReserve += amountIn;
+      pool.baseReserve -= amountOut;
+      await moveBundles(ctx, pool.assetId, pool.poolAddress, e.trader, amountOut);
+    }
+    pool.updatedHeight = ctx.height;
+    markDirty(pool);
+    await expectEqual(ctx, 'DexPool', pool.id, 'base_reserve', e.base_reserve_after, pool.baseReserve);
+    await expectEqual(ctx, 'DexPool', pool.id, 'quote_reserve', e.quote_reserve_after, pool.quoteReserve);
+  }
+  await checkPositionsAfter(ctx, e.positions_after);
+  subjectAsset(ctx, e.asset_id);
+  subjectAccount(ctx, e.trader);
+  await finish(ctx);
+}

@@ -1,0 +1,186 @@
+/**
+ * svc.encumbrance.v1: pledges, liens and lockups. Units are locked as
+ * encumbrance/<id> while active; a pledge with income_to_beneficiary routes
+ * their income to the beneficiary until it ends.
+ */
+import type { CosmosEvent } from '@subql/types-cosmos';
+import { AnyJson, Encumbrance, EncumbranceTimelineEntry } from '../types';
+import { load, markDirty, put } from './util/block-cache';
+import { EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
+import { recordDrift } from './util/drift';
+import { isIncomeRoute, startRouting, stopRouting } from './util/income';
+import { addLock, checkPositionsAfter, getKind, moveUnits, PositionAfter, removeLock } from './util/positions';
+import { big, date, enumShort, int, str } from './util/values';
+
+interface EventEncumbranceCreated {
+  encumbrance_id: string;
+  kind: string;
+  asset_id: string;
+  kind_id: number;
+  holder: string;
+  units: string;
+  beneficiary: string;
+  income_to_beneficiary: boolean;
+  holder_release_after: string | null;
+  exercisable: boolean;
+  expiry: string | null;
+  evidence_hash: string;
+  actor: string;
+  actor_role: string;
+  positions_after: PositionAfter[];
+}
+
+interface EventEncumbranceReleased {
+  encumbrance_id: string;
+  actor: string;
+  actor_role: string;
+  positions_after: PositionAfter[];
+}
+
+interface EventEncumbranceExercised {
+  encumbrance_id: string;
+  actor: string;
+  actor_role: string;
+  beneficiary: string;
+  units: string;
+  positions_after: PositionAfter[];
+}
+
+interface EventEncumbranceExpired {
+  encumbrance_id: string;
+  expiry: string | null;
+  positions_after: PositionAfter[];
+}
+
+function lockRef(id: string): string {
+  return `encumbrance/${id}`;
+}
+
+function role(v: unknown): string {
+  return enumShort(v, 'ACTOR_ROLE_');
+}
+
+function timeline(ctx: EventCtx<unknown>, enc: Encumbrance, what: string, actor: string | null, actorRole: string): void {
+  put(
+    EncumbranceTimelineEntry,
+    EncumbranceTimelineEntry.create({
+      id: `${enc.id}-${ctx.height}-${ctx.txIndex}-${ctx.eventIndex}`,
+      encumbranceId: enc.id,
+      seq: ctx.seq,
+      event: what,
+      height: ctx.height,
+      txIndex: ctx.txIndex,
+      eventIndex: ctx.eventIndex,
+      blockTime: ctx.blockTime,
+      txHash: ctx.txHash ?? undefined,
+      actor: actor || undefined,
+      actorRole: actorRole || undefined,
+      units: { asset_id: enc.assetId, kind_id: enc.kindId, units: enc.units.toString() } as AnyJson,
+    }),
+  );
+}
+
+async function requireEncumbrance(ctx: EventCtx<unknown>, id: string): Promise<Encumbrance | undefined> {
+  const enc = await load(Encumbrance, id);
+  if (!enc) await recordDrift(ctx, 'Encumbrance', id, 'exists', true, false);
+  return enc;
+}
+
+/** Ends an active encumbrance: lock removed, income routing stopped, status set. */
+async function resolve(ctx: EventCtx<unknown>, enc: Encumbrance, status: string): Promise<void> {
+  await removeLock(ctx, enc.assetId, enc.kindId, enc.holder, lockRef(enc.id));
+  if (isIncomeRoute(enc)) {
+    const kind = await getKind(enc.assetId, enc.kindId);
+    if (kind) await stopRouting(ctx, kind, enc);
+  }
+  enc.status = status;
+  enc.resolvedHeight = ctx.height;
+  enc.updatedHeight = ctx.height;
+  markDirty(enc);
+}
+
+function declareSubjects(ctx: EventCtx<unknown>, enc: Encumbrance, actor?: string): void {
+  subjectAsset(ctx, enc.assetId);
+  subjectAccount(ctx, enc.holder, enc.beneficiary, actor);
+}
+
+export async function handleEncumbranceCreated(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventEncumbranceCreated>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const enc = put(
+    Encumbrance,
+    Encumbrance.create({
+      id: str(e.encumbrance_id),
+      kind: enumShort(e.kind, 'ENCUMBRANCE_KIND_'),
+      assetId: e.asset_id,
+      kindId: int(e.kind_id),
+      holder: e.holder,
+      units: big(e.units),
+      beneficiary: str(e.beneficiary),
+      incomeToBeneficiary: Boolean(e.income_to_beneficiary),
+      holderReleaseAfter: date(e.holder_release_after),
+      exercisable: Boolean(e.exercisable),
+      expiry: date(e.expiry),
+      evidenceHash: str(e.evidence_hash),
+      status: 'active',
+      createdHeight: ctx.height,
+      createdTxHash: str(ctx.txHash),
+      createdAt: ctx.blockTime,
+      updatedHeight: ctx.height,
+    }),
+  );
+  await addLock(ctx, enc.assetId, enc.kindId, enc.holder, lockRef(enc.id), enc.units);
+  if (isIncomeRoute(enc)) {
+    const kind = await getKind(enc.assetId, enc.kindId);
+    if (kind) await startRouting(ctx, kind, enc);
+  }
+  timeline(ctx, enc, 'created', e.actor, role(e.actor_role));
+  await checkPositionsAfter(ctx, e.positions_after);
+  declareSubjects(ctx, enc, e.actor);
+  await finish(ctx);
+}
+
+export async function handleEncumbranceReleased(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventEncumbranceReleased>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const enc = await requireEncumbrance(ctx, str(e.encumbrance_id));
+  if (enc) {
+    await resolve(ctx, enc, 'released');
+    timeline(ctx, enc, 'released', e.actor, role(e.actor_role));
+    declareSubjects(ctx, enc, e.actor);
+  }
+  await checkPositionsAfter(ctx, e.positions_after);
+  await finish(ctx);
+}
+
+export async function handleEncumbranceExercised(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventEncumbranceExercised>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const enc = await requireEncumbrance(ctx, str(e.encumbrance_id));
+  if (enc) {
+    await resolve(ctx, enc, 'exercised');
+    const beneficiary = str(e.beneficiary) || enc.beneficiary;
+    await moveUnits(ctx, enc.assetId, enc.kindId, enc.holder, beneficiary, big(e.units || enc.units.toString()));
+    timeline(ctx, enc, 'exercised', e.actor, role(e.actor_role));
+    declareSubjects(ctx, enc, e.actor);
+  }
+  await checkPositionsAfter(ctx, e.positions_after);
+  await finish(ctx);
+}
+
+export async function handleEncumbranceExpired(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventEncumbranceExpired>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const enc = await requireEncumbrance(ctx, str(e.encumbrance_id));
+  if (enc) {
+    await resolve(ctx, enc, 'expired');
+    timeline(ctx, enc, 'expired', null, 'protocol');
+    declareSubjects(ctx, enc);
+  }
+  await checkPositionsAfter(ctx, e.positions_after);
+  await finish(ctx);
+}

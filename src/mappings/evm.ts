@@ -1,0 +1,92 @@
+/**
+ * EVM view of MsgEthereumTx (both type URLs). The message handler derives eth
+ * hash, sender, recipient and value from the signed transaction; the typed
+ * event svc.evm.v1.EventEthereumTxExecuted (after it in the same tx) adds the
+ * EVM outcome: gas used, status, revert reason.
+ */
+import type { CosmosEvent, CosmosMessage } from '@subql/types-cosmos';
+import { EvmTx, Tx } from '../types';
+import { enterBlock, flushDirty, load, markDirty, put } from './util/block-cache';
+import { finish, subjectAccount, typedEventContext } from './util/context';
+import { recordDrift } from './util/drift';
+import { revertString, viewOfMsgEthereumTx } from './util/eth';
+import { bech32OfEvm, big, int, str } from './util/values';
+
+interface EventEthereumTxExecuted {
+  eth_hash: string;
+  gas_used: string;
+  status: number;
+  vm_error: string;
+  return_data: string;
+  contract_address: string;
+}
+
+async function linkTx(txHash: string, ethHash: string): Promise<void> {
+  const tx = await load(Tx, txHash);
+  if (tx && !tx.ethHash) {
+    tx.ethHash = ethHash;
+    markDirty(tx);
+  }
+}
+
+export async function handleEvmMsgEthereumTx(msg: CosmosMessage): Promise<void> {
+  const height = msg.block.header.height;
+  enterBlock(height);
+  let view;
+  try {
+    view = viewOfMsgEthereumTx(msg.msg.typeUrl, msg.msg.decodedMsg as Record<string, unknown>);
+  } catch {
+    return; // not decodable: the raw tx is stored by the block handler, the event (if any) still gives the outcome
+  }
+  const result = msg.tx.tx;
+  const failed = result.code !== 0;
+  put(
+    EvmTx,
+    EvmTx.create({
+      id: view.ethHash,
+      ethHash: view.ethHash,
+      txHash: msg.tx.hash,
+      height,
+      txIndex: msg.tx.idx,
+      msgIndex: msg.idx,
+      from: view.from,
+      to: view.to ?? undefined,
+      fromAccount: bech32OfEvm(view.from) ?? '',
+      toAccount: bech32OfEvm(view.to) ?? undefined,
+      value: view.value,
+      gasUsed: big(result.gasUsed),
+      // a consensus-level failure never ran the EVM: failed, with the tx log as reason
+      status: failed ? 0 : 1,
+      revertReason: failed ? str(result.log) : undefined,
+    }),
+  );
+  await linkTx(msg.tx.hash, view.ethHash);
+  await flushDirty();
+}
+
+export async function handleEvmEthereumTxExecuted(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventEthereumTxExecuted>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const ethHash = str(e.eth_hash).toLowerCase();
+  const txHash = str(ctx.txHash);
+  let evm = await load(EvmTx, ethHash);
+  if (!evm) {
+    await recordDrift(ctx, 'EvmTx', ethHash, 'exists', true, false); // the signed tx did not decode
+    evm = put(
+      EvmTx,
+      EvmTx.create({ id: ethHash, ethHash, txHash, height: ctx.height, txIndex: ctx.txIndex, msgIndex: 0, from: '', fromAccount: '', value: 0n, gasUsed: 0n, status: 0 }),
+    );
+  }
+  const status = int(e.status);
+  evm.gasUsed = big(e.gas_used);
+  evm.status = status;
+  evm.vmError = str(e.vm_error) || undefined;
+  evm.returnData = str(e.return_data) || undefined;
+  evm.contractAddress = str(e.contract_address) || undefined;
+  evm.revertReason = status === 1 ? undefined : (revertString(str(e.return_data)) ?? (str(e.vm_error) || 'execution reverted'));
+  markDirty(evm);
+  await linkTx(txHash, ethHash);
+  subjectAccount(ctx, evm.fromAccount, evm.toAccount);
+  await finish(ctx);
+}

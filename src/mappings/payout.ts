@@ -1,0 +1,137 @@
+/**
+ * svc.payout.v1: distributions move the accrual index (src/lib/accrual.ts);
+ * claims pay accrued income out of Claimable entries.
+ */
+import type { CosmosEvent } from '@subql/types-cosmos';
+import { distribute } from '../lib/accrual';
+import { Accrual, Distribution } from '../types';
+import { markDirty, put } from './util/block-cache';
+import { EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
+import { expectEqual, recordDrift } from './util/drift';
+import { claimableKey, getAccrual, openAccrual, payOut } from './util/income';
+import { requireKind } from './util/positions';
+import { big, int, str } from './util/values';
+
+interface EventDistributed {
+  asset_id: string;
+  kind_id: number;
+  payer: string;
+  denom: string;
+  amount: string;
+  supply: string;
+  new_index: string;
+  carry_scaled: string;
+  module_held_after: string;
+  total_distributed_after: string;
+}
+
+interface ClaimedEntry {
+  routed_from: string;
+  ref: string;
+  amount: string;
+}
+
+interface EventClaimed {
+  claimer: string;
+  asset_id: string;
+  kind_id: number;
+  denom: string;
+  amount: string;
+  entries: ClaimedEntry[];
+  module_held_after: string;
+  total_paid_after: string;
+}
+
+/** Compares the accrual's module_held and total_paid with the event's post-values. */
+export async function checkAccrualAfter(
+  ctx: EventCtx<unknown>,
+  accrual: Accrual,
+  moduleHeldAfter: string | undefined,
+  totalPaidAfter: string | undefined,
+): Promise<void> {
+  await expectEqual(ctx, 'Accrual', accrual.id, 'module_held', moduleHeldAfter, accrual.moduleHeld);
+  await expectEqual(ctx, 'Accrual', accrual.id, 'total_paid', totalPaidAfter, accrual.totalPaid);
+}
+
+/** Records that `amount` left the module for an accrual (claim, escrow sweep). */
+export function recordPaid(ctx: EventCtx<unknown>, accrual: Accrual, amount: bigint): void {
+  accrual.totalPaid += amount;
+  accrual.moduleHeld -= amount;
+  accrual.updatedHeight = ctx.height;
+  markDirty(accrual);
+}
+
+export async function handlePayoutDistributed(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventDistributed>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const kindId = int(e.kind_id);
+  const amount = big(e.amount);
+  const kind = await requireKind(ctx, e.asset_id, kindId);
+  if (kind) {
+    const accrual = (await getAccrual(e.asset_id, kindId, e.denom)) ?? (await openAccrual(ctx, kind, e.denom));
+    await expectEqual(ctx, 'Kind', kind.id, 'supply', e.supply, kind.supply);
+    if (kind.supply > 0n && amount > 0n) {
+      const next = distribute({ index: accrual.index, carryScaled: accrual.carryScaled, supply: kind.supply, amount });
+      accrual.index = next.newIndex;
+      accrual.carryScaled = next.carryScaled;
+    } else {
+      await recordDrift(ctx, 'Accrual', accrual.id, 'distributable', 'supply > 0', kind.supply);
+    }
+    await expectEqual(ctx, 'Accrual', accrual.id, 'index', e.new_index, accrual.index);
+    await expectEqual(ctx, 'Accrual', accrual.id, 'carry_scaled', e.carry_scaled, accrual.carryScaled);
+    accrual.totalDistributed += amount;
+    accrual.moduleHeld += amount;
+    accrual.distributionsCount += 1;
+    accrual.updatedHeight = ctx.height;
+    markDirty(accrual);
+    await expectEqual(ctx, 'Accrual', accrual.id, 'module_held', e.module_held_after, accrual.moduleHeld);
+    await expectEqual(ctx, 'Accrual', accrual.id, 'total_distributed', e.total_distributed_after, accrual.totalDistributed);
+  }
+  put(
+    Distribution,
+    Distribution.create({
+      id: `${ctx.height}-${ctx.txIndex}-${ctx.eventIndex}`,
+      seq: ctx.seq,
+      assetId: e.asset_id,
+      kindId,
+      denom: str(e.denom),
+      payer: str(e.payer),
+      amount,
+      supply: big(e.supply),
+      newIndex: big(e.new_index),
+      carryScaled: big(e.carry_scaled),
+      height: ctx.height,
+      txIndex: ctx.txIndex,
+      eventIndex: ctx.eventIndex,
+      txHash: str(ctx.txHash),
+      blockTime: ctx.blockTime,
+    }),
+  );
+  subjectAsset(ctx, e.asset_id);
+  subjectAccount(ctx, e.payer);
+  await finish(ctx);
+}
+
+export async function handlePayoutClaimed(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventClaimed>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const kindId = int(e.kind_id);
+  const accrual = await getAccrual(e.asset_id, kindId, e.denom);
+  if (!accrual) {
+    await recordDrift(ctx, 'Accrual', `${e.asset_id}-${kindId}-${e.denom}`, 'exists', true, false);
+  } else {
+    for (const entry of e.entries ?? []) {
+      const key = { account: e.claimer, routedFrom: str(entry.routed_from), ref: str(entry.ref), assetId: e.asset_id, kindId, denom: e.denom };
+      const accrued = await payOut(ctx, key, accrual, big(entry.amount));
+      const id = claimableKey(key.account, key.routedFrom, key.ref, key.assetId, kindId, key.denom);
+      await expectEqual(ctx, 'Claimable', id, 'accrued', entry.amount, accrued);
+    }
+    recordPaid(ctx, accrual, big(e.amount));
+    await checkAccrualAfter(ctx, accrual, e.module_held_after, e.total_paid_after);
+  }
+  subjectAsset(ctx, e.asset_id);
+  subjectAccount(ctx, e.claimer, ...(e.entries ?? []).map((x) => x.routed_from));
+  await finish(ctx);
+}

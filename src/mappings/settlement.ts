@@ -1,0 +1,190 @@
+/**
+ * svc.settlement.v1: two-party swaps. The proposer's GIVE right legs are
+ * locked as settlement/<id> at proposal; on settle every right leg moves, on
+ * cancel or expiry the locks end. Coin legs are recorded, not tracked.
+ */
+import type { CosmosEvent } from '@subql/types-cosmos';
+import { AnyJson, Settlement, SettlementTimelineEntry } from '../types';
+import { load, markDirty, put } from './util/block-cache';
+import { EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
+import { recordDrift } from './util/drift';
+import { addLock, checkPositionsAfter, moveUnits, PositionAfter, removeLock } from './util/positions';
+import { big, date, int, str } from './util/values';
+
+interface LegJson {
+  direction: string;
+  right?: { asset_id: string; kind_id: number; units: string } | null;
+  coin?: { denom: string; amount: string } | null;
+}
+
+interface EventSettlementProposed {
+  settlement_id: string;
+  proposer: string;
+  counterparty: string;
+  legs: LegJson[];
+  expiry: string | null;
+  memo_hash: string;
+  positions_after: PositionAfter[];
+}
+
+interface EventSettlementSettled {
+  settlement_id: string;
+  accepted_by: string;
+  positions_after: PositionAfter[];
+}
+
+interface EventSettlementCancelled {
+  settlement_id: string;
+  cancelled_by: string;
+  reason: string;
+  positions_after: PositionAfter[];
+}
+
+interface EventSettlementExpired {
+  settlement_id: string;
+  positions_after: PositionAfter[];
+}
+
+const GIVE = 'LEG_DIRECTION_GIVE';
+
+function escrowRef(id: string): string {
+  return `settlement/${id}`;
+}
+
+function rightLegs(legs: readonly LegJson[]): { give: boolean; assetId: string; kindId: number; units: bigint }[] {
+  return legs
+    .filter((l) => l.right)
+    .map((l) => ({ give: l.direction === GIVE, assetId: l.right!.asset_id, kindId: int(l.right!.kind_id), units: big(l.right!.units) }));
+}
+
+function timeline(ctx: EventCtx<unknown>, settlementId: string, what: string, actor?: string, reason?: string): void {
+  put(
+    SettlementTimelineEntry,
+    SettlementTimelineEntry.create({
+      id: `${settlementId}-${ctx.height}-${ctx.txIndex}-${ctx.eventIndex}`,
+      settlementId,
+      seq: ctx.seq,
+      event: what,
+      height: ctx.height,
+      txIndex: ctx.txIndex,
+      eventIndex: ctx.eventIndex,
+      blockTime: ctx.blockTime,
+      txHash: ctx.txHash ?? undefined,
+      actor: actor || undefined,
+      reason,
+      mode: ctx.mode,
+    }),
+  );
+}
+
+async function requireSettlement(ctx: EventCtx<unknown>, id: string): Promise<Settlement | undefined> {
+  const s = await load(Settlement, id);
+  if (!s) await recordDrift(ctx, 'Settlement', id, 'exists', true, false);
+  return s;
+}
+
+function declareSubjects(ctx: EventCtx<unknown>, s: Settlement): void {
+  subjectAsset(ctx, ...(s.assetIds as string[]));
+  subjectAccount(ctx, s.proposer, s.counterparty);
+}
+
+/** Ends the escrow locks of the proposer's GIVE right legs (cancel, expiry, settle). */
+async function releaseEscrow(ctx: EventCtx<unknown>, s: Settlement): Promise<void> {
+  const done = new Set<string>();
+  for (const leg of rightLegs(s.legs as unknown as LegJson[])) {
+    const key = `${leg.assetId}-${leg.kindId}`;
+    if (!leg.give || done.has(key)) continue; // one lock per position, whatever the number of legs
+    done.add(key);
+    await removeLock(ctx, leg.assetId, leg.kindId, s.proposer, escrowRef(s.id));
+  }
+}
+
+async function close(ctx: EventCtx<unknown>, s: Settlement, status: string): Promise<void> {
+  s.status = status;
+  s.updatedHeight = ctx.height;
+  markDirty(s);
+}
+
+export async function handleSettlementProposed(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventSettlementProposed>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const id = str(e.settlement_id);
+  const legs = e.legs ?? [];
+  const s = put(
+    Settlement,
+    Settlement.create({
+      id,
+      number: big(id),
+      proposer: e.proposer,
+      counterparty: e.counterparty,
+      legs: legs as unknown as AnyJson[],
+      expiry: date(e.expiry) ?? new Date(0),
+      status: 'STATUS_PENDING',
+      cancelReason: '',
+      memoHash: str(e.memo_hash),
+      assetIds: [...new Set(rightLegs(legs).map((l) => l.assetId))],
+      createdHeight: ctx.height,
+      createdTxHash: str(ctx.txHash),
+      createdAt: ctx.blockTime,
+      updatedHeight: ctx.height,
+    }),
+  );
+  for (const leg of rightLegs(legs)) {
+    if (leg.give) await addLock(ctx, leg.assetId, leg.kindId, e.proposer, escrowRef(id), leg.units);
+  }
+  timeline(ctx, id, 'proposed', e.proposer);
+  await checkPositionsAfter(ctx, e.positions_after);
+  declareSubjects(ctx, s);
+  await finish(ctx);
+}
+
+export async function handleSettlementSettled(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventSettlementSettled>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const s = await requireSettlement(ctx, str(e.settlement_id));
+  if (s) {
+    await releaseEscrow(ctx, s);
+    for (const leg of rightLegs(s.legs as unknown as LegJson[])) {
+      const [from, to] = leg.give ? [s.proposer, s.counterparty] : [s.counterparty, s.proposer];
+      await moveUnits(ctx, leg.assetId, leg.kindId, from, to, leg.units);
+    }
+    await close(ctx, s, 'STATUS_SETTLED');
+    timeline(ctx, s.id, 'settled', e.accepted_by);
+    declareSubjects(ctx, s);
+  }
+  await checkPositionsAfter(ctx, e.positions_after);
+  await finish(ctx);
+}
+
+export async function handleSettlementCancelled(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventSettlementCancelled>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const s = await requireSettlement(ctx, str(e.settlement_id));
+  if (s) {
+    await releaseEscrow(ctx, s);
+    s.cancelReason = str(e.reason);
+    await close(ctx, s, 'STATUS_CANCELLED');
+    timeline(ctx, s.id, 'cancelled', e.cancelled_by, str(e.reason));
+    declareSubjects(ctx, s);
+  }
+  await checkPositionsAfter(ctx, e.positions_after);
+  await finish(ctx);
+}
+
+export async function handleSettlementExpired(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventSettlementExpired>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const s = await requireSettlement(ctx, str(e.settlement_id));
+  if (s) {
+    await releaseEscrow(ctx, s);
+    await close(ctx, s, 'STATUS_EXPIRED');
+    timeline(ctx, s.id, 'expired');
+    declareSubjects(ctx, s);
+  }
+  await checkPositionsAfter(ctx, e.positions_after);
+  await finish(ctx);
+}

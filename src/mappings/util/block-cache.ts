@@ -1,0 +1,87 @@
+/**
+ * Per-block entity cache with dirty tracking.
+ *
+ * Why: every `store.get` crosses the sandbox boundary, and one block touches
+ * the same rows (kinds, holdings, accruals, totals) from many handlers. The
+ * first read of an id in a block goes to the store; later reads in the same
+ * block get the cached object. Handlers mutate cached objects, `markDirty`
+ * them, and `flushDirty` writes them with one `store.bulkUpdate` per entity
+ * type at the end of the handler, so every handler leaves the store complete.
+ *
+ * The cache is dropped when the block height changes: memory stays bounded
+ * and nothing survives a restart or a different worker.
+ */
+
+/** What the generated entity classes provide. */
+export interface StoredEntity {
+  id: string;
+  readonly _name: string;
+}
+
+export interface EntityClass<T extends StoredEntity> {
+  get(id: string): Promise<T | undefined>;
+}
+
+let cachedHeight = -1;
+const byClass = new Map<unknown, Map<string, StoredEntity | undefined>>();
+const dirty = new Set<StoredEntity>();
+
+/** Starts a new cache generation when `height` differs from the last one seen. */
+export function enterBlock(height: number): void {
+  if (height === cachedHeight) return;
+  cachedHeight = height;
+  byClass.clear();
+  dirty.clear();
+}
+
+function mapOf(cls: unknown): Map<string, StoredEntity | undefined> {
+  let m = byClass.get(cls);
+  if (!m) {
+    m = new Map();
+    byClass.set(cls, m);
+  }
+  return m;
+}
+
+/** The entity with that id (cached for the rest of the block; misses are cached too). */
+export async function load<T extends StoredEntity>(cls: EntityClass<T>, id: string): Promise<T | undefined> {
+  const m = mapOf(cls);
+  if (m.has(id)) return m.get(id) as T | undefined;
+  const found = await cls.get(id);
+  m.set(id, found);
+  return found;
+}
+
+/** Caches a new entity (or one read by a query) and marks it for writing. */
+export function put<T extends StoredEntity>(cls: EntityClass<T>, entity: T): T {
+  mapOf(cls).set(entity.id, entity);
+  dirty.add(entity);
+  return entity;
+}
+
+/** Marks a cached entity changed. */
+export function markDirty(entity: StoredEntity): void {
+  dirty.add(entity);
+}
+
+/** Caches an entity read through a query without marking it changed; returns the cached copy if there is one. */
+export function adopt<T extends StoredEntity>(cls: EntityClass<T>, entity: T): T {
+  const m = mapOf(cls);
+  const cached = m.get(entity.id) as T | undefined;
+  if (cached) return cached;
+  m.set(entity.id, entity);
+  return entity;
+}
+
+/** Writes every changed entity: one bulkUpdate (upsert) per entity type. */
+export async function flushDirty(): Promise<void> {
+  if (dirty.size === 0) return;
+  const byName = new Map<string, StoredEntity[]>();
+  for (const e of dirty) {
+    const list = byName.get(e._name);
+    if (list) list.push(e);
+    else byName.set(e._name, [e]);
+  }
+  dirty.clear();
+  for (const [name, list] of byName) await store.bulkUpdate(name, list);
+}

@@ -1,0 +1,201 @@
+/**
+ * Income accrual (payout index scheme, src/lib/accrual.ts), per Claimable entry:
+ *   pending = floor(units * (index - snapshot_index) / 10^18)
+ * An entry is settled (pending moved into `accrued`, snapshot := index) before
+ * its earning units change: a holder's own entry (units - routed_out) when
+ * units or routing change, a pledge's routed entry (beneficiary, routed_from =
+ * holder, ref = encumbrance/<id>) when the route starts or ends.
+ *
+ * Invariant kept so that no entry is ever missing: when a denom is first
+ * distributed to a kind, entries (snapshot 0) are created for every position
+ * and active income route earning at that moment; afterwards every change of
+ * earning units goes through settle(), which creates missing entries.
+ */
+import { pendingIncome } from '../../lib/accrual';
+import { Accrual, Claimable, Encumbrance, Holding, Kind } from '../../types';
+import { adopt, load, markDirty, put } from './block-cache';
+import type { EventCtx } from './context';
+import { getHolding } from './positions';
+
+const PAGE = 100; // the node's default --query-limit
+
+export function accrualKey(assetId: string, kindId: number, denom: string): string {
+  return `${assetId}-${kindId}-${denom}`;
+}
+
+export function claimableKey(account: string, routedFrom: string, ref: string, assetId: string, kindId: number, denom: string): string {
+  return `${account}|${routedFrom}|${ref}|${assetId}|${kindId}|${denom}`;
+}
+
+export async function getAccrual(assetId: string, kindId: number, denom: string): Promise<Accrual | undefined> {
+  return load(Accrual, accrualKey(assetId, kindId, denom));
+}
+
+interface EntryKey {
+  account: string;
+  routedFrom: string;
+  ref: string;
+  assetId: string;
+  kindId: number;
+  denom: string;
+}
+
+/** The entry, created empty (units 0, snapshot 0) when missing. */
+export async function getClaimable(key: EntryKey, height: number): Promise<Claimable> {
+  const id = claimableKey(key.account, key.routedFrom, key.ref, key.assetId, key.kindId, key.denom);
+  const found = await load(Claimable, id);
+  if (found) return found;
+  return put(
+    Claimable,
+    Claimable.create({
+      id,
+      ...key,
+      accrualId: accrualKey(key.assetId, key.kindId, key.denom),
+      units: 0n,
+      snapshotIndex: 0n,
+      accrued: 0n,
+      updatedHeight: height,
+    }),
+  );
+}
+
+/** Moves the entry's pending income into `accrued` and snapshots the current index. */
+export function settle(c: Claimable, accrual: Accrual, height: number): void {
+  if (accrual.index > c.snapshotIndex && c.units > 0n) {
+    c.accrued += pendingIncome(c.units, accrual.index, c.snapshotIndex);
+  }
+  c.snapshotIndex = accrual.index;
+  c.updatedHeight = height;
+  markDirty(c);
+}
+
+function ownKey(kind: Kind, holder: string, denom: string): EntryKey {
+  return { account: holder, routedFrom: '', ref: '', assetId: kind.assetId, kindId: kind.kindId, denom };
+}
+
+function routedKey(enc: Encumbrance, denom: string): EntryKey {
+  return { account: enc.beneficiary, routedFrom: enc.holder, ref: `encumbrance/${enc.id}`, assetId: enc.assetId, kindId: enc.kindId, denom };
+}
+
+async function eachAccrual(kind: Kind, fn: (accrual: Accrual, denom: string) => Promise<void>): Promise<void> {
+  for (const denom of kind.accrualDenoms as string[]) {
+    const accrual = await getAccrual(kind.assetId, kind.kindId, denom);
+    if (accrual) await fn(accrual, denom);
+  }
+}
+
+/** Settles the holder's own entries of every accrual of the kind (before its earning units change). */
+export async function settleOwn(ctx: EventCtx<unknown>, kind: Kind, h: Holding): Promise<void> {
+  await eachAccrual(kind, async (accrual, denom) => settle(await getClaimable(ownKey(kind, h.holder, denom), ctx.height), accrual, ctx.height));
+}
+
+/** Sets the earning units of the holder's own entries (after its units or routing changed). */
+export async function syncOwnUnits(ctx: EventCtx<unknown>, kind: Kind, h: Holding): Promise<void> {
+  await eachAccrual(kind, async (_accrual, denom) => {
+    const c = await getClaimable(ownKey(kind, h.holder, denom), ctx.height);
+    c.units = h.units - h.routedOut;
+    markDirty(c);
+  });
+}
+
+/** A pledge with income_to_beneficiary becomes active: its units' income now accrues to the beneficiary. */
+export async function startRouting(ctx: EventCtx<unknown>, kind: Kind, enc: Encumbrance): Promise<void> {
+  const h = await getHolding(enc.assetId, enc.kindId, enc.holder, ctx.height);
+  await settleOwn(ctx, kind, h);
+  h.routedOut += enc.units;
+  h.updatedHeight = ctx.height;
+  markDirty(h);
+  await syncOwnUnits(ctx, kind, h);
+  await eachAccrual(kind, async (accrual, denom) => {
+    const c = await getClaimable(routedKey(enc, denom), ctx.height);
+    settle(c, accrual, ctx.height);
+    c.units = enc.units;
+  });
+}
+
+/** The pledge ended (released, exercised, expired): income returns to the holder. */
+export async function stopRouting(ctx: EventCtx<unknown>, kind: Kind, enc: Encumbrance): Promise<void> {
+  await eachAccrual(kind, async (accrual, denom) => {
+    const c = await getClaimable(routedKey(enc, denom), ctx.height);
+    settle(c, accrual, ctx.height);
+    c.units = 0n;
+  });
+  const h = await getHolding(enc.assetId, enc.kindId, enc.holder, ctx.height);
+  await settleOwn(ctx, kind, h);
+  h.routedOut -= enc.units;
+  h.updatedHeight = ctx.height;
+  markDirty(h);
+  await syncOwnUnits(ctx, kind, h);
+}
+
+export function isIncomeRoute(enc: Encumbrance): boolean {
+  return enc.kind === 'pledge' && enc.incomeToBeneficiary && enc.status === 'active';
+}
+
+async function forEachPage<T>(fetch: (offset: number) => Promise<T[]>, fn: (item: T) => Promise<void>): Promise<void> {
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await fetch(offset);
+    for (const item of page) await fn(item);
+    if (page.length < PAGE) return;
+  }
+}
+
+/**
+ * First distribution of `denom` to a kind: registers the denom on the kind and
+ * creates the entries (snapshot 0 = the index before this first distribution)
+ * of every position and active income route earning now.
+ */
+export async function openAccrual(ctx: EventCtx<unknown>, kind: Kind, denom: string): Promise<Accrual> {
+  const accrual = put(
+    Accrual,
+    Accrual.create({
+      id: accrualKey(kind.assetId, kind.kindId, denom),
+      assetId: kind.assetId,
+      kindId: kind.kindId,
+      denom,
+      index: 0n,
+      carryScaled: 0n,
+      totalDistributed: 0n,
+      totalPaid: 0n,
+      distributionsCount: 0,
+      moduleHeld: 0n,
+      updatedHeight: ctx.height,
+    }),
+  );
+  kind.accrualDenoms = [...(kind.accrualDenoms as string[]), denom];
+  markDirty(kind);
+  const holdings: Holding[] = [];
+  await forEachPage(
+    (offset) => Holding.getByFields([['kindRef', '=', kind.id]], { limit: PAGE, offset }),
+    async (h) => void holdings.push(adopt(Holding, h)),
+  );
+  for (const h of holdings) {
+    if (h.units - h.routedOut <= 0n) continue;
+    const c = await getClaimable(ownKey(kind, h.holder, denom), ctx.height);
+    c.units = h.units - h.routedOut;
+  }
+  const routes: Encumbrance[] = [];
+  await forEachPage(
+    (offset) => Encumbrance.getByFields([['assetId', '=', kind.assetId], ['status', '=', 'active']], { limit: PAGE, offset }),
+    async (enc) => void routes.push(adopt(Encumbrance, enc)),
+  );
+  for (const enc of routes) {
+    if (enc.kindId !== kind.kindId || !isIncomeRoute(enc)) continue;
+    const c = await getClaimable(routedKey(enc, denom), ctx.height);
+    c.units = enc.units;
+  }
+  return accrual;
+}
+
+/** Pays `amount` out of an entry (claim or escrow sweep) after settling it. Returns the accrued amount before paying. */
+export async function payOut(ctx: EventCtx<unknown>, key: EntryKey, accrual: Accrual, amount: bigint): Promise<bigint> {
+  const c = await getClaimable(key, ctx.height);
+  settle(c, accrual, ctx.height);
+  const before = c.accrued;
+  c.accrued -= amount;
+  return before;
+}
+
+export function ownEntry(assetId: string, kindId: number, denom: string, account: string): EntryKey {
+  return { account, routedFrom: '', ref: '', assetId, kindId, denom };
+}

@@ -1,0 +1,175 @@
+/**
+ * Positions (Holding rows) and the kind counters they drive: units, locks,
+ * holder counts, supply. Every change of units settles the holder's income
+ * first (payout index scheme), so accruals stay exact.
+ */
+import { Holding, Kind } from '../../types';
+import { adopt, load, markDirty } from './block-cache';
+import type { EventCtx } from './context';
+import { expectEqual, recordDrift } from './drift';
+import { settleOwn, syncOwnUnits } from './income';
+import { big, int } from './values';
+
+/** A lock on a position, as stored in Holding.locks (units as a decimal string). */
+export interface LockJson {
+  ref: string;
+  units: string;
+}
+
+/** svc.rights.v1.PositionAfter in proto-JSON. */
+export interface PositionAfter {
+  asset_id: string;
+  kind_id: number;
+  holder: string;
+  units: string;
+  locked: string;
+}
+
+export function kindKey(assetId: string, kindId: number): string {
+  return `${assetId}-${kindId}`;
+}
+
+export function holdingKey(assetId: string, kindId: number, holder: string): string {
+  return `${assetId}-${kindId}-${holder}`;
+}
+
+export async function getKind(assetId: string, kindId: number): Promise<Kind | undefined> {
+  return load(Kind, kindKey(assetId, kindId));
+}
+
+/** The kind, or undefined after recording that the chain refers to a kind the indexer does not know. */
+export async function requireKind(ctx: EventCtx<unknown>, assetId: string, kindId: number): Promise<Kind | undefined> {
+  const kind = await getKind(assetId, kindId);
+  if (!kind) await recordDrift(ctx, 'Kind', kindKey(assetId, kindId), 'exists', true, false);
+  return kind;
+}
+
+/** The holder's position; a zero position (not yet stored) when it has none. */
+export async function getHolding(assetId: string, kindId: number, holder: string, height: number): Promise<Holding> {
+  const id = holdingKey(assetId, kindId, holder);
+  const found = await load(Holding, id);
+  if (found) return found;
+  return adopt(
+    Holding,
+    Holding.create({
+      id,
+      kindRef: kindKey(assetId, kindId),
+      assetId,
+      kindId,
+      holder,
+      units: 0n,
+      locked: 0n,
+      locks: [],
+      routedOut: 0n,
+      updatedHeight: height,
+    }),
+  );
+}
+
+function touch(ctx: EventCtx<unknown>, h: Holding): void {
+  h.updatedHeight = ctx.height;
+  markDirty(h);
+}
+
+/** Adds `delta` (may be negative) to a holder's units: income settled first, holder count kept. */
+export async function changeUnits(
+  ctx: EventCtx<unknown>,
+  assetId: string,
+  kindId: number,
+  holder: string,
+  delta: bigint,
+): Promise<void> {
+  if (delta === 0n || !holder) return;
+  const kind = await requireKind(ctx, assetId, kindId);
+  const h = await getHolding(assetId, kindId, holder, ctx.height);
+  if (kind) await settleOwn(ctx, kind, h);
+  const before = h.units;
+  h.units = before + delta;
+  touch(ctx, h);
+  if (!kind) return;
+  if (before <= 0n && h.units > 0n) kind.holderCount += 1;
+  if (before > 0n && h.units <= 0n) kind.holderCount -= 1;
+  kind.updatedHeight = ctx.height;
+  markDirty(kind);
+  await syncOwnUnits(ctx, kind, h);
+}
+
+/** Moves units between two holders of one kind. */
+export async function moveUnits(
+  ctx: EventCtx<unknown>,
+  assetId: string,
+  kindId: number,
+  from: string,
+  to: string,
+  units: bigint,
+): Promise<void> {
+  await changeUnits(ctx, assetId, kindId, from, -units);
+  await changeUnits(ctx, assetId, kindId, to, units);
+}
+
+/** Adds `delta` to a kind's supply. */
+export function changeSupply(ctx: EventCtx<unknown>, kind: Kind, delta: bigint): void {
+  kind.supply += delta;
+  kind.updatedHeight = ctx.height;
+  markDirty(kind);
+}
+
+/** Adds a lock (or adds to the lock with the same ref). */
+export async function addLock(
+  ctx: EventCtx<unknown>,
+  assetId: string,
+  kindId: number,
+  holder: string,
+  ref: string,
+  units: bigint,
+): Promise<void> {
+  const h = await getHolding(assetId, kindId, holder, ctx.height);
+  const locks = h.locks as unknown as LockJson[];
+  const existing = locks.find((l) => l.ref === ref);
+  if (existing) existing.units = (big(existing.units) + units).toString();
+  else locks.push({ ref, units: units.toString() });
+  h.locks = [...locks] as unknown as Holding['locks'];
+  h.locked += units;
+  touch(ctx, h);
+}
+
+/** Removes the lock `ref`; records a drift when the position has no such lock. Returns the units it held. */
+export async function removeLock(
+  ctx: EventCtx<unknown>,
+  assetId: string,
+  kindId: number,
+  holder: string,
+  ref: string,
+): Promise<bigint> {
+  const h = await getHolding(assetId, kindId, holder, ctx.height);
+  const locks = h.locks as unknown as LockJson[];
+  const lock = locks.find((l) => l.ref === ref);
+  if (!lock) {
+    await recordDrift(ctx, 'Holding', h.id, `locks[${ref}]`, 'present', 'absent');
+    return 0n;
+  }
+  const units = big(lock.units);
+  h.locks = locks.filter((l) => l !== lock) as unknown as Holding['locks'];
+  h.locked -= units;
+  touch(ctx, h);
+  return units;
+}
+
+/** Compares every PositionAfter of an event with the derived position. */
+export async function checkPositionsAfter(ctx: EventCtx<unknown>, positions: readonly PositionAfter[] | undefined): Promise<void> {
+  for (const p of positions ?? []) {
+    const h = await getHolding(p.asset_id, int(p.kind_id), p.holder, ctx.height);
+    await expectEqual(ctx, 'Holding', h.id, 'units', p.units, h.units);
+    await expectEqual(ctx, 'Holding', h.id, 'locked', p.locked, h.locked);
+  }
+}
+
+/** Kinds of an asset that belong to its whole-share bundle, in kind order. */
+export async function bundleKindIds(assetId: string, kindCount: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let k = 0; k < kindCount; k++) {
+    const kind = await getKind(assetId, k);
+    if (kind?.bundle) ids.push(k);
+  }
+  return ids;
+}

@@ -1,0 +1,229 @@
+/**
+ * svc.waterfall.v1: liquidation of an asset through ranked tiers into
+ * redemption pools, and redemption (burning) of units against those pools.
+ */
+import type { CosmosEvent } from '@subql/types-cosmos';
+import { AnyJson, Liquidation, RedemptionPool, Waterfall } from '../types';
+import { load, markDirty, put } from './util/block-cache';
+import { EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
+import { expectEqual, recordDrift } from './util/drift';
+import { changeSupply, changeUnits, checkPositionsAfter, getKind, PositionAfter, requireKind } from './util/positions';
+import { big, int, str } from './util/values';
+
+interface TierJson {
+  rank: number;
+  kind_id: number;
+  claim_per_unit: string;
+}
+
+interface TierPaymentJson {
+  rank: number;
+  kind_id: number;
+  owed: string;
+  paid: string;
+  cumulative_paid: string;
+}
+
+interface PoolJson {
+  kind_id: number;
+  denom: string;
+  amount: string;
+  units_outstanding: string;
+}
+
+interface StoredTier extends TierJson {
+  owed: string;
+  paid: string;
+  cumulative_paid: string;
+}
+
+interface EventWaterfallSet {
+  asset_id: string;
+  tiers: TierJson[];
+}
+
+interface EventLiquidationStarted {
+  asset_id: string;
+  authority: string;
+  denom: string;
+  proceeds: string;
+  tiers: TierPaymentJson[];
+  pools_after: PoolJson[];
+  surplus: string;
+}
+
+interface EventRedemptionFunded {
+  asset_id: string;
+  kind_id: number;
+  issuer: string;
+  denom: string;
+  amount: string;
+  pool_after: PoolJson | null;
+}
+
+interface EventRedeemed {
+  asset_id: string;
+  kind_id: number;
+  holder: string;
+  units: string;
+  denom: string;
+  amount: string;
+  supply_after: string;
+  pool_after: PoolJson | null;
+  positions_after: PositionAfter[];
+}
+
+interface EventLiquidationCompleted {
+  asset_id: string;
+}
+
+/** The kind's pool in `denom`; a new pool covers the kind's current supply. */
+async function pool(ctx: EventCtx<unknown>, assetId: string, kindId: number, denom: string): Promise<RedemptionPool> {
+  const id = `${assetId}-${kindId}-${denom}`;
+  const found = await load(RedemptionPool, id);
+  if (found) return found;
+  const supply = (await getKind(assetId, kindId))?.supply ?? 0n;
+  return put(
+    RedemptionPool,
+    RedemptionPool.create({ id, assetId, kindId, denom, amount: 0n, unitsOutstanding: supply, updatedHeight: ctx.height }),
+  );
+}
+
+async function checkPoolAfter(ctx: EventCtx<unknown>, p: RedemptionPool, after: PoolJson | null | undefined): Promise<void> {
+  if (!after) return;
+  await expectEqual(ctx, 'RedemptionPool', p.id, 'amount', after.amount, p.amount);
+  await expectEqual(ctx, 'RedemptionPool', p.id, 'units_outstanding', after.units_outstanding, p.unitsOutstanding);
+}
+
+function touchPool(ctx: EventCtx<unknown>, p: RedemptionPool): void {
+  p.updatedHeight = ctx.height;
+  markDirty(p);
+}
+
+export async function handleWaterfallSet(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventWaterfallSet>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const tiers: StoredTier[] = [...(e.tiers ?? [])]
+    .sort((a, b) => int(a.rank) - int(b.rank))
+    .map((t) => ({ rank: int(t.rank), kind_id: int(t.kind_id), claim_per_unit: str(t.claim_per_unit), owed: '0', paid: '0', cumulative_paid: '0' }));
+  const w = (await load(Waterfall, e.asset_id)) ?? put(Waterfall, Waterfall.create({ id: e.asset_id, tiers: [], updatedHeight: ctx.height }));
+  w.tiers = tiers as unknown as AnyJson[];
+  w.updatedHeight = ctx.height;
+  markDirty(w);
+  subjectAsset(ctx, e.asset_id);
+  await finish(ctx);
+}
+
+/** Tier payments checked against the waterfall (owed = claim_per_unit x supply, running cumulative) and stored on it. */
+async function applyTierPayments(ctx: EventCtx<unknown>, assetId: string, payments: readonly TierPaymentJson[]): Promise<void> {
+  const w = await load(Waterfall, assetId);
+  if (!w) {
+    await recordDrift(ctx, 'Waterfall', assetId, 'exists', true, false);
+    return;
+  }
+  const tiers = w.tiers as unknown as StoredTier[];
+  let cumulative = 0n;
+  for (const p of payments) {
+    const tier = tiers.find((t) => t.rank === int(p.rank));
+    const supply = (await getKind(assetId, int(p.kind_id)))?.supply ?? 0n;
+    cumulative += big(p.paid);
+    const tierId = `${assetId}#${int(p.rank)}`;
+    if (tier) await expectEqual(ctx, 'Waterfall', tierId, 'owed', p.owed, big(tier.claim_per_unit) * supply);
+    await expectEqual(ctx, 'Waterfall', tierId, 'cumulative_paid', p.cumulative_paid, cumulative);
+    if (tier) Object.assign(tier, { owed: str(p.owed), paid: str(p.paid), cumulative_paid: cumulative.toString() });
+  }
+  w.tiers = [...tiers] as unknown as AnyJson[];
+  w.updatedHeight = ctx.height;
+  markDirty(w);
+}
+
+export async function handleWaterfallLiquidationStarted(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventLiquidationStarted>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const payments = e.tiers ?? [];
+  await applyTierPayments(ctx, e.asset_id, payments);
+  for (const p of payments) {
+    const target = await pool(ctx, e.asset_id, int(p.kind_id), e.denom);
+    target.amount += big(p.paid);
+    target.unitsOutstanding = (await getKind(e.asset_id, int(p.kind_id)))?.supply ?? target.unitsOutstanding;
+    touchPool(ctx, target);
+  }
+  for (const after of e.pools_after ?? []) {
+    await checkPoolAfter(ctx, await pool(ctx, e.asset_id, int(after.kind_id), after.denom), after);
+  }
+  const record = (await load(Liquidation, e.asset_id)) ?? put(Liquidation, Liquidation.create({
+    id: e.asset_id, authority: '', denom: '', proceeds: 0n, surplus: 0n, tiers: [],
+    startedHeight: ctx.height, startedTxHash: '', startedAt: ctx.blockTime,
+  }));
+  Object.assign(record, {
+    authority: str(e.authority),
+    denom: str(e.denom),
+    proceeds: big(e.proceeds),
+    surplus: big(e.surplus),
+    tiers: payments as unknown as AnyJson[],
+    startedHeight: ctx.height,
+    startedTxHash: str(ctx.txHash),
+    startedAt: ctx.blockTime,
+    completedHeight: undefined,
+  });
+  markDirty(record);
+  subjectAsset(ctx, e.asset_id);
+  subjectAccount(ctx, e.authority);
+  await finish(ctx);
+}
+
+export async function handleWaterfallRedemptionFunded(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventRedemptionFunded>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const p = await pool(ctx, e.asset_id, int(e.kind_id), e.denom);
+  p.amount += big(e.amount);
+  touchPool(ctx, p);
+  await checkPoolAfter(ctx, p, e.pool_after);
+  subjectAsset(ctx, e.asset_id);
+  subjectAccount(ctx, e.issuer);
+  await finish(ctx);
+}
+
+export async function handleWaterfallRedeemed(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventRedeemed>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const kindId = int(e.kind_id);
+  const units = big(e.units);
+  const p = await pool(ctx, e.asset_id, kindId, e.denom);
+  // payout = amount * units / units_outstanding (floor), against the pool before this redemption
+  const expected = p.unitsOutstanding > 0n ? (p.amount * units) / p.unitsOutstanding : 0n;
+  await expectEqual(ctx, 'RedemptionPool', p.id, 'payout', e.amount, expected);
+  p.amount -= big(e.amount);
+  p.unitsOutstanding -= units;
+  touchPool(ctx, p);
+  await changeUnits(ctx, e.asset_id, kindId, e.holder, -units);
+  const kind = await requireKind(ctx, e.asset_id, kindId);
+  if (kind) {
+    changeSupply(ctx, kind, -units);
+    await expectEqual(ctx, 'Kind', kind.id, 'supply', e.supply_after, kind.supply);
+  }
+  await checkPoolAfter(ctx, p, e.pool_after);
+  await checkPositionsAfter(ctx, e.positions_after);
+  subjectAsset(ctx, e.asset_id);
+  subjectAccount(ctx, e.holder);
+  await finish(ctx);
+}
+
+export async function handleWaterfallLiquidationCompleted(event: CosmosEvent): Promise<void> {
+  const ctx = typedEventContext<EventLiquidationCompleted>(event);
+  if (!ctx) return;
+  const e = ctx.decoded;
+  const record = await load(Liquidation, e.asset_id);
+  if (record) {
+    record.completedHeight = ctx.height;
+    markDirty(record);
+  } else {
+    await recordDrift(ctx, 'Liquidation', e.asset_id, 'exists', true, false);
+  }
+  subjectAsset(ctx, e.asset_id);
+  await finish(ctx);
+}
