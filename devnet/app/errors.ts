@@ -24,7 +24,7 @@ export class AppError extends Error {
 export const sdkErrors = {
   internal: (msg: string) => new AppError('sdk', 1, msg),
   txDecode: (msg: string) => new AppError('sdk', 2, `tx parse error: ${msg}`),
-  invalidSequence: (msg: string) => new AppError('sdk', 3, `incorrect account sequence: ${msg}`),
+  invalidSequence: (msg: string) => new AppError('sdk', 3, `invalid sequence: ${msg}`),
   unauthorized: (msg: string) => new AppError('sdk', 4, `unauthorized: ${msg}`),
   insufficientFunds: (msg: string) => new AppError('sdk', 5, `insufficient funds: ${msg}`),
   unknownRequest: (msg: string) => new AppError('sdk', 6, `unknown request: ${msg}`),
