@@ -51,7 +51,7 @@ export interface DevnetChainOptions {
   /** seeds the validator key (default: the chain id) */
   validatorSeed?: string;
   genesisTimeMs?: number;
-  /** app hash in the header of height 1 (InitChain's); default empty */
+  /** app hash in the header of height 1 (InitChain's); default: the app's `appHash` when it exposes one (SvcApp does), else empty */
   genesisAppHash?: Uint8Array;
   /** genesis `app_state` served by the `genesis` method */
   appState?: Json;
@@ -118,6 +118,12 @@ interface MempoolEntry {
 
 const EMPTY = new Uint8Array(0);
 
+/** The app's hash after genesis, for apps that expose one (not part of the Application interface). */
+function initialAppHash(app: Application): Uint8Array {
+  const hash = (app as { appHash?: unknown }).appHash;
+  return hash instanceof Uint8Array ? Uint8Array.from(hash) : EMPTY;
+}
+
 function withModeAttribute(events: AbciEvent[], mode: 'BeginBlock' | 'EndBlock'): AbciEvent[] {
   // the SDK appends mode (not indexed) to every block-level event
   return events.map((e) => ({ type: e.type, attributes: [...e.attributes, { key: 'mode', value: mode, index: false }] }));
@@ -167,7 +173,7 @@ export class DevnetChain {
     this.hrp = options.hrp ?? DEFAULT_CHAIN_CONFIG.hrp;
     this.validator = validator;
     this.genesisTimeMs = options.genesisTimeMs ?? DEFAULT_GENESIS_TIME_MS;
-    this.genesisAppHash = options.genesisAppHash ?? EMPTY;
+    this.genesisAppHash = options.genesisAppHash ?? initialAppHash(options.app);
     this.appState = options.appState ?? {};
     this.moniker = options.moniker ?? 'svc-devnet';
     this.cometVersion = options.cometVersion ?? DEFAULT_COMET_VERSION;

@@ -84,6 +84,15 @@ describe('devnet chain with the real svc app', () => {
     }
   });
 
+  it("takes the app's genesis hash as the app_hash of height 1", async () => {
+    const alice = await testWallet('alice');
+    const app = createSvcApp({ genesis: genesis(alice) });
+    const genesisHash = Uint8Array.from(app.appHash);
+    expect(genesisHash.length).toBeGreaterThan(0);
+    const chain = await DevnetChain.create({ app, chainId: CHAIN_ID });
+    expect(chain.produceBlock(T0).header.appHash).toEqual(genesisHash);
+  });
+
   it('rejects a tampered signature with code 4 at broadcast', async () => {
     const alice = await testWallet('alice');
     const chain = await DevnetChain.create({ app: createSvcApp({ genesis: genesis(alice) }), chainId: CHAIN_ID });
