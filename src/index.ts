@@ -2,6 +2,7 @@
  * Entry point of the SubQuery mapping bundle (`subql build` -> dist/index.js):
  * every handler named in project.yaml, one module per chain module.
  */
+import './mappings/util/polyfills'; // first: libraries below need TextEncoder when they load
 export * from './mappings/chain';
 export * from './mappings/asset';
 export * from './mappings/rights';
