@@ -3,7 +3,7 @@
  * conversions every module needs (addresses, amounts, timestamps, events).
  */
 import { typedEventAttributes, parseRfc3339, timestampToRfc3339 } from '../../src/lib/contract';
-import { parseAccountAddress, toBech32, legacyModuleAddress } from '../../src/lib/address';
+import { decodeBech32Address, parseAccountAddress, toBech32, legacyModuleAddress } from '../../src/lib/address';
 import { tryParseAmount } from '../../src/lib/amount';
 import { isAssetId } from '../../src/lib/ids';
 import type { ChainConfig } from '../../src/lib/config';
@@ -70,11 +70,26 @@ export function emitPlain(env: Env, type: string, attributes: Record<string, str
 
 // ------------------------------------------------------------------ addresses
 
+// Parsing an address is pure, so its result can be memoised; the cache only saves time.
+const canonicalCache = new Map<string, string>();
+const CANONICAL_CACHE_LIMIT = 200_000;
+
+function canonicalBech32(value: string, hrp: string): string {
+  const key = `${hrp}:${value}`;
+  let canonical = canonicalCache.get(key);
+  if (canonical === undefined) {
+    canonical = value.startsWith('0x') ? parseAccountAddress(value, hrp).bech32 : toBech32(decodeBech32Address(value, hrp).bytes, hrp);
+    if (canonicalCache.size >= CANONICAL_CACHE_LIMIT) canonicalCache.clear();
+    canonicalCache.set(key, canonical);
+  }
+  return canonical;
+}
+
 /** Canonical bech32 of an address field; sdk/7 when malformed. */
 export function requireAddress(env: { config: AppConfig }, value: unknown, field: string): string {
   if (typeof value !== 'string' || value === '') throw sdkErrors.invalidAddress(`${field} is empty`);
   try {
-    return parseAccountAddress(value, env.config.chain.hrp).bech32;
+    return canonicalBech32(value, env.config.chain.hrp);
   } catch (e) {
     throw sdkErrors.invalidAddress(`${field}: ${(e as Error).message}`);
   }
@@ -85,9 +100,14 @@ export function optionalAddress(env: { config: AppConfig }, value: unknown, fiel
   return value === '' || value === undefined || value === null ? '' : requireAddress(env, value, field);
 }
 
+const moduleAccountCache = new Map<string, string>();
+
 /** bech32 of a classic 20-byte module account (sha256(name)[:20]). */
-export function moduleAccount(config: AppConfig, name: string): string {
-  return toBech32(legacyModuleAddress(name), config.chain.hrp);
+export function moduleAccount(config: { chain: { hrp: string } }, name: string): string {
+  const key = `${config.chain.hrp}:${name}`;
+  let address = moduleAccountCache.get(key);
+  if (address === undefined) moduleAccountCache.set(key, (address = toBech32(legacyModuleAddress(name), config.chain.hrp)));
+  return address;
 }
 
 // ------------------------------------------------------------------ amounts and ids

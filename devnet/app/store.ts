@@ -20,7 +20,7 @@
  * expiry queues from a cursor). User-controlled key segments must go through
  * `keySegment` so they never contain '/'.
  */
-import { sha256 } from '@noble/hashes/sha2';
+import { createHash } from 'crypto';
 
 /** Inclusive/exclusive bounds of a key range (full keys). */
 export interface KeyRange {
@@ -119,30 +119,50 @@ function inRange(key: string, range: KeyRange = {}): boolean {
 
 /** Deterministic text of a stored value: object keys sorted, bigint tagged. */
 export function canonicalJson(value: unknown): string {
-  if (typeof value === 'bigint') return `{"$n":"${value.toString()}"}`;
-  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj)
-    .filter((k) => obj[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
+  switch (typeof value) {
+    case 'bigint':
+      return `{"$n":"${value}"}`;
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+    case 'boolean':
+      return String(value);
+    case 'object':
+      if (value === null) return 'null';
+      return Array.isArray(value) ? canonicalArray(value) : canonicalObject(value as Record<string, unknown>);
+    default:
+      return 'null';
+  }
 }
 
-const textEncoder = new TextEncoder();
+function canonicalArray(list: unknown[]): string {
+  let out = '[';
+  for (let i = 0; i < list.length; i++) out += (i ? ',' : '') + canonicalJson(list[i]);
+  return out + ']';
+}
 
-/** sha256(previous ‖ for each write sorted by key: key, 0x00, value text or 0xff for a delete, 0x00). */
+function canonicalObject(obj: Record<string, unknown>): string {
+  const keys = Object.keys(obj).sort();
+  let out = '{';
+  let first = true;
+  for (const k of keys) {
+    const v = obj[k];
+    if (v === undefined) continue;
+    out += (first ? '' : ',') + JSON.stringify(k) + ':' + canonicalJson(v);
+    first = false;
+  }
+  return out + '}';
+}
+
+/** sha256(previous ‖ utf8 of: for each write sorted by key, key NUL (value text | DEL for a delete) NUL). */
 export function nextAppHash(previous: Uint8Array, writes: Map<string, Slot>): Uint8Array {
-  const h = sha256.create();
-  h.update(previous);
+  let text = '';
   for (const key of [...writes.keys()].sort()) {
     const slot = writes.get(key);
-    h.update(textEncoder.encode(key));
-    h.update(Uint8Array.of(0));
-    h.update(slot === TOMBSTONE ? Uint8Array.of(0xff) : textEncoder.encode(canonicalJson(slot)));
-    h.update(Uint8Array.of(0));
+    text += key + '\u0000' + (slot === TOMBSTONE ? '\u007f' : canonicalJson(slot)) + '\u0000';
   }
-  return h.digest();
+  // node's native sha256: the devnet runs in Node, and hashing is the commit's main cost
+  return new Uint8Array(createHash('sha256').update(previous).update(text, 'utf8').digest());
 }
 
 // ------------------------------------------------------------------ committed store

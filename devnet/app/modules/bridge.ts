@@ -87,9 +87,9 @@ export function routeEscrowAddress(routeId: string, hrp: string): string {
 
 /** proto svc.bridge.v1.Route */
 export function routeProto(r: RouteRec): Record<string, unknown> {
-  const { created_height: _c, updated_height: _u, ...proto } = r;
-  void _c;
-  void _u;
+  const proto: Record<string, unknown> = { ...r };
+  delete proto.created_height;
+  delete proto.updated_height;
   return proto;
 }
 

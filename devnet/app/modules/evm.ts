@@ -20,7 +20,7 @@
  * charged (gas_used × effective gas price, to the fee collector) and the
  * nonce stays bumped.
  */
-import { AbiCoder, Signature, Transaction, getAddress, getBytes, getCreateAddress, hexlify, zeroPadValue, toBeHex } from 'ethers';
+import { AbiCoder, Signature, Transaction, getAddress, getBytes, getCreateAddress, hexlify, zeroPadValue } from 'ethers';
 import { CacheKv, KvReader } from '../store';
 import { toBech32 } from '../../../src/lib/address';
 import { bundleTokenAddress, rightTokenAddress } from '../../../src/lib/ids';
@@ -414,5 +414,4 @@ export const erc20 = {
     if (!returnData.startsWith(ERROR_STRING_SELECTOR)) return null;
     return abi.decode(['string'], '0x' + returnData.slice(10))[0] as string;
   },
-  toBeHex,
 };

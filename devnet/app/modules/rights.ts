@@ -151,9 +151,10 @@ export function unlock(env: Env, a: string, k: number, holder: string, ref: stri
 
 // ------------------------------------------------------------------ policy
 
+/** 32-byte accounts have longer bech32 strings than 20-byte ones (hrp + 1 + 52 vs 32 data chars + 6 checksum). */
 function isModuleAccount(address: string): boolean {
   try {
-    return decodeBech32Address(address).bytes.length === MODULE_ACCOUNT_LENGTH;
+    return address.length > 50 && decodeBech32Address(address).bytes.length === MODULE_ACCOUNT_LENGTH;
   } catch {
     return false;
   }

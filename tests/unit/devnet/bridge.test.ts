@@ -69,6 +69,7 @@ describe('bridge module', () => {
     expect(typed(next.events, 'svc.bridge.v1.EventBridgedOut')[0].counters_after).toMatchObject({ outbound: '2000', outbound_used: '1000' });
     h.commit();
     expect(h.query('/svc.bridge.v1.Query/EscrowBalance', { route_id: 'r1' }).amount).toBe('2000');
+    expect(counters(h, 'r1')).toMatchObject({ outbound: '2000', inbound: '0', outbound_used: '1000', transfers: '3' });
     expect(coinBalance(h, routeEscrowAddress('r1', 'svc'), 'usvc')).toBe(2000n);
   });
 

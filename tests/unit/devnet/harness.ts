@@ -4,6 +4,7 @@
  * commit), with hand-built TxContexts. Signers are bech32 strings; pubkeys
  * are dummy 33-byte arrays.
  */
+import { QueryBalanceRequest, QueryBalanceResponse } from 'cosmjs-types/cosmos/bank/v1beta1/query';
 import { toBech32 } from '../../../src/lib/address';
 import { decodeTypedEvent } from '../../../src/lib/typed-event';
 import { createSvcApp, queryJson, SvcApp, SvcAppOptions, AbciEvent, TxResult, TxMessage } from '../../../devnet/app';
@@ -137,9 +138,8 @@ export function position(h: Harness, assetId: string, kindId: number, holder: st
 }
 
 export function coinBalance(h: Harness, address: string, denom: string): bigint {
-  const { QueryBalanceRequest, QueryBalanceResponse } = require('cosmjs-types/cosmos/bank/v1beta1/query');
   const r = h.app.query('/cosmos.bank.v1beta1.Query/Balance', QueryBalanceRequest.encode({ address, denom }).finish(), 0);
-  return BigInt(QueryBalanceResponse.decode(r.value).balance.amount);
+  return BigInt(QueryBalanceResponse.decode(r.value).balance!.amount);
 }
 
 /** Balance including the open block's writes. */
