@@ -64,8 +64,6 @@ export const rightsErrors = codespace('rights', {
   policyDenied: [4, 'policy denied'],
   invalidAmount: [5, 'invalid units'],
   noBundleKinds: [6, 'asset has no bundle kinds'],
-  lockNotFound: [7, 'lock not found'],
-  sameAccount: [8, 'sender and recipient are the same account'],
 });
 
 export const settlementErrors = codespace('settlement', {
