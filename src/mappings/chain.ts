@@ -6,9 +6,10 @@
  */
 import type { CosmosBlock, CosmosMessage, CosmosTransaction } from '@subql/types-cosmos';
 import { decodeTypedEvent } from '../lib/typed-event';
-import { AnyJson, Block, ChainTotals, Event, MethodCount, Tx, TxDay } from '../types';
+import { Block, ChainTotals, Event, MethodCount, Tx, TxDay } from '../types';
 import { enterBlock, flushDirty, load, markDirty, put } from './util/block-cache';
 import { blockLevelEvents, blockTimeOf, modeOf } from './util/context';
+import { copyFromHost } from './util/host';
 import { msgToProtoJson } from './util/protojson';
 import { chainTotals } from './util/totals';
 import { seqOf } from './util/values';
@@ -27,28 +28,31 @@ function hex(bytes: Uint8Array | undefined): string {
   return bytes ? Buffer.from(bytes).toString('hex').toUpperCase() : '';
 }
 
-function attributesOf(e: RawEvent): AnyJson[] {
-  return e.attributes.map((a) => ({ key: String(a.key), value: String(a.value) }) as AnyJson);
+/** Attributes as plain {key, value} strings. */
+function attributesOf(e: RawEvent): Attr[] {
+  return e.attributes.map((a) => ({ key: String(a.key), value: String(a.value) }));
 }
 
-function msgIndexOf(e: RawEvent): number | undefined {
-  const v = e.attributes.find((a) => a.key === 'msg_index')?.value;
+function msgIndexOf(attributes: readonly Attr[]): number | undefined {
+  const v = attributes.find((a) => a.key === 'msg_index')?.value;
   return v === undefined ? undefined : Number(v);
 }
 
 function eventRow(height: number, txIndex: number, txHash: string | undefined, eventIndex: number, e: RawEvent, applied: (typed: boolean) => boolean): Event {
-  const decoded = decodeTypedEvent(e.type, e.attributes);
+  const type = String(e.type);
+  const attributes = attributesOf(e);
+  const decoded = decodeTypedEvent(type, attributes);
   return Event.create({
     id: `${height}-${txIndex}-${eventIndex}`,
     txHash,
     height,
     txIndex,
     eventIndex,
-    type: e.type,
-    msgIndex: msgIndexOf(e),
-    mode: txIndex < 0 ? modeOf(e.attributes) : undefined,
-    attributes: attributesOf(e),
-    decoded: (decoded as AnyJson) ?? undefined,
+    type,
+    msgIndex: msgIndexOf(attributes),
+    mode: txIndex < 0 ? modeOf(attributes) : undefined,
+    attributes: JSON.stringify(attributes),
+    decoded: decoded ? JSON.stringify(decoded) : undefined,
     applied: applied(decoded !== null),
   });
 }
@@ -98,7 +102,7 @@ function txRow(block: CosmosBlock, tx: CosmosTransaction, msgs: Record<string, u
     gasWanted: BigInt(String(r.gasWanted ?? 0)),
     gasUsed: BigInt(String(r.gasUsed ?? 0)),
     msgs: JSON.stringify(msgs),
-    fee: fee.map((c) => ({ denom: c.denom, amount: c.amount }) as AnyJson),
+    fee: JSON.stringify(fee.map((c) => ({ denom: String(c.denom), amount: String(c.amount) }))),
     memo: body.memo ?? '',
     blockTime: time,
     method: String((msgs[0]?.['@type'] as string | undefined) ?? ''),
@@ -125,9 +129,9 @@ export async function handleChainBlock(block: CosmosBlock): Promise<void> {
     put(Tx, txRow(block, tx, msgs, time));
     await countTx(String(msgs[0]?.['@type'] ?? ''), day);
     const ok = tx.tx.code === 0;
-    (tx.tx.events as unknown as RawEvent[]).forEach((e, i) => events.push(eventRow(height, tx.idx, tx.hash, i, e, (typed) => typed && ok)));
+    copyFromHost(tx.tx.events as unknown as RawEvent[]).forEach((e, i) => events.push(eventRow(height, tx.idx, tx.hash, i, e, (typed) => typed && ok)));
   }
-  blockLevelEvents(block).forEach((e, i) => events.push(eventRow(height, -1, undefined, i, e.event as RawEvent, () => true)));
+  copyFromHost(blockLevelEvents(block).map((e) => e.event as RawEvent)).forEach((e, i) => events.push(eventRow(height, -1, undefined, i, e, () => true)));
   put(
     Block,
     Block.create({

@@ -138,6 +138,7 @@ export async function startNode(options: StartNodeOptions): Promise<SubqlNode> {
     password: options.dbEnv.DB_PASS,
     database: options.dbEnv.DB_DATABASE,
   });
+  db.on('error', () => undefined); // the server may drop us (database dropped, server stopped): never crash the test process
   await db.connect();
 
   let stopped = false;

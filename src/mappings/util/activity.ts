@@ -3,12 +3,12 @@
  * the event's "Subjects:" rule declares, plus the Account row the first time
  * the chain records something about an account (`known` in lookups).
  */
-import { Account, ActivityEntry, AnyJson } from '../../types';
+import { Account, ActivityEntry } from '../../types';
 import { load, put } from './block-cache';
 import type { EventCtx } from './context';
 import { evmAddressOf } from './values';
 
-function entry(ctx: EventCtx<unknown>, subjectKind: 'asset' | 'account', subjectId: string): ActivityEntry {
+function entry(ctx: EventCtx<unknown>, subjectKind: 'asset' | 'account', subjectId: string, decoded: string): ActivityEntry {
   const feed = `${subjectKind}:${subjectId}`;
   return ActivityEntry.create({
     id: `${feed}:${ctx.height}:${ctx.txIndex}:${ctx.eventIndex}`,
@@ -23,7 +23,7 @@ function entry(ctx: EventCtx<unknown>, subjectKind: 'asset' | 'account', subject
     blockTime: ctx.blockTime,
     type: ctx.type,
     mode: ctx.mode,
-    decoded: ctx.decoded as AnyJson,
+    decoded,
   });
 }
 
@@ -39,9 +39,10 @@ export async function ensureAccount(address: string, height: number): Promise<Ac
 
 export async function recordActivity(ctx: EventCtx<unknown>): Promise<void> {
   const rows: ActivityEntry[] = [];
-  for (const asset of ctx.assets) rows.push(entry(ctx, 'asset', asset));
+  const decoded = JSON.stringify(ctx.decoded);
+  for (const asset of ctx.assets) rows.push(entry(ctx, 'asset', asset, decoded));
   for (const account of ctx.accounts) {
-    rows.push(entry(ctx, 'account', account));
+    rows.push(entry(ctx, 'account', account, decoded));
     await ensureAccount(account, ctx.height);
   }
   if (rows.length) await store.bulkCreate('ActivityEntry', rows);

@@ -7,6 +7,7 @@ import type { CosmosBlock, CosmosEvent } from '@subql/types-cosmos';
 import { decodeTypedEvent } from '../../lib/typed-event';
 import { enterBlock, flushDirty } from './block-cache';
 import { recordActivity } from './activity';
+import { copyFromHost } from './host';
 import { seqOf } from './values';
 
 export interface EventCtx<T> {
@@ -79,7 +80,8 @@ export function modeOf(attributes: readonly Attr[]): string | undefined {
  */
 export function typedEventContext<T>(event: CosmosEvent): EventCtx<T> | null {
   if (event.tx && event.tx.tx.code !== 0) return null;
-  const decoded = decodeTypedEvent(event.event.type, event.event.attributes as Attr[]);
+  const attributes = copyFromHost(event.event.attributes as unknown as Attr[]);
+  const decoded = decodeTypedEvent(event.event.type, attributes);
   if (!decoded) return null;
   const height = event.block.header.height;
   enterBlock(height);
@@ -96,7 +98,7 @@ export function typedEventContext<T>(event: CosmosEvent): EventCtx<T> | null {
     txHash: blockLevel ? null : event.tx.hash,
     blockTime: time,
     blockTimeNs: ns,
-    mode: blockLevel ? modeOf(event.event.attributes as Attr[]) : undefined,
+    mode: blockLevel ? modeOf(attributes) : undefined,
     type: event.event.type,
     decoded: decoded as T,
     seq: seqOf(height, txIndex, eventIndex),
