@@ -92,10 +92,6 @@ for (const info of types.values()) {
   }
 }
 
-/** True when the contract knows the message type (full name or type URL). */
-export function isKnownMessage(nameOrTypeUrl: string): boolean {
-  return types.get(stripUrl(nameOrTypeUrl))?.kind === 'message';
-}
 
 function stripUrl(nameOrTypeUrl: string): string {
   const slash = nameOrTypeUrl.lastIndexOf('/');
@@ -203,16 +199,43 @@ function anyJson(obj: Record<string, unknown>): Record<string, unknown> {
   return { '@type': typeUrl, value: bytesToBase64(value) };
 }
 
+function snake(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+function isLong(v: object): boolean {
+  return 'low' in v && 'high' in v && 'unsigned' in v;
+}
+
+/**
+ * Best-effort proto-JSON of a message the contract does not describe but the
+ * node decoded (Cosmos SDK types of its default registry, e.g. MsgSend):
+ * snake_case keys, 64-bit integers as strings, bytes as base64. Enums stay
+ * numbers: without a descriptor their names are unknown.
+ */
+function genericJson(v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v !== 'object') return v;
+  if (ArrayBuffer.isView(v)) return bytesToBase64(v);
+  if (Array.isArray(v)) return v.map(genericJson);
+  if (v instanceof Date) return v.toISOString();
+  if (isLong(v)) return String((v as { toString(): string }).toString());
+  return Object.fromEntries(Object.keys(v).map((k) => [snake(k), genericJson((v as Record<string, unknown>)[k])]));
+}
+
 /**
  * proto-JSON of one transaction message: `{"@type": typeUrl, ...fields}`.
- * `decoded` is the node's decodedMsg; for a type the contract does not know,
- * or when decoding failed (decoded undefined), the raw bytes are kept as
- * `{"@type", "value": base64}`.
+ * `decoded` is the node's decodedMsg (undefined when decoding failed: the
+ * type is not registered with the node). Contract types are converted by the
+ * descriptor, other decoded types best-effort (genericJson); an undecodable
+ * message keeps its raw bytes as `{"@type", "value": base64}`.
  */
 export function msgToProtoJson(typeUrl: string, decoded: unknown, raw: Uint8Array | undefined): Record<string, unknown> {
   const info = types.get(stripUrl(typeUrl));
-  if (info && info.kind === 'message' && decoded && typeof decoded === 'object') {
-    return { '@type': typeUrl, ...(messageJson(info, decoded as Record<string, unknown>) as Record<string, unknown>) };
+  if (decoded && typeof decoded === 'object') {
+    const fields = info && info.kind === 'message' ? messageJson(info, decoded as Record<string, unknown>) : genericJson(decoded);
+    return { '@type': typeUrl, ...(fields as Record<string, unknown>) };
   }
   return { '@type': typeUrl, value: bytesToBase64(raw) };
 }
