@@ -111,27 +111,53 @@ function txRow(block: CosmosBlock, tx: CosmosTransaction, msgs: Record<string, u
   });
 }
 
+function messagesByTx(block: CosmosBlock): Map<string, CosmosMessage[]> {
+  const byTx = new Map<string, CosmosMessage[]>();
+  for (const m of block.messages) {
+    const list = byTx.get(m.tx.hash);
+    if (list) list.push(m);
+    else byTx.set(m.tx.hash, [m]);
+  }
+  return byTx;
+}
+
+/** Stores the block's txs (counted per method and day) and returns their event rows. */
+async function storeTxs(block: CosmosBlock, time: Date): Promise<Event[]> {
+  const height = block.header.height;
+  const byTx = messagesByTx(block);
+  const events: Event[] = [];
+  for (const tx of block.transactions) {
+    const rawMsgs = tx.decodedTx.body.messages;
+    const msgs = (byTx.get(tx.hash) ?? []).map((m) => messageJson(m, rawMsgs[m.idx]?.value));
+    const row = put(Tx, txRow(block, tx, msgs, time));
+    await countTx(row.method, utcDay(time));
+    const ok = tx.tx.code === 0;
+    copyFromHost(tx.tx.events as unknown as RawEvent[]).forEach((e, i) => events.push(eventRow(height, tx.idx, tx.hash, i, e, (typed) => typed && ok)));
+  }
+  return events;
+}
+
+/** Rows of the block-level events (finalize_block_events; applied by definition). */
+function blockEventRows(block: CosmosBlock): Event[] {
+  const raw = copyFromHost(blockLevelEvents(block).map((e) => e.event as RawEvent));
+  return raw.map((e, i) => eventRow(block.header.height, -1, undefined, i, e, () => true));
+}
+
+async function countBlock(block: CosmosBlock, time: Date, eventCount: number): Promise<void> {
+  const totals: ChainTotals = await chainTotals(block.header.height, time);
+  totals.blockCount += 1;
+  totals.txCount += block.transactions.length;
+  totals.eventCount += BigInt(eventCount);
+  totals.latestHeight = block.header.height;
+  totals.latestBlockTime = time;
+  markDirty(totals);
+}
+
 export async function handleChainBlock(block: CosmosBlock): Promise<void> {
   const height = block.header.height;
   enterBlock(height);
   const { time } = blockTimeOf(block);
-  const day = utcDay(time);
-  const messagesByTx = new Map<string, CosmosMessage[]>();
-  for (const m of block.messages) {
-    const list = messagesByTx.get(m.tx.hash);
-    if (list) list.push(m);
-    else messagesByTx.set(m.tx.hash, [m]);
-  }
-  const events: Event[] = [];
-  for (const tx of block.transactions) {
-    const rawMsgs = tx.decodedTx.body.messages;
-    const msgs = (messagesByTx.get(tx.hash) ?? []).map((m) => messageJson(m, rawMsgs[m.idx]?.value));
-    put(Tx, txRow(block, tx, msgs, time));
-    await countTx(String(msgs[0]?.['@type'] ?? ''), day);
-    const ok = tx.tx.code === 0;
-    copyFromHost(tx.tx.events as unknown as RawEvent[]).forEach((e, i) => events.push(eventRow(height, tx.idx, tx.hash, i, e, (typed) => typed && ok)));
-  }
-  copyFromHost(blockLevelEvents(block).map((e) => e.event as RawEvent)).forEach((e, i) => events.push(eventRow(height, -1, undefined, i, e, () => true)));
+  const events = [...(await storeTxs(block, time)), ...blockEventRows(block)];
   put(
     Block,
     Block.create({
@@ -144,13 +170,7 @@ export async function handleChainBlock(block: CosmosBlock): Promise<void> {
       eventCount: events.length,
     }),
   );
-  const totals: ChainTotals = await chainTotals(height, time);
-  totals.blockCount += 1;
-  totals.txCount += block.transactions.length;
-  totals.eventCount += BigInt(events.length);
-  totals.latestHeight = height;
-  totals.latestBlockTime = time;
-  markDirty(totals);
+  await countBlock(block, time, events.length);
   if (events.length) await store.bulkCreate('Event', events);
   await flushDirty();
 }

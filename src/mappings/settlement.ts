@@ -99,7 +99,7 @@ async function releaseEscrow(ctx: EventCtx<unknown>, s: Settlement): Promise<voi
   }
 }
 
-async function close(ctx: EventCtx<unknown>, s: Settlement, status: string): Promise<void> {
+function close(ctx: EventCtx<unknown>, s: Settlement, status: string): void {
   s.status = status;
   s.updatedHeight = ctx.height;
   markDirty(s);
@@ -150,7 +150,7 @@ export async function handleSettlementSettled(event: CosmosEvent): Promise<void>
       const [from, to] = leg.give ? [s.proposer, s.counterparty] : [s.counterparty, s.proposer];
       await moveUnits(ctx, leg.assetId, leg.kindId, from, to, leg.units);
     }
-    await close(ctx, s, 'STATUS_SETTLED');
+    close(ctx, s, 'STATUS_SETTLED');
     timeline(ctx, s.id, 'settled', e.accepted_by);
     declareSubjects(ctx, s);
   }
@@ -166,7 +166,7 @@ export async function handleSettlementCancelled(event: CosmosEvent): Promise<voi
   if (s) {
     await releaseEscrow(ctx, s);
     s.cancelReason = str(e.reason);
-    await close(ctx, s, 'STATUS_CANCELLED');
+    close(ctx, s, 'STATUS_CANCELLED');
     timeline(ctx, s.id, 'cancelled', e.cancelled_by, str(e.reason));
     declareSubjects(ctx, s);
   }
@@ -181,7 +181,7 @@ export async function handleSettlementExpired(event: CosmosEvent): Promise<void>
   const s = await requireSettlement(ctx, str(e.settlement_id));
   if (s) {
     await releaseEscrow(ctx, s);
-    await close(ctx, s, 'STATUS_EXPIRED');
+    close(ctx, s, 'STATUS_EXPIRED');
     timeline(ctx, s.id, 'expired');
     declareSubjects(ctx, s);
   }

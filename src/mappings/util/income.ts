@@ -27,7 +27,7 @@ export function claimableKey(account: string, routedFrom: string, ref: string, a
   return `${account}|${routedFrom}|${ref}|${assetId}|${kindId}|${denom}`;
 }
 
-export async function getAccrual(assetId: string, kindId: number, denom: string): Promise<Accrual | undefined> {
+export function getAccrual(assetId: string, kindId: number, denom: string): Promise<Accrual | undefined> {
   return load(Accrual, accrualKey(assetId, kindId, denom));
 }
 
@@ -132,11 +132,47 @@ export function isIncomeRoute(enc: Encumbrance): boolean {
   return enc.kind === 'pledge' && enc.incomeToBeneficiary && enc.status === 'active';
 }
 
-async function forEachPage<T>(fetch: (offset: number) => Promise<T[]>, fn: (item: T) => Promise<void>): Promise<void> {
+/** Every row of a paged store query (offset paging is stable here: nothing is written while reading). */
+async function readAll<T>(fetch: (offset: number) => Promise<T[]>): Promise<T[]> {
+  const rows: T[] = [];
   for (let offset = 0; ; offset += PAGE) {
     const page = await fetch(offset);
-    for (const item of page) await fn(item);
-    if (page.length < PAGE) return;
+    rows.push(...page);
+    if (page.length < PAGE) return rows;
+  }
+}
+
+function newAccrual(ctx: EventCtx<unknown>, kind: Kind, denom: string): Accrual {
+  return Accrual.create({
+    id: accrualKey(kind.assetId, kind.kindId, denom),
+    assetId: kind.assetId,
+    kindId: kind.kindId,
+    denom,
+    index: 0n,
+    carryScaled: 0n,
+    totalDistributed: 0n,
+    totalPaid: 0n,
+    distributionsCount: 0,
+    moduleHeld: 0n,
+    updatedHeight: ctx.height,
+  });
+}
+
+/** Own entries of every position of the kind earning now. */
+async function openOwnEntries(ctx: EventCtx<unknown>, kind: Kind, denom: string): Promise<void> {
+  const rows = await readAll((offset) => Holding.getByFields([['kindRef', '=', kind.id]], { limit: PAGE, offset }));
+  for (const h of rows.map((x) => adopt(Holding, x))) {
+    if (h.units - h.routedOut <= 0n) continue;
+    (await getClaimable(ownKey(kind, h.holder, denom), ctx.height)).units = h.units - h.routedOut;
+  }
+}
+
+/** Routed entries of every active income pledge on the kind. */
+async function openRoutedEntries(ctx: EventCtx<unknown>, kind: Kind, denom: string): Promise<void> {
+  const rows = await readAll((offset) => Encumbrance.getByFields([['assetId', '=', kind.assetId], ['status', '=', 'active']], { limit: PAGE, offset }));
+  for (const enc of rows.map((x) => adopt(Encumbrance, x))) {
+    if (enc.kindId !== kind.kindId || !isIncomeRoute(enc)) continue;
+    (await getClaimable(routedKey(enc, denom), ctx.height)).units = enc.units;
   }
 }
 
@@ -146,44 +182,11 @@ async function forEachPage<T>(fetch: (offset: number) => Promise<T[]>, fn: (item
  * of every position and active income route earning now.
  */
 export async function openAccrual(ctx: EventCtx<unknown>, kind: Kind, denom: string): Promise<Accrual> {
-  const accrual = put(
-    Accrual,
-    Accrual.create({
-      id: accrualKey(kind.assetId, kind.kindId, denom),
-      assetId: kind.assetId,
-      kindId: kind.kindId,
-      denom,
-      index: 0n,
-      carryScaled: 0n,
-      totalDistributed: 0n,
-      totalPaid: 0n,
-      distributionsCount: 0,
-      moduleHeld: 0n,
-      updatedHeight: ctx.height,
-    }),
-  );
+  const accrual = put(Accrual, newAccrual(ctx, kind, denom));
   kind.accrualDenoms = [...(kind.accrualDenoms as string[]), denom];
   markDirty(kind);
-  const holdings: Holding[] = [];
-  await forEachPage(
-    (offset) => Holding.getByFields([['kindRef', '=', kind.id]], { limit: PAGE, offset }),
-    async (h) => void holdings.push(adopt(Holding, h)),
-  );
-  for (const h of holdings) {
-    if (h.units - h.routedOut <= 0n) continue;
-    const c = await getClaimable(ownKey(kind, h.holder, denom), ctx.height);
-    c.units = h.units - h.routedOut;
-  }
-  const routes: Encumbrance[] = [];
-  await forEachPage(
-    (offset) => Encumbrance.getByFields([['assetId', '=', kind.assetId], ['status', '=', 'active']], { limit: PAGE, offset }),
-    async (enc) => void routes.push(adopt(Encumbrance, enc)),
-  );
-  for (const enc of routes) {
-    if (enc.kindId !== kind.kindId || !isIncomeRoute(enc)) continue;
-    const c = await getClaimable(routedKey(enc, denom), ctx.height);
-    c.units = enc.units;
-  }
+  await openOwnEntries(ctx, kind, denom);
+  await openRoutedEntries(ctx, kind, denom);
   return accrual;
 }
 

@@ -33,7 +33,7 @@ export function holdingKey(assetId: string, kindId: number, holder: string): str
   return `${assetId}-${kindId}-${holder}`;
 }
 
-export async function getKind(assetId: string, kindId: number): Promise<Kind | undefined> {
+export function getKind(assetId: string, kindId: number): Promise<Kind | undefined> {
   return load(Kind, kindKey(assetId, kindId));
 }
 
