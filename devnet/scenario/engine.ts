@@ -1,0 +1,207 @@
+/**
+ * The scenario engine: builds the cast, the svc app (genesis balances of the
+ * gas and stable denoms, the bridge authority) and a DevnetChain, then plans
+ * and produces one block at a time: flows first (each at most one step,
+ * within the block's tx budget), then background traffic, then
+ * `produceBlock(time)`. The same engine drives history mode (explicit times)
+ * and live mode (wall-clock times).
+ */
+import type { ChainConfig } from '../../src/lib/config';
+import { DEFAULT_CHAIN_CONFIG } from '../../src/lib/config';
+import { createSvcApp, type Genesis, type SvcApp } from '../app';
+import type { AbciEvent, Application } from '../app/types';
+import { DevnetChain, type StoredBlock } from '../chain';
+import { createCast, type Cast } from './accounts';
+import { fillBlock } from './background';
+import { Ctx, type ScenarioConfig, type World } from './context';
+import type { Flow } from './flow';
+import { bridgeFlow } from './flows/bridge';
+import { dexFlow } from './flows/dex';
+import { encumbranceLoop } from './flows/encumbrance';
+import { evmFlow } from './flows/evm';
+import { failuresFlow } from './flows/failures';
+import { attestationLoop, bridgeableFlow, delegationLoop, policyOverrideFlow, splitFlow } from './flows/governance';
+import { launchFlows } from './flows/launch';
+import { loanLoop } from './flows/loan';
+import { distributionLoop } from './flows/payout';
+import { rfqLoop } from './flows/settlement';
+import { bondRedemptionFlow, liquidationFlow } from './flows/waterfall';
+import { Prng } from './prng';
+import { buildSummary, SummaryRecorder, type ScenarioSummary } from './summary';
+import { ChainView } from './view';
+
+/** The chain version `oldChain` answers as: before the token registry (0.9.0) and RIGHT_OUT (0.12.0). */
+export const OLD_CHAIN_VERSION = '0.8.3';
+
+export interface EngineOptions {
+  seed: string | number;
+  txsPerBlock?: number;
+  /** nominal time between blocks (expiries are planned against it) */
+  blockIntervalMs: number;
+  /** largest time jump the history will contain (0 in live mode) */
+  maxJumpMs?: number;
+  /** genesis time (unix ms), before the first block */
+  genesisTimeMs: number;
+  oldChain?: boolean;
+  chain?: Partial<ChainConfig>;
+  /** skip secp256k1 verification at CheckTx: only for trusted benchmark generation, never for a served devnet */
+  skipSignatureVerification?: boolean;
+  holders?: number;
+  /** when set, a flow that throws is reported here and dropped (live mode); otherwise the error propagates */
+  onFlowError?: (flow: string, error: unknown) => void;
+}
+
+const RICH = 10n ** 13n;
+const COMFORTABLE = 10n ** 12n;
+
+function genesisFor(cast: Cast, config: ScenarioConfig): Genesis {
+  const wealthy = new Set(['issuer-community', 'issuer-dividend', 'issuer-equity', 'issuer-bond', 'operator', 'lender', 'desk']);
+  const balances = cast.all.map((a) => ({
+    address: a.address,
+    coins: [
+      { denom: config.gasDenom, amount: COMFORTABLE.toString() },
+      { denom: config.stableDenom, amount: (wealthy.has(a.name) ? RICH : COMFORTABLE).toString() },
+    ],
+  }));
+  for (const e of cast.evm) balances.push({ address: e.address, coins: [{ denom: config.gasDenom, amount: COMFORTABLE.toString() }] });
+  return { balances, bridgeAuthority: cast.roles.bridge.address };
+}
+
+function initialFlows(): Flow[] {
+  return [
+    ...launchFlows(),
+    attestationLoop(),
+    dexFlow(),
+    failuresFlow(),
+    distributionLoop(),
+    loanLoop(),
+    rfqLoop(),
+    encumbranceLoop(),
+    delegationLoop(),
+    splitFlow(),
+    policyOverrideFlow(),
+    bridgeableFlow(),
+    bridgeFlow(),
+    evmFlow(),
+    liquidationFlow(),
+    bondRedemptionFlow(),
+  ];
+}
+
+/** The app behind a transparent proxy that hands each block's Begin/EndBlock events (with mode) to `sink`. */
+function observeBlockEvents(app: SvcApp, sink: (events: AbciEvent[]) => void): Application {
+  const tagged = (events: AbciEvent[], mode: string) => events.map((e) => ({ type: e.type, attributes: [...e.attributes, { key: 'mode', value: mode }] }));
+  return new Proxy(app, {
+    get(target, prop) {
+      if (prop === 'beginBlock' || prop === 'endBlock') {
+        return (height: number, timeMs: number) => {
+          const events = target[prop](height, timeMs);
+          sink(tagged(events, prop === 'beginBlock' ? 'BeginBlock' : 'EndBlock'));
+          return events;
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+export class ScenarioEngine {
+  private readonly recorder = new SummaryRecorder();
+  private blockEvents: AbciEvent[] = [];
+
+  private constructor(
+    readonly world: World,
+    private onFlowError?: EngineOptions['onFlowError'],
+  ) {}
+
+  static async create(options: EngineOptions): Promise<ScenarioEngine> {
+    const chainConfig: ChainConfig = { ...DEFAULT_CHAIN_CONFIG, ...options.chain };
+    const seed = String(options.seed);
+    const config: ScenarioConfig = {
+      seed,
+      hrp: chainConfig.hrp,
+      gasDenom: chainConfig.gasDenom,
+      stableDenom: chainConfig.stableDenom,
+      chainId: chainConfig.chainId,
+      evmChainId: chainConfig.evmChainId,
+      oldChain: options.oldChain ?? false,
+      txsPerBlock: options.txsPerBlock ?? 10,
+      intervalMs: options.blockIntervalMs,
+      maxJumpMs: options.maxJumpMs ?? 0,
+    };
+    const cast = await createCast({ seed, hrp: config.hrp, holders: options.holders });
+    const genesis = genesisFor(cast, config);
+    const app = createSvcApp({ genesis, chain: chainConfig, version: config.oldChain ? OLD_CHAIN_VERSION : undefined });
+    let engine: ScenarioEngine | undefined;
+    const observed = observeBlockEvents(app, (events) => engine?.blockEvents.push(...events));
+    const chain = await DevnetChain.create({
+      app: observed,
+      chainId: config.chainId,
+      hrp: config.hrp,
+      genesisTimeMs: options.genesisTimeMs,
+      appState: JSON.parse(JSON.stringify(genesis)),
+      skipSignatureVerification: options.skipSignatureVerification ?? false,
+    });
+    const world: World = { chain, app, view: new ChainView(app), cast, config, rng: new Prng(`${seed}/scenario`), assets: new Map(), handles: new Map(), flows: initialFlows() };
+    engine = new ScenarioEngine(world, options.onFlowError);
+    return engine;
+  }
+
+  get chain(): DevnetChain {
+    return this.world.chain;
+  }
+
+  get app(): SvcApp {
+    return this.world.app;
+  }
+
+  /**
+   * Switches planning to live blocks: expiries are planned against `blockMs`
+   * without jumps, and a failing flow is reported and dropped instead of
+   * stopping block production.
+   */
+  enterLiveMode(blockMs: number, onFlowError: NonNullable<EngineOptions['onFlowError']>): void {
+    this.world.config.intervalMs = blockMs;
+    this.world.config.maxJumpMs = 0;
+    this.onFlowError = onFlowError;
+  }
+
+  /** Plans the next block at `timeMs` (flows, then background) and produces it. */
+  async runBlock(timeMs: number): Promise<StoredBlock> {
+    const ctx = new Ctx(this.world, this.world.chain.height + 1, timeMs);
+    if (this.world.config.txsPerBlock > 0) {
+      await this.runFlows(ctx);
+      await fillBlock(ctx);
+    }
+    this.blockEvents = [];
+    const block = this.world.chain.produceBlock(timeMs);
+    const txs = block.txHashes.map((h) => this.world.chain.tx(h));
+    this.recorder.recordBlock(block, txs, this.world.handles, this.blockEvents);
+    // the map only names the messages of txs for the recorder; flows keep their own handles
+    for (const h of block.txHashes) this.world.handles.delete(h);
+    return block;
+  }
+
+  private async runFlows(ctx: Ctx): Promise<void> {
+    const flows = this.world.flows;
+    const start = flows.length ? ctx.height % flows.length : 0;
+    const order = [...flows.slice(start), ...flows.slice(0, start)];
+    for (const flow of order) {
+      if (ctx.budgetLeft <= 0) break;
+      if (!flow.active) continue;
+      try {
+        await flow.step(ctx);
+      } catch (e) {
+        if (!this.onFlowError) throw e;
+        this.onFlowError(flow.name, e);
+        this.world.flows = this.world.flows.filter((f) => f !== flow);
+      }
+    }
+    this.world.flows = this.world.flows.filter((f) => f.active);
+  }
+
+  summary(): ScenarioSummary {
+    return buildSummary(this.world, this.recorder);
+  }
+}

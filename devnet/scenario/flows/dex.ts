@@ -1,0 +1,63 @@
+/**
+ * DEX: the community and equity issuers open constant-product pools of their
+ * whole bundles against the stable denom (the lender and desk price from
+ * them); swaps in both directions follow here and in the background.
+ */
+import type { Actor } from '../accounts';
+import type { Ctx, LaunchedAsset } from '../context';
+import { script, type Flow } from '../flow';
+import * as msg from '../messages';
+import { WHOLE } from './util';
+
+export const POOLED_ASSETS = ['community', 'equity'];
+
+function bundleKinds(asset: LaunchedAsset): number[] {
+  return Array.from({ length: asset.kindCount }, (_, k) => k);
+}
+
+async function createPool(ctx: Ctx, key: string): Promise<'wait' | void> {
+  const asset = ctx.issuedAsset(key);
+  if (!asset) return 'wait';
+  const kinds = bundleKinds(asset);
+  const base = ctx.availableBundles(asset.issuer.address, asset.assetId, kinds) / 2n;
+  if (base < WHOLE) return 'wait';
+  // 0.50 to 3.00 units of the stable denom per whole unit
+  const quote = (base * BigInt(ctx.rng.int(50, 300))) / 100n;
+  kinds.forEach((k) => ctx.reserveUnits(asset.issuer.address, asset.assetId, k, base));
+  ctx.reserveCoins(asset.issuer.address, ctx.config.stableDenom, quote);
+  await ctx.submit(asset.issuer, [msg.createPool(asset.issuer.address, asset.assetId, ctx.config.stableDenom, base, quote)]);
+}
+
+/** A swap of a small part of what the trader can give; false when it cannot trade this pool now. */
+export async function trySwap(ctx: Ctx, trader: Actor, key: string): Promise<boolean> {
+  const asset = ctx.issuedAsset(key);
+  const pool = asset && ctx.view.pool(asset.assetId, ctx.config.stableDenom);
+  if (!asset || !pool || pool.base === 0n || pool.quote === 0n) return false;
+  // one swap per pool per block keeps the 5 % slippage guard meaningful
+  if (!ctx.claimOnce(`swap:${key}`)) return false;
+  const sellBase = ctx.rng.chance(0.5);
+  const kinds = bundleKinds(asset);
+  const have = sellBase ? ctx.availableBundles(trader.address, asset.assetId, kinds) : ctx.availableCoins(trader.address, ctx.config.stableDenom);
+  // at most 2 % of the pool's side, so the price moves without draining it
+  const cap = (sellBase ? pool.base : pool.quote) / 50n;
+  const limit = have < cap ? have : cap;
+  if (limit < 1000n) return false;
+  const amount = ctx.rng.bigint(limit / 10n + 1n, limit);
+  const out = sellBase ? (pool.quote * amount) / (pool.base + amount) : (pool.base * amount) / (pool.quote + amount);
+  if (out === 0n) return false;
+  if (sellBase) kinds.forEach((k) => ctx.reserveUnits(trader.address, asset.assetId, k, amount));
+  else ctx.reserveCoins(trader.address, ctx.config.stableDenom, amount);
+  // slippage guard of 5 %: earlier swaps of the same block may move the price
+  await ctx.submit(trader, [msg.swap(trader.address, pool.poolId, sellBase, amount, (out * 95n) / 100n)]);
+  return true;
+}
+
+export function dexFlow(): Flow {
+  return script('dex', {}, [
+    (ctx) => createPool(ctx, 'community'),
+    (ctx) => createPool(ctx, 'equity'),
+    async (ctx) => {
+      for (const trader of ctx.cast.holders.slice(0, 2)) await trySwap(ctx, trader, 'community');
+    },
+  ]);
+}

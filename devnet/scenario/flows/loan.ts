@@ -1,0 +1,136 @@
+/**
+ * Pledge → loan → repay or liquidate (SPEC "Behaviour of the application
+ * endpoints" 1 and the repayment flow of section 3):
+ *  - the borrower pledges the same units of every kind of a share to the
+ *    lender, one pledge per tx (all in one block): exercisable, income routed
+ *    to the lender, no holder release, no expiry;
+ *  - the lender sends the principal with a bank MsgSend;
+ *  - repay: the borrower proposes a settlement to the lender with one coin leg
+ *    GIVE and nothing asked; the lender's tx is MsgAccept + MsgRelease of each
+ *    pledge. Liquidate: the lender's MsgExercise of each pledge.
+ */
+import type { Actor } from '../accounts';
+import type { Ctx, Handle, LaunchedAsset } from '../context';
+import { Loop, script, type Flow } from '../flow';
+import * as msg from '../messages';
+import { submitClaim } from './payout';
+import { expectOk, responseId, shuffled, WHOLE } from './util';
+
+/** 5000 units of the stable denom: the lender's cap (SPEC section 8). */
+const MAX_PRINCIPAL = 5_000_000_000n;
+
+interface LoanState {
+  asset: LaunchedAsset;
+  borrower?: Actor;
+  units: bigint;
+  pledges: Handle[];
+  ids: number[];
+  principal: bigint;
+  repayBy: number;
+  repay: boolean;
+  proposal?: Handle;
+}
+
+function kindIds(asset: LaunchedAsset): number[] {
+  return Array.from({ length: asset.kindCount }, (_, k) => k);
+}
+
+/** 50 % of the pledged bundles' value at the pool price, capped; 1 stable unit per whole unit without a pool. */
+function principalFor(ctx: Ctx, asset: LaunchedAsset, units: bigint): bigint {
+  const pool = ctx.view.pool(asset.assetId, ctx.config.stableDenom);
+  const value = pool && pool.pricePerWhole > 0n ? (pool.pricePerWhole * units) / WHOLE : units;
+  const half = value / 2n;
+  return half < 1n ? 1n : half > MAX_PRINCIPAL ? MAX_PRINCIPAL : half;
+}
+
+function chooseBorrower(ctx: Ctx, s: LoanState): boolean {
+  const kinds = kindIds(s.asset);
+  for (const holder of shuffled(ctx, ctx.cast.holders)) {
+    const available = ctx.availableBundles(holder.address, s.asset.assetId, kinds);
+    if (available < 20n * WHOLE) continue;
+    s.borrower = holder;
+    s.units = ctx.rng.bigint(10n, available / WHOLE / 2n) * WHOLE;
+    return true;
+  }
+  return false;
+}
+
+const lenderOf = (ctx: Ctx) => ctx.cast.roles.lender;
+
+export function loanFlow(asset: LaunchedAsset, cycle: number): Flow {
+  const state: LoanState = { asset, units: 0n, pledges: [], ids: [], principal: 0n, repayBy: 0, repay: true };
+  return script(`loan:${cycle}`, state, [
+    async (ctx, s) => {
+      if (!chooseBorrower(ctx, s)) return 'stop';
+      const lender = lenderOf(ctx).address;
+      for (const k of kindIds(s.asset)) {
+        ctx.reserveUnits(s.borrower!.address, s.asset.assetId, k, s.units);
+        const pledge = msg.createEncumbrance({
+          creator: s.borrower!.address,
+          kind: 'ENCUMBRANCE_KIND_PLEDGE',
+          asset_id: s.asset.assetId,
+          kind_id: k,
+          holder: s.borrower!.address,
+          units: s.units,
+          beneficiary: lender,
+          income_to_beneficiary: true,
+          exercisable: true,
+        });
+        s.pledges.push(await ctx.submit(s.borrower!, [pledge]));
+      }
+    },
+    async (ctx, s) => {
+      s.ids = s.pledges.map((h) => responseId(expectOk(ctx, h, 'loan pledge'), 'encumbrance_id'));
+      s.principal = principalFor(ctx, s.asset, s.units);
+      ctx.reserveCoins(lenderOf(ctx).address, ctx.config.stableDenom, s.principal);
+      await ctx.submit(lenderOf(ctx), [msg.bankSend(lenderOf(ctx).address, s.borrower!.address, [msg.coin(ctx.config.stableDenom, s.principal)])]);
+      s.repayBy = ctx.height + ctx.rng.int(2, 6);
+      // the first loan is repaid and the second liquidated, so every history has both
+      s.repay = cycle === 0 ? true : cycle === 1 ? false : ctx.rng.chance(0.65);
+    },
+    async (ctx, s) => {
+      if (ctx.height < s.repayBy) return 'wait';
+      await claimRoutedIncome(ctx, s.asset);
+      if (!s.repay) return liquidateLoan(ctx, s);
+      const interest = s.principal / 100n + 1n;
+      ctx.reserveCoins(s.borrower!.address, ctx.config.stableDenom, s.principal + interest);
+      const legs = [msg.giveCoin(msg.coin(ctx.config.stableDenom, s.principal + interest))];
+      s.proposal = await ctx.submit(s.borrower!, [msg.propose(s.borrower!.address, lenderOf(ctx).address, legs, ctx.longExpiry())]);
+    },
+    async (ctx, s) => {
+      const id = responseId(expectOk(ctx, s.proposal!, 'repayment proposal'), 'settlement_id');
+      const settlement = ctx.view.settlement(id);
+      if (settlement?.status !== 'STATUS_PENDING' || Date.parse(String(settlement.expiry)) <= ctx.now) return liquidateLoan(ctx, s);
+      const lender = lenderOf(ctx).address;
+      await ctx.submit(lenderOf(ctx), [msg.accept(lender, id), ...s.ids.map((pledge) => msg.release(lender, pledge))]);
+      return 'stop';
+    },
+  ]);
+}
+
+/** The lender takes the pledged units (one tx, one MsgExercise per pledge). */
+async function liquidateLoan(ctx: Ctx, s: LoanState): Promise<'stop'> {
+  const lender = lenderOf(ctx).address;
+  const active = s.ids.filter((id) => ctx.view.encumbrance(id)?.status === 'ENCUMBRANCE_STATUS_ACTIVE');
+  if (active.length) await ctx.submit(lenderOf(ctx), active.map((id) => msg.exercise(lender, id)));
+  return 'stop';
+}
+
+/** The lender claims the income its pledges routed to it, when there is some. */
+async function claimRoutedIncome(ctx: Ctx, asset: LaunchedAsset): Promise<void> {
+  const lender = lenderOf(ctx);
+  for (const k of kindIds(asset)) {
+    if (ctx.view.claimable(lender.address, asset.assetId, k, ctx.config.stableDenom) > 0n) await submitClaim(ctx, lender, asset.assetId, k, ctx.config.stableDenom);
+  }
+}
+
+export function loanLoop(): Flow {
+  return new Loop(
+    'loan',
+    (ctx, cycle) => {
+      const asset = ctx.issuedAsset('equity');
+      return asset ? loanFlow(asset, cycle) : null;
+    },
+    [2, 8],
+  );
+}

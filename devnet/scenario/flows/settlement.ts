@@ -1,0 +1,160 @@
+/**
+ * Settlements: a proposal with escrowed GIVE legs, then (next block) the
+ * counterparty's accept, a party's cancel, or nothing until the end-of-block
+ * sweep expires it. Before accepting, the flow checks against committed state
+ * that the settlement is still pending and that the counterparty can still
+ * deliver its ASK legs; if not, the counterparty cancels instead.
+ *
+ * The desk RFQ (SPEC behaviour 2): the desk proposes to the requester with
+ * the desk side escrowed: for `sell` it gives the stable denom at its bid and
+ * asks the units, for `buy` it gives the units at its ask and asks the stable
+ * denom. Prices: the pool price of the whole share times the kind's fraction
+ * (ECONOMIC 60 %, INCOME 30 %, VOTE 10 %), 2 % either side of the mid.
+ */
+import type { Actor } from '../accounts';
+import type { Ctx, Handle, LaunchedAsset } from '../context';
+import { Loop, script, type Flow } from '../flow';
+import * as msg from '../messages';
+import type { Leg } from '../messages';
+import { expectOk, responseId, WHOLE } from './util';
+
+export type Ending = 'accept' | 'cancel' | 'expire';
+
+export interface RightLeg {
+  give: boolean;
+  assetId: string;
+  kindId: number;
+  units: bigint;
+}
+export interface CoinLeg {
+  give: boolean;
+  denom: string;
+  amount: bigint;
+}
+export type LegSpec = RightLeg | CoinLeg;
+
+const isRight = (l: LegSpec): l is RightLeg => 'assetId' in l;
+
+export function toLeg(l: LegSpec): Leg {
+  if (isRight(l)) return l.give ? msg.giveRight(l.assetId, l.kindId, l.units) : msg.askRight(l.assetId, l.kindId, l.units);
+  return l.give ? msg.giveCoin(msg.coin(l.denom, l.amount)) : msg.askCoin(msg.coin(l.denom, l.amount));
+}
+
+/** Whether the proposer can escrow its GIVE legs now (reserving them when it can). */
+export function reserveGives(ctx: Ctx, proposer: string, legs: LegSpec[]): boolean {
+  for (const l of legs.filter((x) => x.give)) {
+    const ok = isRight(l) ? ctx.availableUnits(proposer, l.assetId, l.kindId) >= l.units : ctx.availableCoins(proposer, l.denom) >= l.amount;
+    if (!ok) return false;
+  }
+  for (const l of legs.filter((x) => x.give)) {
+    if (isRight(l)) ctx.reserveUnits(proposer, l.assetId, l.kindId, l.units);
+    else ctx.reserveCoins(proposer, l.denom, l.amount);
+  }
+  return true;
+}
+
+/** Whether the counterparty can deliver the ASK legs and both sides may receive what moves. */
+function acceptable(ctx: Ctx, proposer: string, counterparty: string, legs: LegSpec[]): boolean {
+  for (const l of legs) {
+    if (!isRight(l)) {
+      if (!l.give && ctx.availableCoins(counterparty, l.denom) < l.amount) return false;
+      continue;
+    }
+    const view = ctx.assetView(l.assetId);
+    if (view?.status !== 'ASSET_STATUS_ACTIVE') return false;
+    if (!ctx.canReceive(l.assetId, l.kindId, l.give ? counterparty : proposer)) return false;
+    if (!l.give && ctx.availableUnits(counterparty, l.assetId, l.kindId) < l.units) return false;
+  }
+  return true;
+}
+
+function reserveAsks(ctx: Ctx, counterparty: string, legs: LegSpec[]): void {
+  for (const l of legs.filter((x) => !x.give)) {
+    if (isRight(l)) ctx.reserveUnits(counterparty, l.assetId, l.kindId, l.units);
+    else ctx.reserveCoins(counterparty, l.denom, l.amount);
+  }
+}
+
+interface SettlementState {
+  proposal?: Handle;
+}
+
+/**
+ * A settlement from proposal to its ending. The GIVE legs must already be
+ * reserved by the caller (reserveGives) in the proposing block.
+ */
+export function settlementFlow(name: string, proposer: Actor, counterparty: Actor, legs: LegSpec[], ending: Ending): Flow {
+  return script<SettlementState>(name, {}, [
+    async (ctx, s) => {
+      const expiry = ending === 'expire' ? ctx.shortExpiry() : ctx.longExpiry();
+      s.proposal = await ctx.submit(proposer, [msg.propose(proposer.address, counterparty.address, legs.map(toLeg), expiry)]);
+    },
+    async (ctx, s): Promise<'stop'> => {
+      const id = responseId(expectOk(ctx, s.proposal!, `${name} proposal`), 'settlement_id');
+      if (ending === 'expire') return 'stop';
+      const settlement = ctx.view.settlement(id);
+      const live = settlement?.status === 'STATUS_PENDING' && Date.parse(String(settlement.expiry)) > ctx.now;
+      if (!live) return 'stop';
+      if (ending === 'accept' && acceptable(ctx, proposer.address, counterparty.address, legs)) {
+        reserveAsks(ctx, counterparty.address, legs);
+        await ctx.submit(counterparty, [msg.accept(counterparty.address, id)]);
+        return 'stop';
+      }
+      const canceller = ending === 'cancel' && ctx.rng.chance(0.5) ? proposer : counterparty;
+      await ctx.submit(canceller, [msg.cancel(canceller.address, id)]);
+      return 'stop';
+    },
+  ]);
+}
+
+// ------------------------------------------------------------------ desk RFQ
+
+const KIND_FRACTION_PERCENT = [60n, 30n, 10n];
+
+/** Base units of the stable denom per whole unit of `kindId` (-1 = whole share), at the pool price or 1.00 without a pool. */
+export function deskPrice(ctx: Ctx, asset: LaunchedAsset, kindId: number, side: 'sell' | 'buy'): bigint {
+  const pool = ctx.view.pool(asset.assetId, ctx.config.stableDenom);
+  const whole = pool && pool.pricePerWhole > 0n ? pool.pricePerWhole : WHOLE;
+  const mid = kindId < 0 ? whole : (whole * (KIND_FRACTION_PERCENT[kindId] ?? 10n)) / 100n;
+  const price = side === 'sell' ? (mid * 98n) / 100n : (mid * 102n) / 100n;
+  return price > 0n ? price : 1n;
+}
+
+/** 5000 units of the stable denom per trade at most (SPEC section 8). */
+const MAX_TRADE = 5_000_000_000n;
+
+function rfqLegs(ctx: Ctx, asset: LaunchedAsset, side: 'sell' | 'buy', kindId: number, units: bigint): LegSpec[] {
+  const kinds = kindId < 0 ? Array.from({ length: asset.kindCount }, (_, k) => k) : [kindId];
+  const price = deskPrice(ctx, asset, kindId, side);
+  let amount = (price * units) / WHOLE;
+  if (amount > MAX_TRADE) amount = MAX_TRADE;
+  if (amount < 1n) amount = 1n;
+  const rights: LegSpec[] = kinds.map((k) => ({ give: side === 'buy', assetId: asset.assetId, kindId: k, units }));
+  return [{ give: side === 'sell', denom: ctx.config.stableDenom, amount }, ...rights];
+}
+
+function rfqEnding(ctx: Ctx, cycle: number): Ending {
+  // the first cycles guarantee each ending in any history long enough
+  const fixed: Ending[] = ['accept', 'cancel', 'expire'];
+  if (cycle < fixed.length) return fixed[cycle];
+  return (['accept', 'cancel', 'expire'] as Ending[])[ctx.rng.weighted([70, 15, 15])];
+}
+
+export function rfqLoop(): Flow {
+  return new Loop(
+    'desk-rfq',
+    (ctx, cycle) => {
+      const asset = ctx.issuedAsset('equity');
+      if (!asset) return null;
+      const desk = ctx.cast.roles.desk;
+      const side = ctx.rng.chance(0.5) ? 'sell' : 'buy';
+      const kindId = ctx.rng.chance(0.2) ? -1 : ctx.rng.int(0, asset.kindCount - 1);
+      const units = ctx.rng.bigint(1n, 50n) * WHOLE;
+      const requester = ctx.rng.pick(ctx.cast.holders);
+      const legs = rfqLegs(ctx, asset, side, kindId, units);
+      if (!reserveGives(ctx, desk.address, legs)) return null;
+      return settlementFlow(`rfq:${cycle}:${side}`, desk, requester, legs, rfqEnding(ctx, cycle));
+    },
+    [1, 5],
+  );
+}

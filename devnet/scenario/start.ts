@@ -1,0 +1,111 @@
+/**
+ * startDevnet: a generated history served over CometBFT RPC, optionally kept
+ * alive in live mode (a block every `blockMs` with scenario traffic, plus any
+ * tx broadcast to the RPC). Used by the CLI, tests, `npm start` and benchmarks.
+ */
+import type { SvcApp } from '../app';
+import { startRpcServer, type DevnetChain } from '../chain';
+import type { ScenarioEngine } from './engine';
+import { DEFAULT_START_TIME_MS, generateHistory, historyTimeline, type HistoryOptions } from './index';
+import type { ScenarioSummary } from './summary';
+import { autoIntervalMs } from './timeline';
+
+export interface DevnetOptions extends HistoryOptions {
+  /** RPC port; 0 = a free port (default) */
+  port?: number;
+  host?: string;
+  /** after the history, produce a block every blockMs with wall-clock times */
+  live?: boolean;
+  blockMs?: number;
+  /** structured progress and errors (the CLI prints them as JSON lines) */
+  log?: (line: Record<string, unknown>) => void;
+}
+
+export interface Devnet {
+  url: string;
+  chain: DevnetChain;
+  app: SvcApp;
+  engine: ScenarioEngine;
+  /** summary of the generated history (live blocks come after it) */
+  summary: ScenarioSummary;
+  generation: { blocks: number; txs: number; elapsedMs: number };
+  close(): Promise<void>;
+}
+
+export const DEFAULT_LIVE_BLOCK_MS = 1000;
+
+/** Live mode without an explicit start: the history ends just before now, so live blocks follow on. */
+function liveStartTime(o: DevnetOptions): number {
+  const span = historyTimeline({ ...o, startTimeMs: DEFAULT_START_TIME_MS }).spanMs;
+  const interval = o.blockIntervalMs ?? autoIntervalMs(o.blocks);
+  return Math.floor((Date.now() - span - 2 * interval) / 1000) * 1000;
+}
+
+/** Produces scenario blocks on a timer; each block is planned, signed and committed before the next is scheduled. */
+class LiveLoop {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly engine: ScenarioEngine,
+    private readonly blockMs: number,
+    private readonly log: (line: Record<string, unknown>) => void,
+  ) {}
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.tick().finally(() => this.schedule(this.blockMs));
+    }, delayMs);
+  }
+
+  private async tick(): Promise<void> {
+    const chain = this.engine.chain;
+    const now = Date.now();
+    // a history that ends in the future keeps its own pace instead of 1 ms steps
+    const time = now > chain.lastBlockTimeMs ? now : chain.lastBlockTimeMs + this.blockMs;
+    try {
+      const block = await this.engine.runBlock(time);
+      if (block.height % 100 === 0) this.log({ event: 'live', height: block.height, txs: block.txs.length, time: new Date(time).toISOString() });
+    } catch (e) {
+      this.log({ event: 'error', where: 'live block', message: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+}
+
+export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
+  const log = options.log ?? (() => undefined);
+  const startTimeMs = options.startTimeMs ?? (options.live ? liveStartTime(options) : undefined);
+  const history = await generateHistory({ ...options, startTimeMs });
+  const server = await startRpcServer(history.chain, { port: options.port ?? 0, host: options.host });
+  let live: LiveLoop | undefined;
+  if (options.live) {
+    const blockMs = options.blockMs ?? DEFAULT_LIVE_BLOCK_MS;
+    history.engine.enterLiveMode(blockMs, (flow, error) => log({ event: 'error', where: `flow ${flow}`, message: error instanceof Error ? error.message : String(error) }));
+    live = new LiveLoop(history.engine, blockMs, log);
+    live.start();
+  }
+  return {
+    url: server.url,
+    chain: history.chain,
+    app: history.app,
+    engine: history.engine,
+    summary: history.summary,
+    generation: { blocks: options.blocks, txs: history.summary.txs.total, elapsedMs: history.elapsedMs },
+    close: async () => {
+      await live?.stop();
+      await server.close();
+    },
+  };
+}
