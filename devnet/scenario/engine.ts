@@ -88,6 +88,11 @@ function initialFlows(): Flow[] {
   ];
 }
 
+/** Where the observed app leaves the Begin/EndBlock events of the block being produced. */
+interface BlockEventSink {
+  events: AbciEvent[];
+}
+
 /** The app behind a transparent proxy that hands each block's Begin/EndBlock events (with mode) to `sink`. */
 function observeBlockEvents(app: SvcApp, sink: (events: AbciEvent[]) => void): Application {
   const tagged = (events: AbciEvent[], mode: string) => events.map((e) => ({ type: e.type, attributes: [...e.attributes, { key: 'mode', value: mode }] }));
@@ -108,10 +113,10 @@ function observeBlockEvents(app: SvcApp, sink: (events: AbciEvent[]) => void): A
 
 export class ScenarioEngine {
   private readonly recorder = new SummaryRecorder();
-  private blockEvents: AbciEvent[] = [];
 
   private constructor(
     readonly world: World,
+    private readonly blockEvents: BlockEventSink,
     private onFlowError?: EngineOptions['onFlowError'],
   ) {}
 
@@ -133,8 +138,8 @@ export class ScenarioEngine {
     const cast = await createCast({ seed, hrp: config.hrp, holders: options.holders });
     const genesis = genesisFor(cast, config);
     const app = createSvcApp({ genesis, chain: chainConfig, version: config.oldChain ? OLD_CHAIN_VERSION : undefined });
-    let engine: ScenarioEngine | undefined;
-    const observed = observeBlockEvents(app, (events) => engine?.blockEvents.push(...events));
+    const sink: BlockEventSink = { events: [] };
+    const observed = observeBlockEvents(app, (events) => sink.events.push(...events));
     const chain = await DevnetChain.create({
       app: observed,
       chainId: config.chainId,
@@ -144,8 +149,7 @@ export class ScenarioEngine {
       skipSignatureVerification: options.skipSignatureVerification ?? false,
     });
     const world: World = { chain, app, view: new ChainView(app), cast, config, rng: new Prng(`${seed}/scenario`), assets: new Map(), handles: new Map(), flows: initialFlows() };
-    engine = new ScenarioEngine(world, options.onFlowError);
-    return engine;
+    return new ScenarioEngine(world, sink, options.onFlowError);
   }
 
   get chain(): DevnetChain {
@@ -174,10 +178,10 @@ export class ScenarioEngine {
       await this.runFlows(ctx);
       await fillBlock(ctx);
     }
-    this.blockEvents = [];
+    this.blockEvents.events = [];
     const block = this.world.chain.produceBlock(timeMs);
     const txs = block.txHashes.map((h) => this.world.chain.tx(h));
-    this.recorder.recordBlock(block, txs, this.world.handles, this.blockEvents);
+    this.recorder.recordBlock(block, txs, this.world.handles, this.blockEvents.events);
     // the map only names the messages of txs for the recorder; flows keep their own handles
     for (const h of block.txHashes) this.world.handles.delete(h);
     return block;

@@ -9,7 +9,7 @@
  */
 import type { Actor, Cast, RoleName } from '../accounts';
 import { metadataHash } from '../canonical-json';
-import type { Ctx, LaunchedAsset, Template } from '../context';
+import type { Handle, LaunchedAsset, Template } from '../context';
 import { script, type Flow } from '../flow';
 import * as msg from '../messages';
 import type { AssetSpec, KindSpec, PolicySpec } from '../messages';
@@ -154,9 +154,9 @@ export function metadataDocument(plan: Pick<LaunchPlan, 'name' | 'symbol' | 'tem
 
 interface LaunchState {
   issuer?: Actor;
-  create?: import('../context').Handle;
-  issue?: import('../context').Handle;
-  lock?: import('../context').Handle;
+  create?: Handle;
+  issue?: Handle;
+  lock?: Handle;
   asset?: LaunchedAsset;
 }
 

@@ -5,7 +5,7 @@
  * claim it.
  */
 import type { Actor } from '../accounts';
-import type { Ctx, LaunchedAsset } from '../context';
+import type { Ctx, Handle, LaunchedAsset } from '../context';
 import { Loop, script, type Flow } from '../flow';
 import * as msg from '../messages';
 import { expectOk } from './util';
@@ -56,7 +56,7 @@ export function distributionLoop(): Flow {
       const targets = incomeTargets(ctx);
       if (targets.length === 0) return null;
       const target = ctx.rng.pick(targets);
-      const state: { handle?: import('../context').Handle } = {};
+      const state: { handle?: Handle } = {};
       return script(`distribute:${target.asset.key}/${target.kindId}`, state, [
         async (c) => {
           const amount = oddIncome(c);

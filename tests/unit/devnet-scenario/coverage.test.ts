@@ -1,8 +1,8 @@
 /**
  * A small history (120 blocks × 6 txs, 3 h apart, full signature
  * verification) reaches every module and every status (SCENARIO_SEED picks
- * another seed). Everything is
- * asserted from the chain's own block / block_results JSON.
+ * another seed). Everything is asserted from the chain's own block /
+ * block_results JSON.
  */
 import { createHash } from 'node:crypto';
 import { generateHistory, type History } from '../../../devnet/scenario';
