@@ -1,0 +1,96 @@
+/**
+ * The /v1 read API over the SubQuery store (SPEC.md section 4, openapi.yaml).
+ *
+ *   const app = createRestApp({ pool, schema: 'svc', hrp: 'svc' });
+ *   app.listen(3001);
+ */
+import fs from 'fs';
+import path from 'path';
+import express, { Express, Router } from 'express';
+import type { Pool } from 'pg';
+import { DEFAULT_CHAIN_CONFIG, isValidDenom, isValidHrp } from '../src/lib/config';
+import { createStore } from './db/sql';
+import { errorHandler, Logger, notFound } from './http/errors';
+import { getOnly } from './http/respond';
+import { createRepositories } from './repositories';
+import { registerAccountRoutes } from './routes/accounts';
+import { registerAssetRoutes } from './routes/assets';
+import { registerAttesterRoutes } from './routes/attesters';
+import { registerBlockRoutes } from './routes/blocks';
+import { registerBridgeRoutes } from './routes/bridge';
+import type { RouteContext } from './routes/context';
+import { registerDelegationRoutes } from './routes/delegations';
+import { registerEncumbranceRoutes } from './routes/encumbrances';
+import { registerInvariantRoutes } from './routes/invariants';
+import { registerLookupRoutes } from './routes/lookup';
+import { registerSettlementRoutes } from './routes/settlements';
+import { registerStatusRoutes } from './routes/status';
+import { registerTxRoutes } from './routes/txs';
+
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
+export const DEFAULT_OPENAPI_PATH = path.resolve(__dirname, '..', 'openapi.yaml');
+
+export interface RestAppOptions {
+  /** pg pool of the database the SubQuery node writes */
+  pool: Pool;
+  /** the node's --db-schema (e.g. "svc") */
+  schema: string;
+  /** bech32 prefix of account addresses */
+  hrp: string;
+  /** gas denom, the denom of EVM `value` (default usvc) */
+  gasDenom?: string;
+  /** per-statement limit in ms (default 5000) */
+  statementTimeoutMs?: number;
+  /** the document served at /openapi.yaml (default the repository's openapi.yaml) */
+  openapiPath?: string;
+  /** where internal errors are logged (default console) */
+  logger?: Logger;
+  /** wall clock in ms (default Date.now), for wall_clock_lag_seconds */
+  now?: () => number;
+}
+
+function checkOptions(o: RestAppOptions): void {
+  if (!o.pool) throw new TypeError('createRestApp: pool is required');
+  if (typeof o.schema !== 'string' || o.schema.length === 0 || o.schema.length > 63) throw new TypeError('createRestApp: schema must be 1..63 characters');
+  if (!isValidHrp(o.hrp)) throw new TypeError(`createRestApp: invalid hrp "${o.hrp}"`);
+  if (o.gasDenom !== undefined && !isValidDenom(o.gasDenom)) throw new TypeError(`createRestApp: invalid gasDenom "${o.gasDenom}"`);
+}
+
+export function createRestApp(options: RestAppOptions): Express {
+  checkOptions(options);
+  const openapi = fs.readFileSync(options.openapiPath ?? DEFAULT_OPENAPI_PATH, 'utf8');
+  const ctx: RouteContext = {
+    store: createStore(options.pool, { statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS }),
+    repos: createRepositories(options.schema, options.gasDenom ?? DEFAULT_CHAIN_CONFIG.gasDenom),
+    hrp: options.hrp,
+    now: options.now ?? Date.now,
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false); // bodies are built per request from a moving store; no validators promised
+  app.set('query parser', 'simple'); // a repeated key becomes an array, which params.ts refuses
+
+  const router = Router();
+  getOnly(router, '/openapi.yaml', (_req, res) => void res.status(200).type('text/yaml; charset=utf-8').send(openapi));
+  for (const register of [
+    registerStatusRoutes,
+    registerBlockRoutes,
+    registerTxRoutes,
+    registerAssetRoutes,
+    registerAccountRoutes,
+    registerAttesterRoutes,
+    registerSettlementRoutes,
+    registerEncumbranceRoutes,
+    registerDelegationRoutes,
+    registerBridgeRoutes,
+    registerLookupRoutes,
+    registerInvariantRoutes,
+  ]) {
+    register(router, ctx);
+  }
+  app.use(router);
+  app.use(notFound);
+  app.use(errorHandler(options.logger ?? { error: (message, error) => console.error(message, error) }));
+  return app;
+}

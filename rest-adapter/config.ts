@@ -1,0 +1,92 @@
+/**
+ * Configuration of the rest-adapter process, from the environment, validated at start:
+ * a bad value stops the process with a ConfigError naming the variable.
+ *
+ *   PORT                  listen port (default 3001)
+ *   HOST                  listen address (default 0.0.0.0)
+ *   DATABASE_URL          postgres://user:pass@host:port/db, or the node's variables
+ *   DB_HOST DB_PORT DB_USER DB_PASS DB_DATABASE   (defaults: -, 5432, postgres, '', postgres)
+ *   DB_SCHEMA             the node's --db-schema (default svc)
+ *   DB_POOL_MAX           connections (default 10)
+ *   STATEMENT_TIMEOUT_MS  per statement (default 5000; 0 = none)
+ *   SVC_HRP, SVC_GAS_DENOM  chain config (src/lib/config.ts)
+ */
+import type { PoolConfig } from 'pg';
+import { ConfigError } from '../src/lib/errors';
+import { loadChainConfig } from '../src/lib/config';
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from './app';
+
+export interface RestConfig {
+  port: number;
+  host: string;
+  database: PoolConfig;
+  schema: string;
+  statementTimeoutMs: number;
+  hrp: string;
+  gasDenom: string;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const DEFAULT_PORT = 3001;
+const DEFAULT_POOL_MAX = 10;
+
+function read(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= min && n <= max)) throw new ConfigError(name, `must be an integer between ${min} and ${max}, got "${raw}"`);
+  return n;
+}
+
+function databaseUrl(env: Env): PoolConfig | undefined {
+  const url = read(env, 'DATABASE_URL');
+  if (url === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('DATABASE_URL', 'is not a URL (expected postgres://user:password@host:port/database)');
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new ConfigError('DATABASE_URL', `must use the postgres:// scheme, got "${parsed.protocol}"`);
+  }
+  return { connectionString: url };
+}
+
+function databaseParts(env: Env): PoolConfig {
+  const host = read(env, 'DB_HOST');
+  if (host === undefined) throw new ConfigError('DB_HOST', 'set DATABASE_URL, or DB_HOST (with DB_PORT, DB_USER, DB_PASS, DB_DATABASE) as for the SubQuery node');
+  return {
+    host,
+    port: integer(env, 'DB_PORT', 5432, 1, 65535),
+    user: read(env, 'DB_USER') ?? 'postgres',
+    password: env.DB_PASS ?? '',
+    database: read(env, 'DB_DATABASE') ?? 'postgres',
+  };
+}
+
+function schemaName(env: Env): string {
+  const schema = read(env, 'DB_SCHEMA') ?? 'svc';
+  if (schema.length > 63) throw new ConfigError('DB_SCHEMA', 'must be at most 63 characters (a PostgreSQL identifier)');
+  return schema;
+}
+
+export function loadRestConfig(env: Env): RestConfig {
+  const chain = loadChainConfig(env);
+  const database = databaseUrl(env) ?? databaseParts(env);
+  return {
+    port: integer(env, 'PORT', DEFAULT_PORT, 1, 65535),
+    host: read(env, 'HOST') ?? '0.0.0.0',
+    database: { ...database, max: integer(env, 'DB_POOL_MAX', DEFAULT_POOL_MAX, 1, 1000) },
+    schema: schemaName(env),
+    statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0, 3_600_000),
+    hrp: chain.hrp,
+    gasDenom: chain.gasDenom,
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * Error responses: always `{error, code}` (openapi `Error`). Library errors carry their
+ * code (src/lib/errors.ts); anything else is a server fault, logged here and answered
+ * as a bare 500 so no SQL, stack or internal detail reaches the client.
+ */
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { ApiErrorCode, isSvcError } from '../../src/lib/errors';
+import { toJson } from '../json';
+
+export interface Logger {
+  error(message: string, error?: unknown): void;
+}
+
+const STATUS_OF: Record<ApiErrorCode, number> = {
+  bad_request: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  internal: 500,
+};
+
+export function sendError(res: Response, code: ApiErrorCode, message: string): void {
+  if (code === 'method_not_allowed') res.set('Allow', 'GET');
+  res.status(STATUS_OF[code]).type('application/json').send(toJson({ error: message, code }));
+}
+
+/** Any method but GET (and HEAD, which Express answers as GET) on a known path. */
+export const methodNotAllowed: RequestHandler = (_req, res) => sendError(res, 'method_not_allowed', 'method not allowed');
+
+/** Every path no route knows. */
+export const notFound: RequestHandler = (_req, res) => sendError(res, 'not_found', 'not found');
+
+// Lookup dispatches on the raw string and never answers 400 (SPEC section 7): a path the
+// router cannot even decode is an unrecognised shape there.
+const LOOKUP_PATH_RE = /^\/v1\/lookup\//;
+
+/** 4xx errors raised by Express itself (e.g. an undecodable %-escape in the path). */
+function clientErrorStatus(err: unknown): number | undefined {
+  const status = (err as { status?: unknown; statusCode?: unknown } | null)?.status ?? (err as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    if (isSvcError(err) && err.code !== 'internal') return sendError(res, err.code, err.message);
+    const clientStatus = clientErrorStatus(err);
+    if (clientStatus === 404 || (clientStatus !== undefined && LOOKUP_PATH_RE.test(req.path))) return sendError(res, 'not_found', 'not found');
+    if (clientStatus !== undefined) return sendError(res, 'bad_request', 'malformed request');
+    logger.error(`internal error on ${req.method} ${req.originalUrl}`, err);
+    sendError(res, 'internal', 'internal error');
+  };
+}

@@ -1,0 +1,60 @@
+/** SQL for encumbrances and their timelines. */
+import type { Sql } from '../db/sql';
+import type { Tables } from '../db/tables';
+
+export interface EncumbranceRow {
+  id: string;
+  kind: string;
+  asset_id: string;
+  kind_id: number;
+  holder: string;
+  units: string;
+  beneficiary: string;
+  income_to_beneficiary: boolean;
+  holder_release_after: string | null;
+  exercisable: boolean;
+  expiry: string | null;
+  evidence_hash: string;
+  status: string;
+  created_height: number;
+  created_tx_hash: string;
+  created_at: string;
+  resolved_height: number | null;
+  updated_height: number;
+}
+
+export interface EncumbranceTimelineRow {
+  event: string;
+  height: number;
+  block_time: string;
+  tx_hash: string | null;
+  actor: string | null;
+  actor_role: string | null;
+  units: unknown;
+}
+
+export function createEncumbranceRepository(t: Tables) {
+  async function get(sql: Sql, id: string): Promise<EncumbranceRow | undefined> {
+    return sql.one<EncumbranceRow>(
+      `SELECT id, kind, asset_id, kind_id, holder, units, beneficiary, income_to_beneficiary, holder_release_after, exercisable, expiry,
+              evidence_hash, status, created_height, created_tx_hash, created_at, resolved_height, updated_height
+       FROM ${t.encumbrances} WHERE id = $1`,
+      [id],
+    );
+  }
+
+  async function timeline(sql: Sql, id: string): Promise<EncumbranceTimelineRow[]> {
+    return sql.rows<EncumbranceTimelineRow>(
+      `SELECT event, height, block_time, tx_hash, actor, actor_role, units FROM ${t.encumbranceTimeline} WHERE encumbrance_id = $1 ORDER BY seq`,
+      [id],
+    );
+  }
+
+  async function exists(sql: Sql, id: string): Promise<boolean> {
+    return (await sql.one(`SELECT 1 FROM ${t.encumbrances} WHERE id = $1`, [id])) !== undefined;
+  }
+
+  return { get, timeline, exists };
+}
+
+export type EncumbranceRepository = ReturnType<typeof createEncumbranceRepository>;

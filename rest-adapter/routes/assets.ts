@@ -1,0 +1,129 @@
+/** /v1/assets and every /v1/assets/{id}/… path. */
+import type { Request, Router } from 'express';
+import { NotFoundError } from '../../src/lib/errors';
+import type { Sql } from '../db/sql';
+import { getOnly, sendJson } from '../http/respond';
+import { parseAssetIdParam, parseKindId, parseLimit, queryValue } from '../http/params';
+import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
+import { seqOf } from '../paging/seq';
+import { presentActivity, presentDistribution } from '../presenters/activity';
+import { encumbranceIdsOf, presentAsset, presentAssetSummary, presentGraphHolder, presentHolder, presentLocks } from '../presenters/asset';
+import { presentLiquidationRecord, presentRedemptionPool, presentWaterfall } from '../presenters/liquidation';
+import { assetFeed } from '../repositories/activityRepository';
+import type { RouteContext } from './context';
+
+/** Holders per kind in /v1/assets/{id}/graph (SPEC section 8). */
+export const GRAPH_HOLDERS_PER_KIND = 100;
+
+function pageParams(req: Request) {
+  return { limit: parseLimit(queryValue(req.query, 'limit')), cursor: queryValue(req.query, 'cursor') };
+}
+
+export function registerAssetRoutes(router: Router, ctx: RouteContext): void {
+  const { assets, activity } = ctx.repos;
+
+  /** The asset's status; 404 on every /v1/assets/{id}/… path when there is no such asset. */
+  async function requireAsset(sql: Sql, id: string): Promise<string> {
+    const status = await assets.status(sql, id);
+    if (status === undefined) throw new NotFoundError('asset not found');
+    return status;
+  }
+
+  getOnly(router, '/v1/assets', async (req, res) => {
+    const { limit, cursor: raw } = pageParams(req);
+    const cursor = readCursor(CURSORS.assets, raw);
+    const rows = await ctx.store.read((sql) => assets.list(sql, cursor ? cursor[0] : null, limit + 1));
+    const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.assets, [last.id]));
+    sendJson(res, { assets: page.items.map(presentAssetSummary), next_cursor: page.nextCursor });
+  });
+
+  getOnly(router, '/v1/assets/:id', async (req, res) => {
+    const id = parseAssetIdParam(String(req.params.id));
+    const asset = await ctx.store.read(async (sql) => {
+      const row = await assets.get(sql, id);
+      if (!row) throw new NotFoundError('asset not found');
+      const [kinds, accruals, checks] = await Promise.all([assets.kinds(sql, id), assets.accruals(sql, id), assets.latestInvariantChecks(sql, id)]);
+      return presentAsset(row, kinds, accruals, checks);
+    });
+    sendJson(res, { asset });
+  });
+
+  getOnly(router, '/v1/assets/:id/graph', async (req, res) => {
+    const id = parseAssetIdParam(String(req.params.id));
+    const body = await ctx.store.read(async (sql) => {
+      const status = await requireAsset(sql, id);
+      const [kinds, holders] = await Promise.all([assets.kinds(sql, id), assets.topHolders(sql, id, GRAPH_HOLDERS_PER_KIND)]);
+      return {
+        asset_id: id,
+        status,
+        kinds: kinds.map((k) => ({
+          kind_id: k.kind_id,
+          class: k.kind_class,
+          supply: BigInt(k.supply).toString(),
+          holder_count: k.holder_count,
+          holders: holders.filter((h) => h.kind_id === k.kind_id).map(presentGraphHolder),
+        })),
+      };
+    });
+    sendJson(res, body);
+  });
+
+  getOnly(router, '/v1/assets/:id/kinds/:kind/holders', async (req, res) => {
+    const id = parseAssetIdParam(String(req.params.id));
+    const kindId = parseKindId(String(req.params.kind));
+    const { limit, cursor: raw } = pageParams(req);
+    const cursor = readCursor(CURSORS.holders, raw);
+    const body = await ctx.store.read(async (sql) => {
+      await requireAsset(sql, id);
+      if (!(await assets.kindExists(sql, id, kindId))) throw new NotFoundError('kind not found');
+      const rows = await assets.holders(sql, id, kindId, cursor, limit + 1);
+      const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.holders, [BigInt(last.units), last.holder]));
+      const ids = page.items.flatMap((h) => encumbranceIdsOf(presentLocks(h.locks)));
+      const encumbrances = new Map((await assets.encumbrancesByIds(sql, ids)).map((e) => [e.id, e]));
+      return { asset_id: id, kind_id: kindId, holders: page.items.map((h) => presentHolder(h, encumbrances)), next_cursor: page.nextCursor };
+    });
+    sendJson(res, body);
+  });
+
+  getOnly(router, '/v1/assets/:id/distributions', async (req, res) => {
+    const id = parseAssetIdParam(String(req.params.id));
+    const { limit, cursor: raw } = pageParams(req);
+    const cursor = readCursor(CURSORS.distributions, raw);
+    const body = await ctx.store.read(async (sql) => {
+      await requireAsset(sql, id);
+      const rows = await assets.distributions(sql, id, cursor ? seqOf(...cursor) : null, limit + 1);
+      const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.distributions, [last.height, last.tx_index, last.event_index]));
+      return { asset_id: id, distributions: page.items.map(presentDistribution), next_cursor: page.nextCursor };
+    });
+    sendJson(res, body);
+  });
+
+  getOnly(router, '/v1/assets/:id/liquidation', async (req, res) => {
+    const id = parseAssetIdParam(String(req.params.id));
+    const body = await ctx.store.read(async (sql) => {
+      const status = await requireAsset(sql, id);
+      const [tiers, liquidation, pools] = await Promise.all([assets.waterfallTiers(sql, id), assets.liquidation(sql, id), assets.redemptionPools(sql, id)]);
+      return {
+        asset_id: id,
+        status,
+        waterfall: presentWaterfall(tiers),
+        liquidation: presentLiquidationRecord(liquidation),
+        redemption_pools: pools.map(presentRedemptionPool),
+      };
+    });
+    sendJson(res, body);
+  });
+
+  getOnly(router, '/v1/assets/:id/events', async (req, res) => {
+    const id = parseAssetIdParam(String(req.params.id));
+    const { limit, cursor: raw } = pageParams(req);
+    const cursor = readCursor(CURSORS.assetEvents, raw);
+    const body = await ctx.store.read(async (sql) => {
+      await requireAsset(sql, id);
+      const rows = await activity.page(sql, assetFeed(id), cursor ? seqOf(...cursor) : null, limit + 1);
+      const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.assetEvents, [last.height, last.tx_index, last.event_index]));
+      return { asset_id: id, events: page.items.map(presentActivity), next_cursor: page.nextCursor };
+    });
+    sendJson(res, body);
+  });
+}

@@ -1,0 +1,34 @@
+/** /v1/blocks and /v1/blocks/{height}. */
+import type { Router } from 'express';
+import { NotFoundError } from '../../src/lib/errors';
+import { getOnly, sendJson } from '../http/respond';
+import { parseHeight, parseLimit, queryValue } from '../http/params';
+import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
+import { presentBlock } from '../presenters/chain';
+import { presentEvent } from '../presenters/tx';
+import type { RouteContext } from './context';
+
+export function registerBlockRoutes(router: Router, ctx: RouteContext): void {
+  const { chain, txs } = ctx.repos;
+
+  getOnly(router, '/v1/blocks', async (req, res) => {
+    const limit = parseLimit(queryValue(req.query, 'limit'));
+    const cursor = readCursor(CURSORS.blocks, queryValue(req.query, 'cursor'));
+    const rows = await ctx.store.read((sql) => chain.blocksBelow(sql, cursor ? cursor[0] : null, limit + 1));
+    const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.blocks, [last.height]));
+    sendJson(res, { blocks: page.items.map(presentBlock), next_cursor: page.nextCursor });
+  });
+
+  getOnly(router, '/v1/blocks/:height', async (req, res) => {
+    const height = parseHeight(String(req.params.height));
+    const body = await ctx.store.read(async (sql) => {
+      const { indexedHeight } = await chain.progress(sql);
+      if (height === 0n || height > BigInt(indexedHeight)) throw new NotFoundError('block not found');
+      const h = Number(height);
+      const [block, blockTxs, events] = await Promise.all([chain.block(sql, h), txs.ofBlock(sql, h), chain.blockEvents(sql, h)]);
+      if (!block) throw new NotFoundError('block not found');
+      return { block: presentBlock(block), txs: await txs.details(sql, blockTxs), events: events.map(presentEvent) };
+    });
+    sendJson(res, body);
+  });
+}

@@ -1,0 +1,12 @@
+/** What every route file receives from createRestApp. */
+import type { Store } from '../db/sql';
+import type { Repositories } from '../repositories';
+
+export interface RouteContext {
+  store: Store;
+  repos: Repositories;
+  /** bech32 prefix of account addresses */
+  hrp: string;
+  /** wall clock (ms), injectable for tests */
+  now(): number;
+}

@@ -1,0 +1,33 @@
+/** /v1/invariants. */
+import type { Router } from 'express';
+import { getOnly, sendJson } from '../http/respond';
+import { parseAssetFilter, queryValue } from '../http/params';
+import { presentInvariantCheck } from '../presenters/asset';
+import type { Svc20CheckRow } from '../repositories/invariantRepository';
+import type { RouteContext } from './context';
+
+function presentSvc20Check(row: Svc20CheckRow) {
+  return {
+    asset_id: row.asset_id,
+    kind_id: row.bundle ? null : row.kind_id,
+    bundle: row.bundle,
+    height: row.height,
+    indexer_address: row.indexer_address,
+    chain_address: row.chain_address,
+    evaluated: row.evaluated,
+    agree: row.agree,
+  };
+}
+
+export function registerInvariantRoutes(router: Router, ctx: RouteContext): void {
+  const { invariants } = ctx.repos;
+
+  getOnly(router, '/v1/invariants', async (req, res) => {
+    const asset = parseAssetFilter(queryValue(req.query, 'asset'));
+    const body = await ctx.store.read(async (sql) => {
+      const [checks, registry] = await Promise.all([invariants.latestChecks(sql, asset), invariants.latestSvc20(sql, asset)]);
+      return { checks: checks.map(presentInvariantCheck), svc20_registry: registry.map(presentSvc20Check) };
+    });
+    sendJson(res, body);
+  });
+}

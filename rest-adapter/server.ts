@@ -1,0 +1,49 @@
+/**
+ * rest-adapter entry: `ts-node --transpile-only rest-adapter/server.ts`.
+ * Configuration from the environment (see config.ts and docs/rest-adapter.md).
+ */
+import { Pool } from 'pg';
+import { isSvcError } from '../src/lib/errors';
+import { createRestApp } from './app';
+import { loadRestConfig, RestConfig } from './config';
+
+function configOrExit(): RestConfig {
+  try {
+    return loadRestConfig(process.env);
+  } catch (e) {
+    console.error(`rest-adapter: invalid configuration: ${isSvcError(e) ? e.message : String(e)}`);
+    process.exit(2);
+  }
+}
+
+/** Warns (does not fail) when the node has not created the schema yet: it may still be starting. */
+async function checkStore(pool: Pool, schema: string): Promise<void> {
+  try {
+    const r = await pool.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [`"${schema.replace(/"/g, '""')}"._metadata`]);
+    if (!r.rows[0]?.t) console.warn(`rest-adapter: schema "${schema}" has no _metadata table yet (is the SubQuery node running with --db-schema=${schema}?)`);
+  } catch (e) {
+    console.warn(`rest-adapter: database not reachable yet: ${(e as Error).message}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const config = configOrExit();
+  const pool = new Pool(config.database);
+  pool.on('error', (e) => console.error('rest-adapter: idle database connection failed', e));
+  await checkStore(pool, config.schema);
+  const app = createRestApp({ pool, schema: config.schema, hrp: config.hrp, gasDenom: config.gasDenom, statementTimeoutMs: config.statementTimeoutMs });
+  const server = app.listen(config.port, config.host, () => console.log(`rest-adapter: listening on ${config.host}:${config.port} (schema ${config.schema})`));
+  server.on('error', (e) => {
+    console.error(`rest-adapter: cannot listen on ${config.host}:${config.port}: ${e.message}`);
+    process.exit(1);
+  });
+  server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
+  const stop = () => {
+    server.close(() => void pool.end().finally(() => process.exit(0)));
+    setTimeout(() => process.exit(0), 10_000).unref();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+void main();
