@@ -249,6 +249,7 @@ export async function handleBridgeBridgedIn(event: CosmosEvent): Promise<void> {
   await finish(ctx);
 }
 
+/** BeginBlock event: called by handleChainBlock before the block's txs (chain order), not by an EventHandler. */
 export async function handleBridgeEscrowIncomeSwept(event: CosmosEvent): Promise<void> {
   const ctx = typedEventContext<EventEscrowIncomeSwept>(event);
   if (!ctx) return;

@@ -4,9 +4,10 @@
  * their mode) and the chain counters (tx count, per-method counts, per-day
  * counts). It runs before any other handler of the block.
  */
-import type { CosmosBlock, CosmosMessage, CosmosTransaction } from '@subql/types-cosmos';
+import type { CosmosBlock, CosmosEvent, CosmosMessage, CosmosTransaction } from '@subql/types-cosmos';
 import { decodeTypedEvent } from '../lib/typed-event';
 import { Block, ChainTotals, Event, MethodCount, Tx, TxDay } from '../types';
+import { handleBridgeEscrowIncomeSwept } from './bridge';
 import { enterBlock, flushDirty, load, markDirty, put } from './util/block-cache';
 import { blockLevelEvents, blockTimeOf, modeOf } from './util/context';
 import { copyFromHost } from './util/host';
@@ -153,9 +154,28 @@ async function countBlock(block: CosmosBlock, time: Date, eventCount: number): P
   markDirty(totals);
 }
 
+/**
+ * Typed events the chain emits at BeginBlock, before the block's txs. The node
+ * hands block-level events to handlers after all txs; applying them from the
+ * block handler (which runs first) keeps the chain's order, so post-values of
+ * the block's txs (e.g. a claim's module_held_after) match. These types have no
+ * EventHandler entry in project.yaml. EndBlock events need nothing special.
+ */
+const BEGIN_BLOCK_HANDLERS: Record<string, (event: CosmosEvent) => Promise<void>> = {
+  'svc.bridge.v1.EventEscrowIncomeSwept': handleBridgeEscrowIncomeSwept,
+};
+
+async function applyBeginBlockEvents(block: CosmosBlock): Promise<void> {
+  for (const event of blockLevelEvents(block)) {
+    const handler = BEGIN_BLOCK_HANDLERS[event.event.type];
+    if (handler && modeOf(copyFromHost(event.event.attributes as unknown as Attr[])) === 'BeginBlock') await handler(event);
+  }
+}
+
 export async function handleChainBlock(block: CosmosBlock): Promise<void> {
   const height = block.header.height;
   enterBlock(height);
+  await applyBeginBlockEvents(block);
   const { time } = blockTimeOf(block);
   const events = [...(await storeTxs(block, time)), ...blockEventRows(block)];
   put(

@@ -106,10 +106,10 @@ function intBytes(v: bigint): Uint8Array {
   return Uint8Array.from(Buffer.from(hex.length % 2 ? `0${hex}` : hex, 'hex'));
 }
 
-function pad32(b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(32);
-  out.set(b.subarray(Math.max(0, b.length - 32)), 32 - Math.min(32, b.length));
-  return out;
+/** Big-endian integer bytes without leading zeros (what cosmjs' signature type requires for r and s). */
+function unpadded(b: Uint8Array): Uint8Array {
+  const first = b.findIndex((x) => x !== 0);
+  return first < 0 ? new Uint8Array(0) : b.subarray(first);
 }
 
 function addressOrNull(b: Rlp): string | null {
@@ -124,7 +124,7 @@ function hexOf(bytes: Uint8Array): string {
 // ---------------------------------------------------------------- signed transactions
 
 function recoverSender(signingHash: Uint8Array, r: Rlp, s: Rlp, recovery: number): string {
-  const sig = new ExtendedSecp256k1Signature(pad32(r as Uint8Array), pad32(s as Uint8Array), recovery);
+  const sig = new ExtendedSecp256k1Signature(unpadded(r as Uint8Array), unpadded(s as Uint8Array), recovery);
   const pubkey = Secp256k1.recoverPubkey(sig, signingHash); // 65 bytes, 0x04 prefix
   return toChecksumAddress(keccak_256(pubkey.subarray(1)).subarray(12));
 }
@@ -175,13 +175,12 @@ export function viewOfRaw(raw: Uint8Array): EthView {
 
 const num = (v: unknown): bigint => (v === undefined || v === null || v === '' ? 0n : BigInt(String(v)));
 const bytesOf = (v: unknown): Uint8Array => (v ? Uint8Array.from(Buffer.from(v as Uint8Array)) : new Uint8Array(0));
-const stripZeros = (b: Uint8Array): Uint8Array => b.subarray(b.findIndex((x) => x !== 0) < 0 ? b.length : b.findIndex((x) => x !== 0));
 const addressBytes = (v: unknown): Uint8Array => (v ? Uint8Array.from(Buffer.from(String(v).replace(/^0x/, ''), 'hex')) : new Uint8Array(0));
 
 /** Rebuilds the signed RLP of an Ethermint LegacyTx / DynamicFeeTx (proto fields, snake_case). */
 export function signedEthermintTx(typeUrl: string, f: Record<string, unknown>): Uint8Array {
   const common = [intBytes(num(f.gas)), addressBytes(f.to), intBytes(num(f.value)), bytesOf(f.data)];
-  const sig = [stripZeros(bytesOf(f.v)), stripZeros(bytesOf(f.r)), stripZeros(bytesOf(f.s))];
+  const sig = [unpadded(bytesOf(f.v)), unpadded(bytesOf(f.r)), unpadded(bytesOf(f.s))];
   if (typeUrl.endsWith('.LegacyTx')) {
     return rlpEncode([intBytes(num(f.nonce)), intBytes(num(f.gas_price)), ...common, ...sig]);
   }

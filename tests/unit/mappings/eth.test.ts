@@ -68,3 +68,17 @@ describe('revertString', () => {
     expect(revertString('0x4e487b71' + '00'.repeat(32))).toBeNull();
   });
 });
+
+describe('signatures with leading zero bytes', () => {
+  it('recovers the sender when r or s starts with 0x00 (about 1 signature in 128)', async () => {
+    let found = 0;
+    for (let nonce = 0; found < 2 && nonce < 5000; nonce++) {
+      const tx = await signed({ type: 2, chainId: 9000n, nonce, maxPriorityFeePerGas: 1n, maxFeePerGas: 10n, gasLimit: 21000n, to: TO, value: 1n, data: '0x' });
+      const sig = tx.signature!;
+      if (!sig.r.startsWith('0x00') && !sig.s.startsWith('0x00')) continue;
+      found++;
+      expect(viewOfRaw(bytes(tx.serialized))).toEqual({ ethHash: tx.hash, from: wallet.address, to: tx.to, value: tx.value });
+    }
+    expect(found).toBe(2);
+  });
+});

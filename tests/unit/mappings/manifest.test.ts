@@ -23,6 +23,9 @@ interface Manifest {
   dataSources: { kind: string; mapping: { file: string; handlers: Handler[] } }[];
 }
 
+/** Typed events the chain emits at BeginBlock: applied by handleChainBlock before the block's txs (see chain.ts). */
+const BEGIN_BLOCK_EVENTS = ['svc.bridge.v1.EventEscrowIncomeSwept'];
+
 const manifest = parseYaml(fs.readFileSync(path.join(ROOT, 'project.yaml'), 'utf8')) as Manifest;
 const handlers = manifest.dataSources.flatMap((ds) => ds.mapping.handlers);
 
@@ -70,10 +73,14 @@ describe('project.yaml', () => {
     expect(listed.size).toBe(protoFiles(path.join(ROOT, 'proto')).length);
   });
 
-  it('has one event handler per typed event, named handle<Module><Event>', () => {
+  it('has one event handler per typed event, named handle<Module><Event>; BeginBlock events go through the block handler', () => {
     const eventHandlers = handlers.filter((h) => h.kind === 'cosmos/EventHandler');
-    expect(eventHandlers.map((h) => h.filter?.type).sort()).toEqual([...TYPED_EVENT_TYPES].sort());
+    const viaBlockHandler = TYPED_EVENT_TYPES.filter((t) => BEGIN_BLOCK_EVENTS.includes(t));
+    expect(viaBlockHandler).toEqual(BEGIN_BLOCK_EVENTS);
+    expect(eventHandlers.map((h) => h.filter?.type).sort()).toEqual(TYPED_EVENT_TYPES.filter((t) => !viaBlockHandler.includes(t)).sort());
     for (const h of eventHandlers) expect(h.handler).toBe(handlerName(h.filter!.type!));
+    const chain = fs.readFileSync(path.join(ROOT, 'src/mappings/chain.ts'), 'utf8');
+    for (const t of BEGIN_BLOCK_EVENTS) expect(chain).toContain(`'${t}': ${handlerName(t)},`);
   });
 
   it('has one block handler and the message handlers with failed txs included', () => {
