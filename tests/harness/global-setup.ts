@@ -1,13 +1,32 @@
-/** Jest globalSetup (integration project): one PostgreSQL for the whole run. */
+/**
+ * Jest globalSetup (integration project): one PostgreSQL for the whole run, then, when the
+ * run selects the rest-adapter integration tests, the node-built store of a devnet
+ * history (tests/harness/indexed-store.ts).
+ */
 import fs from 'fs';
 import { PgServer, startPostgres } from './postgres';
 import { runInfoFile, TEST_DATABASE_URL_ENV } from './db';
+import { INDEXED_STORE_ENV, RunningIndexedStore, runNeedsIndexedStore, startIndexedStore, storeInfoFile } from './indexed-store';
 
 declare global {
   var __SVC_TEST_PG__: PgServer | undefined;
+  var __SVC_TEST_STORE__: RunningIndexedStore | undefined;
 }
 
-export default async function globalSetup(): Promise<void> {
+/** A failure is recorded for the tests that need the store, so the rest of the run still goes ahead. */
+async function setUpIndexedStore(serverUrl: string, verbose: boolean): Promise<void> {
+  const file = storeInfoFile(process.pid);
+  process.env[INDEXED_STORE_ENV] = file;
+  try {
+    const store = await startIndexedStore(serverUrl, { log: verbose ? (line) => console.log(`[harness] ${line}`) : undefined });
+    globalThis.__SVC_TEST_STORE__ = store;
+    fs.writeFileSync(file, JSON.stringify(store.info), { mode: 0o600 });
+  } catch (e) {
+    fs.writeFileSync(file, JSON.stringify({ error: e instanceof Error ? e.message : String(e) }), { mode: 0o600 });
+  }
+}
+
+export default async function globalSetup(globalConfig?: { testPathPattern?: string; testPathPatterns?: unknown }): Promise<void> {
   if (globalThis.__SVC_TEST_PG__) return; // several projects may name this file
   const started = Date.now();
   const infoFile = runInfoFile(process.pid);
@@ -18,4 +37,5 @@ export default async function globalSetup(): Promise<void> {
   if (process.env.SVC_TEST_VERBOSE) {
     console.log(`\n[harness] postgres ${server.embedded ? 'embedded' : 'from DATABASE_URL'} on ${server.host}:${server.port} (${Date.now() - started} ms)`);
   }
+  if (runNeedsIndexedStore(globalConfig)) await setUpIndexedStore(server.url, Boolean(process.env.SVC_TEST_VERBOSE));
 }
