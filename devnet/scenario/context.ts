@@ -253,7 +253,8 @@ export class Ctx {
     });
     this.evmNonces.set(actor.evmAddress, nonce + 1n);
     this.reserveCoins(actor.address, this.config.gasDenom, EVM_GAS_LIMIT * EVM_MAX_FEE + BigInt(request.value ?? 0n));
-    const message = form === 'cosmos' ? cosmosEvmMessage(raw) : ethermintMessage(raw);
+    // the sender is known: reading Transaction.from would run an ecrecover (~4 ms with ethers' curves)
+    const message = form === 'cosmos' ? cosmosEvmMessage(raw, actor.evmAddress) : ethermintMessage(raw, actor.evmAddress);
     // no cosmos signer: the fee is the gas the EVM module charges itself
     const tx = buildEvmTx([message], { amount: [], gas: EVM_GAS_LIMIT });
     return this.check(tx, actor.address, [message.typeUrl]);
@@ -290,9 +291,8 @@ function decodeResponses(data: Uint8Array): Record<string, unknown>[] {
   });
 }
 
-function cosmosEvmMessage(raw: string): Msg {
-  const tx = Transaction.from(raw);
-  return { typeUrl: '/cosmos.evm.vm.v1.MsgEthereumTx', value: { from: hexToBytes(tx.from!.slice(2).toLowerCase()), raw: getBytes(raw) } };
+function cosmosEvmMessage(raw: string, from: string): Msg {
+  return { typeUrl: '/cosmos.evm.vm.v1.MsgEthereumTx', value: { from: hexToBytes(from.slice(2).toLowerCase()), raw: getBytes(raw) } };
 }
 
 /** Minimal big-endian bytes of a non-negative integer (empty for 0), as Ethermint stores v. */
@@ -303,7 +303,7 @@ function intBytes(n: bigint): Uint8Array {
 }
 
 /** The Ethermint layout: the signed fields of a DynamicFeeTx packed in an Any. */
-function ethermintMessage(raw: string): Msg {
+function ethermintMessage(raw: string, from: string): Msg {
   const tx = Transaction.from(raw);
   const sig = tx.signature!;
   const fields = {
@@ -321,5 +321,5 @@ function ethermintMessage(raw: string): Msg {
     s: getBytes(sig.s),
   };
   const data = { type_url: '/ethermint.evm.v1.DynamicFeeTx', value: encodeMessage('ethermint.evm.v1.DynamicFeeTx', fields) };
-  return { typeUrl: '/ethermint.evm.v1.MsgEthereumTx', value: { data, size: 0, hash: tx.hash!, from: tx.from! } };
+  return { typeUrl: '/ethermint.evm.v1.MsgEthereumTx', value: { data, size: 0, hash: tx.hash!, from } };
 }

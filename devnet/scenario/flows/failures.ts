@@ -14,6 +14,9 @@ import * as msg from '../messages';
 export type Failure = 'insufficient-funds' | 'over-transfer' | 'settlement-not-pending' | 'nothing-to-claim' | 'issue-after-lock';
 export const FAILURES: Failure[] = ['insufficient-funds', 'over-transfer', 'settlement-not-pending', 'nothing-to-claim', 'issue-after-lock'];
 
+/** More than the whole genesis supply of any denom. */
+const BEYOND_ANY_BALANCE = 10n ** 18n;
+
 /** An id of a settlement that is no longer pending, or one that does not exist. */
 function closedSettlementId(ctx: Ctx): number {
   for (let id = 1; id <= 50; id++) {
@@ -29,12 +32,14 @@ export async function submitFailure(ctx: Ctx, kind: Failure, actor: Actor): Prom
   const community = ctx.issuedAsset('community');
   switch (kind) {
     case 'insufficient-funds': {
-      const balance = ctx.view.balance(actor.address, ctx.config.stableDenom);
-      return ctx.submit(actor, [msg.bankSend(actor.address, ctx.cast.roles.desk.address, [msg.coin(ctx.config.stableDenom, balance + 1n)])]);
+      // beyond the balance even if the account receives coins earlier in the same block
+      const amount = ctx.view.balance(actor.address, ctx.config.stableDenom) + BEYOND_ANY_BALANCE;
+      return ctx.submit(actor, [msg.bankSend(actor.address, ctx.cast.roles.desk.address, [msg.coin(ctx.config.stableDenom, amount)])]);
     }
     case 'over-transfer': {
       if (!community) return null;
-      const units = ctx.view.position(community.assetId, 0, actor.address).units + 1n;
+      // more than the kind's whole supply: fails whatever the block moves first
+      const units = ctx.view.supply(community.assetId, 0) + 1n;
       return ctx.submit(actor, [msg.transfer(actor.address, ctx.cast.roles.desk.address, community.assetId, 0, units)]);
     }
     case 'settlement-not-pending':

@@ -91,8 +91,9 @@ export function loanFlow(asset: LaunchedAsset, cycle: number): Flow {
     async (ctx, s) => {
       if (ctx.height < s.repayBy) return 'wait';
       await claimRoutedIncome(ctx, s.asset);
-      if (!s.repay) return liquidateLoan(ctx, s);
       const interest = s.principal / 100n + 1n;
+      // a borrower who cannot pay any more is liquidated
+      if (!s.repay || ctx.availableCoins(s.borrower!.address, ctx.config.stableDenom) < s.principal + interest) return liquidateLoan(ctx, s);
       ctx.reserveCoins(s.borrower!.address, ctx.config.stableDenom, s.principal + interest);
       const legs = [msg.giveCoin(msg.coin(ctx.config.stableDenom, s.principal + interest))];
       s.proposal = await ctx.submit(s.borrower!, [msg.propose(s.borrower!.address, lenderOf(ctx).address, legs, ctx.longExpiry())]);

@@ -8,7 +8,8 @@
  * The desk RFQ (SPEC behaviour 2): the desk proposes to the requester with
  * the desk side escrowed: for `sell` it gives the stable denom at its bid and
  * asks the units, for `buy` it gives the units at its ask and asks the stable
- * denom. Prices: the pool price of the whole share times the kind's fraction
+ * denom. Holders also offer the desk whole shares at its bid, which it
+ * accepts (behaviour 3). Prices: the pool price of the whole share times the kind's fraction
  * (ECONOMIC 60 %, INCOME 30 %, VOTE 10 %), 2 % either side of the mid.
  */
 import type { Actor } from '../accounts';
@@ -140,12 +141,25 @@ function rfqEnding(ctx: Ctx, cycle: number): Ending {
   return (['accept', 'cancel', 'expire'] as Ending[])[ctx.rng.weighted([70, 15, 15])];
 }
 
+/** A holder offers the desk equal units of every kind (one whole share each) against the stable denom at the desk's bid (SPEC behaviour 3). */
+function offerToDesk(ctx: Ctx, asset: LaunchedAsset, cycle: number): Flow | null {
+  const desk = ctx.cast.roles.desk;
+  const holder = ctx.rng.pick(ctx.cast.holders);
+  const units = ctx.rng.bigint(1n, 20n) * WHOLE;
+  const kinds = Array.from({ length: asset.kindCount }, (_, k) => k);
+  const amount = (deskPrice(ctx, asset, -1, 'sell') * units) / WHOLE;
+  const legs: LegSpec[] = [...kinds.map((k) => ({ give: true, assetId: asset.assetId, kindId: k, units })), { give: false, denom: ctx.config.stableDenom, amount: amount > 0n ? amount : 1n }];
+  if (!reserveGives(ctx, holder.address, legs)) return null;
+  return settlementFlow(`rfq:${cycle}:to-desk`, holder, desk, legs, 'accept');
+}
+
 export function rfqLoop(): Flow {
   return new Loop(
     'desk-rfq',
     (ctx, cycle) => {
       const asset = ctx.issuedAsset('equity');
       if (!asset) return null;
+      if (cycle >= 3 && ctx.rng.chance(0.25)) return offerToDesk(ctx, asset, cycle);
       const desk = ctx.cast.roles.desk;
       const side = ctx.rng.chance(0.5) ? 'sell' : 'buy';
       const kindId = ctx.rng.chance(0.2) ? -1 : ctx.rng.int(0, asset.kindCount - 1);
