@@ -1,0 +1,38 @@
+/** rest-adapter configuration from the environment: defaults and clear errors. */
+import { ConfigError } from '../../../src/lib/errors';
+import { loadRestConfig } from '../../../rest-adapter/config';
+
+describe('loadRestConfig', () => {
+  it('defaults around DATABASE_URL', () => {
+    const c = loadRestConfig({ DATABASE_URL: 'postgres://u:p@db:5433/x' });
+    expect(c).toMatchObject({ port: 3001, host: '0.0.0.0', schema: 'svc', statementTimeoutMs: 5000, hrp: 'svc', gasDenom: 'usvc' });
+    expect(c.database).toEqual({ connectionString: 'postgres://u:p@db:5433/x', max: 10 });
+  });
+
+  it("reads the SubQuery node's DB_* variables", () => {
+    const c = loadRestConfig({ DB_HOST: 'pg', DB_PORT: '6543', DB_USER: 'me', DB_PASS: 'pw', DB_DATABASE: 'idx', DB_SCHEMA: 'svc_test', PORT: '8080', DB_POOL_MAX: '3', SVC_HRP: 'abc' });
+    expect(c.database).toEqual({ host: 'pg', port: 6543, user: 'me', password: 'pw', database: 'idx', max: 3 });
+    expect(c).toMatchObject({ port: 8080, schema: 'svc_test', hrp: 'abc' });
+  });
+
+  it.each([
+    [{}, 'DB_HOST'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ DB_HOST: 'h', DB_PORT: 'x' }, 'DB_PORT'],
+    [{ DB_HOST: 'h', PORT: '70000' }, 'PORT'],
+    [{ DB_HOST: 'h', DB_POOL_MAX: '0' }, 'DB_POOL_MAX'],
+    [{ DB_HOST: 'h', STATEMENT_TIMEOUT_MS: '-5' }, 'STATEMENT_TIMEOUT_MS'],
+    [{ DB_HOST: 'h', DB_SCHEMA: 'x'.repeat(64) }, 'DB_SCHEMA'],
+    [{ DB_HOST: 'h', SVC_HRP: 'Bad!' }, 'SVC_HRP'],
+  ])('names the variable at fault: %j', (env, variable) => {
+    let error: unknown;
+    try {
+      loadRestConfig(env);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe(variable);
+  });
+});
