@@ -68,9 +68,18 @@ export function createAccountRepository(t: Tables) {
     );
   }
 
-  /** True when the chain recorded something about the account (its Account row exists). */
+  /**
+   * True when the chain recorded something about the account: its Account row, or (for
+   * module accounts such as dex pools, which get no Account row today) a position or income.
+   */
   async function known(sql: Sql, account: string): Promise<boolean> {
-    return (await sql.one(`SELECT 1 FROM ${t.accounts} WHERE id = $1`, [account])) !== undefined;
+    const row = await sql.one<{ known: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM ${t.accounts} WHERE id = $1)
+           OR EXISTS (SELECT 1 FROM ${t.holdings} WHERE holder = $1)
+           OR EXISTS (SELECT 1 FROM ${t.claimables} WHERE account = $1) AS known`,
+      [account],
+    );
+    return row?.known === true;
   }
 
   return { positions, pendingSettlements, attestations, claimables, delegations, delegatedVotes, known };
