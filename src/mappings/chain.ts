@@ -139,9 +139,9 @@ async function storeTxs(block: CosmosBlock, time: Date): Promise<Event[]> {
 }
 
 /** Rows of the block-level events (finalize_block_events; applied by definition). */
-function blockEventRows(block: CosmosBlock): Event[] {
-  const raw = copyFromHost(blockLevelEvents(block).map((e) => e.event as RawEvent));
-  return raw.map((e, i) => eventRow(block.header.height, -1, undefined, i, e, () => true));
+function blockEventRows(height: number, blockEvents: readonly CosmosEvent[]): Event[] {
+  const raw = copyFromHost(blockEvents.map((e) => e.event as RawEvent));
+  return raw.map((e, i) => eventRow(height, -1, undefined, i, e, () => true));
 }
 
 async function countBlock(block: CosmosBlock, time: Date, eventCount: number): Promise<void> {
@@ -165,8 +165,8 @@ const BEGIN_BLOCK_HANDLERS: Record<string, (event: CosmosEvent) => Promise<void>
   'svc.bridge.v1.EventEscrowIncomeSwept': handleBridgeEscrowIncomeSwept,
 };
 
-async function applyBeginBlockEvents(block: CosmosBlock): Promise<void> {
-  for (const event of blockLevelEvents(block)) {
+async function applyBeginBlockEvents(blockEvents: readonly CosmosEvent[]): Promise<void> {
+  for (const event of blockEvents) {
     const handler = BEGIN_BLOCK_HANDLERS[event.event.type];
     if (handler && modeOf(copyFromHost(event.event.attributes as unknown as Attr[])) === 'BeginBlock') await handler(event);
   }
@@ -175,9 +175,10 @@ async function applyBeginBlockEvents(block: CosmosBlock): Promise<void> {
 export async function handleChainBlock(block: CosmosBlock): Promise<void> {
   const height = block.header.height;
   enterBlock(height);
-  await applyBeginBlockEvents(block);
+  const blockEvents = blockLevelEvents(block);
+  await applyBeginBlockEvents(blockEvents);
   const { time } = blockTimeOf(block);
-  const events = [...(await storeTxs(block, time)), ...blockEventRows(block)];
+  const events = [...(await storeTxs(block, time)), ...blockEventRows(height, blockEvents)];
   put(
     Block,
     Block.create({
