@@ -51,7 +51,7 @@ export async function startApi(options: { now?: () => number } = {}): Promise<Ap
     const headers: Record<string, string> = {};
     res.headers.forEach((value, name) => (headers[name] = value));
     const isJson = (headers['content-type'] ?? '').startsWith('application/json');
-    const body = (isJson ? JSON.parse(text) : text) as T;
+    const body = (isJson && text !== '' ? JSON.parse(text) : text) as T; // HEAD answers carry no body
     log.push({ method, path, status: res.status });
     const schema = method === 'HEAD' ? '' : openapi.check({ method, path, status: res.status, headers, body });
     if (res.status === 500) throw new Error(`500 on ${method} ${path}: ${logged.join('\n')}`);

@@ -1,0 +1,175 @@
+/**
+ * Store rules on a copy of the node-built store in another schema (the schema name is
+ * configuration): every response reads one REPEATABLE READ READ ONLY snapshot on one
+ * connection, and the reconciler's rows (InvariantCheck, Svc20Check, I8Check, which the
+ * node does not write) reach /v1/invariants, the asset, the routes and drift_total.
+ */
+import type { AddressInfo } from 'net';
+import type { Server } from 'http';
+import { Pool, PoolClient } from 'pg';
+import { createRestApp } from '../../../rest-adapter/app';
+import { getIndexedStore, IndexedStore } from '../../harness/indexed-store';
+import { loadOpenApiValidator } from '../../harness/openapi-validator';
+
+jest.setTimeout(300_000);
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- API bodies are asserted field by field */
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Copies every table of `from` (rows, columns, indexes) into a new schema `to`. */
+async function cloneSchema(pool: Pool, from: string, to: string): Promise<void> {
+  const tables = await pool.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'`, [from]);
+  await pool.query(`CREATE SCHEMA ${quote(to)}`);
+  for (const { table_name } of tables.rows) {
+    await pool.query(`CREATE TABLE ${quote(to)}.${quote(table_name)} (LIKE ${quote(from)}.${quote(table_name)} INCLUDING ALL)`);
+    await pool.query(`INSERT INTO ${quote(to)}.${quote(table_name)} SELECT * FROM ${quote(from)}.${quote(table_name)}`);
+  }
+}
+
+/** A pool that records, per checked-out connection, the statements a request ran. */
+function recordingPool(base: Pool): { pool: Pool; sessions: string[][] } {
+  const sessions: string[][] = [];
+  const pool = Object.create(base) as Pool;
+  pool.connect = (async () => {
+    const client: PoolClient = await base.connect();
+    const statements: string[] = [];
+    sessions.push(statements);
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    return new Proxy(client, {
+      get(target, prop, receiver) {
+        if (prop === 'query') {
+          return (config: unknown, ...rest: unknown[]) => {
+            statements.push(typeof config === 'string' ? config : String((config as { text: string }).text));
+            return query(config, ...rest);
+          };
+        }
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+  }) as Pool['connect'];
+  return { pool, sessions };
+}
+
+describe('store rules on a copy of the node-built store', () => {
+  let store: IndexedStore;
+  let schema: string;
+  let server: Server;
+  let base: string;
+  let sessions: string[][];
+  const openapi = loadOpenApiValidator();
+  let assetId: string;
+  let routeId: string;
+  let baseDrift: number;
+
+  async function get(path: string): Promise<any> {
+    const res = await fetch(base + path);
+    const headers: Record<string, string> = {};
+    res.headers.forEach((v, k) => (headers[k] = v));
+    const body = JSON.parse(await res.text());
+    openapi.check({ method: 'GET', path, status: res.status, headers, body });
+    if (res.status !== 200) throw new Error(`${path} -> ${res.status} ${JSON.stringify(body)}`);
+    return body;
+  }
+
+  beforeAll(async () => {
+    store = await getIndexedStore();
+    schema = `svc copy ${process.pid}`; // quoted identifiers: spaces and all
+    await cloneSchema(store.pool, store.schema, schema);
+    const q = (text: string, values?: unknown[]) => store.pool.query(text.replace(/\$S/g, quote(schema)), values);
+    assetId = store.summary.assets[0].assetId;
+    routeId = [...store.summary.routes].sort()[0];
+    baseDrift = Number((await q('SELECT drift_total FROM $S.chain_totals')).rows[0].drift_total);
+    // what the reconciler writes: an older agreeing check, then a disagreement on kind 0
+    const snapshot = JSON.stringify({ supply: '5', holder_count: 1 });
+    for (const [id, kind, height, agree] of [['a', 0, 10, true], ['b', 1, 10, true], ['c', 0, 20, false]] as const) {
+      await q('INSERT INTO $S.invariant_checks (id, asset_id, kind_id, height, agree, chain, indexer) VALUES ($1, $2, $3, $4, $5, $6, $6)', [id, assetId, kind, height, agree, snapshot]);
+    }
+    // registry rows: kind 0 (old disagreement superseded), kind 1 not evaluated (never drift), the bundle row disagreeing
+    for (const [id, kind, bundle, height, evaluated, agree] of [['r1', 0, false, 5, true, false], ['r2', 0, false, 10, true, true], ['r3', 1, false, 10, false, false], ['r4', null, true, 10, true, false]] as const) {
+      await q('INSERT INTO $S.svc20_checks (id, asset_id, kind_id, bundle, height, indexer_address, chain_address, evaluated, agree) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [id, assetId, kind, bundle, height, '', '', evaluated, agree]);
+    }
+    await q(`INSERT INTO $S.i8_checks (id, route_id, height, chain_actual, indexer_actual, chain_ok, evaluated, agree) VALUES ('i1', $1, 10, '5', '5', true, true, true), ('i2', $1, 20, '6', '5', true, true, false)`, [routeId]);
+    await q('UPDATE $S.chain_totals SET drift_total = drift_total + 3'); // post-value drifts the handlers would have recorded
+    await q(`UPDATE $S.kinds SET policy_override = '{"transfer":"TRANSFER_MODE_ATTESTED","attestation_type":"kyc","attester":"","allowlist":[]}' WHERE asset_id = $1 AND kind_id = 0`, [assetId]);
+
+    const recording = recordingPool(store.pool);
+    sessions = recording.sessions;
+    const app = createRestApp({ pool: recording.pool, schema, hrp: 'svc' });
+    server = await new Promise((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server?.close(() => resolve()));
+    await store?.pool.query(`DROP SCHEMA IF EXISTS ${quote(schema)} CASCADE`);
+    await store?.close();
+  });
+
+  it('each response reads one REPEATABLE READ READ ONLY snapshot on one connection', async () => {
+    const holder = store.summary.accounts['holder-0'];
+    const paths = [
+      '/v1/status',
+      '/v1/stats',
+      '/v1/blocks?limit=3',
+      '/v1/blocks/2',
+      '/v1/txs?limit=5',
+      `/v1/assets/${assetId}`,
+      `/v1/assets/${assetId}/graph`,
+      `/v1/assets/${assetId}/kinds/0/holders`,
+      `/v1/assets/${assetId}/liquidation`,
+      `/v1/accounts/${holder}`,
+      `/v1/attesters/${holder}`,
+      '/v1/settlements?limit=3',
+      '/v1/bridge/routes',
+      '/v1/lookup/1',
+      '/v1/invariants',
+    ];
+    for (const path of paths) {
+      const before = sessions.length;
+      await get(path);
+      const mine = sessions.slice(before);
+      expect(`${path}: ${mine.length} connection(s)`).toBe(`${path}: 1 connection(s)`);
+      const statements = mine[0];
+      expect(statements[0]).toMatch(/^BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY/);
+      expect(statements[statements.length - 1]).toBe('COMMIT');
+      expect(statements.length).toBeGreaterThan(2);
+    }
+  });
+
+  it('/v1/invariants: the latest check per (asset, kind); registry rows per kind then the bundle row', async () => {
+    const body = await get('/v1/invariants');
+    expect(body.checks.map((c: any) => [c.kind_id, c.height, c.agree])).toEqual([[0, 20, false], [1, 10, true]]);
+    expect(body.checks[0]).toMatchObject({ asset_id: assetId, chain: { supply: '5', holder_count: 1 }, indexer: { supply: '5', holder_count: 1 } });
+    expect(body.svc20_registry.map((r: any) => [r.kind_id, r.bundle, r.height, r.evaluated, r.agree])).toEqual([[0, false, 10, true, true], [1, false, 10, false, false], [null, true, 10, true, false]]);
+    expect(await get(`/v1/invariants?asset=${assetId}`)).toEqual(body);
+    expect(await get(`/v1/invariants?asset=${store.summary.assets[1].assetId}`)).toEqual({ checks: [], svc20_registry: [] });
+  });
+
+  it('the asset carries its latest invariant check; a kind override becomes the effective policy', async () => {
+    const { asset } = await get(`/v1/assets/${assetId}`);
+    expect(asset.latest_invariant_check).toMatchObject({ height: 20, agree: false });
+    expect(asset.latest_invariant_check.checks.map((c: any) => c.kind_id)).toEqual([0, 1]);
+    expect(asset.kinds[0]).toMatchObject({ policy_source: 'KIND_OVERRIDE', effective_policy: { transfer: 'TRANSFER_MODE_ATTESTED', attestation_type: 'kyc' } });
+    expect(asset.kinds[0].policy_override).toEqual(asset.kinds[0].effective_policy);
+    const { asset: other } = await get(`/v1/assets/${store.summary.assets[1].assetId}`);
+    expect(other.latest_invariant_check).toBeNull();
+  });
+
+  it("a route carries its latest I8 reconciliation; other routes null", async () => {
+    const { routes } = await get('/v1/bridge/routes');
+    for (const r of routes) {
+      if (r.route_id === routeId) expect(r.i8).toEqual({ height: 20, chain_actual: '6', indexer_actual: '5', chain_ok: true, evaluated: true, agree: false });
+      else expect(r.i8).toBeNull();
+    }
+  });
+
+  it('drift_total = post-value drifts + reconciliation rows that disagree (not-evaluated rows excluded)', async () => {
+    const status = await get('/v1/status');
+    // +3 handler drifts, +1 invariant row, +2 evaluated registry rows (r1, r4), +1 I8 row
+    expect(status.drift_total).toBe(baseDrift + 3 + 1 + 2 + 1);
+  });
+});
