@@ -71,7 +71,8 @@ export function createRestApp(options: RestAppOptions): Express {
   app.set('etag', false); // bodies are built per request from a moving store; no validators promised
   app.set('query parser', 'simple'); // a repeated key becomes an array, which params.ts refuses
 
-  const router = Router();
+  // paths are exactly the documented ones: /V1/Status or /v1/status/ are unknown paths (404)
+  const router = Router({ caseSensitive: true, strict: true });
   getOnly(router, '/openapi.yaml', (_req, res) => void res.status(200).type('text/yaml; charset=utf-8').send(openapi));
   for (const register of [
     registerStatusRoutes,

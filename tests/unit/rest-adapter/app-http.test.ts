@@ -80,7 +80,7 @@ describe('rest-adapter HTTP layer', () => {
   });
 
   it('404 JSON for unknown paths, whatever the method', async () => {
-    for (const [method, path] of [['GET', '/'], ['GET', '/v1'], ['GET', '/v2/status'], ['POST', '/nope'], ['GET', '/v1/assets/x/y/z']]) {
+    for (const [method, path] of [['GET', '/'], ['GET', '/v1'], ['GET', '/v2/status'], ['POST', '/nope'], ['GET', '/v1/assets/x/y/z'], ['GET', '/V1/STATUS'], ['GET', '/v1/status/'], ['POST', '/v1/txs/']]) {
       const r = await call(method, path);
       expect(r.status).toBe(404);
       expect(r.body).toEqual({ error: 'not found', code: 'not_found' });
