@@ -123,7 +123,8 @@ export function createAssetRepository(t: Tables) {
     const conditions = [`kind_ref = ${p.add(`${assetId}-${kindId}`)}`, 'units > 0'];
     if (after) {
       const units = p.add(after[0].toString());
-      conditions.push(`(units < ${units} OR (units = ${units} AND holder > ${p.add(after[1])}))`);
+      // `units <= $u` bounds the index range; the OR picks up where the page left off
+      conditions.push(`units <= ${units}`, `(units < ${units} OR (units = ${units} AND holder > ${p.add(after[1])}))`);
     }
     return sql.rows<HoldingRow>(
       `SELECT holder, units, locked, locks FROM ${t.holdings} WHERE ${conditions.join(' AND ')} ORDER BY units DESC, holder ASC LIMIT ${p.add(n)}`,

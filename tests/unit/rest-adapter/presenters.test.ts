@@ -36,6 +36,11 @@ describe('toJson', () => {
     expect(toJson(v)).toBe('{"a":1,"b":"x\\"y","c":[true,null,null],"e":{"f":18446744073709551617},"g":1.5}');
     expect(JSON.parse(toJson({ x: [1, { y: 'z' }] }))).toEqual({ x: [1, { y: 'z' }] });
   });
+
+  it('cannot be fooled by stored strings that look like its bigint marker', () => {
+    const tricky = { a: '\u0000bigint:0123:5', b: '"\\u0000bigint:x:7"', n: 5n };
+    expect(JSON.parse(toJson(tricky))).toEqual({ a: tricky.a, b: tricky.b, n: 5 });
+  });
 });
 
 describe('ordering key', () => {

@@ -1,0 +1,145 @@
+/**
+ * `npm run bench:api` — the /v1 read API under load on a store of ≥ 1M txs, then on
+ * one tenth of it.
+ *
+ *   npm run bench:api -- [--txs 1000000] [--clients 20] [--duration 5] [--warmup 1]
+ *                        [--holders 100000] [--base-blocks 300] [--keep (with DATABASE_URL: keep the databases)]
+ *
+ * 1. The base store: a seeded devnet history indexed by the real node (bench/store.ts).
+ * 2. Per size: a copy of it scaled up with SQL to the target number of txs (the node's own
+ *    rows replicated at later heights, counters rewritten; see bench/store.ts for what is
+ *    and is not the node's work), VACUUM ANALYZE, EXPLAIN of every statement the API runs
+ *    (sequential scans reported), then the API in its own process (rest-adapter/server.ts)
+ *    driven endpoint by endpoint by `--clients` keep-alive clients; p50/p99/max latency
+ *    and req/s per endpoint. Target: p99 < 20 ms.
+ *
+ * PostgreSQL: DATABASE_URL when set, else an embedded server (tests/harness/postgres.ts).
+ */
+import { ChildProcess, spawn } from 'child_process';
+import path from 'path';
+import { Pool } from 'pg';
+import { freePort, startPostgres } from '../tests/harness/postgres';
+import { endpoints } from './endpoints';
+import { explainEndpoints } from './explain';
+import { runLoad } from './load';
+import { buildBaseStore, copyDatabase, scaleStore, SCHEMA } from './store';
+
+const ROOT = path.resolve(__dirname, '..');
+const TARGET_P99_MS = 20;
+
+interface Options {
+  txs: number;
+  clients: number;
+  durationMs: number;
+  warmupMs: number;
+  holders: number;
+  baseBlocks: number;
+  keep: boolean;
+}
+
+function parseOptions(argv: string[]): Options {
+  const o: Options = { txs: 1_000_000, clients: 20, durationMs: 5000, warmupMs: 1000, holders: 100_000, baseBlocks: 300, keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split('=');
+    const value = () => Number(inline ?? argv[++i]);
+    switch (flag) {
+      case '--txs': o.txs = value(); break;
+      case '--clients': o.clients = value(); break;
+      case '--duration': o.durationMs = value() * 1000; break;
+      case '--warmup': o.warmupMs = value() * 1000; break;
+      case '--holders': o.holders = value(); break;
+      case '--base-blocks': o.baseBlocks = value(); break;
+      case '--keep': o.keep = true; break;
+      default: throw new Error(`unknown option ${argv[i]}`);
+    }
+  }
+  for (const [k, v] of Object.entries(o)) if (typeof v === 'number' && !(Number.isFinite(v) && v >= 0)) throw new Error(`--${k} must be a non-negative number`);
+  return o;
+}
+
+function log(line: string): void {
+  console.log(`[bench] ${line}`);
+}
+
+/** rest-adapter/server.ts in its own process, ready to answer. */
+async function startServer(databaseUrl: string, clients: number): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'rest-adapter', 'server.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, DB_SCHEMA: SCHEMA, PORT: String(port), HOST: '127.0.0.1', DB_POOL_MAX: String(clients) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${url}/v1/status`)).ok) return { url, child };
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('rest-adapter did not start');
+}
+
+function formatRow(cells: (string | number)[], widths: number[]): string {
+  return cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+}
+
+async function benchSize(serverUrl: string, template: string, size: number, o: Options, holders: number): Promise<void> {
+  const db = await copyDatabase(serverUrl, template);
+  try {
+    log(`--- store of ${size} txs (copy ${db.name}) ---`);
+    const pool = new Pool({ connectionString: db.url, max: 2 });
+    pool.on('error', () => undefined);
+    const baseTxs = Number((await pool.query(`SELECT tx_count FROM "${SCHEMA}".chain_totals`)).rows[0].tx_count);
+    const copies = Math.ceil(size / baseTxs);
+    const t = Date.now();
+    const { txs } = await scaleStore(db.url, copies, holders, log);
+    log(`scaled x${copies} to ${txs} txs in ${Math.round((Date.now() - t) / 1000)} s`);
+    const list = await endpoints(pool).finally(() => pool.end());
+    const report = await explainEndpoints(db.url, list);
+    log(`EXPLAIN: ${report.statements} statements, ${report.indexes.size} indexes used, ${report.seqScans.length} sequential scans of large tables`);
+    for (const s of report.seqScans) log(`  seq scan: ${s}`);
+    const server = await startServer(db.url, o.clients);
+    try {
+      const widths = [26, 9, 9, 9, 8, 7];
+      console.log(`\n${txs} txs, ${o.clients} clients, ${o.durationMs / 1000} s per endpoint`);
+      console.log(formatRow(['endpoint', 'p50 ms', 'p99 ms', 'max ms', 'req/s', 'errors'], widths));
+      let over = 0;
+      for (const e of list) {
+        const r = await runLoad(server.url, e.next, { clients: o.clients, durationMs: o.durationMs, warmupMs: o.warmupMs });
+        if (r.p99 >= TARGET_P99_MS) over++;
+        console.log(formatRow([e.name, r.p50.toFixed(1), r.p99.toFixed(1), r.max.toFixed(1), Math.round(r.rps), r.errors], widths) + (r.p99 >= TARGET_P99_MS ? '  > target' : ''));
+        if (r.firstError) console.log(`    first error: ${r.firstError}`);
+      }
+      console.log(`${list.length - over}/${list.length} endpoints with p99 < ${TARGET_P99_MS} ms\n`);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  } finally {
+    if (!o.keep) await db.drop();
+    else log(`kept database ${db.name}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const o = parseOptions(process.argv.slice(2));
+  const pg = await startPostgres({ settings: { shared_buffers: '1GB', work_mem: '16MB', max_connections: 200 } });
+  try {
+    const base = await buildBaseStore(pg.url, { seed: 'bench-api', blocks: o.baseBlocks, txsPerBlock: 10 }, log);
+    try {
+      await benchSize(pg.url, base.db.name, o.txs, o, o.holders);
+      await benchSize(pg.url, base.db.name, Math.ceil(o.txs / 10), o, Math.ceil(o.holders / 10));
+    } finally {
+      if (!o.keep) await base.db.drop();
+    }
+  } finally {
+    if (!o.keep) await pg.stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

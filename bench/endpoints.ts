@@ -1,0 +1,111 @@
+/**
+ * What the bench asks for: every /v1 endpoint, with inputs sampled from the store
+ * (random heights, tx and eth hashes, assets, accounts, ids) and cursors deep into
+ * the big lists, so pages far from the newest are measured too.
+ */
+import { Pool } from 'pg';
+import { encodeCursor } from '../src/lib/cursor';
+import { toChecksumAddress, decodeBech32Address } from '../src/lib/address';
+import { encodeTxCursor } from '../rest-adapter/paging/tx-pages';
+import { SCHEMA } from './store';
+
+export interface Endpoint {
+  name: string;
+  next: () => string;
+}
+
+const S = `"${SCHEMA}"`;
+
+function pick<T>(items: readonly T[]): T {
+  return items[Math.floor(Math.random() * items.length)];
+}
+
+function randomInt(min: number, max: number): number {
+  return min + Math.floor(Math.random() * (max - min + 1));
+}
+
+async function column<T = string>(pool: Pool, sql: string, values: unknown[] = []): Promise<T[]> {
+  const r = await pool.query(sql, values);
+  return r.rows.map((row) => Object.values(row)[0] as T);
+}
+
+export async function endpoints(pool: Pool): Promise<Endpoint[]> {
+  const height = Number((await pool.query(`SELECT latest_height FROM ${S}.chain_totals`)).rows[0].latest_height);
+  const txHashes = await column(pool, `SELECT hash FROM ${S}.txes ORDER BY random() LIMIT 2000`);
+  const ethHashes = await column(pool, `SELECT id FROM ${S}.evm_txes ORDER BY random() LIMIT 500`);
+  const assets = await column(pool, `SELECT id FROM ${S}.assets ORDER BY id`);
+  const bigKind = (await pool.query(`SELECT asset_id, kind_id FROM ${S}.kinds ORDER BY holder_count DESC LIMIT 1`)).rows[0] as { asset_id: string; kind_id: number };
+  const holderKeys = (await pool.query(`SELECT units, holder FROM ${S}.holdings WHERE kind_ref = $1 AND units > 0 ORDER BY random() LIMIT 500`, [`${bigKind.asset_id}-${bigKind.kind_id}`])).rows as { units: string; holder: string }[];
+  const busyAccounts = await column(pool, `SELECT subject_id FROM ${S}.activity_entries WHERE subject_kind = 'account' GROUP BY subject_id ORDER BY count(*) DESC LIMIT 20`);
+  const someAccounts = await column(pool, `SELECT id FROM ${S}.accounts ORDER BY random() LIMIT 500`);
+  const attesters = await column(pool, `SELECT DISTINCT attester FROM ${S}.attestations`);
+  const settlementMax = Number((await pool.query(`SELECT max(number) AS n FROM ${S}.settlements`)).rows[0].n);
+  const encumbranceMax = Number((await pool.query(`SELECT max(id::numeric) AS n FROM ${S}.encumbrances`)).rows[0].n);
+  const delegationMax = Number((await pool.query(`SELECT max(id::numeric) AS n FROM ${S}.delegations`)).rows[0].n);
+  const routes = await column(pool, `SELECT id FROM ${S}.bridge_routes`);
+  const methods = await column(pool, `SELECT method FROM ${S}.method_counts ORDER BY count DESC`);
+  const svc20 = await column(pool, `SELECT svc20_address FROM ${S}.kinds`);
+  const desk = busyAccounts[0];
+  const olderCursor = () => encodeTxCursor({ direction: 'older', key: { height: randomInt(2, height), txIndex: 0 } });
+  const newerCursor = () => encodeTxCursor({ direction: 'newer', key: { height: randomInt(1, height - 1), txIndex: 0 } });
+  const feedCursor = (kind: string) => encodeCursor(kind, [randomInt(2, height), 0, 0]);
+  const holderCursor = () => {
+    const k = pick(holderKeys);
+    return encodeCursor('holders', [k.units, k.holder]);
+  };
+  const bigAsset = bigKind.asset_id;
+  const lastTxCursor = (await txsLastCursor(pool)) ?? olderCursor();
+
+  return [
+    { name: 'status', next: () => '/v1/status' },
+    { name: 'stats', next: () => '/v1/stats' },
+    { name: 'blocks', next: () => `/v1/blocks?cursor=${encodeCursor('blocks', [randomInt(2, height)])}` },
+    { name: 'block', next: () => `/v1/blocks/${randomInt(1, height)}` },
+    { name: 'txs (first page)', next: () => '/v1/txs' },
+    { name: 'txs limit=100', next: () => '/v1/txs?limit=100' },
+    { name: 'txs deep next', next: () => `/v1/txs?cursor=${olderCursor()}` },
+    { name: 'txs deep prev', next: () => `/v1/txs?cursor=${newerCursor()}` },
+    { name: 'txs last page', next: () => `/v1/txs?cursor=${lastTxCursor}` },
+    { name: 'txs method', next: () => `/v1/txs?method=${encodeURIComponent(pick(methods))}&cursor=${olderCursor()}` },
+    { name: 'tx by hash', next: () => `/v1/txs/${pick(txHashes)}` },
+    { name: 'tx by eth hash', next: () => `/v1/txs/${pick(ethHashes)}` },
+    { name: 'assets', next: () => '/v1/assets' },
+    { name: 'asset', next: () => `/v1/assets/${pick(assets)}` },
+    { name: 'asset (big kind)', next: () => `/v1/assets/${bigAsset}` },
+    { name: 'graph (big kind)', next: () => `/v1/assets/${bigAsset}/graph` },
+    { name: 'holders first page', next: () => `/v1/assets/${bigAsset}/kinds/${bigKind.kind_id}/holders` },
+    { name: 'holders deep', next: () => `/v1/assets/${bigAsset}/kinds/${bigKind.kind_id}/holders?cursor=${holderCursor()}` },
+    { name: 'distributions', next: () => `/v1/assets/${pick(assets)}/distributions?cursor=${feedCursor('distributions')}` },
+    { name: 'liquidation', next: () => `/v1/assets/${pick(assets)}/liquidation` },
+    { name: 'asset events', next: () => `/v1/assets/${pick(assets)}/events?cursor=${feedCursor('asset_events')}` },
+    { name: 'account (busy)', next: () => `/v1/accounts/${pick(busyAccounts)}` },
+    { name: 'account (any, 0x)', next: () => `/v1/accounts/${toChecksumAddress(decodeBech32Address(pick(someAccounts)).bytes)}` },
+    { name: 'account attestations', next: () => `/v1/accounts/${pick(busyAccounts)}/attestations` },
+    { name: 'account events', next: () => `/v1/accounts/${pick(busyAccounts)}/events?cursor=${feedCursor('account_events')}` },
+    { name: 'attester', next: () => `/v1/attesters/${pick(attesters.length ? attesters : busyAccounts)}` },
+    { name: 'settlements', next: () => `/v1/settlements?cursor=${encodeCursor('settlements', [BigInt(randomInt(2, settlementMax))])}` },
+    { name: 'settlements pending', next: () => '/v1/settlements?status=pending' },
+    { name: 'settlements party', next: () => `/v1/settlements?party=${desk}&cursor=${encodeCursor('settlements', [BigInt(randomInt(2, settlementMax))])}` },
+    { name: 'settlement', next: () => `/v1/settlements/${randomInt(1, settlementMax)}` },
+    { name: 'encumbrance', next: () => `/v1/encumbrances/${randomInt(1, encumbranceMax)}` },
+    { name: 'delegation', next: () => `/v1/delegations/${randomInt(1, delegationMax)}` },
+    { name: 'bridge routes', next: () => '/v1/bridge/routes' },
+    { name: 'bridge route', next: () => `/v1/bridge/routes/${pick(routes)}` },
+    { name: 'bridge transfers', next: () => `/v1/bridge/transfers?cursor=${encodeCursor('bridge_transfers', [BigInt(randomInt(2, height)) * 10_000_000_000n])}` },
+    { name: 'bridge transfers route', next: () => `/v1/bridge/transfers?route=${pick(routes)}` },
+    { name: 'lookup tx', next: () => `/v1/lookup/${pick(txHashes)}` },
+    { name: 'lookup account', next: () => `/v1/lookup/${pick(someAccounts)}` },
+    { name: 'lookup token', next: () => `/v1/lookup/${pick(svc20)}` },
+    { name: 'lookup eth', next: () => `/v1/lookup/${pick(ethHashes)}` },
+    { name: 'lookup integer', next: () => `/v1/lookup/${randomInt(1, height)}` },
+    { name: 'invariants', next: () => '/v1/invariants' },
+  ];
+}
+
+/** The real last_cursor of /v1/txs (limit 20), as the API computes it. */
+async function txsLastCursor(pool: Pool): Promise<string | null> {
+  const total = Number((await pool.query(`SELECT tx_count FROM ${S}.chain_totals`)).rows[0].tx_count);
+  const r = total % 20 || 20;
+  const row = (await pool.query(`SELECT height, tx_index FROM ${S}.txes ORDER BY seq ASC OFFSET $1 LIMIT 1`, [r])).rows[0];
+  return row ? encodeTxCursor({ direction: 'older', key: { height: row.height, txIndex: row.tx_index } }) : null;
+}

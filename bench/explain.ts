@@ -1,0 +1,101 @@
+/**
+ * EXPLAIN of exactly what the API runs: one request per endpoint through an in-process
+ * app whose pool records every statement (text and values); each is then explained and
+ * any sequential scan of a table that is not tiny is reported.
+ */
+import type { AddressInfo } from 'net';
+import { Pool, PoolClient } from 'pg';
+import { createRestApp } from '../rest-adapter/app';
+import type { Endpoint } from './endpoints';
+import { SCHEMA } from './store';
+
+/** Tables of a few rows (one per chain, per method, per route…): a sequential scan is the right plan. */
+const TINY_TABLES = new Set(['chain_totals', '_metadata', 'method_counts', 'bridge_routes', 'i8_checks', 'invariant_checks', 'svc20_checks', 'waterfalls', 'liquidations', 'redemption_pools']);
+
+interface Recorded {
+  endpoint: string;
+  text: string;
+  values: unknown[];
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function walk(node: PlanNode, visit: (n: PlanNode) => void): void {
+  visit(node);
+  for (const child of node.Plans ?? []) walk(child, visit);
+}
+
+function recordingPool(base: Pool, sink: Recorded[], current: () => string): Pool {
+  const pool = Object.create(base) as Pool;
+  pool.connect = (async () => {
+    const client: PoolClient = await base.connect();
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    return new Proxy(client, {
+      get(target, prop, receiver) {
+        if (prop === 'query') {
+          return (config: unknown, ...rest: unknown[]) => {
+            if (typeof config === 'object' && config !== null && 'text' in config) {
+              const c = config as { text: string; values?: unknown[] };
+              sink.push({ endpoint: current(), text: c.text, values: c.values ?? [] });
+            }
+            return query(config, ...rest);
+          };
+        }
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+  }) as Pool['connect'];
+  return pool;
+}
+
+export interface ExplainReport {
+  statements: number;
+  /** "endpoint: table (statement head)" for every sequential scan of a non-tiny table */
+  seqScans: string[];
+  /** indexes used, by name */
+  indexes: Set<string>;
+}
+
+export async function explainEndpoints(databaseUrl: string, list: Endpoint[]): Promise<ExplainReport> {
+  const base = new Pool({ connectionString: databaseUrl, max: 2 });
+  base.on('error', () => undefined);
+  const recorded: Recorded[] = [];
+  let current = '';
+  const app = createRestApp({ pool: recordingPool(base, recorded, () => current), schema: SCHEMA, hrp: 'svc' });
+  const server = await new Promise<import('http').Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    for (const e of list) {
+      current = e.name;
+      await (await fetch(url + e.next())).text();
+    }
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  const report: ExplainReport = { statements: recorded.length, seqScans: [], indexes: new Set() };
+  const client = await base.connect();
+  try {
+    await client.query(`SET search_path = "${SCHEMA}", public`);
+    for (const r of recorded) {
+      const plan = (await client.query({ text: `EXPLAIN (FORMAT JSON) ${r.text}`, values: r.values as unknown[] })).rows[0]['QUERY PLAN'][0].Plan as PlanNode;
+      walk(plan, (n) => {
+        if (n['Index Name']) report.indexes.add(`${n['Relation Name'] ?? ''}:${n['Index Name']}`);
+        if (n['Node Type'] === 'Seq Scan' && n['Relation Name'] && !TINY_TABLES.has(n['Relation Name'])) {
+          report.seqScans.push(`${r.endpoint}: ${n['Relation Name']} (${r.text.replace(/\s+/g, ' ').slice(0, 90)}…)`);
+        }
+      });
+    }
+  } finally {
+    client.release();
+    await base.end();
+  }
+  return report;
+}

@@ -1,0 +1,75 @@
+/** HTTP load: N concurrent keep-alive clients for a fixed time; latency percentiles and throughput. */
+import http from 'http';
+import { performance } from 'perf_hooks';
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  max: number;
+  rps: number;
+  /** first unexpected status and body, if any */
+  firstError?: string;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function get(agent: http.Agent, base: URL, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ agent, host: base.hostname, port: base.port, path }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+/** Runs `clients` loops of GET next() until `durationMs` has passed (after a warm-up that is not counted). */
+export async function runLoad(baseUrl: string, next: () => string, o: { clients: number; durationMs: number; warmupMs: number }): Promise<LoadResult> {
+  const base = new URL(baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: o.clients });
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  const warmEnd = performance.now() + o.warmupMs;
+  const end = warmEnd + o.durationMs;
+  const client = async () => {
+    while (performance.now() < end) {
+      const path = next();
+      const t0 = performance.now();
+      try {
+        const r = await get(agent, base, path);
+        const ms = performance.now() - t0;
+        if (t0 < warmEnd) continue;
+        latencies.push(ms);
+        if (r.status !== 200) {
+          errors++;
+          firstError ??= `${path} -> ${r.status} ${r.body.slice(0, 200)}`;
+        }
+      } catch (e) {
+        errors++;
+        firstError ??= `${path} -> ${(e as Error).message}`;
+      }
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: o.clients }, client));
+  agent.destroy();
+  const measured = Math.max(1, performance.now() - Math.max(started, warmEnd));
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    errors,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies[latencies.length - 1] ?? NaN,
+    rps: (latencies.length / measured) * 1000,
+    firstError,
+  };
+}
