@@ -1,13 +1,14 @@
 /** /v1/assets and every /v1/assets/{id}/… path. */
 import type { Request, Router } from 'express';
 import { NotFoundError } from '../../src/lib/errors';
+import { HeightMemo } from '../db/height-memo';
 import type { Sql } from '../db/sql';
 import { getOnly, sendJson } from '../http/respond';
 import { parseAssetIdParam, parseKindId, parseLimit, queryValue } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { seqOf } from '../paging/seq';
 import { presentActivity, presentDistribution } from '../presenters/activity';
-import { encumbranceIdsOf, presentAsset, presentAssetSummary, presentGraphHolder, presentHolder, presentLocks } from '../presenters/asset';
+import { AccrualRow, encumbranceIdsOf, presentAsset, presentAssetSummary, presentGraphHolder, presentHolder, presentLocks } from '../presenters/asset';
 import { presentLiquidationRecord, presentRedemptionPool, presentWaterfall } from '../presenters/liquidation';
 import { assetFeed } from '../repositories/activityRepository';
 import type { RouteContext } from './context';
@@ -20,7 +21,10 @@ function pageParams(req: Request) {
 }
 
 export function registerAssetRoutes(router: Router, ctx: RouteContext): void {
-  const { assets, activity } = ctx.repos;
+  const { assets, activity, chain } = ctx.repos;
+  // sum_claimable reads every income entry of an accrual (per-holder floors admit no
+  // counter); it only changes when the node indexes a block, so it is kept per height
+  const accrualsByHeight = new HeightMemo<AccrualRow[]>(1000);
 
   /** The asset's status; 404 on every /v1/assets/{id}/… path when there is no such asset. */
   async function requireAsset(sql: Sql, id: string): Promise<string> {
@@ -42,7 +46,12 @@ export function registerAssetRoutes(router: Router, ctx: RouteContext): void {
     const asset = await ctx.store.read(async (sql) => {
       const row = await assets.get(sql, id);
       if (!row) throw new NotFoundError('asset not found');
-      const [kinds, accruals, checks] = await Promise.all([assets.kinds(sql, id), assets.accruals(sql, id), assets.latestInvariantChecks(sql, id)]);
+      const { indexedHeight } = await chain.progress(sql);
+      const [kinds, accruals, checks] = await Promise.all([
+        assets.kinds(sql, id),
+        accrualsByHeight.get(indexedHeight, id, () => assets.accruals(sql, id)),
+        assets.latestInvariantChecks(sql, id),
+      ]);
       return presentAsset(row, kinds, accruals, checks);
     });
     sendJson(res, { asset });

@@ -265,3 +265,18 @@ describe('lookup shapes (dispatch order)', () => {
     for (const q of [bad, toBech32(key, 'cosmos'), 'hello', '-1', '1.5', '0x12', '', '0X' + 'ab'.repeat(20)]) expect(lookupShape(q, 'svc')).toBeNull();
   });
 });
+
+describe('HeightMemo', () => {
+  it('computes once per (height, key) and forgets the least recently used', async () => {
+    const { HeightMemo } = await import('../../../rest-adapter/db/height-memo');
+    const memo = new HeightMemo<number>(2);
+    let computed = 0;
+    const compute = async () => ++computed;
+    expect(await memo.get(1, 'a', compute)).toBe(1);
+    expect(await memo.get(1, 'a', compute)).toBe(1);
+    expect(await memo.get(2, 'a', compute)).toBe(2); // a new height is a new value
+    expect(await memo.get(1, 'a', compute)).toBe(1); // refreshed: (2, a) is now the oldest
+    expect(await memo.get(1, 'b', compute)).toBe(3); // evicts (2, a)
+    expect(await memo.get(2, 'a', compute)).toBe(4);
+  });
+});
