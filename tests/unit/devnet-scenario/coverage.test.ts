@@ -151,4 +151,12 @@ describe('a 120-block scenario history', () => {
     expect(failed.some((t) => t.typeUrls[0] === '/cosmos.bank.v1beta1.MsgSend' && t.codespace === 'sdk' && t.code === 5)).toBe(true);
     for (const space of ['rights', 'settlement', 'encumbrance', 'bridge']) expect(failed.some((t) => t.codespace === space)).toBe(true);
   });
+
+  it('fails no tx by accident: every failure is one the scenario plans', () => {
+    const planned = new Set(['sdk/5', 'rights/2', 'rights/4', 'settlement/2', 'settlement/3', 'payout/2', 'asset/5', 'encumbrance/4', 'bridge/4', 'bridge/5']);
+    const unplanned = chain.txs.filter((t) => t.code !== 0 && !planned.has(`${t.codespace}/${t.code}`));
+    expect(unplanned).toEqual([]);
+    // sdk/5 only from the deliberate bank send beyond the balance
+    expect(chain.txs.filter((t) => t.codespace === 'sdk' && t.code === 5).every((t) => t.typeUrls[0] === '/cosmos.bank.v1beta1.MsgSend')).toBe(true);
+  });
 });
