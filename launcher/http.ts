@@ -1,0 +1,119 @@
+/**
+ * The one HTTP server of `npm start`:
+ *   /v1/*, /openapi.yaml   the rest adapter (createRestApp), once PostgreSQL is up
+ *   /graphql, /graphiql    read-only GraphQL (graphql.ts), once the node has created its tables
+ *   /api/*                 app services: not built yet, 404 JSON
+ *   /health                the process is up: always 200
+ *   /ready                 store reachable and lag within READY_MAX_LAG_BLOCKS: 200, else 503 with reasons
+ *   /metrics               Prometheus text
+ * The server listens before anything else starts, so /health and /ready answer during start-up.
+ */
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Logger } from './logger';
+import type { LauncherMetrics } from './metrics';
+import type { Readiness } from './readiness';
+
+/** A handler filled in later (the rest app needs the database, GraphQL the node's tables). */
+export class Slot {
+  private handler: RequestHandler | undefined;
+  constructor(private readonly whileEmpty: RequestHandler) {}
+  set(handler: RequestHandler | undefined): void {
+    this.handler = handler;
+  }
+  get filled(): boolean {
+    return this.handler !== undefined;
+  }
+  readonly handle: RequestHandler = (req, res, next) => (this.handler ?? this.whileEmpty)(req, res, next);
+}
+
+export interface HttpDeps {
+  rest: Slot;
+  graphql: Slot;
+  readiness: () => Readiness;
+  /** false until the node has committed its first blocks: /v1 answers 503 until then */
+  storeReady: () => boolean;
+  metrics: LauncherMetrics;
+  log: Logger;
+  startedAt: number;
+}
+
+function sendJson(res: Response, status: number, body: unknown): void {
+  res.status(status).type('application/json').send(JSON.stringify(body));
+}
+
+export const startingRest: RequestHandler = (_req, res) =>
+  sendJson(res, 503, { error: 'the API is starting (database not up yet); see /ready', code: 'internal' });
+
+export const startingGraphql: RequestHandler = (_req, res) =>
+  sendJson(res, 503, { errors: [{ message: 'GraphQL starts once the indexer has created its tables; see /ready' }] });
+
+/** Route template for metrics labels: bounded cardinality (no ids, hashes or addresses). */
+function routeLabel(req: Request): string {
+  const route = req.route as { path?: unknown } | undefined;
+  if (route && typeof route.path === 'string') return route.path;
+  const p = req.originalUrl.split('?')[0];
+  for (const prefix of ['/graphql', '/graphiql', '/api', '/v1']) if (p === prefix || p.startsWith(`${prefix}/`)) return prefix === '/v1' ? 'unmatched /v1' : prefix;
+  return 'other';
+}
+
+function observe(deps: HttpDeps): RequestHandler {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      deps.metrics.observeRequest(routeLabel(req), req.method, res.statusCode, seconds);
+      deps.log.debug('request', { method: req.method, path: req.originalUrl, status: res.statusCode, ms: Math.round(seconds * 1000) });
+    });
+    next();
+  };
+}
+
+function operations(app: Express, deps: HttpDeps): void {
+  app.get('/health', (_req, res) => sendJson(res, 200, { status: 'ok', uptime_s: Math.round((Date.now() - deps.startedAt) / 1000) }));
+  app.get('/ready', (_req, res) => {
+    const r = deps.readiness();
+    sendJson(res, r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'not_ready', ...r });
+  });
+  app.get('/metrics', async (_req, res, next) => {
+    try {
+      const text = await deps.metrics.registry.metrics();
+      res.status(200).type(deps.metrics.registry.contentType).send(text);
+    } catch (e) {
+      next(e);
+    }
+  });
+}
+
+/** /api/*: the app services (launchpad, lender, desk) are not built yet. */
+const appServicesNotBuilt: RequestHandler = (_req, res) => sendJson(res, 404, { error: 'not found (the app services are not part of this build yet)', code: 'not_found' });
+
+function restUntilIndexed(deps: HttpDeps): RequestHandler {
+  return (req, res, next) => {
+    if (req.path === '/openapi.yaml' || deps.storeReady()) return deps.rest.handle(req, res, next);
+    sendJson(res, 503, { error: 'the indexer has not committed its first blocks yet; see /ready', code: 'internal' });
+  };
+}
+
+function lastResort(log: Logger) {
+  return (err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    log.error('request failed', { method: req.method, path: req.originalUrl, error: err });
+    sendJson(res, 500, { error: 'internal error', code: 'internal' });
+  };
+}
+
+export function createHttpApp(deps: HttpDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(observe(deps));
+  operations(app, deps);
+  app.use('/api', appServicesNotBuilt);
+  app.use(['/graphql', '/graphiql'], (req, res, next) => {
+    // postgraphile matches its routes on the full URL: hand it the request unchanged
+    req.url = req.originalUrl;
+    deps.graphql.handle(req, res, next);
+  });
+  app.use(restUntilIndexed(deps));
+  app.use(lastResort(deps.log));
+  return app;
+}

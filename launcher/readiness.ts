@@ -1,0 +1,154 @@
+/**
+ * Watches the store (_metadata, written by the node in the same transaction as the
+ * entities) and the chain tip, every second: /ready, /metrics and the progress lines
+ * ("height / target, blocks/s") all read this one snapshot.
+ */
+import type { Pool } from 'pg';
+import type { Logger } from './logger';
+import type { LauncherMetrics } from './metrics';
+
+export interface IndexState {
+  storeReachable: boolean;
+  /** the node has created its tables and committed a first batch */
+  schemaReady: boolean;
+  indexedHeight?: number;
+  chainHeight?: number;
+  /** the chain tip the node last saw (_metadata.targetHeight) */
+  targetHeight?: number;
+  error?: string;
+}
+
+export interface Readiness {
+  ready: boolean;
+  reasons: string[];
+  indexed_height: number | null;
+  chain_height: number | null;
+  lag_blocks: number | null;
+  max_lag_blocks: number;
+}
+
+export interface IndexWatcherOptions {
+  pool: Pool;
+  schema: string;
+  /** the chain's latest height (RPC status or the in-process devnet) */
+  chainTip: () => Promise<number>;
+  maxLagBlocks: number;
+  progressIntervalMs: number;
+  metrics: LauncherMetrics;
+  log: Logger;
+  /** called once, the first time the API is ready */
+  onFirstReady?: (r: Readiness) => void;
+  /** called once, when the node has created its tables and committed a first batch */
+  onSchemaReady?: () => void;
+}
+
+const POLL_MS = 1000;
+const RATE_WINDOW_MS = 10_000;
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+export function evaluateReadiness(s: IndexState, maxLagBlocks: number): Readiness {
+  const chain = Math.max(s.chainHeight ?? 0, s.targetHeight ?? 0) || undefined;
+  const lag = s.indexedHeight !== undefined && chain !== undefined ? Math.max(0, chain - s.indexedHeight) : undefined;
+  const reasons: string[] = [];
+  if (!s.storeReachable) reasons.push(`store unreachable${s.error ? `: ${s.error}` : ''}`);
+  else if (!s.schemaReady) reasons.push('the indexer has not committed its first blocks yet');
+  if (chain === undefined) reasons.push('chain height unknown (chain RPC unreachable?)');
+  if (lag !== undefined && lag > maxLagBlocks) reasons.push(`indexing lags ${lag} blocks behind the chain (more than ${maxLagBlocks})`);
+  return { ready: reasons.length === 0, reasons, indexed_height: s.indexedHeight ?? null, chain_height: chain ?? null, lag_blocks: lag ?? null, max_lag_blocks: maxLagBlocks };
+}
+
+export class IndexWatcher {
+  state: IndexState = { storeReachable: false, schemaReady: false };
+  private timer: NodeJS.Timeout | undefined;
+  private samples: { t: number; h: number }[] = [];
+  private lastProgressLog = 0;
+  private wasReady = false;
+  private everReady = false;
+  private schemaSeen = false;
+
+  constructor(private readonly o: IndexWatcherOptions) {}
+
+  start(): void {
+    const loop = async () => {
+      await this.poll();
+      this.timer = setTimeout(() => void loop(), POLL_MS);
+    };
+    void loop();
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  readiness(): Readiness {
+    return evaluateReadiness(this.state, this.o.maxLagBlocks);
+  }
+
+  /** Blocks per second over the last ten seconds (null until two samples exist). */
+  rate(): number | null {
+    const s = this.samples;
+    if (s.length < 2 || s[s.length - 1].t === s[0].t) return null;
+    return (s[s.length - 1].h - s[0].h) / ((s[s.length - 1].t - s[0].t) / 1000);
+  }
+
+  private async readStore(): Promise<Pick<IndexState, 'storeReachable' | 'schemaReady' | 'indexedHeight' | 'targetHeight' | 'error'>> {
+    try {
+      const r = await this.o.pool.query<{ key: string; value: unknown }>(
+        `SELECT key, value FROM ${quoteIdent(this.o.schema)}._metadata WHERE key IN ('lastProcessedHeight', 'targetHeight')`,
+      );
+      const by = new Map(r.rows.map((row) => [row.key, Number(row.value)]));
+      const indexed = by.get('lastProcessedHeight');
+      return { storeReachable: true, schemaReady: indexed !== undefined, indexedHeight: indexed, targetHeight: by.get('targetHeight') };
+    } catch (e) {
+      if ((e as { code?: string }).code === '42P01') return { storeReachable: true, schemaReady: false }; // no _metadata yet
+      return { storeReachable: false, schemaReady: false, error: (e as Error).message };
+    }
+  }
+
+  private async readChain(): Promise<number | undefined> {
+    try {
+      return await this.o.chainTip();
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async poll(): Promise<void> {
+    const [store, chainHeight] = await Promise.all([this.readStore(), this.readChain()]);
+    this.state = { ...store, chainHeight: chainHeight ?? this.state.chainHeight };
+    if (store.schemaReady && !this.schemaSeen) {
+      this.schemaSeen = true;
+      this.o.onSchemaReady?.();
+    }
+    const now = Date.now();
+    if (store.indexedHeight !== undefined) {
+      this.samples.push({ t: now, h: store.indexedHeight });
+      while (this.samples.length > 2 && now - this.samples[0].t > RATE_WINDOW_MS) this.samples.shift();
+    }
+    const r = this.readiness();
+    this.o.metrics.setHeights({ indexed: store.indexedHeight, chain: r.chain_height ?? undefined, ready: r.ready });
+    this.report(r, now);
+  }
+
+  private report(r: Readiness, now: number): void {
+    const { log } = this.o;
+    if (r.ready !== this.wasReady) {
+      if (r.ready && !this.everReady) this.o.onFirstReady?.(r);
+      else if (r.ready) log.info('ready again', { indexed_height: r.indexed_height, chain_height: r.chain_height });
+      else log.warn('not ready', { reasons: r.reasons.join('; ') });
+      this.everReady ||= r.ready;
+      this.wasReady = r.ready;
+    }
+    const catchingUp = r.lag_blocks !== null && r.lag_blocks > this.o.maxLagBlocks;
+    if (catchingUp && now - this.lastProgressLog >= this.o.progressIntervalMs) {
+      this.lastProgressLog = now;
+      const rate = this.rate();
+      const eta = rate && rate > 0 ? Math.round(r.lag_blocks! / rate) : undefined;
+      log.info(`indexing ${r.indexed_height} / ${r.chain_height}`, { lag_blocks: r.lag_blocks, blocks_per_s: rate === null ? undefined : Number(rate.toFixed(1)), eta_s: eta });
+    }
+  }
+}

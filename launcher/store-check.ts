@@ -1,0 +1,73 @@
+/**
+ * Before the node starts: does the index already in the store belong to this chain? The node
+ * would fail later with less helpful words (or, for the devnet, index on top of a different
+ * history), so a mismatch stops the start with what to do about it.
+ */
+import type { Pool } from 'pg';
+import { JournalConflict, type DevnetJournal } from './devnet-journal';
+
+export interface StoredIndex {
+  chainId?: string;
+  indexedHeight?: number;
+  /** block hash the index holds at indexedHeight (upper-case hex) */
+  hashAtHeight?: string;
+}
+
+export interface ResetHint {
+  dataDir: string;
+  schema: string;
+  /** DATABASE_URL is set: removing DATA_DIR does not clear the index */
+  externalDatabase: boolean;
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** What the store holds; undefined when the node never ran on this schema. */
+export async function readStoredIndex(pool: Pool, schema: string): Promise<StoredIndex | undefined> {
+  const s = quoteIdent(schema);
+  let rows: { key: string; value: unknown }[];
+  try {
+    rows = (await pool.query<{ key: string; value: unknown }>(`SELECT key, value FROM ${s}._metadata WHERE key IN ('chain', 'lastProcessedHeight')`)).rows;
+  } catch (e) {
+    if ((e as { code?: string }).code === '42P01') return undefined; // no _metadata: fresh
+    throw e;
+  }
+  const by = new Map(rows.map((r) => [r.key, r.value]));
+  const height = by.has('lastProcessedHeight') ? Number(by.get('lastProcessedHeight')) : undefined;
+  let hash: string | undefined;
+  if (height !== undefined) {
+    const r = await pool.query<{ hash: string }>(`SELECT hash FROM ${s}.blocks WHERE id = $1`, [String(height)]).catch(() => ({ rows: [] as { hash: string }[] }));
+    hash = r.rows[0]?.hash;
+  }
+  return { chainId: by.has('chain') ? String(by.get('chain')) : undefined, indexedHeight: height, hashAtHeight: hash };
+}
+
+function howToReset(h: ResetHint): string {
+  const fresh = `remove ${h.dataDir} (rm -rf ${h.dataDir}) or pass a new DATA_DIR`;
+  return h.externalDatabase ? `Start afresh: drop schema "${h.schema}" in DATABASE_URL or set another DB_SCHEMA, and ${fresh}.` : `Start afresh: ${fresh}.`;
+}
+
+export function checkChainId(index: StoredIndex | undefined, chainId: string, h: ResetHint): void {
+  if (index?.chainId !== undefined && index.chainId !== chainId) {
+    throw new JournalConflict(`the index in schema "${h.schema}" was built from chain "${index.chainId}", not "${chainId}". ${howToReset(h)}`);
+  }
+}
+
+/** The index must be a prefix of the journaled devnet: same block hash at the indexed height. */
+export function checkIndexAgainstJournal(index: StoredIndex | undefined, journal: DevnetJournal, h: ResetHint): void {
+  const height = index?.indexedHeight;
+  if (height === undefined || height <= 0) return;
+  const saved = journal.block(height);
+  if (!saved) {
+    const what = journal.height === 0 ? 'no saved devnet' : `a saved devnet of ${journal.height} blocks only`;
+    throw new JournalConflict(`the index in schema "${h.schema}" is at height ${height} but there is ${what} in ${h.dataDir}/devnet. ${howToReset(h)}`);
+  }
+  if (index!.hashAtHeight !== undefined && index!.hashAtHeight !== saved.hash) {
+    throw new JournalConflict(
+      `the index in schema "${h.schema}" holds block ${height} ${index!.hashAtHeight.slice(0, 12)}… but the saved devnet has ${saved.hash.slice(0, 12)}… ` +
+        `(another seed or history?). ${howToReset(h)}`,
+    );
+  }
+}
