@@ -1,0 +1,233 @@
+/**
+ * npm run bench:index [-- options]
+ *
+ * Indexing throughput of the real @subql/node-cosmos on this project:
+ *   1. generates a seeded devnet history (devnet/scenario, default 5,000 blocks x 10 txs,
+ *      every module; generated with skipSignatureVerification: CheckTx skips the secp256k1
+ *      check for speed, the txs are still signed and the blocks identical in shape),
+ *   2. serves it over CometBFT RPC (in this process),
+ *   3. indexes it into a fresh database with the FULL project (dist/ of this repository),
+ *   4. indexes the same history into another fresh database with the FLOOR project: the
+ *      same project.yaml (same handler declarations) on a bundle of empty handlers
+ *      (bench/lib/floor-project.ts),
+ *   5. prints blocks/s, txs/s, events/s, peak RSS of the node process, full/floor, the load
+ *      before and after, and a final JSON summary line.
+ *
+ * Options:
+ *   --seed S --blocks N --txs-per-block N     the history (default bench, 5000, 10)
+ *   --node-flags "..."                        node/V8 flags (default --max-semi-space-size=64)
+ *   --subql-flags "..."                       SubQuery flags (default --batch-size=20)
+ *   --runs '<json>'                           runs instead of full + floor: [{"label", "project":
+ *                                             "full"|"floor"|<dir>, "nodeFlags"?: [...], "subqlFlags"?: [...]}]
+ *   --repeat N                                each run N times (median reported)
+ *   --logs DIR                                write each run's node log there
+ *
+ * PostgreSQL: DATABASE_URL when set, else an embedded server (tests/harness/postgres.ts).
+ */
+import fs from 'fs';
+import path from 'path';
+import { startRpcServer } from '../devnet/chain';
+import { generateHistory } from '../devnet/scenario';
+import { createDatabase, startPostgres, subqlDbEnv, uniqueName } from '../tests/harness/postgres';
+import { makeFloorProject } from './lib/floor-project';
+import { busy, machineState, type MachineState } from './lib/machine';
+import { REPO_ROOT, runNode, type NodeRunResult } from './lib/node-run';
+
+interface RunSpec {
+  label: string;
+  project: string;
+  nodeFlags?: string[];
+  subqlFlags?: string[];
+}
+
+interface Args {
+  seed: string;
+  blocks: number;
+  txsPerBlock: number;
+  nodeFlags?: string[];
+  subqlFlags?: string[];
+  runs?: RunSpec[];
+  repeat: number;
+  logs?: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { seed: 'bench', blocks: 5000, txsPerBlock: 10, repeat: 1 };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    const words = (v: string) => v.split(/\s+/).filter(Boolean);
+    if (flag === '--seed') a.seed = value();
+    else if (flag === '--blocks') a.blocks = Number(value());
+    else if (flag === '--txs-per-block') a.txsPerBlock = Number(value());
+    else if (flag === '--node-flags') a.nodeFlags = words(value());
+    else if (flag === '--subql-flags') a.subqlFlags = words(value());
+    else if (flag === '--runs') a.runs = JSON.parse(value()) as RunSpec[];
+    else if (flag === '--repeat') a.repeat = Number(value());
+    else if (flag === '--logs') a.logs = value();
+    else throw new Error(`unknown option ${flag}`);
+  }
+  if (!Number.isSafeInteger(a.blocks) || a.blocks < 2) throw new Error('--blocks must be an integer >= 2');
+  return a;
+}
+
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+
+function log(line: string): void {
+  console.log(`[bench:index] ${line}`);
+}
+
+interface RunFigures {
+  label: string;
+  project: string;
+  nodeFlags: string[];
+  subqlFlags: string[];
+  blocksPerSec: number;
+  txsPerSec: number;
+  eventsPerSec: number;
+  indexSeconds: number;
+  startupSeconds: number;
+  peakRssMb: number;
+  hwmRssMb: number;
+  /** CPU ms per block while indexing: node process, PostgreSQL server */
+  nodeCpuMsPerBlock: number;
+  pgCpuMsPerBlock: number | null;
+  repeats: number[];
+  loadBefore: MachineState['load'];
+  loadAfter: MachineState['load'];
+  progress: [number, number][];
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const before = machineState();
+  log(`machine: ${before.cores} cores, load ${before.load.join(' ')}${busy(before) ? ' (BUSY: figures below are disturbed)' : ''}; busiest: ${before.busiest.join(' | ')}`);
+
+  const dist = path.join(REPO_ROOT, 'dist', 'index.js');
+  if (!fs.existsSync(dist)) throw new Error('dist/index.js missing: npm run build first');
+
+  let t = Date.now();
+  const history = await generateHistory({
+    seed: args.seed,
+    blocks: args.blocks,
+    txsPerBlock: args.txsPerBlock,
+    skipSignatureVerification: true, // generation speed only; see the header comment
+    onBlock: (h) => {
+      if (h % 1000 === 0) log(`generated ${h}/${args.blocks} blocks (${round((Date.now() - t) / 1000)} s)`);
+    },
+  });
+  const chain = history.chain;
+  let events = 0;
+  for (let h = 1; h <= chain.height; h++) {
+    const r = JSON.parse(chain.block(h)!.resultsJson) as { txs_results: { events: unknown[] }[] | null; finalize_block_events: unknown[] | null };
+    events += (r.txs_results ?? []).reduce((n, x) => n + x.events.length, 0) + (r.finalize_block_events ?? []).length;
+  }
+  const txs = history.summary.txs.total;
+  const generation = { seconds: round((Date.now() - t) / 1000), blocks: chain.height, txs, failedTxs: history.summary.txs.failed, events };
+  log(`history: seed ${args.seed}, ${chain.height} blocks, ${txs} txs (${history.summary.txs.failed} failed), ${events} events, generated in ${generation.seconds} s (skipSignatureVerification)`);
+
+  const rpc = await startRpcServer(chain);
+  const pg = await startPostgres();
+  const floor = makeFloorProject();
+  const specs: RunSpec[] = args.runs ?? [
+    { label: 'full', project: 'full' },
+    { label: 'floor', project: 'floor' },
+  ];
+  const results: RunFigures[] = [];
+  try {
+    for (const spec of specs) {
+      const projectDir = spec.project === 'full' ? REPO_ROOT : spec.project === 'floor' ? floor.dir : path.resolve(spec.project);
+      const runs: NodeRunResult[] = [];
+      const loadBefore = machineState().load;
+      for (let i = 0; i < args.repeat; i++) {
+        const db = await createDatabase(pg.url, uniqueName(`bench_${spec.label}`));
+        try {
+          t = Date.now();
+          const logFile = args.logs ? path.join(args.logs, `${spec.label}-${i + 1}.log`) : undefined;
+          if (logFile) fs.mkdirSync(args.logs!, { recursive: true });
+          const stream = logFile ? fs.createWriteStream(logFile) : undefined;
+          const r = await runNode({
+            dbEnv: subqlDbEnv(db),
+            endpoint: rpc.url,
+            projectDir,
+            targetHeight: chain.height,
+            nodeFlags: spec.nodeFlags ?? args.nodeFlags,
+            subqlFlags: spec.subqlFlags ?? args.subqlFlags,
+            onLog: stream ? (line) => stream.write(line + '\n') : undefined,
+          });
+          stream?.end();
+          runs.push(r);
+          log(
+            `${spec.label} #${i + 1}: ${round(r.blocksPerSec)} blocks/s, ${round((r.blocksPerSec * txs) / chain.height)} txs/s (${round(r.indexMs / 1000)} s + ${round(r.startupMs / 1000)} s start-up), ` +
+              `CPU/block node ${r.nodeCpuMsPerBlock} ms + postgres ${r.pgCpuMsPerBlock ?? '?'} ms, peak RSS ${r.hwmRssMb} MB, load ${machineState().load[0]}`,
+          );
+        } finally {
+          await db.drop().catch(() => undefined);
+        }
+      }
+      const rates = runs.map((r) => r.blocksPerSec);
+      const mid = runs[rates.indexOf(median(rates))];
+      const loadAfter = machineState().load;
+      results.push({
+        label: spec.label,
+        project: spec.project,
+        nodeFlags: spec.nodeFlags ?? args.nodeFlags ?? ['--max-semi-space-size=64'],
+        subqlFlags: spec.subqlFlags ?? args.subqlFlags ?? ['--batch-size=20'],
+        blocksPerSec: round(mid.blocksPerSec),
+        txsPerSec: round((mid.blocksPerSec * txs) / chain.height),
+        eventsPerSec: Math.round((mid.blocksPerSec * events) / chain.height),
+        indexSeconds: round(mid.indexMs / 1000),
+        startupSeconds: round(mid.startupMs / 1000),
+        peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)),
+        hwmRssMb: Math.max(...runs.map((r) => r.hwmRssMb)),
+        nodeCpuMsPerBlock: mid.nodeCpuMsPerBlock,
+        pgCpuMsPerBlock: mid.pgCpuMsPerBlock,
+        repeats: rates.map((x) => round(x)),
+        loadBefore,
+        loadAfter,
+        progress: mid.progress,
+      });
+    }
+  } finally {
+    floor.remove();
+    await rpc.close();
+    await pg.stop();
+  }
+
+  const after = machineState();
+  const full = results.find((r) => r.label === 'full');
+  const fl = results.find((r) => r.label === 'floor');
+  for (const r of results) {
+    log(
+      `${r.label.padEnd(8)} ${String(r.blocksPerSec).padStart(6)} blocks/s  ${String(r.txsPerSec).padStart(7)} txs/s  ${String(r.eventsPerSec).padStart(7)} events/s  ` +
+        `CPU/block ${r.nodeCpuMsPerBlock} + ${r.pgCpuMsPerBlock ?? '?'} ms  peak RSS ${r.hwmRssMb} MB  (${r.indexSeconds} s; load ${r.loadBefore[0]} -> ${r.loadAfter[0]})`,
+    );
+  }
+  const ratio = full && fl ? round(full.blocksPerSec / fl.blocksPerSec, 2) : null;
+  const cpu = (r: RunFigures) => r.nodeCpuMsPerBlock + (r.pgCpuMsPerBlock ?? 0);
+  // the same ratio in CPU terms (floor CPU per block / full CPU per block): what it would be on an idle machine if both were CPU-bound
+  const cpuRatio = full && fl ? round(cpu(fl) / cpu(full), 2) : null;
+  if (ratio !== null) log(`full/floor = ${ratio} wall-clock, ${cpuRatio} by CPU per block (target >= 0.67); full ${full!.blocksPerSec} blocks/s (target >= 60)`);
+  log(`load before ${before.load.join(' ')}, after ${after.load.join(' ')}${busy(before) || busy(after) ? ' — the machine was busy: repeat on a quiet machine before quoting' : ''}`);
+  console.log(
+    JSON.stringify({
+      bench: 'index-throughput',
+      seed: args.seed,
+      generation,
+      runs: results.map(({ progress: _p, ...r }) => r),
+      ratioFullFloor: ratio,
+      ratioFullFloorByCpu: cpuRatio,
+      machine: { cores: before.cores, loadBefore: before.load, loadAfter: after.load, busiestBefore: before.busiest, busiestAfter: after.busiest },
+    }),
+  );
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
