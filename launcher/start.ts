@@ -27,7 +27,7 @@ import { createLogger, type Logger } from './logger';
 import { createMetrics } from './metrics';
 import { forwardNodeLine } from './node-logs';
 import { freePort, parseDatabaseUrl, startPostgres, subqlDbEnv, type PgConnection } from './postgres';
-import { ensureProjectBuilt, manifestFor } from './project';
+import { ensureProjectBuilt, projectFor, REPO_ROOT } from './project';
 import { IndexWatcher, type Readiness } from './readiness';
 import { checkChainId, checkIndexAgainstJournal, readStoredIndex, type ResetHint } from './store-check';
 import { startNode } from './subql-node';
@@ -40,8 +40,6 @@ const CHAIN_WAIT_MS = 60_000;
 interface ChainSource {
   endpoint: string;
   chainId: string;
-  /** -f of the node: the repository, or a generated manifest copy */
-  manifest: string;
   tip(): Promise<number>;
 }
 
@@ -175,8 +173,9 @@ export class Launcher {
 
   private async startChain(db: PgConnection, journal: DevnetJournal | undefined): Promise<ChainSource> {
     const index = await this.storedIndex(db);
+    const chain = journal ? await this.startDevnet(journal, index) : await this.externalChain(index);
     if (index?.indexedHeight !== undefined) this.log.info('resuming the index', { indexed_height: index.indexedHeight, schema: this.config.schema });
-    return journal ? this.startDevnet(journal, index) : this.externalChain(index);
+    return chain;
   }
 
   private async startDevnet(journal: DevnetJournal, index: Awaited<ReturnType<typeof readStoredIndex>>): Promise<ChainSource> {
@@ -193,7 +192,7 @@ export class Launcher {
     const devnet = await startEmbeddedDevnet({ config: d, journal, dataDir: this.config.dataDir, log });
     await this.own('devnet', () => devnet.close());
     log.info('devnet live', { rpc: devnet.url, chain_id: devnet.chainId, height: devnet.chain.height, block_ms: d.blockMs, journal: journal.dir });
-    return { endpoint: devnet.url, chainId: devnet.chainId, manifest: manifestFor(devnet.chainId, devnet.url, this.config.dataDir), tip: async () => devnet.chain.height };
+    return { endpoint: devnet.url, chainId: devnet.chainId, tip: async () => devnet.chain.height };
   }
 
   private async externalChain(index: Awaited<ReturnType<typeof readStoredIndex>>): Promise<ChainSource> {
@@ -201,9 +200,15 @@ export class Launcher {
     const log = this.log.child('chain');
     const status = await resolveExternalChain(rpcUrl, chainId, CHAIN_WAIT_MS, (error) => log.warn('waiting for the chain RPC', { rpc: rpcUrl, error }));
     checkChainId(index, status.chainId, this.resetHint());
-    const manifest = manifestFor(status.chainId, rpcUrl, path.join(this.config.dataDir, 'project'));
-    log.info('using CHAIN_RPC_URL', { rpc: rpcUrl, chain_id: status.chainId, height: status.height, version: status.version, manifest: path.relative(process.cwd(), manifest) || '.' });
-    return { endpoint: rpcUrl, chainId: status.chainId, manifest, tip: async () => (await fetchChainStatus(rpcUrl)).height };
+    log.info('using CHAIN_RPC_URL', { rpc: rpcUrl, chain_id: status.chainId, height: status.height, version: status.version });
+    return { endpoint: rpcUrl, chainId: status.chainId, tip: async () => (await fetchChainStatus(rpcUrl)).height };
+  }
+
+  /** The repository, or (another chain id) a project copy in DATA_DIR/project: the node requires the manifest's chainId to be the chain's. */
+  private project(chain: ChainSource): string {
+    const dir = projectFor(chain.chainId, chain.endpoint, path.join(this.config.dataDir, 'project'));
+    if (dir !== REPO_ROOT) this.log.info('running the node from a project copy for this chain id', { chain_id: chain.chainId, dir });
+    return dir;
   }
 
   private async startIndexer(db: PgConnection, chain: ChainSource): Promise<void> {
@@ -213,7 +218,7 @@ export class Launcher {
       dbEnv: subqlDbEnv(db),
       endpoint: chain.endpoint,
       schema: this.config.schema,
-      manifest: chain.manifest,
+      projectDir: this.project(chain),
       port: await freePort(),
       batchSize: this.config.node.batchSize,
       workers: this.config.node.workers,

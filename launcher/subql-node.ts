@@ -30,8 +30,6 @@ export interface StartNodeOptions {
   batchSize?: number;
   /** project directory (default: the repository root) */
   projectDir?: string;
-  /** manifest to run (-f), e.g. a generated copy with another chainId (default: projectDir) */
-  manifest?: string;
   /** --workers (default: none; slower on 2 cores, see docs/indexer.md) */
   workers?: number;
   /**
@@ -86,7 +84,7 @@ function nodeArgs(o: StartNodeOptions, port: number): string[] {
   return [
     '--max-semi-space-size=64', // fewer GC stalls with many small entities (DESIGN "Where the time goes")
     path.join(REPO_ROOT, 'node_modules', '@subql', 'node-cosmos', 'bin', 'run'),
-    `-f=${o.manifest ?? o.projectDir ?? REPO_ROOT}`,
+    `-f=${o.projectDir ?? REPO_ROOT}`,
     `--db-schema=${o.schema}`,
     '--historical=false',
     '--kyve-endpoint=false',
