@@ -1,7 +1,7 @@
 /** ActivityEvent and Distribution objects. */
 import type { ActivityRow } from '../repositories/activityRepository';
 import type { DistributionRow } from '../repositories/assetRepository';
-import { amountString, formatTimestamp, jsonValue } from './values';
+import { amountString, formatTimestamp, passJson } from './values';
 
 export function presentActivity(row: ActivityRow) {
   return {
@@ -12,7 +12,7 @@ export function presentActivity(row: ActivityRow) {
     block_time: formatTimestamp(row.block_time),
     type: row.type,
     ...(row.mode ? { mode: row.mode } : {}), // block-level events only
-    decoded: jsonValue<Record<string, unknown>>(row.decoded),
+    decoded: passJson(row.decoded),
   };
 }
 

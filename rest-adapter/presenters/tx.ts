@@ -1,5 +1,5 @@
 /** Tx, Event and EVMTx objects (openapi `Tx`, `Event`, `EVMTx`) from store rows. */
-import { formatTimestamp, jsonValue, toInt } from './values';
+import { formatTimestamp, passJson, toInt } from './values';
 
 export interface TxRow {
   hash: string;
@@ -42,8 +42,10 @@ export interface ApiEvent {
   type: string;
   msg_index: number | null;
   mode?: string;
-  attributes: { key: string; value: string }[];
-  decoded: Record<string, unknown> | null;
+  /** [{key, value}] as stored (JSON text passed through, see RawJson) */
+  attributes: unknown;
+  /** proto-JSON object or null, as stored */
+  decoded: unknown;
   applied: boolean;
 }
 
@@ -66,8 +68,10 @@ export interface ApiTx {
   raw_log?: string;
   gas_wanted: number;
   gas_used: number;
-  msgs: Record<string, unknown>[];
-  fee: { denom: string; amount: string }[];
+  /** proto-JSON messages as stored */
+  msgs: unknown;
+  /** [{denom, amount}] as stored */
+  fee: unknown;
   block_time: string;
   evm: ApiEvmTx | null;
   events: ApiEvent[];
@@ -79,8 +83,8 @@ export function presentEvent(row: EventRow): ApiEvent {
     type: row.type,
     msg_index: row.msg_index,
     ...(row.mode ? { mode: row.mode } : {}), // block-level events only
-    attributes: jsonValue(row.attributes),
-    decoded: row.decoded === null ? null : jsonValue(row.decoded),
+    attributes: passJson(row.attributes),
+    decoded: row.decoded === null ? null : passJson(row.decoded),
     applied: row.applied,
   };
 }
@@ -107,8 +111,8 @@ export function presentTx(row: TxRow, events: readonly EventRow[], evm: ApiEvmTx
     ...(row.code !== 0 ? { raw_log: row.raw_log ?? '' } : {}), // only on failed txs
     gas_wanted: toInt(row.gas_wanted),
     gas_used: toInt(row.gas_used),
-    msgs: jsonValue(row.msgs),
-    fee: jsonValue(row.fee),
+    msgs: passJson(row.msgs),
+    fee: passJson(row.fee),
     block_time: formatTimestamp(row.block_time),
     evm,
     events: events.map(presentEvent),

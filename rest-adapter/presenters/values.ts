@@ -27,6 +27,20 @@ export function timestampMs(pgText: string): number {
 }
 
 /**
+ * JSON text written into the answer as it is stored (json.ts splices it in): the raw
+ * chain payloads (msgs, fee, event attributes and decoded) are JSON text written by the
+ * mappings with JSON.stringify, so parsing and re-serialising them would only cost CPU.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/** A JSON-text column passed through untouched; a jsonb column (already parsed) as is. */
+export function passJson(v: unknown): unknown {
+  return typeof v === 'string' ? new RawJson(v) : v;
+}
+
+/**
  * A JSON column: jsonb arrives parsed, JSON text (raw chain payloads, see schema.graphql)
  * arrives as a string. Accepts both so a column moving between the two forms keeps working.
  */
