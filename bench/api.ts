@@ -2,7 +2,7 @@
  * `npm run bench:api` — the /v1 read API under load on a store of ≥ 1M txs, then on
  * one tenth of it.
  *
- *   npm run bench:api -- [--txs 1000000] [--clients 20] [--duration 5] [--warmup 1]
+ *   npm run bench:api -- [--txs 1000000] [--clients 20] [--duration 5] [--warmup 1] [--serial 1]
  *                        [--holders 100000] [--base-blocks 300] [--keep (with DATABASE_URL: keep the databases)]
  *
  * 1. The base store: a seeded devnet history indexed by the real node (bench/store.ts).
@@ -11,11 +11,13 @@
  *    and is not the node's work), VACUUM ANALYZE, EXPLAIN of every statement the API runs
  *    (sequential scans reported), then the API in its own process (rest-adapter/server.ts)
  *    driven endpoint by endpoint by `--clients` keep-alive clients; p50/p99/max latency
- *    and req/s per endpoint. Target: p99 < 20 ms.
+ *    and req/s per endpoint. Target: p99 < 20 ms. A short run with one client first gives
+ *    each endpoint's service time without queueing (`1c p50`).
  *
  * PostgreSQL: DATABASE_URL when set, else an embedded server (tests/harness/postgres.ts).
  */
 import { ChildProcess, spawn } from 'child_process';
+import os from 'os';
 import path from 'path';
 import { Pool } from 'pg';
 import { freePort, startPostgres } from '../tests/harness/postgres';
@@ -32,13 +34,14 @@ interface Options {
   clients: number;
   durationMs: number;
   warmupMs: number;
+  serialMs: number;
   holders: number;
   baseBlocks: number;
   keep: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
-  const o: Options = { txs: 1_000_000, clients: 20, durationMs: 5000, warmupMs: 1000, holders: 100_000, baseBlocks: 300, keep: false };
+  const o: Options = { txs: 1_000_000, clients: 20, durationMs: 5000, warmupMs: 1000, serialMs: 1000, holders: 100_000, baseBlocks: 300, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=');
     const value = () => Number(inline ?? argv[++i]);
@@ -47,6 +50,7 @@ function parseOptions(argv: string[]): Options {
       case '--clients': o.clients = value(); break;
       case '--duration': o.durationMs = value() * 1000; break;
       case '--warmup': o.warmupMs = value() * 1000; break;
+      case '--serial': o.serialMs = value() * 1000; break;
       case '--holders': o.holders = value(); break;
       case '--base-blocks': o.baseBlocks = value(); break;
       case '--keep': o.keep = true; break;
@@ -103,15 +107,18 @@ async function benchSize(serverUrl: string, template: string, size: number, o: O
     for (const s of report.seqScans) log(`  seq scan: ${s}`);
     const server = await startServer(db.url, o.clients);
     try {
-      const widths = [26, 9, 9, 9, 8, 7];
-      console.log(`\n${txs} txs, ${o.clients} clients, ${o.durationMs / 1000} s per endpoint`);
-      console.log(formatRow(['endpoint', 'p50 ms', 'p99 ms', 'max ms', 'req/s', 'errors'], widths));
+      const widths = [26, 9, 9, 9, 9, 8, 7];
+      console.log(`\n${txs} txs, ${o.clients} clients, ${o.durationMs / 1000} s per endpoint (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs)`);
+      console.log(formatRow(['endpoint', '1c p50', 'p50 ms', 'p99 ms', 'max ms', 'req/s', 'errors'], widths));
       let over = 0;
       for (const e of list) {
+        const serial = await runLoad(server.url, e.next, { clients: 1, durationMs: o.serialMs, warmupMs: 100 });
         const r = await runLoad(server.url, e.next, { clients: o.clients, durationMs: o.durationMs, warmupMs: o.warmupMs });
         if (r.p99 >= TARGET_P99_MS) over++;
-        console.log(formatRow([e.name, r.p50.toFixed(1), r.p99.toFixed(1), r.max.toFixed(1), Math.round(r.rps), r.errors], widths) + (r.p99 >= TARGET_P99_MS ? '  > target' : ''));
-        if (r.firstError) console.log(`    first error: ${r.firstError}`);
+        const cells = [e.name, serial.p50.toFixed(1), r.p50.toFixed(1), r.p99.toFixed(1), r.max.toFixed(1), Math.round(r.rps), r.errors + serial.errors];
+        console.log(formatRow(cells, widths) + (r.p99 >= TARGET_P99_MS ? '  > target' : ''));
+        const firstError = serial.firstError ?? r.firstError;
+        if (firstError) console.log(`    first error: ${firstError}`);
       }
       console.log(`${list.length - over}/${list.length} endpoints with p99 < ${TARGET_P99_MS} ms\n`);
     } finally {

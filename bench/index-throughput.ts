@@ -18,7 +18,8 @@
  *   --node-flags "..."                        node/V8 flags (default --max-semi-space-size=64)
  *   --subql-flags "..."                       SubQuery flags (default --batch-size=20)
  *   --runs '<json>'                           runs instead of full + floor: [{"label", "project":
- *                                             "full"|"floor"|<dir>, "nodeFlags"?: [...], "subqlFlags"?: [...]}]
+ *                                             "full"|"floor"|<dir>|"floor:<dir>", "nodeFlags"?: [...],
+ *                                             "subqlFlags"?: [...]}] (floor:<dir> = the floor of <dir>'s manifest)
  *   --repeat N                                each run N times (median reported)
  *   --logs DIR                                write each run's node log there
  *
@@ -134,6 +135,7 @@ async function main(): Promise<void> {
   const rpc = await startRpcServer(chain);
   const pg = await startPostgres();
   const floor = makeFloorProject();
+  const extraFloors: ReturnType<typeof makeFloorProject>[] = [];
   const specs: RunSpec[] = args.runs ?? [
     { label: 'full', project: 'full' },
     { label: 'floor', project: 'floor' },
@@ -141,7 +143,13 @@ async function main(): Promise<void> {
   const results: RunFigures[] = [];
   try {
     for (const spec of specs) {
-      const projectDir = spec.project === 'full' ? REPO_ROOT : spec.project === 'floor' ? floor.dir : path.resolve(spec.project);
+      let projectDir = spec.project === 'full' ? REPO_ROOT : spec.project === 'floor' ? floor.dir : path.resolve(spec.project);
+      if (spec.project.startsWith('floor:')) {
+        // the floor of another project's manifest (e.g. a prototype declaring fewer handlers)
+        const other = makeFloorProject(path.resolve(spec.project.slice('floor:'.length)));
+        extraFloors.push(other);
+        projectDir = other.dir;
+      }
       const runs: NodeRunResult[] = [];
       const loadBefore = machineState().load;
       for (let i = 0; i < args.repeat; i++) {
@@ -195,6 +203,7 @@ async function main(): Promise<void> {
     }
   } finally {
     floor.remove();
+    extraFloors.forEach((f) => f.remove());
     await rpc.close();
     await pg.stop();
   }
