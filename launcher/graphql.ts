@@ -10,7 +10,8 @@
  * Read-only twice over: no mutations in the schema, and every connection of its pool starts
  * with default_transaction_read_only=on.
  */
-import type { RequestHandler } from 'express';
+import express, { type RequestHandler } from 'express';
+import { parse } from 'graphql';
 import { Pool } from 'pg';
 import { postgraphile } from 'postgraphile';
 import type { PgConnection } from './postgres';
@@ -33,6 +34,32 @@ export function readOnlyPool(conn: Pick<PgConnection, 'url'>): Pool {
   return pool;
 }
 
+/** True when the document holds a mutation or subscription (a syntax error is PostGraphile's to report). */
+function writesOrSubscribes(query: string): boolean {
+  try {
+    return parse(query).definitions.some((d) => d.kind === 'OperationDefinition' && d.operation !== 'query');
+  } catch {
+    return false;
+  }
+}
+
+const readJson = express.json({ limit: '1mb' });
+
+/**
+ * Refuses mutations up front: PostGraphile would answer them with a 500 and print a stack.
+ * The body is read here, so PostGraphile's own body-parser is told it is done (`_body`).
+ */
+const refuseWrites: RequestHandler = (req, res, next) =>
+  readJson(req, res, (err?: unknown) => {
+    if (err) return void res.status(400).json({ errors: [{ message: `invalid request body: ${(err as Error).message}` }] });
+    (req as unknown as { _body: boolean })._body = true;
+    const query = (req.body as { query?: unknown } | undefined)?.query;
+    if (typeof query === 'string' && writesOrSubscribes(query)) {
+      return void res.status(400).json({ errors: [{ message: 'this GraphQL endpoint is read-only: mutations and subscriptions are not available' }] });
+    }
+    next();
+  });
+
 /** Call once the node has created its tables: the GraphQL schema is introspected at that moment. */
 export function createGraphqlService(conn: Pick<PgConnection, 'url'>, schema: string): GraphqlService {
   const pool = readOnlyPool(conn);
@@ -46,13 +73,15 @@ export function createGraphqlService(conn: Pick<PgConnection, 'url'>, schema: st
     setofFunctionsContainNulls: false,
     disableQueryLog: true,
     retryOnInitFail: true,
+    bodySizeLimit: '1mb',
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS plugins without types
     appendPlugins: [require('@graphile-contrib/pg-simplify-inflector'), require('postgraphile-plugin-connection-filter')],
-    // answer errors as GraphQL errors without printing stacks to our stdout
-    handleErrors: (errors) => errors.map((e) => ({ message: e.message, locations: e.locations, path: e.path })),
   });
   return {
-    handler: handler as unknown as RequestHandler,
+    handler: (req, res, next) => {
+      if (req.method !== 'POST') return void (handler as unknown as RequestHandler)(req, res, next);
+      refuseWrites(req, res, (err?: unknown) => (err ? next(err) : (handler as unknown as RequestHandler)(req, res, next)));
+    },
     async close() {
       await handler.release?.();
       await pool.end().catch(() => undefined);

@@ -1,325 +1,25 @@
 /**
- * `npm start`: the whole product on one machine.
+ * `npm start` (= `ts-node --transpile-only launcher/start.ts`): the whole product on one
+ * machine, or on the database and chain that DATABASE_URL / CHAIN_RPC_URL name.
+ * docs/running.md explains it; launcher.ts holds the parts and their order.
  *
- * With no configuration: builds the SubQuery project when stale, starts an embedded
- * PostgreSQL (persistent, DATA_DIR/postgres), the devnet (seeded history + live blocks,
- * journaled in DATA_DIR/devnet), the real subql-node-cosmos on this project, and one HTTP
- * server on PORT (/v1, /openapi.yaml, /graphql, /api, /health, /ready, /metrics).
- * DATABASE_URL and CHAIN_RPC_URL (+ CHAIN_ID) replace the embedded parts.
- * A restart on the same DATA_DIR resumes where indexing stopped.
+ * The configuration is read first and alone, so a bad value stops the start within a
+ * second, before the heavy modules (devnet, node launcher, REST app, GraphQL) are loaded.
  *
- * Exit codes: 0 after SIGINT/SIGTERM, 1 when something fails, 2 for a bad configuration or
- * a DATA_DIR that does not match it.
+ * Exit codes: 0 after SIGINT/SIGTERM/SIGHUP, 1 when something fails, 2 for a bad
+ * configuration or a DATA_DIR that does not match it.
  */
-import fs from 'fs';
-import http from 'http';
-import path from 'path';
-import { Pool } from 'pg';
-import { createRestApp } from '../rest-adapter/app';
 import { isSvcError } from '../src/lib/errors';
-import { resolveExternalChain, fetchChainStatus } from './chain';
 import { loadLauncherConfig, type LauncherConfig } from './config';
-import { devnetIdentity, startEmbeddedDevnet } from './devnet';
-import { checkIdentity, DevnetJournal, JournalConflict } from './devnet-journal';
-import { createGraphqlService } from './graphql';
-import { createHttpApp, Slot, startingGraphql, startingRest } from './http';
+import { JournalConflict } from './devnet-journal';
 import { createLogger, type Logger } from './logger';
-import { createMetrics } from './metrics';
-import { forwardNodeLine } from './node-logs';
-import { freePort, parseDatabaseUrl, startPostgres, subqlDbEnv, type PgConnection } from './postgres';
-import { ensureProjectBuilt, projectFor, REPO_ROOT } from './project';
-import { IndexWatcher, type Readiness } from './readiness';
-import { checkChainId, checkIndexAgainstJournal, readStoredIndex, type ResetHint } from './store-check';
-import { startNode } from './subql-node';
 
-const EXIT_FAILURE = 1;
-const EXIT_CONFIG = 2;
-const CHAIN_WAIT_MS = 60_000;
-
-/** Where the node reads the chain from, and how /ready learns the tip. */
-interface ChainSource {
-  endpoint: string;
-  chainId: string;
-  tip(): Promise<number>;
-}
-
-/** A signal arrived while a part was starting: that part was stopped again. */
-class StartAborted extends Error {}
-
-export class Launcher {
-  private readonly startedAt = Date.now();
-  private readonly metrics = createMetrics();
-  private readonly rest = new Slot(startingRest);
-  private readonly graphql = new Slot(startingGraphql);
-  private readonly closers: { name: string; close: () => Promise<void> }[] = [];
-  private server: http.Server | undefined;
-  private watcher: IndexWatcher | undefined;
-  private stopRequested = false;
-  private teardown: Promise<void> | undefined;
-  /** set when a child dies on its own: main() exits with code 1 */
-  onFatal: (message: string) => void = () => undefined;
-
-  constructor(
-    readonly config: LauncherConfig,
-    private readonly log: Logger,
-  ) {}
-
-  // ------------------------------------------------------------------ start
-
-  async start(): Promise<void> {
-    fs.mkdirSync(this.config.dataDir, { recursive: true, mode: 0o755 });
-    await this.listen();
-    const journal = this.config.chain ? undefined : this.openJournal();
-    const build = ensureProjectBuilt(this.log.child('build'));
-    const chainAndDb = this.startDatabase().then(async (db) => ({ db, chain: await this.startChain(db, journal) }));
-    const [, { db, chain }] = await Promise.all([build, chainAndDb]);
-    await this.startIndexer(db, chain);
-    this.watch(db, chain);
-  }
-
-  /** Registers a running part for shutdown; stops it at once if a stop is already under way. */
-  private async own(name: string, close: () => Promise<void>): Promise<void> {
-    if (this.stopRequested) {
-      await close().catch(() => undefined);
-      throw new StartAborted(`${name} stopped: shutting down`);
-    }
-    this.closers.push({ name, close });
-  }
-
-  private async listen(): Promise<void> {
-    const app = createHttpApp({
-      rest: this.rest,
-      graphql: this.graphql,
-      readiness: () => this.readiness(),
-      storeReady: () => this.watcher?.state.schemaReady ?? false,
-      metrics: this.metrics,
-      log: this.log.child('http'),
-      startedAt: this.startedAt,
-    });
-    const server = http.createServer(app);
-    server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (e: NodeJS.ErrnoException) =>
-        reject(e.code === 'EADDRINUSE' ? new Error(`PORT ${this.config.port} on ${this.config.host} is in use; set PORT to a free port`) : e),
-      );
-      server.listen(this.config.port, this.config.host, () => resolve());
-    });
-    this.server = server;
-    const base = this.baseUrl();
-    this.log.info(`listening on ${base}`, { pid: process.pid });
-    for (const [what, p] of [
-      ['REST API', '/v1/status'],
-      ['OpenAPI', '/openapi.yaml'],
-      ['GraphQL', '/graphql (GraphiQL at /graphiql)'],
-      ['app services', '/api (not built yet: 404)'],
-      ['health', '/health'],
-      ['readiness', '/ready'],
-      ['metrics', '/metrics'],
-    ]) {
-      this.log.info(`  ${what.padEnd(12)} ${base}${p}`);
-    }
-  }
-
-  private baseUrl(): string {
-    const addr = this.server?.address();
-    const port = typeof addr === 'object' && addr ? addr.port : this.config.port;
-    const host = ['0.0.0.0', '::'].includes(this.config.host) ? '127.0.0.1' : this.config.host;
-    return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  }
-
-  private openJournal(): DevnetJournal {
-    const journal = DevnetJournal.open(path.join(this.config.dataDir, 'devnet'));
-    if (journal.meta) checkIdentity(journal.meta, devnetIdentity(this.config.devnet), this.config.dataDir);
-    return journal;
-  }
-
-  private async startDatabase(): Promise<PgConnection> {
-    const log = this.log.child('postgres');
-    if (this.config.databaseUrl) {
-      const conn = parseDatabaseUrl(this.config.databaseUrl);
-      log.info('using DATABASE_URL', { host: conn.host, port: conn.port, database: conn.database });
-      this.mountRest(conn);
-      return conn;
-    }
-    const dataDir = path.join(this.config.dataDir, 'postgres');
-    const started = Date.now();
-    const pg = await startPostgres({ forceEmbedded: true, dataDir, handleSignals: false, onLog: (line) => log.debug(line) });
-    await this.own('postgres', () => pg.stop());
-    log.info('embedded PostgreSQL up', { pid: pg.pid, port: pg.port, data_dir: dataDir, ms: Date.now() - started });
-    this.mountRest(pg);
-    return pg;
-  }
-
-  private mountRest(conn: PgConnection): void {
-    const pool = new Pool({ connectionString: conn.url, max: 10 });
-    pool.on('error', () => undefined); // idle connection cut (server restart): the next query reconnects
-    const log = this.log.child('http');
-    this.rest.set(createRestApp({ pool, schema: this.config.schema, hrp: this.config.hrp, gasDenom: this.config.gasDenom, logger: { error: (message, error) => log.error(message, { error }) } }));
-    void this.own('rest pool', () => pool.end());
-  }
-
-  private resetHint(): ResetHint {
-    return { dataDir: this.config.dataDir, schema: this.config.schema, externalDatabase: this.config.databaseUrl !== undefined };
-  }
-
-  private async storedIndex(db: PgConnection) {
-    const pool = new Pool({ connectionString: db.url, max: 1 });
-    try {
-      return await readStoredIndex(pool, this.config.schema);
-    } finally {
-      await pool.end();
-    }
-  }
-
-  private async startChain(db: PgConnection, journal: DevnetJournal | undefined): Promise<ChainSource> {
-    const index = await this.storedIndex(db);
-    const chain = journal ? await this.startDevnet(journal, index) : await this.externalChain(index);
-    if (index?.indexedHeight !== undefined) this.log.info('resuming the index', { indexed_height: index.indexedHeight, schema: this.config.schema });
-    return chain;
-  }
-
-  private async startDevnet(journal: DevnetJournal, index: Awaited<ReturnType<typeof readStoredIndex>>): Promise<ChainSource> {
-    const log = this.log.child('devnet');
-    checkIndexAgainstJournal(index, journal, this.resetHint());
-    checkChainId(index, devnetIdentity(this.config.devnet).chainId, this.resetHint());
-    const d = this.config.devnet;
-    log.info(journal.meta ? 'rebuilding the saved devnet from its journal' : 'generating a devnet', {
-      seed: d.seed,
-      history_blocks: d.historyBlocks,
-      txs_per_block: d.txsPerBlock,
-      saved_blocks: journal.height || undefined,
-    });
-    const devnet = await startEmbeddedDevnet({ config: d, journal, dataDir: this.config.dataDir, log });
-    await this.own('devnet', () => devnet.close());
-    log.info('devnet live', { rpc: devnet.url, chain_id: devnet.chainId, height: devnet.chain.height, block_ms: d.blockMs, journal: journal.dir });
-    return { endpoint: devnet.url, chainId: devnet.chainId, tip: async () => devnet.chain.height };
-  }
-
-  private async externalChain(index: Awaited<ReturnType<typeof readStoredIndex>>): Promise<ChainSource> {
-    const { rpcUrl, chainId } = this.config.chain!;
-    const log = this.log.child('chain');
-    const status = await resolveExternalChain(rpcUrl, chainId, CHAIN_WAIT_MS, (error) => log.warn('waiting for the chain RPC', { rpc: rpcUrl, error }));
-    checkChainId(index, status.chainId, this.resetHint());
-    log.info('using CHAIN_RPC_URL', { rpc: rpcUrl, chain_id: status.chainId, height: status.height, version: status.version });
-    return { endpoint: rpcUrl, chainId: status.chainId, tip: async () => (await fetchChainStatus(rpcUrl)).height };
-  }
-
-  /** The repository, or (another chain id) a project copy in DATA_DIR/project: the node requires the manifest's chainId to be the chain's. */
-  private project(chain: ChainSource): string {
-    const dir = projectFor(chain.chainId, chain.endpoint, path.join(this.config.dataDir, 'project'));
-    if (dir !== REPO_ROOT) this.log.info('running the node from a project copy for this chain id', { chain_id: chain.chainId, dir });
-    return dir;
-  }
-
-  private async startIndexer(db: PgConnection, chain: ChainSource): Promise<void> {
-    const log = this.log.child('node');
-    const started = Date.now();
-    const node = await startNode({
-      dbEnv: subqlDbEnv(db),
-      endpoint: chain.endpoint,
-      schema: this.config.schema,
-      projectDir: this.project(chain),
-      port: await freePort(),
-      batchSize: this.config.node.batchSize,
-      workers: this.config.node.workers,
-      extraArgs: ['--output-fmt=json'],
-      ownProcessGroup: true,
-      onLog: (line) => forwardNodeLine(line, log),
-      onUnexpectedExit: (code, signal) => this.onFatal(`the SubQuery node exited unexpectedly (code ${code}, signal ${signal}); its last lines are above (LOG_LEVEL=debug shows all)`),
-    });
-    await this.own('subql node', () => node.stop());
-    log.info('subql-node-cosmos running', { pid: node.pid, schema: this.config.schema, batch_size: this.config.node.batchSize, ms: Date.now() - started });
-  }
-
-  private watch(db: PgConnection, chain: ChainSource): void {
-    const pool = new Pool({ connectionString: db.url, max: 2, options: '-c statement_timeout=5000' });
-    pool.on('error', () => undefined);
-    this.watcher = new IndexWatcher({
-      pool,
-      schema: this.config.schema,
-      chainTip: chain.tip,
-      maxLagBlocks: this.config.readyMaxLagBlocks,
-      progressIntervalMs: this.config.progressIntervalMs,
-      metrics: this.metrics,
-      log: this.log.child('index'),
-      onSchemaReady: () => this.enableGraphql(db),
-      onFirstReady: (r) => this.announceReady(r),
-    });
-    this.watcher.start();
-    void this.own('index watcher', async () => {
-      this.watcher?.stop();
-      await pool.end();
-    });
-  }
-
-  private enableGraphql(db: PgConnection): void {
-    const service = createGraphqlService(db, this.config.schema);
-    this.graphql.set(service.handler);
-    void this.own('graphql', () => service.close()).catch(() => undefined);
-    this.log.child('http').info(`GraphQL on ${this.baseUrl()}/graphql`);
-  }
-
-  private announceReady(r: Readiness): void {
-    const seconds = ((Date.now() - this.startedAt) / 1000).toFixed(1);
-    this.log.info(`API ready after ${seconds} s: ${this.baseUrl()}/v1/status`, { indexed_height: r.indexed_height, chain_height: r.chain_height });
-  }
-
-  readiness(): Readiness {
-    if (this.stopRequested) return { ready: false, reasons: ['shutting down'], indexed_height: null, chain_height: null, lag_blocks: null, max_lag_blocks: this.config.readyMaxLagBlocks };
-    return this.watcher?.readiness() ?? { ready: false, reasons: ['starting'], indexed_height: null, chain_height: null, lag_blocks: null, max_lag_blocks: this.config.readyMaxLagBlocks };
-  }
-
-  // ------------------------------------------------------------------ stop
-
-  get stopping(): boolean {
-    return this.stopRequested;
-  }
-
-  /** Stops every part in reverse start order (HTTP first). Safe to call more than once. */
-  stop(): Promise<void> {
-    this.stopRequested = true;
-    this.teardown ??= this.closeAll();
-    return this.teardown;
-  }
-
-  /** After a start that was still running when stop() began: stops parts it registered since. */
-  async stopLateParts(): Promise<void> {
-    await this.stop();
-    await this.closeParts();
-  }
-
-  private async closeAll(): Promise<void> {
-    await this.closeHttp();
-    await this.closeParts();
-  }
-
-  private async closeHttp(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    const force = setTimeout(() => server.closeAllConnections(), 2000);
-    await closed;
-    clearTimeout(force);
-  }
-
-  private async closeParts(): Promise<void> {
-    for (let part = this.closers.pop(); part; part = this.closers.pop()) {
-      const started = Date.now();
-      try {
-        await part.close();
-        this.log.info(`stopped ${part.name}`, { ms: Date.now() - started });
-      } catch (e) {
-        this.log.warn(`stopping ${part.name} failed`, { error: e });
-      }
-    }
-  }
-}
-
-// ------------------------------------------------------------------ entry
+export const EXIT_CODES = { failure: 1, config: 2 } as const;
+/** Longest wait for a start still under way once a stop began (its late parts are stopped after). */
+const LATE_START_WAIT_MS = 15_000;
 
 function exitCodeOf(e: unknown): number {
-  return isSvcError(e) || e instanceof JournalConflict ? EXIT_CONFIG : EXIT_FAILURE;
+  return isSvcError(e) || e instanceof JournalConflict ? EXIT_CODES.config : EXIT_CODES.failure;
 }
 
 function configOrExit(): LauncherConfig {
@@ -327,20 +27,19 @@ function configOrExit(): LauncherConfig {
     return loadLauncherConfig(process.env, { stdoutIsTTY: Boolean(process.stdout.isTTY), cwd: process.cwd() });
   } catch (e) {
     process.stderr.write(`npm start: invalid configuration: ${e instanceof Error ? e.message : String(e)}\nSee docs/running.md for every variable and its default.\n`);
-    process.exit(EXIT_CONFIG);
+    process.exit(EXIT_CODES.config);
   }
 }
 
-export async function main(): Promise<void> {
-  const config = configOrExit();
-  const log = createLogger({ format: config.log.format, level: config.log.level });
+async function run(config: LauncherConfig, log: Logger): Promise<void> {
+  const { Launcher, StartAborted } = await import('./launcher');
   const launcher = new Launcher(config, log);
   let exitCode = 0;
   let starting: Promise<void> = Promise.resolve();
   const shutdown = async (why: string) => {
     log.info(`stopping (${why})`);
     await launcher.stop();
-    await Promise.race([starting.catch(() => undefined), new Promise((r) => setTimeout(r, 15_000))]);
+    await Promise.race([starting.catch(() => undefined), new Promise((r) => setTimeout(r, LATE_START_WAIT_MS))]);
     await launcher.stopLateParts();
     log.info('stopped', { exit_code: exitCode });
     process.exit(exitCode);
@@ -351,21 +50,27 @@ export async function main(): Promise<void> {
   };
   for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, onSignal);
   launcher.onFatal = (message) => {
+    if (launcher.stopping) return;
     log.error(message);
-    exitCode = EXIT_FAILURE;
+    exitCode = EXIT_CODES.failure;
     void shutdown('failure');
   };
   starting = launcher.start();
   try {
     await starting;
   } catch (e) {
-    if (e instanceof StartAborted) return;
+    if (e instanceof StartAborted || launcher.stopping) return;
     exitCode = exitCodeOf(e);
-    log.error(`start failed: ${e instanceof Error ? e.message : String(e)}`);
-    if (exitCode === EXIT_FAILURE && e instanceof Error && e.stack) log.debug(e.stack);
+    log.error(`cannot start: ${e instanceof Error ? e.message : String(e)}`);
+    if (exitCode === EXIT_CODES.failure && e instanceof Error && e.stack) log.debug(e.stack);
     await shutdown('start failed');
   }
 }
 
-if (require.main === module) void main();
+export async function main(): Promise<void> {
+  const config = configOrExit();
+  const log = createLogger({ format: config.log.format, level: config.log.level });
+  await run(config, log);
+}
 
+if (require.main === module) void main();

@@ -1,0 +1,245 @@
+/**
+ * `npm start` as a user runs it: a child process on a free port with a fresh DATA_DIR and a
+ * small devnet history. It must become ready, serve /v1 (indexed height rising), the OpenAPI
+ * document, GraphQL with data, /metrics and /api, stop every child on SIGTERM, and resume on
+ * the same DATA_DIR. A bad variable exits with code 2 before anything starts.
+ */
+import { ChildProcess, spawn, spawnSync } from 'child_process';
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { freePort } from '../../launcher/postgres';
+import type { Readiness } from '../../launcher/readiness';
+import { EXIT_CODES } from '../../launcher/start';
+
+jest.setTimeout(240_000);
+
+const ROOT = path.resolve(__dirname, '../..');
+const READY_TIMEOUT_MS = 150_000;
+
+interface Started {
+  child: ChildProcess;
+  base: string;
+  lines: Record<string, unknown>[];
+  exited: Promise<number | null>;
+}
+
+/** The environment of a user with nothing configured, plus the test's port, data dir and small history. */
+function startEnv(port: number, dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEVNET_HISTORY_BLOCKS: '60', DEVNET_BLOCK_MS: '500', DEVNET_PORT: '0', LOG_FORMAT: 'json', ...extra };
+  for (const v of ['DATABASE_URL', 'CHAIN_RPC_URL', 'CHAIN_ID', 'DB_SCHEMA', 'LOG_LEVEL']) delete env[v];
+  return env;
+}
+
+/**
+ * The command of package.json's "start" script, run as npm runs it (node_modules/.bin on PATH)
+ * but without npm in between: npm dies on SIGTERM at once, before its child has stopped, so
+ * its exit code and process tree would say nothing about the launcher's shutdown.
+ */
+function npmStart(port: number, dataDir: string, extra: Record<string, string> = {}): Started {
+  const script = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const [command, ...args] = script.split(' ');
+  const env = startEnv(port, dataDir, extra);
+  env.PATH = `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${env.PATH ?? ''}`;
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: Record<string, unknown>[] = [];
+  let rest = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const parts = (rest + chunk.toString('utf8')).split('\n');
+    rest = parts.pop() ?? '';
+    for (const l of parts) {
+      try {
+        lines.push(JSON.parse(l) as Record<string, unknown>);
+      } catch {
+        lines.push({ msg: l });
+      }
+    }
+  });
+  child.stderr!.on('data', (chunk: Buffer) => lines.push({ stderr: chunk.toString('utf8') }));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, base: `http://127.0.0.1:${port}`, lines, exited };
+}
+
+function logTail(s: Started): string {
+  return s.lines
+    .slice(-40)
+    .map((l) => JSON.stringify(l))
+    .join('\n');
+}
+
+async function getJson<T>(url: string, init?: RequestInit): Promise<{ status: number; body: T }> {
+  const res = await fetch(url, init);
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+async function waitReady(s: Started): Promise<Readiness> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (s.child.exitCode !== null) throw new Error(`npm start exited with ${s.child.exitCode}:\n${logTail(s)}`);
+    try {
+      const r = await getJson<Readiness>(`${s.base}/ready`);
+      if (r.status === 200) return r.body;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`not ready after ${READY_TIMEOUT_MS} ms:\n${logTail(s)}`);
+}
+
+/** Every process below `root` right now (children, their children: postgres backends, watchdogs). */
+function descendants(root: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+  }
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length) {
+    for (const c of parents.get(queue.shift()!) ?? []) {
+      out.push(c);
+      queue.push(c);
+    }
+  }
+  return out;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '); // a zombie has exited
+  } catch {
+    return false;
+  }
+}
+
+function loggedPid(s: Started, msg: string): number {
+  const line = s.lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith(msg));
+  expect(line).toBeDefined();
+  return Number(line!.pid);
+}
+
+async function indexedHeight(base: string): Promise<number> {
+  const r = await getJson<{ indexed_height: number }>(`${base}/v1/status`);
+  expect(r.status).toBe(200);
+  return r.body.indexed_height;
+}
+
+/** SIGTERM to npm; it must exit 0 and leave none of the processes it started. */
+async function stopAndCheckNothingLeft(s: Started): Promise<void> {
+  const tree = [s.child.pid!, ...descendants(s.child.pid!)];
+  const children = [loggedPid(s, 'embedded PostgreSQL up'), loggedPid(s, 'subql-node-cosmos running'), loggedPid(s, 'listening on')];
+  for (const pid of children) expect(tree).toContain(pid);
+  s.child.kill('SIGTERM');
+  expect(await s.exited).toBe(0);
+  const deadline = Date.now() + 5000; // watchdogs poll once a second
+  let left = [...tree, ...children].filter(alive);
+  while (left.length && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    left = left.filter(alive);
+  }
+  const described = left.map((pid) => spawnSync('ps', ['-o', 'pid=,args=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim());
+  expect(described).toEqual([]);
+}
+
+describe('npm start (embedded default)', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-start-it-'));
+  let port: number;
+  let lastHeight = 0;
+  let running: Started | undefined;
+
+  beforeAll(async () => {
+    fs.chmodSync(dataDir, 0o755); // the postgres user enters DATA_DIR/postgres
+    port = await freePort();
+  });
+
+  afterEach(async () => {
+    if (running?.child.exitCode === null) {
+      running.child.kill('SIGTERM');
+      await running.exited;
+    }
+    running = undefined;
+  });
+
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  test('a bad variable stops it with exit code 2 before anything starts', async () => {
+    const s = npmStart(port, dataDir, { READY_MAX_LAG_BLOCKS: 'soon' });
+    expect(await s.exited).toBe(EXIT_CODES.config);
+    expect(s.lines.map((l) => String(l.stderr ?? '')).join('')).toContain('READY_MAX_LAG_BLOCKS');
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+  });
+
+  test('first start: ready, /v1 rising, OpenAPI, GraphQL, metrics, /api; SIGTERM leaves no process', async () => {
+    const s = (running = npmStart(port, dataDir));
+    const ready = await waitReady(s);
+    expect(ready.ready).toBe(true);
+    expect((await getJson(`${s.base}/health`)).status).toBe(200);
+
+    const first = await indexedHeight(s.base);
+    const deadline = Date.now() + 20_000;
+    let second = first;
+    while (second <= first && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 1000));
+      second = await indexedHeight(s.base);
+    }
+    expect(second).toBeGreaterThan(first);
+
+    const txs = await getJson<{ txs: { hash: string; height: number }[]; total: number }>(`${s.base}/v1/txs?limit=5`);
+    expect(txs.status).toBe(200);
+    expect(txs.body.txs).toHaveLength(5);
+    expect(txs.body.txs[0].hash).toMatch(/^[0-9A-F]{64}$/);
+
+    const openapi = await fetch(`${s.base}/openapi.yaml`);
+    expect(openapi.status).toBe(200);
+    expect(await openapi.text()).toMatch(/^openapi: 3\.0\.3/m);
+
+    const gql = (query: string) => getJson<{ data?: { blocks: { nodes: { height: number; hash: string }[] } }; errors?: unknown[] }>(`${s.base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
+    const blocks = await gql('{ blocks(first: 2, orderBy: HEIGHT_DESC) { nodes { height hash } } }');
+    expect(blocks.status).toBe(200);
+    expect(blocks.body.data!.blocks.nodes[0].height).toBeGreaterThan(60);
+    expect(blocks.body.data!.blocks.nodes[0].hash).toMatch(/^[0-9A-F]{64}$/);
+    const write = await gql('mutation { __typename }');
+    expect(write.status).toBe(400); // read-only
+    expect(write.body.errors).toBeDefined();
+
+    const api = await getJson<{ error: string; code: string }>(`${s.base}/api/lender/terms`);
+    expect(api.status).toBe(404);
+    expect(api.body.code).toBe('not_found');
+
+    const metrics = await (await fetch(`${s.base}/metrics`)).text();
+    expect(metrics).toMatch(/^http_requests_total\{route="\/v1\/status",method="GET",status="200"\} \d+/m);
+    expect(metrics.split('\n').some((l) => l.startsWith('http_request_duration_seconds_bucket{') && l.includes('route="/v1/txs"'))).toBe(true);
+    expect(metrics).toMatch(/^svc_indexed_height \d+/m);
+    expect(metrics).toMatch(/^svc_chain_height \d+/m);
+    expect(metrics).toMatch(/^svc_index_lag_blocks \d+/m);
+
+    lastHeight = await indexedHeight(s.base);
+    await stopAndCheckNothingLeft(s);
+    expect(fs.existsSync(path.join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true); // kept for the next start
+    expect(fs.readFileSync(path.join(dataDir, 'devnet', 'blocks.ndjson'), 'utf8').split('\n').length).toBeGreaterThan(60);
+  });
+
+  test('second start on the same DATA_DIR resumes where indexing stopped', async () => {
+    expect(lastHeight).toBeGreaterThan(0);
+    const s = (running = npmStart(port, dataDir));
+    await waitReady(s);
+    const resumed = s.lines.find((l) => l.msg === 'resuming the index');
+    expect(Number(resumed?.indexed_height)).toBeGreaterThanOrEqual(lastHeight);
+    expect(s.lines.some((l) => l.msg === 'replaying the journal of live blocks')).toBe(true);
+    expect(await indexedHeight(s.base)).toBeGreaterThanOrEqual(lastHeight);
+    await stopAndCheckNothingLeft(s);
+  });
+});
