@@ -86,25 +86,34 @@ export function createBridgeRepository(t: Tables) {
     return sql.one<RouteRow>(`${routeSelect} WHERE r.id = $1`, [id]);
   }
 
-  /** Up to n transfers matching every given filter, below `belowSeq`, newest first. */
+  const transferColumns = `seq, height, tx_index, event_index, tx_hash, route_id, direction, status, sender, recipient, amount, message_id, reason,
+              block_time_ns, asset_id, kind_id, bundle`;
+
+  /**
+   * Up to n transfers matching every given filter, below `belowSeq`, newest first. Each
+   * branch orders by its composite index (<column>, seq) so the planner walks it; an
+   * account is the union of its sender and recipient branches.
+   */
   async function transfers(sql: Sql, filter: TransferFilter, belowSeq: bigint | null, n: number): Promise<TransferRow[]> {
     const p = new SqlParams();
     const conditions: string[] = [];
     if (filter.route !== undefined) conditions.push(`route_id = ${p.add(filter.route)}`);
-    if (filter.status !== undefined) conditions.push(`status = ${p.add(filter.status)}`);
     if (filter.messageId !== undefined) conditions.push(`message_id = ${p.add(filter.messageId)}`);
+    if (filter.status !== undefined) conditions.push(`status = ${p.add(filter.status)}`);
+    if (belowSeq !== null) conditions.push(`seq < ${p.add(belowSeq.toString())}`);
+    const limit = p.add(n);
+    const select = (extra: string[], lead: string | null) => {
+      const all = [...extra, ...conditions];
+      const where = all.length ? `WHERE ${all.join(' AND ')}` : '';
+      return `SELECT ${transferColumns} FROM ${t.bridgeTransfers} ${where} ORDER BY ${lead ? `${lead} DESC, seq DESC` : 'seq DESC'} LIMIT ${limit}`;
+    };
     if (filter.account !== undefined) {
       const account = p.add(filter.account);
-      conditions.push(`(sender = ${account} OR recipient = ${account})`);
+      const union = `(${select([`sender = ${account}`], 'sender')}) UNION (${select([`recipient = ${account}`], 'recipient')})`;
+      return sql.rows<TransferRow>(`SELECT * FROM (${union}) t ORDER BY seq DESC LIMIT ${limit}`, p.values);
     }
-    if (belowSeq !== null) conditions.push(`seq < ${p.add(belowSeq.toString())}`);
-    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-    return sql.rows<TransferRow>(
-      `SELECT seq, height, tx_index, event_index, tx_hash, route_id, direction, status, sender, recipient, amount, message_id, reason,
-              block_time_ns, asset_id, kind_id, bundle
-       FROM ${t.bridgeTransfers} ${where} ORDER BY seq DESC LIMIT ${p.add(n)}`,
-      p.values,
-    );
+    const lead = filter.route !== undefined ? 'route_id' : filter.messageId !== undefined ? 'message_id' : null;
+    return sql.rows<TransferRow>(select([], lead), p.values);
   }
 
   return { routes, route, transfers };

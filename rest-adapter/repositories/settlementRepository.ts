@@ -20,18 +20,25 @@ export interface SettlementTimelineRow {
 }
 
 export function createSettlementRepository(t: Tables) {
-  /** Up to n settlements with id below `belowId` (all when null), newest first. */
+  /**
+   * Up to n settlements with id below `belowId` (all when null), newest first. A party is
+   * the union of its proposer and counterparty branches, each a short walk of its own index.
+   */
   async function list(sql: Sql, filter: SettlementFilter, belowId: bigint | null, n: number): Promise<SettlementRow[]> {
     const p = new SqlParams();
     const conditions: string[] = [];
-    if (filter.party !== undefined) {
-      const party = p.add(filter.party);
-      conditions.push(`(proposer = ${party} OR counterparty = ${party})`);
-    }
     if (filter.status !== undefined) conditions.push(`status = ${p.add(filter.status)}`);
     if (belowId !== null) conditions.push(`number < ${p.add(belowId.toString())}`);
-    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-    return sql.rows<SettlementRow>(`SELECT ${SETTLEMENT_COLUMNS} FROM ${t.settlements} ${where} ORDER BY number DESC LIMIT ${p.add(n)}`, p.values);
+    const limit = p.add(n);
+    const select = (extra: string[]) => {
+      const all = [...extra, ...conditions];
+      const where = all.length ? `WHERE ${all.join(' AND ')}` : '';
+      return `SELECT ${SETTLEMENT_COLUMNS}, number FROM ${t.settlements} ${where} ORDER BY number DESC LIMIT ${limit}`;
+    };
+    if (filter.party === undefined) return sql.rows<SettlementRow>(select([]), p.values);
+    const party = p.add(filter.party);
+    const union = `(${select([`proposer = ${party}`])}) UNION ALL (${select([`counterparty = ${party}`, `proposer <> ${party}`])})`;
+    return sql.rows<SettlementRow>(`SELECT * FROM (${union}) s ORDER BY number DESC LIMIT ${limit}`, p.values);
   }
 
   async function get(sql: Sql, id: string): Promise<SettlementRow | undefined> {

@@ -15,15 +15,21 @@ export interface MethodCountRow {
 export function createTxRepository(t: Tables, gasDenom: string) {
   const columns = `hash, height, tx_index, tx_index AS "txIndex", code, codespace, raw_log, gas_wanted, gas_used, msgs, fee, block_time`;
 
-  /** The tx ordering, optionally restricted to one first-message type (index (method, seq), else (seq)). */
+  /**
+   * The tx ordering, optionally restricted to one first-message type. With a method the
+   * ORDER BY names it too (equal in every row): that is the order of the (method, seq)
+   * index, so the planner walks it instead of scanning (seq) and filtering, which for a
+   * rare method below a deep cursor meant reading most of the table.
+   */
   function order(sql: Sql, method: string | undefined): TxOrder<KeyedTxRow> {
     const scoped = (p: SqlParams, condition?: string): string => {
       const parts = method === undefined ? [] : [`method = ${p.add(method)}`];
       if (condition) parts.push(condition);
       return parts.length ? `WHERE ${parts.join(' AND ')}` : '';
     };
+    const orderBy = (direction: 'ASC' | 'DESC') => (method === undefined ? `seq ${direction}` : `method ${direction}, seq ${direction}`);
     const select = (p: SqlParams, where: string, direction: 'ASC' | 'DESC', n: number) =>
-      sql.rows<KeyedTxRow>(`SELECT ${columns} FROM ${t.txes} ${where} ORDER BY seq ${direction} LIMIT ${p.add(n)}`, p.values);
+      sql.rows<KeyedTxRow>(`SELECT ${columns} FROM ${t.txes} ${where} ORDER BY ${orderBy(direction)} LIMIT ${p.add(n)}`, p.values);
     const exists = async (p: SqlParams, where: string) => (await sql.one(`SELECT 1 FROM ${t.txes} ${where} LIMIT 1`, p.values)) !== undefined;
     return {
       olderThan(below, n) {
@@ -45,7 +51,7 @@ export function createTxRepository(t: Tables, gasDenom: string) {
       async keyFromOldest(offset) {
         const p = new SqlParams();
         const where = scoped(p);
-        const row = await sql.one<TxKey>(`SELECT height, tx_index AS "txIndex" FROM ${t.txes} ${where} ORDER BY seq ASC LIMIT 1 OFFSET ${p.add(offset)}`, p.values);
+        const row = await sql.one<TxKey>(`SELECT height, tx_index AS "txIndex" FROM ${t.txes} ${where} ORDER BY ${orderBy('ASC')} LIMIT 1 OFFSET ${p.add(offset)}`, p.values);
         return row ?? null;
       },
     };
