@@ -103,7 +103,7 @@ async function benchSize(serverUrl: string, template: string, size: number, o: O
     log(`scaled x${copies} to ${txs} txs in ${Math.round((Date.now() - t) / 1000)} s`);
     const list = await endpoints(pool).finally(() => pool.end());
     const report = await explainEndpoints(db.url, list);
-    log(`EXPLAIN: ${report.statements} statements, ${report.indexes.size} indexes used, ${report.seqScans.length} sequential scans of large tables`);
+    log(`EXPLAIN: ${report.statements} statements, ${report.indexes.size} indexes used, ${report.seqScans.length} sequential scans of tables over 10,000 rows`);
     for (const s of report.seqScans) log(`  seq scan: ${s}`);
     const server = await startServer(db.url, o.clients);
     try {

@@ -27,6 +27,7 @@
  */
 import fs from 'fs';
 import path from 'path';
+import { Client } from 'pg';
 import { startRpcServer } from '../devnet/chain';
 import { generateHistory } from '../devnet/scenario';
 import { createDatabase, startPostgres, subqlDbEnv, uniqueName } from '../tests/harness/postgres';
@@ -79,6 +80,22 @@ function parseArgs(argv: string[]): Args {
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 
+/** Post-value drifts the mappings recorded (0 expected); null when the schema has no drifts table (floor). */
+async function driftsOf(url: string): Promise<{ total: number | null; sample: string[] }> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    const r = await c.query<{ height: number; event_type: string; entity: string; entity_id: string; field: string; chain_value: string; derived_value: string }>(
+      'SELECT height, event_type, entity, entity_id, field, chain_value, derived_value FROM svc.drifts ORDER BY seq',
+    );
+    return { total: r.rows.length, sample: r.rows.slice(0, 5).map((d) => `${d.height} ${d.event_type} ${d.entity} ${d.entity_id} ${d.field}: chain ${d.chain_value} derived ${d.derived_value}`) };
+  } catch {
+    return { total: null, sample: [] };
+  } finally {
+    await c.end();
+  }
+}
+
 function log(line: string): void {
   console.log(`[bench:index] ${line}`);
 }
@@ -99,6 +116,8 @@ interface RunFigures {
   nodeCpuMsPerBlock: number;
   pgCpuMsPerBlock: number | null;
   repeats: number[];
+  /** svc.drifts rows after the (last) run; null when the project has no such table (floor) */
+  driftTotal: number | null;
   loadBefore: MachineState['load'];
   loadAfter: MachineState['load'];
   progress: [number, number][];
@@ -151,6 +170,7 @@ async function main(): Promise<void> {
         projectDir = other.dir;
       }
       const runs: NodeRunResult[] = [];
+      let drifts: { total: number | null; sample: string[] } = { total: null, sample: [] };
       const loadBefore = machineState().load;
       for (let i = 0; i < args.repeat; i++) {
         const db = await createDatabase(pg.url, uniqueName(`bench_${spec.label}`));
@@ -170,6 +190,8 @@ async function main(): Promise<void> {
           });
           stream?.end();
           runs.push(r);
+          drifts = await driftsOf(db.url);
+          if (drifts.total) log(`${spec.label} #${i + 1}: drift_total ${drifts.total}: ${drifts.sample.join(' | ')}`);
           log(
             `${spec.label} #${i + 1}: ${round(r.blocksPerSec)} blocks/s, ${round((r.blocksPerSec * txs) / chain.height)} txs/s (${round(r.indexMs / 1000)} s + ${round(r.startupMs / 1000)} s start-up), ` +
               `CPU/block node ${r.nodeCpuMsPerBlock} ms + postgres ${r.pgCpuMsPerBlock ?? '?'} ms, peak RSS ${r.hwmRssMb} MB, load ${machineState().load[0]}`,
@@ -196,6 +218,7 @@ async function main(): Promise<void> {
         nodeCpuMsPerBlock: mid.nodeCpuMsPerBlock,
         pgCpuMsPerBlock: mid.pgCpuMsPerBlock,
         repeats: rates.map((x) => round(x)),
+        driftTotal: drifts.total,
         loadBefore,
         loadAfter,
         progress: mid.progress,

@@ -30,7 +30,10 @@ export function createTxRepository(t: Tables, gasDenom: string) {
     const orderBy = (direction: 'ASC' | 'DESC') => (method === undefined ? `seq ${direction}` : `method ${direction}, seq ${direction}`);
     const select = (p: SqlParams, where: string, direction: 'ASC' | 'DESC', n: number) =>
       sql.rows<KeyedTxRow>(`SELECT ${columns} FROM ${t.txes} ${where} ORDER BY ${orderBy(direction)} LIMIT ${p.add(n)}`, p.values);
-    const exists = async (p: SqlParams, where: string) => (await sql.one(`SELECT 1 FROM ${t.txes} ${where} LIMIT 1`, p.values)) !== undefined;
+    // ORDER BY keeps the probe on the index: without it the planner may pick a sequential
+    // scan ("any row will do"), and the rows above a cursor sit at the end of the heap
+    const exists = async (p: SqlParams, where: string, direction: 'ASC' | 'DESC') =>
+      (await sql.one(`SELECT 1 FROM ${t.txes} ${where} ORDER BY ${orderBy(direction)} LIMIT 1`, p.values)) !== undefined;
     return {
       olderThan(below, n) {
         const p = new SqlParams();
@@ -42,11 +45,11 @@ export function createTxRepository(t: Tables, gasDenom: string) {
       },
       existsBelow(seq) {
         const p = new SqlParams();
-        return exists(p, scoped(p, `seq < ${p.add(seq.toString())}`));
+        return exists(p, scoped(p, `seq < ${p.add(seq.toString())}`), 'DESC');
       },
       existsAbove(seq) {
         const p = new SqlParams();
-        return exists(p, scoped(p, `seq > ${p.add(seq.toString())}`));
+        return exists(p, scoped(p, `seq > ${p.add(seq.toString())}`), 'ASC');
       },
       async keyFromOldest(offset) {
         const p = new SqlParams();
