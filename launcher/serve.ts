@@ -26,7 +26,7 @@ function configOrExit(): ServeConfig {
   }
 }
 
-function main(): void {
+export function main(): void {
   const config = configOrExit();
   const log = createLogger({ format: config.log.format, level: config.log.level }, 'app-services');
   const metrics = createMetrics();
