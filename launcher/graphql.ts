@@ -11,8 +11,9 @@
  * with default_transaction_read_only=on.
  */
 import express, { type RequestHandler } from 'express';
+import { gql, makeExtendSchemaPlugin, makeJSONPgSmartTagsPlugin } from 'graphile-utils';
 import { parse } from 'graphql';
-import { Pool } from 'pg';
+import { Pool, type PoolClient } from 'pg';
 import { postgraphile } from 'postgraphile';
 import type { PgConnection } from './postgres';
 
@@ -32,6 +33,45 @@ export function readOnlyPool(conn: Pick<PgConnection, 'url'>): Pool {
   });
   pool.on('error', () => undefined); // an idle connection cut by a restarting server: the next query reconnects
   return pool;
+}
+
+/** The `_metadata` keys SubQuery's query service answers as fields; the others stay in the table. */
+const METADATA_FIELDS = gql`
+  type SubqlMetadata {
+    lastProcessedHeight: Int
+    lastProcessedTimestamp: String
+    targetHeight: Int
+    startHeight: Int
+    chain: String
+    genesisHash: String
+    indexerHealthy: Boolean
+    indexerNodeVersion: String
+  }
+  extend type Query {
+    _metadata: SubqlMetadata
+  }
+`;
+
+/**
+ * `{ _metadata { lastProcessedHeight targetHeight chain } }` as SubQuery's query service has it
+ * (clients written for SubQuery ask for it), instead of PostGraphile's key/value connection.
+ */
+function subqlMetadataPlugins(schema: string) {
+  const table = `"${schema.replace(/"/g, '""')}"._metadata`;
+  const hideTable = makeJSONPgSmartTagsPlugin({ version: 1, config: { class: { _metadata: { tags: { omit: true } } } } });
+  const metadataField = makeExtendSchemaPlugin(() => ({
+    typeDefs: METADATA_FIELDS,
+    resolvers: {
+      Query: {
+        _metadata: async (_parent: unknown, _args: unknown, context: { pgClient: PoolClient }) => {
+          const { rows } = await context.pgClient.query<{ key: string; value: unknown }>(`SELECT key, value FROM ${table}`);
+          const by = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+          return { ...by, lastProcessedTimestamp: by.lastProcessedTimestamp === undefined ? null : String(by.lastProcessedTimestamp) };
+        },
+      },
+    },
+  }));
+  return [hideTable, metadataField];
 }
 
 /** True when the document holds a mutation or subscription (a syntax error is PostGraphile's to report). */
@@ -75,7 +115,7 @@ export function createGraphqlService(conn: Pick<PgConnection, 'url'>, schema: st
     retryOnInitFail: true,
     bodySizeLimit: '1mb',
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS plugins without types
-    appendPlugins: [require('@graphile-contrib/pg-simplify-inflector'), require('postgraphile-plugin-connection-filter')],
+    appendPlugins: [require('@graphile-contrib/pg-simplify-inflector'), require('postgraphile-plugin-connection-filter'), ...subqlMetadataPlugins(schema)],
   });
   return {
     handler: (req, res, next) => {

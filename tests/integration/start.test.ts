@@ -202,13 +202,15 @@ describe('npm start (embedded default)', () => {
     expect(openapi.status).toBe(200);
     expect(await openapi.text()).toMatch(/^openapi: 3\.0\.3/m);
 
-    const gql = (query: string) => getJson<{ data?: { blocks: { nodes: { height: number; hash: string }[] } }; errors?: unknown[] }>(`${s.base}/graphql`, {
+    type GqlData = { blocks: { nodes: { height: number; hash: string }[] }; _metadata: { lastProcessedHeight: number; chain: string } };
+    const gql = (query: string) => getJson<{ data?: GqlData; errors?: unknown[] }>(`${s.base}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query }),
     });
-    const blocks = await gql('{ blocks(first: 2, orderBy: HEIGHT_DESC) { nodes { height hash } } }');
+    const blocks = await gql('{ blocks(first: 2, orderBy: HEIGHT_DESC) { nodes { height hash } } _metadata { lastProcessedHeight chain } }');
     expect(blocks.status).toBe(200);
+    expect(blocks.body.data!._metadata).toEqual({ lastProcessedHeight: expect.any(Number), chain: 'svc-devnet-1' });
     expect(blocks.body.data!.blocks.nodes[0].height).toBeGreaterThan(60);
     expect(blocks.body.data!.blocks.nodes[0].hash).toMatch(/^[0-9A-F]{64}$/);
     const write = await gql('mutation { __typename }');
