@@ -18,7 +18,13 @@ import { ConfigError } from '../../src/lib/errors';
 jest.setTimeout(60_000);
 
 const load = (env: Record<string, string>, tty = false) => loadLauncherConfig(env, { stdoutIsTTY: tty, cwd: '/srv/app' });
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'svc-launcher-unit-'));
+const tmpDirs: string[] = [];
+const tmp = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-launcher-unit-'));
+  tmpDirs.push(dir);
+  return dir;
+};
+afterAll(() => tmpDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 const quiet = createLogger({ format: 'json', level: 'error', write: () => undefined });
 
 describe('configuration', () => {
