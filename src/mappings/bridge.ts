@@ -8,8 +8,8 @@ import { AnyJson, Asset, BridgeRoute, BridgeTransfer } from '../types';
 import { enterBlock, flushDirty, load, markDirty, put } from './util/block-cache';
 import { blockTimeOf, EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
 import { expectEqual, recordDrift } from './util/drift';
-import { claimableKey, getAccrual, ownEntry, payOut } from './util/income';
-import { bundleKindIds, checkPositionsAfter, moveUnits, PositionAfter } from './util/positions';
+import { claimableKey, getAccrual, ownEntry, payOut, settleForCollect } from './util/income';
+import { bundleKindIds, checkPositionsAfter, getKind, moveUnits, PositionAfter } from './util/positions';
 import { checkAccrualAfter, recordPaid } from './payout';
 import { big, int, seqOf, str } from './util/values';
 
@@ -266,6 +266,8 @@ export async function handleBridgeEscrowIncomeSwept(event: CosmosEvent): Promise
   const kindId = int(e.kind_id);
   const accrual = await getAccrual(e.asset_id, kindId, e.denom);
   if (accrual) {
+    const kind = await getKind(e.asset_id, kindId);
+    if (kind) await settleForCollect(ctx, kind, e.escrow_address, accrual.id);
     const accrued = await payOut(ctx, ownEntry(e.asset_id, kindId, e.denom, e.escrow_address), accrual, amount);
     const entryId = claimableKey(e.escrow_address, '', '', e.asset_id, kindId, e.denom);
     await expectEqual(ctx, 'Claimable', entryId, 'accrued', amount, accrued);

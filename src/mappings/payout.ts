@@ -8,8 +8,8 @@ import { Accrual, Distribution } from '../types';
 import { markDirty, put } from './util/block-cache';
 import { EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
 import { expectEqual, recordDrift } from './util/drift';
-import { claimableKey, getAccrual, openAccrual, payOut } from './util/income';
-import { requireKind } from './util/positions';
+import { claimableKey, getAccrual, openAccrual, payOut, settleForCollect } from './util/income';
+import { getKind, requireKind } from './util/positions';
 import { big, int, str } from './util/values';
 
 interface EventDistributed {
@@ -122,6 +122,8 @@ export async function handlePayoutClaimed(event: CosmosEvent): Promise<void> {
   if (!accrual) {
     await recordDrift(ctx, 'Accrual', `${e.asset_id}-${kindId}-${e.denom}`, 'exists', true, false);
   } else {
+    const kind = await getKind(e.asset_id, kindId);
+    if (kind) await settleForCollect(ctx, kind, e.claimer, accrual.id);
     for (const entry of e.entries ?? []) {
       const key = { account: e.claimer, routedFrom: str(entry.routed_from), ref: str(entry.ref), assetId: e.asset_id, kindId, denom: e.denom };
       const accrued = await payOut(ctx, key, accrual, big(entry.amount));

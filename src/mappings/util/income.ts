@@ -1,10 +1,14 @@
 /**
  * Income accrual (payout index scheme, src/lib/accrual.ts), per Claimable entry:
  *   pending = floor(units * (index - snapshot_index) / 10^18)
- * An entry is settled (pending moved into `accrued`, snapshot := index) before
- * its earning units change: a holder's own entry (units - routed_out) when
- * units or routing change, a pledge's routed entry (beneficiary, routed_from =
- * holder, ref = encumbrance/<id>) when the route starts or ends.
+ * Entries are settled (pending moved into `accrued`, snapshot := index) exactly
+ * when the chain settles: the chain keeps one snapshot per position and settles
+ * every segment of it (the holder's own units - routed_out, and each active
+ * pledge route: beneficiary, routed_from = holder, ref = encumbrance/<id>) for
+ * every denom of the kind at once — before the position's units change, when a
+ * route starts or ends, and on a claim (the claimer's position and every
+ * position routing income to the claimer). Each settlement floors, so settling
+ * one segment alone (or skipping a zero-amount one) drifts by a unit now and then.
  *
  * Invariant kept so that no entry is ever missing: when a denom is first
  * distributed to a kind, entries (snapshot 0) are created for every position
@@ -15,7 +19,7 @@ import { pendingIncome } from '../../lib/accrual';
 import { Accrual, Claimable, Encumbrance, Holding, Kind } from '../../types';
 import { adopt, load, markDirty, put } from './block-cache';
 import type { EventCtx } from './context';
-import { getHolding } from './positions';
+import { getHolding, type LockJson } from './positions';
 
 const PAGE = 100; // the node's default --query-limit
 
@@ -84,9 +88,50 @@ async function eachAccrual(kind: Kind, fn: (accrual: Accrual, denom: string) => 
   }
 }
 
-/** Settles the holder's own entries of every accrual of the kind (before its earning units change). */
-export async function settleOwn(ctx: EventCtx<unknown>, kind: Kind, h: Holding): Promise<void> {
-  await eachAccrual(kind, async (accrual, denom) => settle(await getClaimable(ownKey(kind, h.holder, denom), ctx.height), accrual, ctx.height));
+const ENCUMBRANCE_REF = 'encumbrance/';
+
+/**
+ * Active income routes of a position: its encumbrance locks whose pledge routes income
+ * (none to look up while routed_out is 0). `exceptId`: a route being started right now.
+ */
+async function routesOf(h: Holding, exceptId?: string): Promise<Encumbrance[]> {
+  if (h.routedOut <= 0n) return [];
+  const routes: Encumbrance[] = [];
+  for (const lock of h.locks as unknown as LockJson[]) {
+    if (!lock.ref.startsWith(ENCUMBRANCE_REF)) continue;
+    const id = lock.ref.slice(ENCUMBRANCE_REF.length);
+    if (id === exceptId) continue;
+    const enc = await load(Encumbrance, id);
+    if (enc && isIncomeRoute(enc)) routes.push(enc);
+  }
+  return routes;
+}
+
+/**
+ * The chain's settlement of a position: its own entry and every active route's entry,
+ * for every accrual denom of the kind (before its units or routes change, and on claims).
+ */
+export async function settlePosition(ctx: EventCtx<unknown>, kind: Kind, h: Holding, exceptRouteId?: string): Promise<void> {
+  if ((kind.accrualDenoms as string[]).length === 0) return;
+  const routes = await routesOf(h, exceptRouteId);
+  await eachAccrual(kind, async (accrual, denom) => {
+    settle(await getClaimable(ownKey(kind, h.holder, denom), ctx.height), accrual, ctx.height);
+    for (const enc of routes) settle(await getClaimable(routedKey(enc, denom), ctx.height), accrual, ctx.height);
+  });
+}
+
+/**
+ * What the chain settles before paying a claim (or an escrow sweep) of `claimer`: the
+ * claimer's own position and every position whose income routes to the claimer (found
+ * through the claimer's routed entries still earning, units > 0, of this accrual).
+ */
+export async function settleForCollect(ctx: EventCtx<unknown>, kind: Kind, claimer: string, accrualId: string): Promise<void> {
+  if ((kind.accrualDenoms as string[]).length === 0) return;
+  await settlePosition(ctx, kind, await getHolding(kind.assetId, kind.kindId, claimer, ctx.height));
+  const routedIn = await readAll((offset) => Claimable.getByFields([['accrualId', '=', accrualId], ['account', '=', claimer]], { limit: PAGE, offset }));
+  const holders = new Set<string>();
+  for (const c of routedIn.map((x) => adopt(Claimable, x))) if (c.routedFrom && c.units > 0n) holders.add(c.routedFrom);
+  for (const holder of [...holders].sort()) await settlePosition(ctx, kind, await getHolding(kind.assetId, kind.kindId, holder, ctx.height));
 }
 
 /** Sets the earning units of the holder's own entries (after its units or routing changed). */
@@ -101,7 +146,7 @@ export async function syncOwnUnits(ctx: EventCtx<unknown>, kind: Kind, h: Holdin
 /** A pledge with income_to_beneficiary becomes active: its units' income now accrues to the beneficiary. */
 export async function startRouting(ctx: EventCtx<unknown>, kind: Kind, enc: Encumbrance): Promise<void> {
   const h = await getHolding(enc.assetId, enc.kindId, enc.holder, ctx.height);
-  await settleOwn(ctx, kind, h);
+  await settlePosition(ctx, kind, h, enc.id);
   h.routedOut += enc.units;
   h.updatedHeight = ctx.height;
   markDirty(h);
@@ -113,7 +158,7 @@ export async function startRouting(ctx: EventCtx<unknown>, kind: Kind, enc: Encu
   });
 }
 
-/** The pledge ended (released, exercised, expired): income returns to the holder. */
+/** The pledge ended (released, exercised, expired; its lock is already removed): income returns to the holder. */
 export async function stopRouting(ctx: EventCtx<unknown>, kind: Kind, enc: Encumbrance): Promise<void> {
   await eachAccrual(kind, async (accrual, denom) => {
     const c = await getClaimable(routedKey(enc, denom), ctx.height);
@@ -121,7 +166,7 @@ export async function stopRouting(ctx: EventCtx<unknown>, kind: Kind, enc: Encum
     c.units = 0n;
   });
   const h = await getHolding(enc.assetId, enc.kindId, enc.holder, ctx.height);
-  await settleOwn(ctx, kind, h);
+  await settlePosition(ctx, kind, h); // own entry and the position's other routes
   h.routedOut -= enc.units;
   h.updatedHeight = ctx.height;
   markDirty(h);

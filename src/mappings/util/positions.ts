@@ -7,7 +7,7 @@ import { Holding, Kind } from '../../types';
 import { adopt, load, markDirty } from './block-cache';
 import type { EventCtx } from './context';
 import { expectEqual, recordDrift } from './drift';
-import { settleOwn, syncOwnUnits } from './income';
+import { settlePosition, syncOwnUnits } from './income';
 import { big, int } from './values';
 
 /** A lock on a position, as stored in Holding.locks (units as a decimal string). */
@@ -82,7 +82,7 @@ export async function changeUnits(
   if (delta === 0n || !holder) return;
   const kind = await requireKind(ctx, assetId, kindId);
   const h = await getHolding(assetId, kindId, holder, ctx.height);
-  if (kind) await settleOwn(ctx, kind, h);
+  if (kind) await settlePosition(ctx, kind, h);
   const before = h.units;
   h.units = before + delta;
   touch(ctx, h);

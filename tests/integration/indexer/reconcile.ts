@@ -307,10 +307,13 @@ export async function checkHoldings(sql: Sql, c: ChainSide): Promise<CheckResult
   const rows = await sql('SELECT id, asset_id, kind_id, holder, units::text, locked::text, locks FROM svc.holdings');
   const chain = chainPositions(c);
   const zero = { units: '0', locked: '0', locks: [] };
+  // locks are compared as sets: the store keeps creation order (schema), the chain's query sorts by ref
+  const byRef = (locks: Json[]) => [...locks].sort((x, y) => (String(x.ref) < String(y.ref) ? -1 : String(x.ref) > String(y.ref) ? 1 : 0));
+  for (const v of chain.values()) v.locks = byRef(v.locks as Json[]);
   // rows stay at 0 units (schema): a stored zero position equals a position the chain no longer lists
   const actual = new Map<string, Json>();
   for (const r of rows) {
-    const value = { units: r.units, locked: r.locked, locks: r.locks };
+    const value = { units: r.units, locked: r.locked, locks: byRef(r.locks as Json[]) };
     if (!chain.has(r.id) && canonical(value) === canonical(zero)) continue;
     actual.set(r.id, value);
   }
