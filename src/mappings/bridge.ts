@@ -267,7 +267,7 @@ export async function handleBridgeEscrowIncomeSwept(event: CosmosEvent): Promise
   const accrual = await getAccrual(e.asset_id, kindId, e.denom);
   if (accrual) {
     const kind = await getKind(e.asset_id, kindId);
-    if (kind) await settleForCollect(ctx, kind, e.escrow_address, accrual.id);
+    if (kind) await settleForCollect(ctx, kind, e.escrow_address);
     const accrued = await payOut(ctx, ownEntry(e.asset_id, kindId, e.denom, e.escrow_address), accrual, amount);
     const entryId = claimableKey(e.escrow_address, '', '', e.asset_id, kindId, e.denom);
     await expectEqual(ctx, 'Claimable', entryId, 'accrued', amount, accrued);

@@ -8,7 +8,7 @@ import type { CosmosBlock, CosmosEvent, CosmosMessage, CosmosTransaction } from 
 import { decodeTypedEvent } from '../lib/typed-event';
 import { Block, ChainTotals, Event, MethodCount, Tx, TxDay } from '../types';
 import { handleBridgeEscrowIncomeSwept } from './bridge';
-import { enterBlock, flushDirty, load, markDirty, put } from './util/block-cache';
+import { enterBlock, flushDirty, load, markDirty, plain, put } from './util/block-cache';
 import { blockLevelEvents, blockTimeOf, modeOf } from './util/context';
 import { copyFromHost } from './util/host';
 import { msgToProtoJson } from './util/protojson';
@@ -192,6 +192,6 @@ export async function handleChainBlock(block: CosmosBlock): Promise<void> {
     }),
   );
   await countBlock(block, time, events.length);
-  if (events.length) await store.bulkCreate('Event', events);
+  if (events.length) await store.bulkCreate('Event', events.map(plain));
   await flushDirty();
 }

@@ -123,7 +123,7 @@ export async function handlePayoutClaimed(event: CosmosEvent): Promise<void> {
     await recordDrift(ctx, 'Accrual', `${e.asset_id}-${kindId}-${e.denom}`, 'exists', true, false);
   } else {
     const kind = await getKind(e.asset_id, kindId);
-    if (kind) await settleForCollect(ctx, kind, e.claimer, accrual.id);
+    if (kind) await settleForCollect(ctx, kind, e.claimer);
     for (const entry of e.entries ?? []) {
       const key = { account: e.claimer, routedFrom: str(entry.routed_from), ref: str(entry.ref), assetId: e.asset_id, kindId, denom: e.denom };
       const accrued = await payOut(ctx, key, accrual, big(entry.amount));

@@ -4,7 +4,7 @@
  * the chain records something about an account (`known` in lookups).
  */
 import { Account, ActivityEntry } from '../../types';
-import { load, put } from './block-cache';
+import { load, plain, put } from './block-cache';
 import type { EventCtx } from './context';
 import { evmAddressOf } from './values';
 
@@ -45,5 +45,5 @@ export async function recordActivity(ctx: EventCtx<unknown>): Promise<void> {
     rows.push(entry(ctx, 'account', account, decoded));
     await ensureAccount(account, ctx.height);
   }
-  if (rows.length) await store.bulkCreate('ActivityEntry', rows);
+  if (rows.length) await store.bulkCreate('ActivityEntry', rows.map(plain));
 }

@@ -8,8 +8,17 @@
  * them, and `flushDirty` writes them with one `store.bulkUpdate` per entity
  * type at the end of the handler, so every handler leaves the store complete.
  *
- * The cache is dropped when the block height changes: memory stays bounded
- * and nothing survives a restart or a different worker.
+ * The cache is kept from one block to the next one (height + 1) of the same
+ * sandbox: this mapping is the only writer of its entities and every write goes
+ * through `put`/`markDirty` here, so a cached entity (or a cached miss) is what
+ * the store holds. Any other height change (node restart: new sandbox; --workers:
+ * another worker processed blocks in between; a rewind) starts empty, and so
+ * does a cache above MAX_CACHED entities (memory stays bounded).
+ *
+ * Writes cross the sandbox boundary as plain objects (own fields only): the node
+ * deep-clones every entity it is given, and a class instance drags its sandbox
+ * prototype along (every later property lookup on the copy then crosses vm2
+ * proxies); a plain object's prototype maps to the host's Object.prototype.
  */
 
 /** What the generated entity classes provide. */
@@ -26,12 +35,26 @@ let cachedHeight = -1;
 const byClass = new Map<unknown, Map<string, StoredEntity | undefined>>();
 const dirty = new Set<StoredEntity>();
 
-/** Starts a new cache generation when `height` differs from the last one seen. */
+/** Entities cached across consecutive blocks before the cache starts again empty. */
+export const MAX_CACHED = 200_000;
+
+function cachedCount(): number {
+  let n = 0;
+  for (const m of byClass.values()) n += m.size;
+  return n;
+}
+
+/** Enters `height`: the cache survives only the step to the next height (see the header). */
 export function enterBlock(height: number): void {
   if (height === cachedHeight) return;
+  if (height !== cachedHeight + 1 || cachedCount() > MAX_CACHED) byClass.clear();
   cachedHeight = height;
-  byClass.clear();
   dirty.clear();
+}
+
+/** A plain copy of an entity's own fields (what the node stores), without its class prototype. */
+export function plain<T extends object>(entity: T): T {
+  return { ...entity };
 }
 
 function mapOf(cls: unknown): Map<string, StoredEntity | undefined> {
@@ -83,5 +106,5 @@ export async function flushDirty(): Promise<void> {
     else byName.set(e._name, [e]);
   }
   dirty.clear();
-  for (const [name, list] of byName) await store.bulkUpdate(name, list);
+  for (const [name, list] of byName) await store.bulkUpdate(name, list.map(plain));
 }

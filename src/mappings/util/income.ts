@@ -63,8 +63,9 @@ export async function getClaimable(key: EntryKey, height: number): Promise<Claim
   );
 }
 
-/** Moves the entry's pending income into `accrued` and snapshots the current index. */
+/** Moves the entry's pending income into `accrued` and snapshots the current index (nothing to do, nothing written, when the index has not moved). */
 export function settle(c: Claimable, accrual: Accrual, height: number): void {
+  if (accrual.index === c.snapshotIndex) return;
   if (accrual.index > c.snapshotIndex && c.units > 0n) {
     c.accrued += pendingIncome(c.units, accrual.index, c.snapshotIndex);
   }
@@ -122,15 +123,18 @@ export async function settlePosition(ctx: EventCtx<unknown>, kind: Kind, h: Hold
 
 /**
  * What the chain settles before paying a claim (or an escrow sweep) of `claimer`: the
- * claimer's own position and every position whose income routes to the claimer (found
- * through the claimer's routed entries still earning, units > 0, of this accrual).
+ * claimer's own position and every position whose income routes to the claimer now (its
+ * active income pledges as beneficiary: one indexed query, bounded by the active pledges,
+ * not by every route the claimer ever had).
  */
-export async function settleForCollect(ctx: EventCtx<unknown>, kind: Kind, claimer: string, accrualId: string): Promise<void> {
+export async function settleForCollect(ctx: EventCtx<unknown>, kind: Kind, claimer: string): Promise<void> {
   if ((kind.accrualDenoms as string[]).length === 0) return;
   await settlePosition(ctx, kind, await getHolding(kind.assetId, kind.kindId, claimer, ctx.height));
-  const routedIn = await readAll((offset) => Claimable.getByFields([['accrualId', '=', accrualId], ['account', '=', claimer]], { limit: PAGE, offset }));
+  const active = await readAll((offset) => Encumbrance.getByFields([['beneficiary', '=', claimer], ['status', '=', 'active']], { limit: PAGE, offset }));
   const holders = new Set<string>();
-  for (const c of routedIn.map((x) => adopt(Claimable, x))) if (c.routedFrom && c.units > 0n) holders.add(c.routedFrom);
+  for (const enc of active.map((x) => adopt(Encumbrance, x))) {
+    if (enc.assetId === kind.assetId && enc.kindId === kind.kindId && isIncomeRoute(enc)) holders.add(enc.holder);
+  }
   for (const holder of [...holders].sort()) await settlePosition(ctx, kind, await getHolding(kind.assetId, kind.kindId, holder, ctx.height));
 }
 
@@ -139,6 +143,7 @@ export async function syncOwnUnits(ctx: EventCtx<unknown>, kind: Kind, h: Holdin
   await eachAccrual(kind, async (_accrual, denom) => {
     const c = await getClaimable(ownKey(kind, h.holder, denom), ctx.height);
     c.units = h.units - h.routedOut;
+    c.updatedHeight = ctx.height;
     markDirty(c);
   });
 }
@@ -155,6 +160,8 @@ export async function startRouting(ctx: EventCtx<unknown>, kind: Kind, enc: Encu
     const c = await getClaimable(routedKey(enc, denom), ctx.height);
     settle(c, accrual, ctx.height);
     c.units = enc.units;
+    c.updatedHeight = ctx.height;
+    markDirty(c);
   });
 }
 
@@ -164,6 +171,8 @@ export async function stopRouting(ctx: EventCtx<unknown>, kind: Kind, enc: Encum
     const c = await getClaimable(routedKey(enc, denom), ctx.height);
     settle(c, accrual, ctx.height);
     c.units = 0n;
+    c.updatedHeight = ctx.height;
+    markDirty(c);
   });
   const h = await getHolding(enc.assetId, enc.kindId, enc.holder, ctx.height);
   await settlePosition(ctx, kind, h); // own entry and the position's other routes
@@ -208,7 +217,10 @@ async function openOwnEntries(ctx: EventCtx<unknown>, kind: Kind, denom: string)
   const rows = await readAll((offset) => Holding.getByFields([['kindRef', '=', kind.id]], { limit: PAGE, offset }));
   for (const h of rows.map((x) => adopt(Holding, x))) {
     if (h.units - h.routedOut <= 0n) continue;
-    (await getClaimable(ownKey(kind, h.holder, denom), ctx.height)).units = h.units - h.routedOut;
+    const c = await getClaimable(ownKey(kind, h.holder, denom), ctx.height);
+    c.units = h.units - h.routedOut;
+    c.updatedHeight = ctx.height;
+    markDirty(c);
   }
 }
 
@@ -217,7 +229,10 @@ async function openRoutedEntries(ctx: EventCtx<unknown>, kind: Kind, denom: stri
   const rows = await readAll((offset) => Encumbrance.getByFields([['assetId', '=', kind.assetId], ['status', '=', 'active']], { limit: PAGE, offset }));
   for (const enc of rows.map((x) => adopt(Encumbrance, x))) {
     if (enc.kindId !== kind.kindId || !isIncomeRoute(enc)) continue;
-    (await getClaimable(routedKey(enc, denom), ctx.height)).units = enc.units;
+    const c = await getClaimable(routedKey(enc, denom), ctx.height);
+    c.units = enc.units;
+    c.updatedHeight = ctx.height;
+    markDirty(c);
   }
 }
 
@@ -241,6 +256,8 @@ export async function payOut(ctx: EventCtx<unknown>, key: EntryKey, accrual: Acc
   settle(c, accrual, ctx.height);
   const before = c.accrued;
   c.accrued -= amount;
+  c.updatedHeight = ctx.height;
+  markDirty(c);
   return before;
 }
 
