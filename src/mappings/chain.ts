@@ -5,12 +5,11 @@
  * counts). It runs before any other handler of the block.
  */
 import type { CosmosBlock, CosmosEvent, CosmosMessage, CosmosTransaction } from '@subql/types-cosmos';
-import { decodeTypedEvent } from '../lib/typed-event';
-import { Block, ChainTotals, Event, MethodCount, Tx, TxDay } from '../types';
+import { Block, ChainTotals, MethodCount, Tx, TxDay } from '../types';
 import { handleBridgeEscrowIncomeSwept } from './bridge';
-import { enterBlock, flushDirty, load, markDirty, plain, put } from './util/block-cache';
+import { enterBlock, flushDirty, load, markDirty, put } from './util/block-cache';
 import { blockLevelEvents, blockTimeOf, modeOf } from './util/context';
-import { copyFromHost } from './util/host';
+import { copyFromHost, jsonFromHost } from './util/host';
 import { msgToProtoJson } from './util/protojson';
 import { chainTotals } from './util/totals';
 import { seqOf } from './util/values';
@@ -20,42 +19,16 @@ interface Attr {
   value: string;
 }
 
-interface RawEvent {
-  type: string;
-  attributes: readonly Attr[];
-}
-
 function hex(bytes: Uint8Array | undefined): string {
   return bytes ? Buffer.from(bytes).toString('hex').toUpperCase() : '';
 }
 
-/** Attributes as plain {key, value} strings. */
-function attributesOf(e: RawEvent): Attr[] {
-  return e.attributes.map((a) => ({ key: String(a.key), value: String(a.value) }));
-}
-
-function msgIndexOf(attributes: readonly Attr[]): number | undefined {
-  const v = attributes.find((a) => a.key === 'msg_index')?.value;
-  return v === undefined ? undefined : Number(v);
-}
-
-function eventRow(height: number, txIndex: number, txHash: string | undefined, eventIndex: number, e: RawEvent, applied: (typed: boolean) => boolean): Event {
-  const type = String(e.type);
-  const attributes = attributesOf(e);
-  const decoded = decodeTypedEvent(type, attributes);
-  return Event.create({
-    id: `${height}-${txIndex}-${eventIndex}`,
-    txHash,
-    height,
-    txIndex,
-    eventIndex,
-    type,
-    msgIndex: msgIndexOf(attributes),
-    mode: txIndex < 0 ? modeOf(attributes) : undefined,
-    attributes: JSON.stringify(attributes),
-    decoded: decoded ? JSON.stringify(decoded) : undefined,
-    applied: applied(decoded !== null),
-  });
+/**
+ * JSON text of raw events as the node hands them ([{type, attributes: [{key, value}]}]),
+ * serialised on the host side in one call (see util/host): no per-event work in the sandbox.
+ */
+function eventsJson(events: readonly unknown[]): string {
+  return events.length ? jsonFromHost(events) : '[]';
 }
 
 /** proto-JSON of a message; the raw bytes when its type is unknown or does not decode (decodedMsg throws then). */
@@ -109,6 +82,7 @@ function txRow(block: CosmosBlock, tx: CosmosTransaction, msgs: Record<string, u
     method: String((msgs[0]?.['@type'] as string | undefined) ?? ''),
     msgCount: msgs.length,
     eventCount: r.events.length,
+    events: eventsJson(r.events),
   });
 }
 
@@ -122,26 +96,18 @@ function messagesByTx(block: CosmosBlock): Map<string, CosmosMessage[]> {
   return byTx;
 }
 
-/** Stores the block's txs (counted per method and day) and returns their event rows. */
-async function storeTxs(block: CosmosBlock, time: Date): Promise<Event[]> {
-  const height = block.header.height;
+/** Stores the block's txs (counted per method and day); returns how many events they carry. */
+async function storeTxs(block: CosmosBlock, time: Date): Promise<number> {
   const byTx = messagesByTx(block);
-  const events: Event[] = [];
+  let eventCount = 0;
   for (const tx of block.transactions) {
     const rawMsgs = tx.decodedTx.body.messages;
     const msgs = (byTx.get(tx.hash) ?? []).map((m) => messageJson(m, rawMsgs[m.idx]?.value));
     const row = put(Tx, txRow(block, tx, msgs, time));
     await countTx(row.method, utcDay(time));
-    const ok = tx.tx.code === 0;
-    copyFromHost(tx.tx.events as unknown as RawEvent[]).forEach((e, i) => events.push(eventRow(height, tx.idx, tx.hash, i, e, (typed) => typed && ok)));
+    eventCount += row.eventCount;
   }
-  return events;
-}
-
-/** Rows of the block-level events (finalize_block_events; applied by definition). */
-function blockEventRows(height: number, blockEvents: readonly CosmosEvent[]): Event[] {
-  const raw = copyFromHost(blockEvents.map((e) => e.event as RawEvent));
-  return raw.map((e, i) => eventRow(height, -1, undefined, i, e, () => true));
+  return eventCount;
 }
 
 async function countBlock(block: CosmosBlock, time: Date, eventCount: number): Promise<void> {
@@ -178,7 +144,7 @@ export async function handleChainBlock(block: CosmosBlock): Promise<void> {
   const blockEvents = blockLevelEvents(block);
   await applyBeginBlockEvents(blockEvents);
   const { time } = blockTimeOf(block);
-  const events = [...(await storeTxs(block, time)), ...blockEventRows(height, blockEvents)];
+  const eventCount = (await storeTxs(block, time)) + blockEvents.length;
   put(
     Block,
     Block.create({
@@ -188,10 +154,10 @@ export async function handleChainBlock(block: CosmosBlock): Promise<void> {
       time,
       proposer: hex(block.header.proposerAddress),
       txCount: block.transactions.length,
-      eventCount: events.length,
+      eventCount,
+      events: eventsJson(blockEvents.map((e) => e.event)),
     }),
   );
-  await countBlock(block, time, events.length);
-  if (events.length) await store.bulkCreate('Event', events.map(plain));
+  await countBlock(block, time, eventCount);
   await flushDirty();
 }

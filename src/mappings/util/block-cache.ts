@@ -13,7 +13,9 @@
  * through `put`/`markDirty` here, so a cached entity (or a cached miss) is what
  * the store holds. Any other height change (node restart: new sandbox; --workers:
  * another worker processed blocks in between; a rewind) starts empty, and so
- * does a cache above MAX_CACHED entities (memory stays bounded).
+ * does a cache above MAX_CACHED entities. Entries nobody touched for
+ * IDLE_BLOCKS blocks are dropped (rows written once, like txs and timeline
+ * entries, would otherwise fill the heap and slow every GC).
  *
  * Writes cross the sandbox boundary as plain objects (own fields only): the node
  * deep-clones every entity it is given, and a class instance drags its sandbox
@@ -31,12 +33,20 @@ export interface EntityClass<T extends StoredEntity> {
   get(id: string): Promise<T | undefined>;
 }
 
+/** A cached entity (undefined: a cached miss) and the last height that read or wrote it. */
+interface Slot {
+  entity: StoredEntity | undefined;
+  touched: number;
+}
+
 let cachedHeight = -1;
-const byClass = new Map<unknown, Map<string, StoredEntity | undefined>>();
+const byClass = new Map<unknown, Map<string, Slot>>();
 const dirty = new Set<StoredEntity>();
 
 /** Entities cached across consecutive blocks before the cache starts again empty. */
-export const MAX_CACHED = 200_000;
+export const MAX_CACHED = 100_000;
+/** Blocks without a touch after which an entry is dropped (checked every IDLE_BLOCKS blocks). */
+export const IDLE_BLOCKS = 32;
 
 function cachedCount(): number {
   let n = 0;
@@ -44,10 +54,20 @@ function cachedCount(): number {
   return n;
 }
 
+function dropIdle(height: number): void {
+  for (const m of byClass.values()) {
+    for (const [id, slot] of m) if (slot.touched < height - IDLE_BLOCKS) m.delete(id);
+  }
+}
+
 /** Enters `height`: the cache survives only the step to the next height (see the header). */
 export function enterBlock(height: number): void {
   if (height === cachedHeight) return;
-  if (height !== cachedHeight + 1 || cachedCount() > MAX_CACHED) byClass.clear();
+  if (height !== cachedHeight + 1) byClass.clear();
+  else if (height % IDLE_BLOCKS === 0) {
+    dropIdle(height);
+    if (cachedCount() > MAX_CACHED) byClass.clear();
+  }
   cachedHeight = height;
   dirty.clear();
 }
@@ -57,7 +77,7 @@ export function plain<T extends object>(entity: T): T {
   return { ...entity };
 }
 
-function mapOf(cls: unknown): Map<string, StoredEntity | undefined> {
+function mapOf(cls: unknown): Map<string, Slot> {
   let m = byClass.get(cls);
   if (!m) {
     m = new Map();
@@ -69,15 +89,19 @@ function mapOf(cls: unknown): Map<string, StoredEntity | undefined> {
 /** The entity with that id (cached for the rest of the block; misses are cached too). */
 export async function load<T extends StoredEntity>(cls: EntityClass<T>, id: string): Promise<T | undefined> {
   const m = mapOf(cls);
-  if (m.has(id)) return m.get(id) as T | undefined;
+  const slot = m.get(id);
+  if (slot) {
+    slot.touched = cachedHeight;
+    return slot.entity as T | undefined;
+  }
   const found = await cls.get(id);
-  m.set(id, found);
+  m.set(id, { entity: found, touched: cachedHeight });
   return found;
 }
 
 /** Caches a new entity (or one read by a query) and marks it for writing. */
 export function put<T extends StoredEntity>(cls: EntityClass<T>, entity: T): T {
-  mapOf(cls).set(entity.id, entity);
+  mapOf(cls).set(entity.id, { entity, touched: cachedHeight });
   dirty.add(entity);
   return entity;
 }
@@ -90,9 +114,12 @@ export function markDirty(entity: StoredEntity): void {
 /** Caches an entity read through a query without marking it changed; returns the cached copy if there is one. */
 export function adopt<T extends StoredEntity>(cls: EntityClass<T>, entity: T): T {
   const m = mapOf(cls);
-  const cached = m.get(entity.id) as T | undefined;
-  if (cached) return cached;
-  m.set(entity.id, entity);
+  const slot = m.get(entity.id);
+  if (slot?.entity) {
+    slot.touched = cachedHeight;
+    return slot.entity as T;
+  }
+  m.set(entity.id, { entity, touched: cachedHeight });
   return entity;
 }
 
