@@ -9,7 +9,6 @@ const TABLES = {
   metadata: '_metadata',
   blocks: 'blocks',
   txes: 'txes',
-  events: 'events',
   chainTotals: 'chain_totals',
   methodCounts: 'method_counts',
   txDays: 'tx_days',

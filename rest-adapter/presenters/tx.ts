@@ -1,4 +1,5 @@
-/** Tx, Event and EVMTx objects (openapi `Tx`, `Event`, `EVMTx`) from store rows. */
+/** Tx and EVMTx objects (openapi `Tx`, `EVMTx`) from store rows; their events see event.ts. */
+import { presentEvents, txOrigin, type ApiEvent } from './event';
 import { formatTimestamp, passJson, toInt } from './values';
 
 export interface TxRow {
@@ -13,17 +14,8 @@ export interface TxRow {
   msgs: unknown;
   fee: unknown;
   block_time: string;
-}
-
-export interface EventRow {
-  tx_hash: string | null;
-  event_index: number;
-  type: string;
-  msg_index: number | null;
-  mode: string | null;
-  attributes: unknown;
-  decoded: unknown;
-  applied: boolean;
+  /** JSON text: the tx's raw events in chain order (see event.ts) */
+  events: unknown;
 }
 
 export interface EvmRow {
@@ -35,18 +27,6 @@ export interface EvmRow {
   gas_used: string;
   status: number;
   revert_reason: string | null;
-}
-
-export interface ApiEvent {
-  event_index: number;
-  type: string;
-  msg_index: number | null;
-  mode?: string;
-  /** [{key, value}] as stored (JSON text passed through, see RawJson) */
-  attributes: unknown;
-  /** proto-JSON object or null, as stored */
-  decoded: unknown;
-  applied: boolean;
 }
 
 export interface ApiEvmTx {
@@ -77,18 +57,6 @@ export interface ApiTx {
   events: ApiEvent[];
 }
 
-export function presentEvent(row: EventRow): ApiEvent {
-  return {
-    event_index: row.event_index,
-    type: row.type,
-    msg_index: row.msg_index,
-    ...(row.mode ? { mode: row.mode } : {}), // block-level events only
-    attributes: passJson(row.attributes),
-    decoded: row.decoded === null ? null : passJson(row.decoded),
-    applied: row.applied,
-  };
-}
-
 export function presentEvm(row: EvmRow, gasDenom: string): ApiEvmTx {
   return {
     eth_hash: row.eth_hash,
@@ -101,7 +69,7 @@ export function presentEvm(row: EvmRow, gasDenom: string): ApiEvmTx {
   };
 }
 
-export function presentTx(row: TxRow, events: readonly EventRow[], evm: ApiEvmTx | null): ApiTx {
+export function presentTx(row: TxRow, evm: ApiEvmTx | null): ApiTx {
   return {
     hash: row.hash,
     height: row.height,
@@ -115,6 +83,6 @@ export function presentTx(row: TxRow, events: readonly EventRow[], evm: ApiEvmTx
     fee: passJson(row.fee),
     block_time: formatTimestamp(row.block_time),
     evm,
-    events: events.map(presentEvent),
+    events: presentEvents(row.events, txOrigin(row.code)),
   };
 }

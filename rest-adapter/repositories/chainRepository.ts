@@ -2,7 +2,6 @@
 import { SqlParams } from '../db/params';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
-import type { EventRow } from '../presenters/tx';
 
 export interface Progress {
   /** _metadata.lastProcessedHeight (0 before the first block) */
@@ -82,12 +81,12 @@ export function createChainRepository(t: Tables) {
     return sql.one<BlockRow>(`SELECT ${blockColumns} FROM ${t.blocks} WHERE id = $1`, [String(height)]);
   }
 
-  /** Block-level events (BeginBlock then EndBlock, by event_index). */
-  async function blockEvents(sql: Sql, height: number): Promise<EventRow[]> {
-    return sql.rows<EventRow>(
-      `SELECT tx_hash, event_index, type, msg_index, mode, attributes, decoded, applied FROM ${t.events} WHERE height = $1 AND tx_index = -1 ORDER BY event_index`,
-      [height],
-    );
+  /**
+   * The block-level events as stored with the block (JSON text, BeginBlock then EndBlock in
+   * chain order; presenters/event.ts reads them); undefined when the block is not stored.
+   */
+  async function blockEvents(sql: Sql, height: number): Promise<unknown> {
+    return (await sql.one<{ events: unknown }>(`SELECT events FROM ${t.blocks} WHERE id = $1`, [String(height)]))?.events;
   }
 
   return { progress, totals, reconciliationDisagreements, txDays, blocksBelow, block, blockEvents };

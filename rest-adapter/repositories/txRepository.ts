@@ -3,7 +3,7 @@ import { SqlParams } from '../db/params';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
 import type { TxKey, TxOrder } from '../paging/tx-pages';
-import { ApiTx, EventRow, EvmRow, presentEvm, presentTx, TxRow } from '../presenters/tx';
+import { ApiTx, EvmRow, presentEvm, presentTx, TxRow } from '../presenters/tx';
 
 export interface KeyedTxRow extends TxRow, TxKey {}
 
@@ -13,7 +13,7 @@ export interface MethodCountRow {
 }
 
 export function createTxRepository(t: Tables, gasDenom: string) {
-  const columns = `hash, height, tx_index, tx_index AS "txIndex", code, codespace, raw_log, gas_wanted, gas_used, msgs, fee, block_time`;
+  const columns = `hash, height, tx_index, tx_index AS "txIndex", code, codespace, raw_log, gas_wanted, gas_used, msgs, fee, block_time, events`;
 
   /**
    * The tx ordering, optionally restricted to one first-message type. With a method the
@@ -73,23 +73,15 @@ export function createTxRepository(t: Tables, gasDenom: string) {
     return sql.rows<TxRow>(`SELECT ${columns} FROM ${t.txes} WHERE height = $1 ORDER BY tx_index`, [height]);
   }
 
-  /** Each row as a full Tx: events by event_index, the EVM view of its first MsgEthereumTx. */
+  /** Each row as a full Tx: its events (stored with the row) by event_index, the EVM view of its first MsgEthereumTx. */
   async function details(sql: Sql, rows: readonly TxRow[]): Promise<ApiTx[]> {
     if (rows.length === 0) return [];
-    const hashes = rows.map((r) => r.hash);
-    const [events, evms] = await Promise.all([
-      sql.rows<EventRow>(
-        `SELECT tx_hash, event_index, type, msg_index, mode, attributes, decoded, applied FROM ${t.events} WHERE tx_hash = ANY($1) ORDER BY tx_hash, event_index`,
-        [hashes],
-      ),
-      sql.rows<EvmRow>(
-        `SELECT DISTINCT ON (tx_hash) tx_hash, eth_hash, "from", "to", value, gas_used, status, revert_reason FROM ${t.evmTxes} WHERE tx_hash = ANY($1) ORDER BY tx_hash, msg_index`,
-        [hashes],
-      ),
-    ]);
-    const eventsByTx = groupBy(events, (e) => e.tx_hash ?? '');
+    const evms = await sql.rows<EvmRow>(
+      `SELECT DISTINCT ON (tx_hash) tx_hash, eth_hash, "from", "to", value, gas_used, status, revert_reason FROM ${t.evmTxes} WHERE tx_hash = ANY($1) ORDER BY tx_hash, msg_index`,
+      [rows.map((r) => r.hash)],
+    );
     const evmByTx = new Map(evms.map((e) => [e.tx_hash, presentEvm(e, gasDenom)]));
-    return rows.map((r) => presentTx(r, eventsByTx.get(r.hash) ?? [], evmByTx.get(r.hash) ?? null));
+    return rows.map((r) => presentTx(r, evmByTx.get(r.hash) ?? null));
   }
 
   async function methodCount(sql: Sql, method: string): Promise<number> {
@@ -105,14 +97,3 @@ export function createTxRepository(t: Tables, gasDenom: string) {
 }
 
 export type TxRepository = ReturnType<typeof createTxRepository>;
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = out.get(k);
-    if (list) list.push(item);
-    else out.set(k, [item]);
-  }
-  return out;
-}

@@ -5,7 +5,7 @@ import { getOnly, sendJson } from '../http/respond';
 import { parseHeight, parseLimit, queryValue } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { presentBlock } from '../presenters/chain';
-import { presentEvent } from '../presenters/tx';
+import { BLOCK_LEVEL, presentEvents } from '../presenters/event';
 import type { RouteContext } from './context';
 
 export function registerBlockRoutes(router: Router, ctx: RouteContext): void {
@@ -27,7 +27,7 @@ export function registerBlockRoutes(router: Router, ctx: RouteContext): void {
       const h = Number(height);
       const [block, blockTxs, events] = await Promise.all([chain.block(sql, h), txs.ofBlock(sql, h), chain.blockEvents(sql, h)]);
       if (!block) throw new NotFoundError('block not found');
-      return { block: presentBlock(block), txs: await txs.details(sql, blockTxs), events: events.map(presentEvent) };
+      return { block: presentBlock(block), txs: await txs.details(sql, blockTxs), events: presentEvents(events, BLOCK_LEVEL) };
     });
     sendJson(res, body);
   });
