@@ -8,13 +8,15 @@
  * queries cannot list: assets, routes, pools, accrual denoms, issuer counts)
  * and the chain's own block/block_results (timelines, transfers,
  * distributions, EVM outcomes, activity positions). Nothing is read from the
- * indexer's own code except the seq formula and SPEC's read-side formulas.
+ * indexer's own code except the seq formula and SPEC's read-side formulas; events
+ * are read as the API reads them (stored-events.ts).
  */
 import { getAddress, Transaction } from 'ethers';
 import { queryJson, type SvcApp } from '../../../devnet/app';
 import type { KvReader } from '../../../devnet/app/store';
 import { decodeBech32Address } from '../../../src/lib/address';
 import { attr, decodeMsg, type ChainRecord, type ChainTx, type TypedEvent } from './chain-record';
+import { storedEvents } from './stored-events';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows are checked by value
 export type Row = Record<string, any>;
@@ -188,12 +190,13 @@ export async function checkTxs(sql: Sql, c: ChainSide): Promise<CheckResult> {
   return check.result();
 }
 
+/**
+ * Every event stored with its tx or block (JSON text), with the fields the API derives from it
+ * (stored-events.ts: the adapter's presenters/event.ts), against the chain's block_results.
+ */
 export async function checkEvents(sql: Sql, c: ChainSide): Promise<CheckResult> {
   const check = new Check('Event');
-  const rows = await sql('SELECT id, tx_hash, height, tx_index, event_index, type, msg_index, mode, attributes, decoded, applied FROM svc.events');
-  const actual = new Map<string, Json>(
-    rows.map((r) => [r.id, { ...r, attributes: JSON.parse(r.attributes), decoded: r.decoded === null ? null : JSON.parse(r.decoded) }]),
-  );
+  const actual = new Map<string, Json>((await storedEvents(sql)).map((e) => [e.id, e as unknown as Json]));
   const expected = new Map<string, Json>();
   const typedFields = new Map(c.record.typed.map((e) => [`${e.height}-${e.txIndex}-${e.eventIndex}`, e.fields]));
   for (const b of c.record.blocks) {
