@@ -38,6 +38,8 @@ export async function endpoints(pool: Pool): Promise<Endpoint[]> {
   const holderKeys = (await pool.query(`SELECT units, holder FROM ${S}.holdings WHERE kind_ref = $1 AND units > 0 ORDER BY random() LIMIT 500`, [`${bigKind.asset_id}-${bigKind.kind_id}`])).rows as { units: string; holder: string }[];
   const busyAccounts = await column(pool, `SELECT subject_id FROM ${S}.activity_entries WHERE subject_kind = 'account' GROUP BY subject_id ORDER BY count(*) DESC LIMIT 20`);
   const someAccounts = await column(pool, `SELECT id FROM ${S}.accounts ORDER BY random() LIMIT 500`);
+  // the 0x form exists for 20-byte accounts only (module and escrow accounts are 32 bytes)
+  const evmShapedAccounts = someAccounts.map((a) => decodeBech32Address(a).bytes).filter((b) => b.length === 20).map((b) => toChecksumAddress(b));
   const attesters = await column(pool, `SELECT DISTINCT attester FROM ${S}.attestations`);
   const settlementMax = Number((await pool.query(`SELECT max(number) AS n FROM ${S}.settlements`)).rows[0].n);
   const encumbranceMax = Number((await pool.query(`SELECT max(id::numeric) AS n FROM ${S}.encumbrances`)).rows[0].n);
@@ -79,7 +81,7 @@ export async function endpoints(pool: Pool): Promise<Endpoint[]> {
     { name: 'liquidation', next: () => `/v1/assets/${pick(assets)}/liquidation` },
     { name: 'asset events', next: () => `/v1/assets/${pick(assets)}/events?cursor=${feedCursor('asset_events')}` },
     { name: 'account (busy)', next: () => `/v1/accounts/${pick(busyAccounts)}` },
-    { name: 'account (any, 0x)', next: () => `/v1/accounts/${toChecksumAddress(decodeBech32Address(pick(someAccounts)).bytes)}` },
+    { name: 'account (any, 0x)', next: () => `/v1/accounts/${pick(evmShapedAccounts)}` },
     { name: 'account attestations', next: () => `/v1/accounts/${pick(busyAccounts)}/attestations` },
     { name: 'account events', next: () => `/v1/accounts/${pick(busyAccounts)}/events?cursor=${feedCursor('account_events')}` },
     { name: 'attester', next: () => `/v1/attesters/${pick(attesters.length ? attesters : busyAccounts)}` },

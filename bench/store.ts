@@ -3,9 +3,9 @@
  * seeded devnet history, so the DDL, indexes and every row shape are the node's. A bench
  * store is a copy of it (CREATE DATABASE … TEMPLATE) scaled up with SQL:
  *
- * - the history is replicated K times at later heights and times: txs, events, blocks,
- *   activity entries, EVM views, distributions, bridge transfers, settlements and
- *   encumbrances (with their timelines) and delegations, with the mappings' id and
+ * - the history is replicated K times at later heights and times: blocks and txs (each
+ *   with its raw events), activity entries, EVM views, distributions, bridge transfers,
+ *   settlements and encumbrances (with their timelines) and delegations, with the mappings' id and
  *   ordering-key formulas (seq = height·10^10 + (tx_index+1)·10^5 + (event_index+1),
  *   ids <height>-<tx_index>-<event_index>, feeds asset:/account:) and derived hashes;
  * - the counters the API reads are rewritten as the handlers would have kept them
@@ -104,9 +104,11 @@ function copyStatements(): string[] {
   const time = `(interval '1 millisecond' * ($SPAN::bigint * c.k))`;
   const id3 = (t: string) => `(${t}.height + ${h}) || '-' || ${t}.tx_index || '-' || ${t}.event_index`;
   return [
-    `INSERT INTO ${S}.blocks SELECT (b.height + ${h})::text, b.height + ${h}, bench.rehash(b.hash, c.k), b.time + ${time}, b.proposer, b.tx_count, b.event_count FROM ${S}.blocks b, bench.copies c`,
-    `INSERT INTO ${S}.txes SELECT bench.rehash(t.id, c.k), bench.rehash(t.hash, c.k), t.height + ${h}, t.tx_index, t.seq + ${seq}, t.code, t.codespace, t.raw_log, t.gas_wanted, t.gas_used, t.msgs, t.fee, t.memo, t.block_time + ${time}, t.method, bench.reeth(t.eth_hash, c.k), t.msg_count, t.event_count FROM ${S}.txes t, bench.copies c`,
-    `INSERT INTO ${S}.events SELECT ${id3('e')}, bench.rehash(e.tx_hash, c.k), e.height + ${h}, e.tx_index, e.event_index, e.type, e.msg_index, e.mode, e.attributes, e.decoded, e.applied FROM ${S}.events e, bench.copies c`,
+    // raw events travel with their block / tx (JSON text, copied as is)
+    `INSERT INTO ${S}.blocks (id, height, hash, time, proposer, tx_count, event_count, events)
+       SELECT (b.height + ${h})::text, b.height + ${h}, bench.rehash(b.hash, c.k), b.time + ${time}, b.proposer, b.tx_count, b.event_count, b.events FROM ${S}.blocks b, bench.copies c`,
+    `INSERT INTO ${S}.txes (id, hash, height, tx_index, seq, code, codespace, raw_log, gas_wanted, gas_used, msgs, fee, memo, block_time, method, eth_hash, msg_count, event_count, events)
+       SELECT bench.rehash(t.id, c.k), bench.rehash(t.hash, c.k), t.height + ${h}, t.tx_index, t.seq + ${seq}, t.code, t.codespace, t.raw_log, t.gas_wanted, t.gas_used, t.msgs, t.fee, t.memo, t.block_time + ${time}, t.method, bench.reeth(t.eth_hash, c.k), t.msg_count, t.event_count, t.events FROM ${S}.txes t, bench.copies c`,
     `INSERT INTO ${S}.evm_txes SELECT bench.reeth(v.id, c.k), bench.reeth(v.eth_hash, c.k), bench.rehash(v.tx_hash, c.k), v.height + ${h}, v.tx_index, v.msg_index, v."from", v."to", v.from_account, v.to_account, v.value, v.gas_used, v.status, v.revert_reason, v.vm_error, v.return_data, v.contract_address FROM ${S}.evm_txes v, bench.copies c`,
     `INSERT INTO ${S}.activity_entries SELECT a.feed || ':' || (a.height + ${h}) || ':' || a.tx_index || ':' || a.event_index, a.feed, a.seq + ${seq}, a.subject_kind, a.subject_id, a.height + ${h}, a.tx_index, a.event_index, bench.rehash(a.tx_hash, c.k), a.block_time + ${time}, a.type, a.mode, a.decoded FROM ${S}.activity_entries a, bench.copies c`,
     `INSERT INTO ${S}.distributions SELECT ${id3('d')}, d.seq + ${seq}, d.asset_id, d.kind_id, d.denom, d.payer, d.amount, d.supply, d.new_index, d.carry_scaled, d.height + ${h}, d.tx_index, d.event_index, bench.rehash(d.tx_hash, c.k), d.block_time + ${time} FROM ${S}.distributions d, bench.copies c`,
