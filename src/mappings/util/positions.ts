@@ -4,6 +4,7 @@
  * first (payout index scheme), so accruals stay exact.
  */
 import { Holding, Kind } from '../../types';
+import { ensureAccount } from './activity';
 import { adopt, load, markDirty } from './block-cache';
 import type { EventCtx } from './context';
 import { expectEqual, recordDrift } from './drift';
@@ -87,10 +88,14 @@ export async function changeUnits(
   h.units = before + delta;
   touch(ctx, h);
   if (!kind) return;
-  if (before <= 0n && h.units > 0n) kind.holderCount += 1;
-  if (before > 0n && h.units <= 0n) kind.holderCount -= 1;
-  kind.updatedHeight = ctx.height;
-  markDirty(kind);
+  const holderDelta = (before <= 0n && h.units > 0n ? 1 : 0) - (before > 0n && h.units <= 0n ? 1 : 0);
+  if (holderDelta > 0) await ensureAccount(holder, ctx.height); // every holder is a known account (pools and escrows too)
+  if (holderDelta !== 0) {
+    // the kind row changes only when its holder count does (most moves leave it as it is: no write)
+    kind.holderCount += holderDelta;
+    kind.updatedHeight = ctx.height;
+    markDirty(kind);
+  }
   await syncOwnUnits(ctx, kind, h);
 }
 
