@@ -821,6 +821,8 @@ export async function checkAccounts(sql: Sql, c: ChainSide): Promise<CheckResult
   for (const a of chainAssets(c)) if (!known.has(a.issuer)) check.fail(`issuer ${a.issuer} of ${a.asset_id} has no Account row`);
   const subjects = await sql("SELECT DISTINCT subject_id FROM svc.activity_entries WHERE subject_kind = 'account'");
   for (const r of subjects) if (!known.has(r.subject_id)) check.fail(`activity subject ${r.subject_id} has no Account row`);
+  const holders = await sql('SELECT DISTINCT holder FROM svc.holdings WHERE units > 0');
+  for (const r of holders) if (!known.has(r.holder)) check.fail(`holder ${r.holder} has no Account row`);
   return check.result();
 }
 
