@@ -49,11 +49,15 @@ export function createAccountRepository(t: Tables) {
     );
   }
 
-  /** Delegations with the account as holder or delegate, active and ended, newest (highest id) first. */
+  /**
+   * Active delegations with the account as holder or delegate, newest (highest id) first.
+   * Ended ones stay reachable by id and in the account's activity feed; listing them here
+   * would make the account answer grow with history (design choice `account-delegations`).
+   */
   async function delegations(sql: Sql, account: string): Promise<DelegationRow[]> {
     return sql.rows<DelegationRow>(
       `SELECT ${DELEGATION_COLUMNS} FROM ${t.delegations}
-       WHERE holder = $1 OR delegate = $1 ORDER BY id::numeric DESC`,
+       WHERE (holder = $1 OR delegate = $1) AND ended = '' ORDER BY id::numeric DESC`,
       [account],
     );
   }
@@ -69,16 +73,12 @@ export function createAccountRepository(t: Tables) {
   }
 
   /**
-   * True when the chain recorded something about the account: its Account row, or (for
-   * module accounts such as dex pools, which get no Account row today) a position or income.
+   * True when the chain recorded something about the account: the indexer creates its
+   * Account row the first time it is an activity subject or holds units (module accounts
+   * such as dex pools and escrows included).
    */
   async function known(sql: Sql, account: string): Promise<boolean> {
-    const row = await sql.one<{ known: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM ${t.accounts} WHERE id = $1)
-           OR EXISTS (SELECT 1 FROM ${t.holdings} WHERE holder = $1)
-           OR EXISTS (SELECT 1 FROM ${t.claimables} WHERE account = $1) AS known`,
-      [account],
-    );
+    const row = await sql.one<{ known: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${t.accounts} WHERE id = $1) AS known`, [account]);
     return row?.known === true;
   }
 

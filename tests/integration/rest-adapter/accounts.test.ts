@@ -215,6 +215,21 @@ describe('accounts and the other resources on the node-built store', () => {
     expect((await api.get(`/v1/delegations/${ids.length + 1}`)).status).toBe(404);
   });
 
+  it('an account lists exactly its active delegations (as holder or delegate), ended ones only by id', async () => {
+    const all = await Promise.all(
+      (await chainIds(async (id) => (await api.get(`/v1/delegations/${id}`)).status === 200)).map(async (id) => (await api.ok(`/v1/delegations/${id}`)).delegation),
+    );
+    expect(all.some((d: any) => d.ended !== '')).toBe(true);
+    let listed = 0;
+    for (const address of new Set(all.flatMap((d: any) => [d.holder, d.delegate]))) {
+      const body = await api.ok(`/v1/accounts/${address}`);
+      const expected = all.filter((d: any) => d.ended === '' && (d.holder === address || d.delegate === address)).sort((a: any, b: any) => b.id - a.id);
+      expect(body.delegations).toEqual(expected);
+      listed += expected.length;
+    }
+    expect(listed).toBeGreaterThan(0);
+  });
+
   describe('bridge', () => {
     it('routes with counters and outstanding as the chain has them', async () => {
       const { routes } = await api.ok('/v1/bridge/routes');
