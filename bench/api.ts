@@ -3,13 +3,17 @@
  * one tenth of it.
  *
  *   npm run bench:api -- [--txs 1000000] [--clients 20] [--duration 5] [--warmup 1] [--serial 1]
- *                        [--holders 100000] [--base-blocks 300] [--keep (with DATABASE_URL: keep the databases)]
+ *                        [--holders 100000] [--base-blocks 300] [--shared-buffers-mb 6144] [--cold]
+ *                        [--keep (with DATABASE_URL: keep the databases)]
  *
  * 1. The base store: a seeded devnet history indexed by the real node (bench/store.ts).
  * 2. Per size: a copy of it scaled up with SQL to the target number of txs (the node's own
  *    rows replicated at later heights, counters rewritten; see bench/store.ts for what is
  *    and is not the node's work), VACUUM ANALYZE, EXPLAIN of every statement the API runs
- *    (sequential scans reported), then the API in its own process (rest-adapter/server.ts)
+ *    (sequential scans reported), the store's tables and indexes loaded into shared_buffers
+ *    with pg_prewarm (a serving database has its working set cached; this machine's kernel
+ *    reclaims idle page cache, so cold reads go to a slow disk, ~5 ms each; `--cold` skips
+ *    it), then the API in its own process (rest-adapter/server.ts)
  *    driven endpoint by endpoint by `--clients` keep-alive clients; p50/p99/max latency
  *    and req/s per endpoint. Target: p99 < 20 ms. A short run with one client first gives
  *    each endpoint's service time without queueing (`1c p50`).
@@ -37,11 +41,13 @@ interface Options {
   serialMs: number;
   holders: number;
   baseBlocks: number;
+  sharedBuffersMb: number;
+  cold: boolean;
   keep: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
-  const o: Options = { txs: 1_000_000, clients: 20, durationMs: 5000, warmupMs: 1000, serialMs: 1000, holders: 100_000, baseBlocks: 300, keep: false };
+  const o: Options = { txs: 1_000_000, clients: 20, durationMs: 5000, warmupMs: 1000, serialMs: 1000, holders: 100_000, baseBlocks: 300, sharedBuffersMb: 6144, cold: false, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=');
     const value = () => Number(inline ?? argv[++i]);
@@ -53,6 +59,8 @@ function parseOptions(argv: string[]): Options {
       case '--serial': o.serialMs = value() * 1000; break;
       case '--holders': o.holders = value(); break;
       case '--base-blocks': o.baseBlocks = value(); break;
+      case '--shared-buffers-mb': o.sharedBuffersMb = value(); break;
+      case '--cold': o.cold = true; break;
       case '--keep': o.keep = true; break;
       default: throw new Error(`unknown option ${argv[i]}`);
     }
@@ -90,6 +98,28 @@ function formatRow(cells: (string | number)[], widths: number[]): string {
   return cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
 }
 
+/** Loads every table and index of the store into shared_buffers; returns the megabytes read. */
+async function prewarm(databaseUrl: string): Promise<number> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+  pool.on('error', () => undefined);
+  try {
+    await pool.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
+    const { rows } = await pool.query<{ mb: string }>(
+      `SELECT coalesce(sum(pg_prewarm(rel)), 0) * current_setting('block_size')::int / 1048576 AS mb FROM (
+         SELECT c.oid AS rel FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = $1 AND c.relkind IN ('r', 'i')
+         UNION ALL
+         SELECT c.reltoastrelid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = $1 AND c.relkind = 'r' AND c.reltoastrelid <> 0
+       ) relations`,
+      [SCHEMA],
+    );
+    return Math.round(Number(rows[0].mb));
+  } finally {
+    await pool.end();
+  }
+}
+
 async function benchSize(serverUrl: string, template: string, size: number, o: Options, holders: number): Promise<void> {
   const db = await copyDatabase(serverUrl, template);
   try {
@@ -105,6 +135,7 @@ async function benchSize(serverUrl: string, template: string, size: number, o: O
     const report = await explainEndpoints(db.url, list);
     log(`EXPLAIN: ${report.statements} statements, ${report.indexes.size} indexes used, ${report.seqScans.length} sequential scans of tables over 10,000 rows`);
     for (const s of report.seqScans) log(`  seq scan: ${s}`);
+    if (!o.cold) log(`pg_prewarm: ${await prewarm(db.url)} MB of tables and indexes loaded into shared_buffers`);
     const server = await startServer(db.url, o.clients);
     try {
       const widths = [26, 9, 9, 9, 9, 8, 7];
@@ -132,7 +163,7 @@ async function benchSize(serverUrl: string, template: string, size: number, o: O
 
 async function main(): Promise<void> {
   const o = parseOptions(process.argv.slice(2));
-  const pg = await startPostgres({ settings: { shared_buffers: '1GB', work_mem: '16MB', max_connections: 200 } });
+  const pg = await startPostgres({ settings: { shared_buffers: `${o.sharedBuffersMb}MB`, work_mem: '16MB', max_connections: 200 } });
   try {
     const base = await buildBaseStore(pg.url, { seed: 'bench-api', blocks: o.baseBlocks, txsPerBlock: 10 }, log);
     try {
