@@ -8,23 +8,8 @@ import { load, plain, put } from './block-cache';
 import type { EventCtx } from './context';
 import { evmAddressOf } from './values';
 
-function entry(ctx: EventCtx<unknown>, subjectKind: 'asset' | 'account', subjectId: string, decoded: string): ActivityEntry {
-  const feed = `${subjectKind}:${subjectId}`;
-  return ActivityEntry.create({
-    id: `${feed}:${ctx.height}:${ctx.txIndex}:${ctx.eventIndex}`,
-    feed,
-    seq: ctx.seq,
-    subjectKind,
-    subjectId,
-    height: ctx.height,
-    txIndex: ctx.txIndex,
-    eventIndex: ctx.eventIndex,
-    txHash: ctx.txHash ?? undefined,
-    blockTime: ctx.blockTime,
-    type: ctx.type,
-    mode: ctx.mode,
-    decoded,
-  });
+function entry(ctx: EventCtx<unknown>, feed: string): ActivityEntry {
+  return ActivityEntry.create({ id: `${feed}:${ctx.height}:${ctx.txIndex}:${ctx.eventIndex}`, feed, seq: ctx.seq, txHash: ctx.txHash ?? undefined });
 }
 
 /** Creates the Account row of an address seen for the first time. */
@@ -39,10 +24,9 @@ export async function ensureAccount(address: string, height: number): Promise<Ac
 
 export async function recordActivity(ctx: EventCtx<unknown>): Promise<void> {
   const rows: ActivityEntry[] = [];
-  const decoded = JSON.stringify(ctx.decoded);
-  for (const asset of ctx.assets) rows.push(entry(ctx, 'asset', asset, decoded));
+  for (const asset of ctx.assets) rows.push(entry(ctx, `asset:${asset}`));
   for (const account of ctx.accounts) {
-    rows.push(entry(ctx, 'account', account, decoded));
+    rows.push(entry(ctx, `account:${account}`));
     await ensureAccount(account, ctx.height);
   }
   if (rows.length) await store.bulkCreate('ActivityEntry', rows.map(plain));
