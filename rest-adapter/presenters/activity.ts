@@ -1,18 +1,25 @@
 /** ActivityEvent and Distribution objects. */
 import type { ActivityRow } from '../repositories/activityRepository';
 import type { DistributionRow } from '../repositories/assetRepository';
-import { amountString, formatTimestamp, passJson } from './values';
+import { BLOCK_LEVEL, deriveEvent, txOrigin } from './event';
+import { amountString, formatTimestamp } from './values';
 
+/** An ActivityEvent: position from the row, type, mode and decoded from its raw event (event.ts). */
 export function presentActivity(row: ActivityRow) {
+  const blockLevel = row.tx_hash === null;
+  if (!row.event) {
+    throw new Error(`activity entry ${row.height}:${row.tx_index}:${row.event_index}: event not found in the store`);
+  }
+  const event = deriveEvent(row.event, row.event_index, blockLevel ? BLOCK_LEVEL : txOrigin(row.code ?? 0));
   return {
     height: row.height,
     tx_index: row.tx_index,
     event_index: row.event_index,
     tx_hash: row.tx_hash,
     block_time: formatTimestamp(row.block_time),
-    type: row.type,
-    ...(row.mode ? { mode: row.mode } : {}), // block-level events only
-    decoded: passJson(row.decoded),
+    type: event.type,
+    ...(event.mode ? { mode: event.mode } : {}), // block-level events only
+    decoded: event.decoded,
   };
 }
 

@@ -1,7 +1,14 @@
-/** SQL for the activity feeds: one ActivityEntry row per (subject, typed event), index (feed, seq). */
+/**
+ * SQL for the activity feeds: one ActivityEntry row per (subject, typed event), index (feed, seq).
+ * A row keeps only its feed, seq and tx hash; the rest is read from where the indexer keeps it:
+ * height, tx_index and event_index from seq (height * 10^10 + (tx_index + 1) * 10^5 + (event_index + 1)),
+ * the time from the block, the raw event from its tx's events (tx_hash set) or the block's
+ * events (block-level), at position event_index. Only that event leaves the database.
+ */
 import { SqlParams } from '../db/params';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
+import type { RawEvent } from '../presenters/event';
 
 export interface ActivityRow {
   height: number;
@@ -9,9 +16,10 @@ export interface ActivityRow {
   event_index: number;
   tx_hash: string | null;
   block_time: string;
-  type: string;
-  mode: string | null;
-  decoded: unknown;
+  /** the tx's result code; null for block-level events */
+  code: number | null;
+  /** the raw event at event_index of the tx's or the block's events (null if the store lacks it) */
+  event: RawEvent | null;
 }
 
 /** Feed ids as the mappings write them (src/mappings/util/activity.ts). */
@@ -24,9 +32,20 @@ export function createActivityRepository(t: Tables) {
     const p = new SqlParams();
     const conditions = [`feed = ${p.add(feed)}`];
     if (belowSeq !== null) conditions.push(`seq < ${p.add(belowSeq.toString())}`);
+    // The inner query is the keyset scan of the (feed, seq) index; the joins run on its n rows.
     return sql.rows<ActivityRow>(
-      `SELECT height, tx_index, event_index, tx_hash, block_time, type, mode, decoded
-       FROM ${t.activityEntries} WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${p.add(n)}`,
+      `SELECT a.height, a.tx_index, a.event_index, a.tx_hash, b.time AS block_time, t.code,
+         CASE WHEN a.tx_hash IS NULL THEN b.events::jsonb -> a.event_index ELSE t.events::jsonb -> a.event_index END AS event
+       FROM (
+         SELECT seq, tx_hash,
+           div(seq, 10000000000)::int AS height,
+           (mod(div(seq, 100000), 100000) - 1)::int AS tx_index,
+           (mod(seq, 100000) - 1)::int AS event_index
+         FROM ${t.activityEntries} WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${p.add(n)}
+       ) a
+       JOIN ${t.blocks} b ON b.id = a.height::text
+       LEFT JOIN ${t.txes} t ON t.id = a.tx_hash
+       ORDER BY a.seq DESC`,
       p.values,
     );
   }

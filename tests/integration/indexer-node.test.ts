@@ -15,7 +15,7 @@ import { createTestDatabase } from '../harness/db';
 import { subqlDbEnv, type TestDatabase } from '../harness/postgres';
 import { startNode } from '../harness/subql-node';
 import { buildHistory, History } from './indexer/history';
-import { storedEvents } from './indexer/stored-events';
+import { storedActivity, storedEvents } from './indexer/stored-events';
 
 jest.setTimeout(600_000);
 
@@ -128,9 +128,11 @@ describe('indexer on the real subql node', () => {
     const { sql } = indexed;
     const events = await storedEvents(sql);
     const positions = new Set(events.map((e) => `${e.height}/${e.tx_index}/${e.event_index}/${e.type}`));
-    const activity = await sql('SELECT id, height, tx_index, event_index, type FROM svc.activity_entries');
+    const activity = await storedActivity(sql);
     expect(activity.length).toBeGreaterThan(0);
-    const orphans = activity.filter((a) => !positions.has(`${a.height}/${a.tx_index}/${a.event_index}/${a.type}`)).map((a) => ({ id: a.id }));
+    const orphans = activity
+      .filter((a) => a.problem !== null || a.id !== `${a.feed}:${a.height}:${a.tx_index}:${a.event_index}` || !positions.has(`${a.height}/${a.tx_index}/${a.event_index}/${a.type}`))
+      .map((a) => ({ id: a.id, problem: a.problem }));
     expect(orphans).toEqual([]);
     const sweeps = events.filter((e) => e.tx_index === -1 && e.type.startsWith('svc.')).map(({ type, mode, applied, tx_hash }) => ({ type, mode, applied, tx_hash }));
     expect(sweeps).toEqual([

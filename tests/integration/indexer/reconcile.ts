@@ -16,7 +16,7 @@ import { queryJson, type SvcApp } from '../../../devnet/app';
 import type { KvReader } from '../../../devnet/app/store';
 import { decodeBech32Address } from '../../../src/lib/address';
 import { attr, decodeMsg, type ChainRecord, type ChainTx, type TypedEvent } from './chain-record';
-import { storedEvents } from './stored-events';
+import { storedActivity, storedEvents } from './stored-events';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows are checked by value
 export type Row = Record<string, any>;
@@ -819,7 +819,7 @@ export async function checkAccounts(sql: Sql, c: ChainSide): Promise<CheckResult
   }
   const known = new Set(rows.map((r) => r.id as string));
   for (const a of chainAssets(c)) if (!known.has(a.issuer)) check.fail(`issuer ${a.issuer} of ${a.asset_id} has no Account row`);
-  const subjects = await sql("SELECT DISTINCT subject_id FROM svc.activity_entries WHERE subject_kind = 'account'");
+  const subjects = await sql("SELECT DISTINCT substr(feed, length('account:') + 1) AS subject_id FROM svc.activity_entries WHERE feed LIKE 'account:%'");
   for (const r of subjects) if (!known.has(r.subject_id)) check.fail(`activity subject ${r.subject_id} has no Account row`);
   const holders = await sql('SELECT DISTINCT holder FROM svc.holdings WHERE units > 0');
   for (const r of holders) if (!known.has(r.holder)) check.fail(`holder ${r.holder} has no Account row`);
@@ -918,7 +918,8 @@ function subjectRules(evmViews: Map<string, Row>): (e: TypedEvent) => string[] {
 /** Activity feeds: one entry per (subject, applied typed event), the subjects its proto rule declares, nothing else. */
 export async function checkActivity(sql: Sql, c: ChainSide): Promise<CheckResult> {
   const check = new Check('Activity');
-  const rows = await sql(`SELECT id, feed, height, tx_index, event_index, type, tx_hash, mode, decoded, seq::text, ${msCol('block_time', 'time_ms')} FROM svc.activity_entries`);
+  // each row with the fields the API derives from it: position from seq, time from the block, the event from its tx or block
+  const rows = await storedActivity(sql);
   const evmViews = new Map((await sql('SELECT id, from_account, to_account FROM svc.evm_txes')).map((r) => [r.id as string, r]));
   const subjects = subjectRules(evmViews);
   const expected = new Map<string, Json>();
@@ -927,16 +928,21 @@ export async function checkActivity(sql: Sql, c: ChainSide): Promise<CheckResult
     if (!e.applied) continue;
     for (const feed of subjects(e)) {
       expected.set(`${feed}:${e.height}:${e.txIndex}:${e.eventIndex}`, {
+        feed,
+        height: e.height,
+        tx_index: e.txIndex,
+        event_index: e.eventIndex,
         type: e.type,
         tx_hash: e.txHash,
         mode: e.mode,
         decoded: e.fields,
         seq: seqOf(e.height, e.txIndex, e.eventIndex),
         time_ms: typedTimeMs(e),
+        problem: null,
       });
     }
   }
-  check.sets('entry', new Map(rows.map((r) => [r.id as string, { ...r, decoded: JSON.parse(r.decoded) }])), expected);
+  check.sets('entry', new Map(rows.map((r) => [r.id, r as unknown as Json])), expected);
   return check.result();
 }
 

@@ -2,6 +2,7 @@
 import { toJson } from '../../../rest-adapter/json';
 import { BLOCK_LEVEL, deriveEvent, presentEvents, txOrigin } from '../../../rest-adapter/presenters/event';
 import { presentTx } from '../../../rest-adapter/presenters/tx';
+import { presentActivity } from '../../../rest-adapter/presenters/activity';
 
 const ASSET = 'ab'.repeat(32);
 
@@ -132,5 +133,31 @@ describe('presentEvents', () => {
       decoded: { asset_id: ASSET, units: '5' },
       applied: false,
     });
+  });
+});
+
+describe('presentActivity', () => {
+  const base = { height: 12, block_time: '2024-01-02 03:04:05.5', code: 0 };
+
+  it('a tx entry: position from the row, type and decoded from its raw event, no mode', () => {
+    const out = presentActivity({ ...base, tx_index: 1, event_index: 3, tx_hash: 'AB'.repeat(32), event: transferred });
+    expect(JSON.parse(toJson(out))).toEqual({
+      height: 12,
+      tx_index: 1,
+      event_index: 3,
+      tx_hash: 'AB'.repeat(32),
+      block_time: '2024-01-02T03:04:05.500Z',
+      type: 'svc.rights.v1.EventTransferred',
+      decoded: { asset_id: ASSET, units: '5' },
+    });
+  });
+
+  it('a block-level entry carries the mode of its event', () => {
+    const out = presentActivity({ ...base, tx_index: -1, event_index: 0, tx_hash: null, code: null, event: expired });
+    expect(out).toMatchObject({ tx_index: -1, tx_hash: null, type: 'svc.settlement.v1.EventSettlementExpired', mode: 'EndBlock', decoded: { settlement_id: '7' } });
+  });
+
+  it('an entry whose event the store lacks is an error, not a guess', () => {
+    expect(() => presentActivity({ ...base, tx_index: 0, event_index: 9, tx_hash: 'AB'.repeat(32), event: null })).toThrow(/event not found/);
   });
 });
