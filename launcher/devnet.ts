@@ -5,12 +5,13 @@
  * restart regenerates the same history, replays the journaled live blocks with their txs
  * and times, checks every hash against the journal, and goes live again.
  *
- * Built from the same parts as devnet/scenario/start.ts (startDevnet), with one difference:
- * every block is journaled as it is produced, which startDevnet has no hook for.
+ * Built from the same parts as devnet/scenario/start.ts (startDevnet: history, RPC server,
+ * LiveLoop), with one addition: every block is journaled as it is produced (LiveLoop's
+ * afterBlock hook).
  */
 import { DEFAULT_CHAIN_CONFIG } from '../src/lib/config';
 import { startRpcServer, txHashHex, upperHex, type CheckTxResult, type DevnetChain, type DevnetRpcServer, type StoredBlock } from '../devnet/chain';
-import { autoIntervalMs, DEFAULT_START_TIME_MS, generateHistory, historyTimeline, type ScenarioEngine } from '../devnet/scenario';
+import { autoIntervalMs, DEFAULT_START_TIME_MS, generateHistory, historyTimeline, LiveLoop, type ScenarioEngine } from '../devnet/scenario';
 import type { DevnetConfig } from './config';
 import { DevnetJournal, JournalConflict, journalEntry, txBytes, type DevnetIdentity, type JournalBlock } from './devnet-journal';
 import type { Logger } from './logger';
@@ -153,55 +154,9 @@ async function replayLiveBlocks(engine: ScenarioEngine, o: EmbeddedDevnetOptions
   return total;
 }
 
-/** A block every blockMs with scenario traffic (as startDevnet's live mode), each one journaled as soon as it exists. */
-class JournaledLiveLoop {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> = Promise.resolve();
-  private stopped = false;
-
-  constructor(
-    private readonly engine: ScenarioEngine,
-    private readonly journal: DevnetJournal,
-    private readonly blockMs: number,
-    private readonly log: Logger,
-  ) {}
-
-  start(): void {
-    this.schedule(0);
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => this.schedule(this.blockMs));
-    }, delayMs);
-  }
-
-  private async tick(): Promise<void> {
-    const chain = this.engine.chain;
-    const now = Date.now();
-    // a history that ends in the future keeps its own pace instead of 1 ms steps
-    const time = now > chain.lastBlockTimeMs ? now : chain.lastBlockTimeMs + this.blockMs;
-    try {
-      await this.engine.runBlock(time);
-    } catch (e) {
-      this.log.error('live block failed', { error: e });
-    } finally {
-      this.journalNewBlocks();
-    }
-  }
-
-  /** Runs right after runBlock resolves, before any RPC request is served (no await in between). */
-  private journalNewBlocks(): void {
-    const chain = this.engine.chain;
-    for (let h = this.journal.height + 1; h <= chain.height; h++) this.journal.append(journalEntry(chain.block(h)!, this.blockMs));
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
-  }
+/** Journals the chain's blocks above the journal's height (call it before any RPC request is served). */
+function journalNewBlocks(chain: DevnetChain, journal: DevnetJournal, blockMs: number): void {
+  for (let h = journal.height + 1; h <= chain.height; h++) journal.append(journalEntry(chain.block(h)!, blockMs));
 }
 
 export async function startEmbeddedDevnet(o: EmbeddedDevnetOptions): Promise<EmbeddedDevnet> {
@@ -220,7 +175,11 @@ export async function startEmbeddedDevnet(o: EmbeddedDevnetOptions): Promise<Emb
     throw busy ? new Error(`DEVNET_PORT ${config.port} is in use (another devnet?); set DEVNET_PORT to a free port or 0 for any`) : e;
   }
   engine.enterLiveMode(config.blockMs, (flow, error) => log.warn('scenario flow dropped', { flow, error }));
-  const live = new JournaledLiveLoop(engine, journal, config.blockMs, log);
+  // each live block is journaled as soon as it exists, before any RPC request can see it
+  const live = new LiveLoop(engine, config.blockMs, {
+    onError: (e) => log.error('live block failed', { error: e }),
+    afterBlock: () => journalNewBlocks(engine.chain, journal, config.blockMs),
+  });
   live.start();
   return {
     url: server.url,

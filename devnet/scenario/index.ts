@@ -14,6 +14,8 @@ import type { ScenarioSummary } from './summary';
 import { autoIntervalMs, Timeline } from './timeline';
 
 export { ScenarioEngine, OLD_CHAIN_VERSION } from './engine';
+export { LiveLoop } from './live-loop';
+export type { LiveLoopHooks } from './live-loop';
 export type { EngineOptions } from './engine';
 export type { ScenarioSummary } from './summary';
 export { Prng } from './prng';

@@ -8,6 +8,7 @@ import { startRpcServer, type DevnetChain } from '../chain';
 import type { ScenarioEngine } from './engine';
 import { DEFAULT_START_TIME_MS, generateHistory, historyTimeline, type HistoryOptions } from './index';
 import type { ScenarioSummary } from './summary';
+import { LiveLoop } from './live-loop';
 import { autoIntervalMs } from './timeline';
 
 export interface DevnetOptions extends HistoryOptions {
@@ -41,49 +42,6 @@ function liveStartTime(o: DevnetOptions): number {
   return Math.floor((Date.now() - span - 2 * interval) / 1000) * 1000;
 }
 
-/** Produces scenario blocks on a timer; each block is planned, signed and committed before the next is scheduled. */
-class LiveLoop {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> = Promise.resolve();
-  private stopped = false;
-
-  constructor(
-    private readonly engine: ScenarioEngine,
-    private readonly blockMs: number,
-    private readonly log: (line: Record<string, unknown>) => void,
-  ) {}
-
-  start(): void {
-    this.schedule(0);
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => this.schedule(this.blockMs));
-    }, delayMs);
-  }
-
-  private async tick(): Promise<void> {
-    const chain = this.engine.chain;
-    const now = Date.now();
-    // a history that ends in the future keeps its own pace instead of 1 ms steps
-    const time = now > chain.lastBlockTimeMs ? now : chain.lastBlockTimeMs + this.blockMs;
-    try {
-      const block = await this.engine.runBlock(time);
-      if (block.height % 100 === 0) this.log({ event: 'live', height: block.height, txs: block.txs.length, time: new Date(time).toISOString() });
-    } catch (e) {
-      this.log({ event: 'error', where: 'live block', message: e instanceof Error ? e.message : String(e) });
-    }
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
-  }
-}
-
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const log = options.log ?? (() => undefined);
   const startTimeMs = options.startTimeMs ?? (options.live ? liveStartTime(options) : undefined);
@@ -93,7 +51,12 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   if (options.live) {
     const blockMs = options.blockMs ?? DEFAULT_LIVE_BLOCK_MS;
     history.engine.enterLiveMode(blockMs, (flow, error) => log({ event: 'error', where: `flow ${flow}`, message: error instanceof Error ? error.message : String(error) }));
-    live = new LiveLoop(history.engine, blockMs, log);
+    live = new LiveLoop(history.engine, blockMs, {
+      onBlock: (block, time) => {
+        if (block.height % 100 === 0) log({ event: 'live', height: block.height, txs: block.txs.length, time: new Date(time).toISOString() });
+      },
+      onError: (e) => log({ event: 'error', where: 'live block', message: e instanceof Error ? e.message : String(e) }),
+    });
     live.start();
   }
   return {
