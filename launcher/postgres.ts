@@ -20,6 +20,7 @@ import { spawn, spawnSync, ChildProcess } from 'child_process';
 import crypto from 'crypto';
 import fs from 'fs';
 import net from 'net';
+import { freePort } from './ports';
 import os from 'os';
 import path from 'path';
 import { Client, Pool, PoolConfig } from 'pg';
@@ -134,16 +135,21 @@ function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/** Runs `work` on a one-off connection to `url`, closed afterwards whatever happens. */
+async function withClient<T>(url: string, work: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await work(c);
+  } finally {
+    await c.end();
+  }
+}
+
 /** Creates a fresh schema `t_<prefix>_<random>` and a pool bound to it. */
 export async function createSchema(url: string, prefix: string, poolConfig: PoolConfig = {}): Promise<TestSchema> {
   const schema = uniqueName(`t_${prefix}`);
-  const admin = new Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE SCHEMA ${quoteIdent(schema)}`);
-  } finally {
-    await admin.end();
-  }
+  await withClient(url, (c) => c.query(`CREATE SCHEMA ${quoteIdent(schema)}`));
   const searchPath = `-c search_path=${schema},public`;
   const pool = new Pool({ max: 5, ...poolConfig, connectionString: url, options: searchPath });
   // An idle client can be cut off (e.g. server stopped first); don't crash the test process.
@@ -159,13 +165,7 @@ export async function createSchema(url: string, prefix: string, poolConfig: Pool
       if (dropped) return;
       dropped = true;
       await pool.end().catch(() => undefined);
-      const c = new Client({ connectionString: url });
-      await c.connect();
-      try {
-        await c.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
-      } finally {
-        await c.end();
-      }
+      await withClient(url, (c) => c.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`));
     },
   };
 }
@@ -173,13 +173,7 @@ export async function createSchema(url: string, prefix: string, poolConfig: Pool
 /** Creates a database named exactly `name` on the server of `url` (use uniqueName() for a fresh one). */
 export async function createDatabase(url: string, name: string): Promise<TestDatabase> {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`invalid database name: ${name}`);
-  const admin = new Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${quoteIdent(name)}`);
-  } finally {
-    await admin.end();
-  }
+  await withClient(url, (c) => c.query(`CREATE DATABASE ${quoteIdent(name)}`));
   const base = parseDatabaseUrl(url);
   const conn = { ...base, database: name };
   let dropped = false;
@@ -190,14 +184,10 @@ export async function createDatabase(url: string, name: string): Promise<TestDat
     async drop() {
       if (dropped) return;
       dropped = true;
-      const c = new Client({ connectionString: url });
-      await c.connect();
-      try {
+      await withClient(url, async (c) => {
         await c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
         await c.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)}`);
-      } finally {
-        await c.end();
-      }
+      });
     },
   };
 }
@@ -320,20 +310,6 @@ function chmodTree(p: string): void {
   if (st.isSymbolicLink()) return;
   fs.chmodSync(p, st.mode | 0o444 | (st.isDirectory() || st.mode & 0o111 ? 0o111 : 0));
   if (st.isDirectory()) for (const e of fs.readdirSync(p)) chmodTree(path.join(p, e));
-}
-
-/** A port nobody listens on right now (bind port 0 and release it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => (port ? resolve(port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** A fresh temp dir the server user can enter (tmpdir first, /tmp as fallback). */

@@ -10,9 +10,9 @@
  * --historical=false, --kyve-endpoint=false, its own --port, DB_* from env.
  */
 import { ChildProcess, spawn } from 'child_process';
-import net from 'net';
 import path from 'path';
 import { Client } from 'pg';
+import { freePort } from './ports';
 import { stopWhenParentDies } from './watchdog';
 
 export type SubqlDbEnv = Record<'DB_HOST' | 'DB_PORT' | 'DB_USER' | 'DB_PASS' | 'DB_DATABASE', string>;
@@ -67,18 +67,6 @@ export interface SubqlNode {
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const LOG_LINES = 500;
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function nodeArgs(o: StartNodeOptions, port: number): string[] {
   return [

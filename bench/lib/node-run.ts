@@ -20,7 +20,8 @@ import { spawn } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 import { Client } from 'pg';
-import { freePort, type SubqlDbEnv } from '../../tests/harness/subql-node';
+import { freePort } from '../../launcher/ports';
+import { type SubqlDbEnv } from '../../tests/harness/subql-node';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 

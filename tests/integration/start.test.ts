@@ -8,7 +8,7 @@ import { ChildProcess, spawn, spawnSync } from 'child_process';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { freePort } from '../../launcher/postgres';
+import { freePort } from '../../launcher/ports';
 import type { Readiness } from '../../launcher/readiness';
 import { EXIT_CODES } from '../../launcher/start';
 
