@@ -18,6 +18,7 @@ import path from 'path';
 import { Pool } from 'pg';
 import type { Devnet } from '../../devnet/cli';
 import type { ScenarioSummary } from '../../devnet/scenario';
+import { projectIsStale } from '../../launcher/project';
 import { createDatabase, subqlDbEnv, TestDatabase, uniqueName } from './postgres';
 import { startNode } from './subql-node';
 
@@ -69,22 +70,9 @@ export function storeInfoFile(jestPid: number): string {
   return path.join(os.tmpdir(), `svc-test-store-${jestPid}.json`);
 }
 
-function newestSource(dir: string): number {
-  return Math.max(
-    0,
-    ...fs.readdirSync(dir, { withFileTypes: true }).map((e) => {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) return e.name === 'types' ? 0 : newestSource(p);
-      return e.name.endsWith('.ts') || e.name.endsWith('.json') ? fs.statSync(p).mtimeMs : 0;
-    }),
-  );
-}
-
-/** `npm run build` when dist/index.js is missing or older than project.yaml, schema.graphql or src/. */
+/** `npm run build` when dist/ is stale (the launcher's rule: older than src/, schema.graphql, project.yaml or proto/); false when it was up to date. */
 export function ensureProjectBuilt(): boolean {
-  const dist = path.join(ROOT, 'dist', 'index.js');
-  const sources = Math.max(newestSource(path.join(ROOT, 'src')), ...['project.yaml', 'schema.graphql'].map((f) => fs.statSync(path.join(ROOT, f)).mtimeMs));
-  if (fs.existsSync(dist) && fs.statSync(dist).mtimeMs >= sources) return false;
+  if (!projectIsStale()) return false;
   execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore', timeout: 300_000 });
   return true;
 }

@@ -5,40 +5,17 @@
  * rejected txs, block-level events, the EVM view and amounts above 2^64 are
  * checked. Builds the project first when dist/ is older than its sources.
  */
-import { execFileSync } from 'child_process';
-import fs from 'fs';
-import path from 'path';
 import { Client } from 'pg';
 import { queryJson, type Application } from '../../devnet/app';
 import { startRpcServer } from '../../devnet/chain';
 import { createTestDatabase } from '../harness/db';
+import { ensureProjectBuilt } from '../harness/indexed-store';
 import { subqlDbEnv, type TestDatabase } from '../harness/postgres';
 import { startNode } from '../harness/subql-node';
 import { buildHistory, History } from './indexer/history';
 import { storedActivity, storedEvents } from './indexer/stored-events';
 
 jest.setTimeout(600_000);
-
-const ROOT = path.resolve(__dirname, '../..');
-
-function newestSource(dir: string): number {
-  return Math.max(
-    0,
-    ...fs.readdirSync(dir, { withFileTypes: true }).map((e) => {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) return e.name === 'types' ? 0 : newestSource(p);
-      return e.name.endsWith('.ts') || e.name.endsWith('.json') ? fs.statSync(p).mtimeMs : 0;
-    }),
-  );
-}
-
-/** `npm run build` when dist/index.js is missing or older than project.yaml, schema.graphql or src/. */
-function ensureBuilt(): void {
-  const dist = path.join(ROOT, 'dist', 'index.js');
-  const sources = Math.max(newestSource(path.join(ROOT, 'src')), ...['project.yaml', 'schema.graphql'].map((f) => fs.statSync(path.join(ROOT, f)).mtimeMs));
-  if (fs.existsSync(dist) && fs.statSync(dist).mtimeMs >= sources) return;
-  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore', timeout: 300_000 });
-}
 
 interface Indexed {
   db: TestDatabase;
@@ -76,7 +53,7 @@ describe('indexer on the real subql node', () => {
   let indexed: Indexed;
 
   beforeAll(async () => {
-    ensureBuilt();
+    ensureProjectBuilt();
     history = await buildHistory();
     indexed = await index(history, 'indexer_it');
   });

@@ -12,7 +12,8 @@ import path from 'path';
 import { moduleAccounts, routeEscrowAddress } from '../../devnet/app';
 import { generateHistory, type History } from '../../devnet/scenario';
 import { readChain, type ChainRecord } from './indexer/chain-record';
-import { ensureBuilt, indexChain, type IndexedStore } from './indexer/indexed';
+import { ensureProjectBuilt } from '../harness/indexed-store';
+import { indexChain, type IndexedStore } from './indexer/indexed';
 import { reconcileAll, type ChainSide, type CheckResult } from './indexer/reconcile';
 import { storedActivity, storedEvents } from './indexer/stored-events';
 
@@ -42,7 +43,7 @@ describe('indexer on a seeded devnet scenario (real subql node)', () => {
   let results: CheckResult[];
 
   beforeAll(async () => {
-    ensureBuilt();
+    ensureProjectBuilt();
     history = await generateHistory({ seed: SEED, blocks: BLOCKS, txsPerBlock: TXS_PER_BLOCK });
     record = readChain(history.chain);
     store = await indexChain(history.chain, 'indexer_scenario');

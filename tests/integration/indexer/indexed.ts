@@ -3,36 +3,12 @@
  * into a fresh database of the run's PostgreSQL, then hands back a SQL helper on the
  * store it built. The chain is served over CometBFT RPC only while the node runs.
  */
-import { execFileSync } from 'child_process';
-import fs from 'fs';
-import path from 'path';
 import { Client } from 'pg';
 import { startRpcServer, type DevnetChain } from '../../../devnet/chain';
 import { createTestDatabase } from '../../harness/db';
 import { subqlDbEnv, type TestDatabase } from '../../harness/postgres';
 import { startNode, type StartNodeOptions } from '../../harness/subql-node';
 import type { Row } from './reconcile';
-
-const ROOT = path.resolve(__dirname, '../../..');
-
-function newestSource(dir: string): number {
-  return Math.max(
-    0,
-    ...fs.readdirSync(dir, { withFileTypes: true }).map((e) => {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) return e.name === 'types' ? 0 : newestSource(p);
-      return e.name.endsWith('.ts') || e.name.endsWith('.json') ? fs.statSync(p).mtimeMs : 0;
-    }),
-  );
-}
-
-/** `npm run build` when dist/index.js is missing or older than project.yaml, schema.graphql or src/. */
-export function ensureBuilt(): void {
-  const dist = path.join(ROOT, 'dist', 'index.js');
-  const sources = Math.max(newestSource(path.join(ROOT, 'src')), ...['project.yaml', 'schema.graphql'].map((f) => fs.statSync(path.join(ROOT, f)).mtimeMs));
-  if (fs.existsSync(dist) && fs.statSync(dist).mtimeMs >= sources) return;
-  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore', timeout: 300_000 });
-}
 
 export interface IndexedStore {
   db: TestDatabase;
