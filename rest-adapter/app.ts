@@ -11,7 +11,8 @@ import type { Pool } from 'pg';
 import { DEFAULT_CHAIN_CONFIG, isValidDenom, isValidHrp } from '../src/lib/config';
 import { createStore } from './db/sql';
 import { errorHandler, Logger, notFound } from './http/errors';
-import { getOnly } from './http/respond';
+import { getOnly, jsonRoutes } from './http/respond';
+import { ResponseCache, ResponseCacheOptions } from './http/response-cache';
 import { createRepositories } from './repositories';
 import { registerAccountRoutes } from './routes/accounts';
 import { registerAssetRoutes } from './routes/assets';
@@ -28,6 +29,7 @@ import { registerStatusRoutes } from './routes/status';
 import { registerTxRoutes } from './routes/txs';
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
+export const DEFAULT_RESPONSE_CACHE: ResponseCacheOptions = { maxBytes: 64 * 1024 * 1024, pollMs: 200 };
 export const DEFAULT_OPENAPI_PATH = path.resolve(__dirname, '..', 'openapi.yaml');
 
 export interface RestAppOptions {
@@ -47,6 +49,8 @@ export interface RestAppOptions {
   logger?: Logger;
   /** wall clock in ms (default Date.now), for wall_clock_lag_seconds */
   now?: () => number;
+  /** answers kept per indexed height (http/response-cache.ts); false = none. Default 64 MiB, height polled every 200 ms */
+  responseCache?: ResponseCacheOptions | false;
 }
 
 function checkOptions(o: RestAppOptions): void {
@@ -54,25 +58,27 @@ function checkOptions(o: RestAppOptions): void {
   if (typeof o.schema !== 'string' || o.schema.length === 0 || o.schema.length > 63) throw new TypeError('createRestApp: schema must be 1..63 characters');
   if (!isValidHrp(o.hrp)) throw new TypeError(`createRestApp: invalid hrp "${o.hrp}"`);
   if (o.gasDenom !== undefined && !isValidDenom(o.gasDenom)) throw new TypeError(`createRestApp: invalid gasDenom "${o.gasDenom}"`);
+  const cache = o.responseCache;
+  if (cache && !(cache.maxBytes > 0 && cache.pollMs > 0)) throw new TypeError('createRestApp: responseCache needs maxBytes > 0 and pollMs > 0 (or false)');
 }
 
 export function createRestApp(options: RestAppOptions): Express {
   checkOptions(options);
   const openapi = fs.readFileSync(options.openapiPath ?? DEFAULT_OPENAPI_PATH, 'utf8');
-  const ctx: RouteContext = {
-    store: createStore(options.pool, { statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS }),
-    repos: createRepositories(options.schema, options.gasDenom ?? DEFAULT_CHAIN_CONFIG.gasDenom),
-    hrp: options.hrp,
-    now: options.now ?? Date.now,
-  };
+  const store = createStore(options.pool, { statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS });
+  const repos = createRepositories(options.schema, options.gasDenom ?? DEFAULT_CHAIN_CONFIG.gasDenom);
+  const cacheOptions = options.responseCache ?? DEFAULT_RESPONSE_CACHE;
+  const cache = cacheOptions ? new ResponseCache(async () => (await store.readOne((sql) => repos.chain.progress(sql))).indexedHeight, cacheOptions) : undefined;
+
+  // paths are exactly the documented ones: /V1/Status or /v1/status/ are unknown paths (404)
+  const router = Router({ caseSensitive: true, strict: true });
+  const ctx: RouteContext = { get: jsonRoutes(router, cache), store, repos, hrp: options.hrp, now: options.now ?? Date.now };
 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // bodies are built per request from a moving store; no validators promised
   app.set('query parser', 'simple'); // a repeated key becomes an array, which params.ts refuses
 
-  // paths are exactly the documented ones: /V1/Status or /v1/status/ are unknown paths (404)
-  const router = Router({ caseSensitive: true, strict: true });
   getOnly(router, '/openapi.yaml', (_req, res) => void res.status(200).type('text/yaml; charset=utf-8').send(openapi));
   for (const register of [
     registerStatusRoutes,
@@ -88,7 +94,7 @@ export function createRestApp(options: RestAppOptions): Express {
     registerLookupRoutes,
     registerInvariantRoutes,
   ]) {
-    register(router, ctx);
+    register(ctx);
   }
   app.use(router);
   app.use(notFound);

@@ -1,7 +1,8 @@
 /**
- * One snapshot per response (DESIGN "Store rules"): every query of a request runs in
- * one REPEATABLE READ READ ONLY transaction on one connection, so a response never
- * mixes two indexed heights.
+ * One snapshot per response (DESIGN "Store rules"): a response that reads several
+ * statements runs them in one REPEATABLE READ READ ONLY transaction on one connection,
+ * so it never mixes two indexed heights; a response that reads one statement runs it
+ * alone (a statement is its own snapshot), without the BEGIN and COMMIT round trips.
  */
 import { Pool, PoolClient, QueryResultRow, types as pgTypes } from 'pg';
 
@@ -13,7 +14,10 @@ export interface Sql {
 
 /** Runs a unit of reading work in one snapshot. */
 export interface Store {
+  /** Work of several statements, in one REPEATABLE READ READ ONLY transaction. */
   read<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+  /** Work of exactly one statement (a second one is a programming error and throws). */
+  readOne<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
 }
 
 export interface StoreOptions {
@@ -52,34 +56,74 @@ function sqlOf(client: PoolClient): Sql & { drain(): Promise<unknown> } {
   };
 }
 
-function beginStatement(statementTimeoutMs: number): string {
-  const timeout = Math.max(0, Math.trunc(statementTimeoutMs));
-  // One round trip: the snapshot, a bound on runaway statements, and the text form the
-  // timestamp formatter expects whatever the server's DateStyle default is.
-  return `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL statement_timeout = ${timeout}; SET LOCAL datestyle = 'ISO, YMD'`;
+/** The statement only: one statement may run, a second throws before reaching the server. */
+function singleStatement(sql: Sql): Sql {
+  let used = false;
+  const claim = () => {
+    if (used) throw new Error('store.readOne: the work ran more than one statement (use store.read)');
+    used = true;
+  };
+  return {
+    rows: (text, values) => {
+      claim();
+      return sql.rows(text, values);
+    },
+    one: (text, values) => {
+      claim();
+      return sql.one(text, values);
+    },
+  };
 }
 
+function sessionStatement(statementTimeoutMs: number): string {
+  const timeout = Math.max(0, Math.trunc(statementTimeoutMs));
+  // A bound on runaway statements, and the text form the timestamp formatter expects
+  // whatever the server's DateStyle default is. Session-wide (once per connection) so a
+  // single statement needs no transaction to carry them.
+  return `SET statement_timeout = ${timeout}; SET datestyle = 'ISO, YMD'`;
+}
+
+const BEGIN = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
+
+/**
+ * The store over `pool`, which should be the adapter's own: each of its connections gets
+ * the session settings above on first use.
+ */
 export function createStore(pool: Pool, options: StoreOptions): Store {
-  const begin = beginStatement(options.statementTimeoutMs);
-  return {
-    async read<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      const sql = sqlOf(client);
-      let broken: Error | undefined;
-      try {
-        await client.query(begin);
-        const result = await work(sql);
-        await client.query('COMMIT');
-        return result;
-      } catch (e) {
-        await sql.drain(); // statements still queued behind the failed one
+  const session = sessionStatement(options.statementTimeoutMs);
+  const configured = new WeakSet<PoolClient>();
+
+  async function withClient<T>(run: (client: PoolClient, sql: Sql & { drain(): Promise<unknown> }) => Promise<T>, inTransaction: boolean): Promise<T> {
+    const client = await pool.connect();
+    const sql = sqlOf(client);
+    let broken: Error | undefined;
+    try {
+      if (!configured.has(client)) {
+        await client.query(session);
+        configured.add(client);
+      }
+      return await run(client, sql);
+    } catch (e) {
+      await sql.drain(); // statements still queued behind the failed one
+      if (inTransaction) {
         await client.query('ROLLBACK').catch((rollbackError: Error) => {
           broken = rollbackError; // the connection is unusable: let the pool drop it
         });
-        throw e;
-      } finally {
-        client.release(broken);
       }
-    },
+      throw e;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  return {
+    read: (work) =>
+      withClient(async (client, sql) => {
+        await client.query(BEGIN);
+        const result = await work(sql);
+        await client.query('COMMIT');
+        return result;
+      }, true),
+    readOne: (work) => withClient((_client, sql) => work(singleStatement(sql)), false),
   };
 }

@@ -1,7 +1,5 @@
 /** /v1/accounts/{addr}, its attestations and its activity feed. */
-import type { Router } from 'express';
 import type { Sql } from '../db/sql';
-import { getOnly, sendJson } from '../http/respond';
 import { parseAddressParam, parseLimit, queryValue } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { seqOf } from '../paging/seq';
@@ -19,12 +17,12 @@ import { accountFeed } from '../repositories/activityRepository';
 import { apiTime, latestBlockStoreTime } from './block-time';
 import type { RouteContext } from './context';
 
-export function registerAccountRoutes(router: Router, ctx: RouteContext): void {
+export function registerAccountRoutes(ctx: RouteContext): void {
   const { accounts, activity, chain } = ctx.repos;
 
   const latestBlockTime = (sql: Sql) => latestBlockStoreTime(chain, sql);
 
-  getOnly(router, '/v1/accounts/:addr', async (req, res) => {
+  ctx.get('/v1/accounts/:addr', async (req) => {
     const address = parseAddressParam(String(req.params.addr), ctx.hrp);
     const account = address.bech32;
     const body = await ctx.store.read(async (sql) => {
@@ -51,25 +49,25 @@ export function registerAccountRoutes(router: Router, ctx: RouteContext): void {
         latest_block_time: apiTime(latest),
       };
     });
-    sendJson(res, body);
-  });
+    return body;
+  }, { fixedPerHeight: true });
 
-  getOnly(router, '/v1/accounts/:addr/attestations', async (req, res) => {
+  ctx.get('/v1/accounts/:addr/attestations', async (req) => {
     const account = parseAddressParam(String(req.params.addr), ctx.hrp).bech32;
     const body = await ctx.store.read(async (sql) => {
       const [latest, rows] = await Promise.all([latestBlockTime(sql), accounts.attestations(sql, account)]);
       const latestMs = Date.parse(apiTime(latest));
       return { address: account, attestations: rows.map((a) => presentAttestation(a, latestMs)), latest_block_time: apiTime(latest) };
     });
-    sendJson(res, body);
-  });
+    return body;
+  }, { fixedPerHeight: true });
 
-  getOnly(router, '/v1/accounts/:addr/events', async (req, res) => {
+  ctx.get('/v1/accounts/:addr/events', async (req) => {
     const account = parseAddressParam(String(req.params.addr), ctx.hrp).bech32;
     const limit = parseLimit(queryValue(req.query, 'limit'));
     const cursor = readCursor(CURSORS.accountEvents, queryValue(req.query, 'cursor'));
-    const rows = await ctx.store.read((sql) => activity.page(sql, accountFeed(account), cursor ? seqOf(...cursor) : null, limit + 1));
+    const rows = await ctx.store.readOne((sql) => activity.page(sql, accountFeed(account), cursor ? seqOf(...cursor) : null, limit + 1));
     const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.accountEvents, [last.height, last.tx_index, last.event_index]));
-    sendJson(res, { address: account, events: page.items.map(presentActivity), next_cursor: page.nextCursor });
-  });
+    return { address: account, events: page.items.map(presentActivity), next_cursor: page.nextCursor };
+  }, { fixedPerHeight: true });
 }

@@ -1,9 +1,8 @@
 /** /v1/assets and every /v1/assets/{id}/… path. */
-import type { Request, Router } from 'express';
+import type { Request } from 'express';
 import { NotFoundError } from '../../src/lib/errors';
 import { HeightMemo } from '../db/height-memo';
 import type { Sql } from '../db/sql';
-import { getOnly, sendJson } from '../http/respond';
 import { parseAssetIdParam, parseKindId, parseLimit, queryValue } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { seqOf } from '../paging/seq';
@@ -20,7 +19,7 @@ function pageParams(req: Request) {
   return { limit: parseLimit(queryValue(req.query, 'limit')), cursor: queryValue(req.query, 'cursor') };
 }
 
-export function registerAssetRoutes(router: Router, ctx: RouteContext): void {
+export function registerAssetRoutes(ctx: RouteContext): void {
   const { assets, activity, chain } = ctx.repos;
   // sum_claimable reads every income entry of an accrual (per-holder floors admit no
   // counter); it only changes when the node indexes a block, so it is kept per height
@@ -33,15 +32,15 @@ export function registerAssetRoutes(router: Router, ctx: RouteContext): void {
     return status;
   }
 
-  getOnly(router, '/v1/assets', async (req, res) => {
+  ctx.get('/v1/assets', async (req) => {
     const { limit, cursor: raw } = pageParams(req);
     const cursor = readCursor(CURSORS.assets, raw);
-    const rows = await ctx.store.read((sql) => assets.list(sql, cursor ? cursor[0] : null, limit + 1));
+    const rows = await ctx.store.readOne((sql) => assets.list(sql, cursor ? cursor[0] : null, limit + 1));
     const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.assets, [last.id]));
-    sendJson(res, { assets: page.items.map(presentAssetSummary), next_cursor: page.nextCursor });
-  });
+    return { assets: page.items.map(presentAssetSummary), next_cursor: page.nextCursor };
+  }, { fixedPerHeight: true });
 
-  getOnly(router, '/v1/assets/:id', async (req, res) => {
+  ctx.get('/v1/assets/:id', async (req) => {
     const id = parseAssetIdParam(String(req.params.id));
     const asset = await ctx.store.read(async (sql) => {
       const row = await assets.get(sql, id);
@@ -54,10 +53,10 @@ export function registerAssetRoutes(router: Router, ctx: RouteContext): void {
       ]);
       return presentAsset(row, kinds, accruals, checks);
     });
-    sendJson(res, { asset });
+    return { asset };
   });
 
-  getOnly(router, '/v1/assets/:id/graph', async (req, res) => {
+  ctx.get('/v1/assets/:id/graph', async (req) => {
     const id = parseAssetIdParam(String(req.params.id));
     const body = await ctx.store.read(async (sql) => {
       const status = await requireAsset(sql, id);
@@ -74,10 +73,10 @@ export function registerAssetRoutes(router: Router, ctx: RouteContext): void {
         })),
       };
     });
-    sendJson(res, body);
-  });
+    return body;
+  }, { fixedPerHeight: true });
 
-  getOnly(router, '/v1/assets/:id/kinds/:kind/holders', async (req, res) => {
+  ctx.get('/v1/assets/:id/kinds/:kind/holders', async (req) => {
     const id = parseAssetIdParam(String(req.params.id));
     const kindId = parseKindId(String(req.params.kind));
     const { limit, cursor: raw } = pageParams(req);
@@ -91,10 +90,10 @@ export function registerAssetRoutes(router: Router, ctx: RouteContext): void {
       const encumbrances = new Map((await assets.encumbrancesByIds(sql, ids)).map((e) => [e.id, e]));
       return { asset_id: id, kind_id: kindId, holders: page.items.map((h) => presentHolder(h, encumbrances)), next_cursor: page.nextCursor };
     });
-    sendJson(res, body);
-  });
+    return body;
+  }, { fixedPerHeight: true });
 
-  getOnly(router, '/v1/assets/:id/distributions', async (req, res) => {
+  ctx.get('/v1/assets/:id/distributions', async (req) => {
     const id = parseAssetIdParam(String(req.params.id));
     const { limit, cursor: raw } = pageParams(req);
     const cursor = readCursor(CURSORS.distributions, raw);
@@ -104,10 +103,10 @@ export function registerAssetRoutes(router: Router, ctx: RouteContext): void {
       const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.distributions, [last.height, last.tx_index, last.event_index]));
       return { asset_id: id, distributions: page.items.map(presentDistribution), next_cursor: page.nextCursor };
     });
-    sendJson(res, body);
-  });
+    return body;
+  }, { fixedPerHeight: true });
 
-  getOnly(router, '/v1/assets/:id/liquidation', async (req, res) => {
+  ctx.get('/v1/assets/:id/liquidation', async (req) => {
     const id = parseAssetIdParam(String(req.params.id));
     const body = await ctx.store.read(async (sql) => {
       const status = await requireAsset(sql, id);
@@ -120,10 +119,10 @@ export function registerAssetRoutes(router: Router, ctx: RouteContext): void {
         redemption_pools: pools.map(presentRedemptionPool),
       };
     });
-    sendJson(res, body);
-  });
+    return body;
+  }, { fixedPerHeight: true });
 
-  getOnly(router, '/v1/assets/:id/events', async (req, res) => {
+  ctx.get('/v1/assets/:id/events', async (req) => {
     const id = parseAssetIdParam(String(req.params.id));
     const { limit, cursor: raw } = pageParams(req);
     const cursor = readCursor(CURSORS.assetEvents, raw);
@@ -133,6 +132,6 @@ export function registerAssetRoutes(router: Router, ctx: RouteContext): void {
       const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.assetEvents, [last.height, last.tx_index, last.event_index]));
       return { asset_id: id, events: page.items.map(presentActivity), next_cursor: page.nextCursor };
     });
-    sendJson(res, body);
-  });
+    return body;
+  }, { fixedPerHeight: true });
 }

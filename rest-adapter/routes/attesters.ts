@@ -1,20 +1,18 @@
 /** /v1/attesters/{addr}. */
-import type { Router } from 'express';
-import { getOnly, sendJson } from '../http/respond';
 import { parseAddressParam } from '../http/params';
 import { apiTime, latestBlockStoreTime } from './block-time';
 import type { RouteContext } from './context';
 
-export function registerAttesterRoutes(router: Router, ctx: RouteContext): void {
+export function registerAttesterRoutes(ctx: RouteContext): void {
   const { attesters, chain } = ctx.repos;
 
-  getOnly(router, '/v1/attesters/:addr', async (req, res) => {
+  ctx.get('/v1/attesters/:addr', async (req) => {
     const attester = parseAddressParam(String(req.params.addr), ctx.hrp).bech32;
     const body = await ctx.store.read(async (sql) => {
       const latest = await latestBlockStoreTime(chain, sql);
       const types = await attesters.typeCounts(sql, attester, latest);
       return { attester, types, latest_block_time: apiTime(latest) };
     });
-    sendJson(res, body);
-  });
+    return body;
+  }, { fixedPerHeight: true });
 }

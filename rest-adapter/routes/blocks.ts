@@ -1,25 +1,23 @@
 /** /v1/blocks and /v1/blocks/{height}. */
-import type { Router } from 'express';
 import { NotFoundError } from '../../src/lib/errors';
-import { getOnly, sendJson } from '../http/respond';
 import { parseHeight, parseLimit, queryValue } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { presentBlock } from '../presenters/chain';
 import { BLOCK_LEVEL, presentEvents } from '../presenters/event';
 import type { RouteContext } from './context';
 
-export function registerBlockRoutes(router: Router, ctx: RouteContext): void {
+export function registerBlockRoutes(ctx: RouteContext): void {
   const { chain, txs } = ctx.repos;
 
-  getOnly(router, '/v1/blocks', async (req, res) => {
+  ctx.get('/v1/blocks', async (req) => {
     const limit = parseLimit(queryValue(req.query, 'limit'));
     const cursor = readCursor(CURSORS.blocks, queryValue(req.query, 'cursor'));
-    const rows = await ctx.store.read((sql) => chain.blocksBelow(sql, cursor ? cursor[0] : null, limit + 1));
+    const rows = await ctx.store.readOne((sql) => chain.blocksBelow(sql, cursor ? cursor[0] : null, limit + 1));
     const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.blocks, [last.height]));
-    sendJson(res, { blocks: page.items.map(presentBlock), next_cursor: page.nextCursor });
-  });
+    return { blocks: page.items.map(presentBlock), next_cursor: page.nextCursor };
+  }, { fixedPerHeight: true });
 
-  getOnly(router, '/v1/blocks/:height', async (req, res) => {
+  ctx.get('/v1/blocks/:height', async (req) => {
     const height = parseHeight(String(req.params.height));
     const body = await ctx.store.read(async (sql) => {
       const { indexedHeight } = await chain.progress(sql);
@@ -29,6 +27,6 @@ export function registerBlockRoutes(router: Router, ctx: RouteContext): void {
       if (!block) throw new NotFoundError('block not found');
       return { block: presentBlock(block), txs: await txs.details(sql, blockTxs), events: presentEvents(events, BLOCK_LEVEL) };
     });
-    sendJson(res, body);
-  });
+    return body;
+  }, { fixedPerHeight: true });
 }

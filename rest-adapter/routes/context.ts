@@ -1,8 +1,11 @@
 /** What every route file receives from createRestApp. */
 import type { Store } from '../db/sql';
+import type { GetJson } from '../http/respond';
 import type { Repositories } from '../repositories';
 
 export interface RouteContext {
+  /** registers a JSON GET route (http/respond.ts) */
+  get: GetJson;
   store: Store;
   repos: Repositories;
   /** bech32 prefix of account addresses */

@@ -1,6 +1,4 @@
 /** /v1/invariants. */
-import type { Router } from 'express';
-import { getOnly, sendJson } from '../http/respond';
 import { parseAssetFilter, queryValue } from '../http/params';
 import { presentInvariantCheck } from '../presenters/asset';
 import type { Svc20CheckRow } from '../repositories/invariantRepository';
@@ -19,15 +17,15 @@ function presentSvc20Check(row: Svc20CheckRow) {
   };
 }
 
-export function registerInvariantRoutes(router: Router, ctx: RouteContext): void {
+export function registerInvariantRoutes(ctx: RouteContext): void {
   const { invariants } = ctx.repos;
 
-  getOnly(router, '/v1/invariants', async (req, res) => {
+  ctx.get('/v1/invariants', async (req) => {
     const asset = parseAssetFilter(queryValue(req.query, 'asset'));
     const body = await ctx.store.read(async (sql) => {
       const [checks, registry] = await Promise.all([invariants.latestChecks(sql, asset), invariants.latestSvc20(sql, asset)]);
       return { checks: checks.map(presentInvariantCheck), svc20_registry: registry.map(presentSvc20Check) };
     });
-    sendJson(res, body);
+    return body;
   });
 }

@@ -1,15 +1,13 @@
 /** /v1/lookup/{q}: candidates in the dispatch table's deterministic order. */
-import type { Router } from 'express';
 import type { AccountAddress } from '../../src/lib/address';
 import { NotFoundError } from '../../src/lib/errors';
 import type { Sql } from '../db/sql';
-import { getOnly, sendJson } from '../http/respond';
 import type { RouteContext } from './context';
 import { LookupShape, lookupShape } from './lookup-shape';
 
 type Candidate = Record<string, unknown> & { type: string; id: string };
 
-export function registerLookupRoutes(router: Router, ctx: RouteContext): void {
+export function registerLookupRoutes(ctx: RouteContext): void {
   const { lookup, accounts, chain, settlements, encumbrances } = ctx.repos;
 
   async function accountCandidate(sql: Sql, account: AccountAddress): Promise<Candidate> {
@@ -58,11 +56,11 @@ export function registerLookupRoutes(router: Router, ctx: RouteContext): void {
     }
   }
 
-  getOnly(router, '/v1/lookup/:q', async (req, res) => {
+  ctx.get('/v1/lookup/:q', async (req) => {
     const q = String(req.params.q);
     const shape = lookupShape(q, ctx.hrp);
     if (!shape) throw new NotFoundError('unrecognised lookup query');
     const found = await ctx.store.read((sql) => candidates(sql, shape));
-    sendJson(res, { query: q, candidates: found });
-  });
+    return { query: q, candidates: found };
+  }, { fixedPerHeight: true });
 }

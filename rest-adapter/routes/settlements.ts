@@ -1,35 +1,33 @@
 /** /v1/settlements and /v1/settlements/{id}. */
-import type { Router } from 'express';
 import { NotFoundError } from '../../src/lib/errors';
-import { getOnly, sendJson } from '../http/respond';
 import { parseAccountFilter, parseLimit, parseNumericId, parseSettlementStatus, queryValue } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { presentSettlement } from '../presenters/account';
 import { presentSettlementTimeline } from '../presenters/timeline';
 import type { RouteContext } from './context';
 
-export function registerSettlementRoutes(router: Router, ctx: RouteContext): void {
+export function registerSettlementRoutes(ctx: RouteContext): void {
   const { settlements } = ctx.repos;
 
-  getOnly(router, '/v1/settlements', async (req, res) => {
+  ctx.get('/v1/settlements', async (req) => {
     const filter = {
       party: parseAccountFilter(queryValue(req.query, 'party'), ctx.hrp, 'party'),
       status: parseSettlementStatus(queryValue(req.query, 'status')),
     };
     const limit = parseLimit(queryValue(req.query, 'limit'));
     const cursor = readCursor(CURSORS.settlements, queryValue(req.query, 'cursor'));
-    const rows = await ctx.store.read((sql) => settlements.list(sql, filter, cursor ? cursor[0] : null, limit + 1));
+    const rows = await ctx.store.readOne((sql) => settlements.list(sql, filter, cursor ? cursor[0] : null, limit + 1));
     const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.settlements, [BigInt(last.id)]));
-    sendJson(res, { settlements: page.items.map(presentSettlement), next_cursor: page.nextCursor });
-  });
+    return { settlements: page.items.map(presentSettlement), next_cursor: page.nextCursor };
+  }, { fixedPerHeight: true });
 
-  getOnly(router, '/v1/settlements/:id', async (req, res) => {
+  ctx.get('/v1/settlements/:id', async (req) => {
     const id = parseNumericId(String(req.params.id));
     const settlement = await ctx.store.read(async (sql) => {
       const [row, timeline] = await Promise.all([settlements.get(sql, id), settlements.timeline(sql, id)]);
       if (!row) throw new NotFoundError('settlement not found');
       return { ...presentSettlement(row), timeline: timeline.map(presentSettlementTimeline) };
     });
-    sendJson(res, { settlement });
-  });
+    return { settlement };
+  }, { fixedPerHeight: true });
 }

@@ -1,23 +1,21 @@
 /** /v1/status and /v1/stats. */
-import type { Router } from 'express';
-import { getOnly, sendJson } from '../http/respond';
 import { DEFAULT_STATS_LIMIT, parseLimit, queryValue } from '../http/params';
 import { dailySeries, dailyWindow, presentStatus, utcDay } from '../presenters/chain';
 import { timestampMs } from '../presenters/values';
 import type { RouteContext } from './context';
 
-export function registerStatusRoutes(router: Router, ctx: RouteContext): void {
+export function registerStatusRoutes(ctx: RouteContext): void {
   const { chain, txs } = ctx.repos;
 
-  getOnly(router, '/v1/status', async (_req, res) => {
+  ctx.get('/v1/status', async (_req) => {
     const body = await ctx.store.read(async (sql) => {
       const [progress, totals, disagreements] = await Promise.all([chain.progress(sql), chain.totals(sql), chain.reconciliationDisagreements(sql)]);
       return presentStatus(progress, totals, disagreements, ctx.now());
     });
-    sendJson(res, body);
+    return body;
   });
 
-  getOnly(router, '/v1/stats', async (req, res) => {
+  ctx.get('/v1/stats', async (req) => {
     const limit = parseLimit(queryValue(req.query, 'limit'), DEFAULT_STATS_LIMIT);
     const body = await ctx.store.read(async (sql) => {
       const [progress, totals, latest] = await Promise.all([chain.progress(sql), chain.totals(sql), txs.order(sql, undefined).olderThan(null, limit)]);
@@ -26,6 +24,6 @@ export function registerStatusRoutes(router: Router, ctx: RouteContext): void {
       const [counts, latestTxs] = await Promise.all([chain.txDays(sql, days[0], days[days.length - 1]), txs.details(sql, latest)]);
       return { indexed_height: progress.indexedHeight, tx_count: totals?.tx_count ?? 0, latest_txs: latestTxs, tx_daily: dailySeries(days, counts) };
     });
-    sendJson(res, body);
-  });
+    return body;
+  }, { fixedPerHeight: true });
 }

@@ -1,15 +1,13 @@
 /** /v1/txs and /v1/txs/{hash}. */
-import type { Router } from 'express';
 import { NotFoundError } from '../../src/lib/errors';
-import { getOnly, sendJson } from '../http/respond';
 import { parseLimit, parseMethod, parseTxHash, queryValue } from '../http/params';
 import { decodeTxCursor, txPage } from '../paging/tx-pages';
 import type { RouteContext } from './context';
 
-export function registerTxRoutes(router: Router, ctx: RouteContext): void {
+export function registerTxRoutes(ctx: RouteContext): void {
   const { chain, txs } = ctx.repos;
 
-  getOnly(router, '/v1/txs', async (req, res) => {
+  ctx.get('/v1/txs', async (req) => {
     const limit = parseLimit(queryValue(req.query, 'limit'));
     const method = parseMethod(queryValue(req.query, 'method'));
     const position = decodeTxCursor(queryValue(req.query, 'cursor'));
@@ -20,16 +18,16 @@ export function registerTxRoutes(router: Router, ctx: RouteContext): void {
       const [items, methods] = await Promise.all([txs.details(sql, page.rows), txs.methods(sql)]);
       return { txs: items, total, next_cursor: page.nextCursor, prev_cursor: page.prevCursor, last_cursor: page.lastCursor, methods };
     });
-    sendJson(res, body);
-  });
+    return body;
+  }, { fixedPerHeight: true });
 
-  getOnly(router, '/v1/txs/:hash', async (req, res) => {
+  ctx.get('/v1/txs/:hash', async (req) => {
     const query = parseTxHash(String(req.params.hash));
     const tx = await ctx.store.read(async (sql) => {
       const row = query.kind === 'consensus' ? await txs.byHash(sql, query.hash) : await txs.byEthHash(sql, query.hash);
       if (!row) throw new NotFoundError('tx not found');
       return (await txs.details(sql, [row]))[0];
     });
-    sendJson(res, tx);
-  });
+    return tx;
+  }, { fixedPerHeight: true });
 }

@@ -1,0 +1,132 @@
+/**
+ * Answers kept per indexed height. Everything the node writes changes only when it commits
+ * a flush, and it commits `_metadata.lastProcessedHeight` in the same transaction, so an
+ * answer computed from node-written rows stays the answer until that height moves. Only
+ * routes whose answer depends on node-written rows alone use it (not the reconciler's
+ * check rows, which are written independently of heights, nor the wall clock).
+ *
+ * The height is polled (`pollMs`), not read per request, so a request served from here
+ * costs no database round trip. The rule that keeps answers exact:
+ * - an answer is stored under the height the poller showed when its request started, and
+ *   only if the poller still shows that height when it is done; its snapshot was taken
+ *   after the poll, so it is of that height or newer, never older;
+ * - a new height (or a lower one, after a rewind) empties the cache.
+ * So an answer from here is at most `pollMs` (plus one poll query) behind the store.
+ *
+ * Concurrent misses of one key share one computation ("collapsed", RFC 9211 wording).
+ */
+
+export interface ResponseCacheOptions {
+  /** total body bytes kept (least recently used go first) */
+  maxBytes: number;
+  /** how often the indexed height is read (ms) */
+  pollMs: number;
+}
+
+/** Where the answer came from, for the `Cache-Status` header (RFC 9211). */
+export type CacheOutcome = 'hit' | 'miss' | 'collapsed' | 'bypass';
+
+export interface CachedAnswer {
+  body: Buffer;
+  outcome: CacheOutcome;
+}
+
+/** The largest single body kept, as a share of maxBytes (one huge page must not flush the rest). */
+const MAX_ENTRY_SHARE = 8;
+
+export class ResponseCache {
+  private height: number | undefined;
+  private entries = new Map<string, Buffer>();
+  private inflight = new Map<string, Promise<Buffer>>();
+  private bytes = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+
+  constructor(
+    private readonly readHeight: () => Promise<number>,
+    private readonly options: ResponseCacheOptions,
+  ) {}
+
+  /** The indexed height answers are kept for; undefined before the first poll or after a failed one. */
+  get currentHeight(): number | undefined {
+    return this.height;
+  }
+
+  /** Bytes of bodies kept now. */
+  get size(): number {
+    return this.bytes;
+  }
+
+  /** The answer for `key` at the current height: kept, joined, or computed by `compute`. */
+  async answer(key: string, compute: () => Promise<Buffer>): Promise<CachedAnswer> {
+    const height = this.height;
+    if (height === undefined) {
+      const body = await compute();
+      this.startPolling(); // after a request that reached the store: a refused one (400) starts nothing
+      return { body, outcome: 'bypass' };
+    }
+    const kept = this.entries.get(key);
+    if (kept !== undefined) {
+      this.entries.delete(key); // most recently used goes last
+      this.entries.set(key, kept);
+      return { body: kept, outcome: 'hit' };
+    }
+    const running = this.inflight.get(key);
+    if (running !== undefined) return { body: await running, outcome: 'collapsed' };
+
+    const inflight = this.inflight;
+    const computing = compute();
+    inflight.set(key, computing);
+    try {
+      const body = await computing;
+      if (this.height === height && this.inflight === inflight) this.keep(key, body);
+      return { body, outcome: 'miss' };
+    } finally {
+      if (inflight.get(key) === computing) inflight.delete(key);
+    }
+  }
+
+  /** Reads the height now (tests, and the first request); later reads run every pollMs. */
+  async poll(): Promise<void> {
+    this.polling ??= this.readHeight()
+      .then(
+        (h) => this.moveTo(h),
+        () => this.moveTo(undefined), // cannot tell the height: serve nothing kept
+      )
+      .finally(() => {
+        this.polling = undefined;
+      });
+    return this.polling;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private startPolling(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.poll(), this.options.pollMs);
+    this.timer.unref(); // never what keeps a process alive
+    void this.poll();
+  }
+
+  private moveTo(height: number | undefined): void {
+    if (height === this.height) return;
+    this.height = height;
+    this.entries = new Map();
+    this.inflight = new Map(); // computations of the old height finish but are not kept
+    this.bytes = 0;
+  }
+
+  private keep(key: string, body: Buffer): void {
+    if (body.length > this.options.maxBytes / MAX_ENTRY_SHARE) return;
+    this.entries.set(key, body);
+    this.bytes += body.length;
+    for (const [oldest, b] of this.entries) {
+      if (this.bytes <= this.options.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= b.length;
+    }
+  }
+}
