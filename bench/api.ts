@@ -4,6 +4,7 @@
  *
  *   npm run bench:api -- [--txs 1000000] [--clients 20] [--duration 5] [--warmup 1] [--serial 1]
  *                        [--holders 100000] [--base-blocks 300] [--shared-buffers-mb 6144] [--cold]
+ *                        [--no-cache] [--only <regex of endpoint names>]
  *                        [--keep (with DATABASE_URL: keep the databases)]
  *
  * 1. The base store: a seeded devnet history indexed by the real node (bench/store.ts).
@@ -16,7 +17,9 @@
  *    it), then the API in its own process (rest-adapter/server.ts)
  *    driven endpoint by endpoint by `--clients` keep-alive clients; p50/p99/max latency
  *    and req/s per endpoint. Target: p99 < 20 ms. A short run with one client first gives
- *    each endpoint's service time without queueing (`1c p50`).
+ *    each endpoint's service time without queueing (`1c p50`). The API runs with its
+ *    response cache as deployed (answers kept per indexed height); `hit %` is the share of
+ *    the 20-client answers served from it, and `--no-cache` measures without it.
  *
  * PostgreSQL: DATABASE_URL when set, else an embedded server (tests/harness/postgres.ts).
  */
@@ -44,11 +47,13 @@ interface Options {
   baseBlocks: number;
   sharedBuffersMb: number;
   cold: boolean;
+  cache: boolean;
+  only: RegExp | undefined;
   keep: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
-  const o: Options = { txs: 1_000_000, clients: 20, durationMs: 5000, warmupMs: 1000, serialMs: 1000, holders: 100_000, baseBlocks: 300, sharedBuffersMb: 6144, cold: false, keep: false };
+  const o: Options = { txs: 1_000_000, clients: 20, durationMs: 5000, warmupMs: 1000, serialMs: 1000, holders: 100_000, baseBlocks: 300, sharedBuffersMb: 6144, cold: false, cache: true, only: undefined, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=');
     const value = () => Number(inline ?? argv[++i]);
@@ -62,6 +67,8 @@ function parseOptions(argv: string[]): Options {
       case '--base-blocks': o.baseBlocks = value(); break;
       case '--shared-buffers-mb': o.sharedBuffersMb = value(); break;
       case '--cold': o.cold = true; break;
+      case '--no-cache': o.cache = false; break;
+      case '--only': o.only = new RegExp(inline ?? argv[++i]); break;
       case '--keep': o.keep = true; break;
       default: throw new Error(`unknown option ${argv[i]}`);
     }
@@ -75,11 +82,11 @@ function log(line: string): void {
 }
 
 /** rest-adapter/server.ts in its own process, ready to answer. */
-async function startServer(databaseUrl: string, clients: number): Promise<{ url: string; child: ChildProcess }> {
+async function startServer(databaseUrl: string, clients: number, cache: boolean): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'rest-adapter', 'server.ts')], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, DB_SCHEMA: SCHEMA, PORT: String(port), HOST: '127.0.0.1', DB_POOL_MAX: String(clients) },
+    env: { ...process.env, DATABASE_URL: databaseUrl, DB_SCHEMA: SCHEMA, PORT: String(port), HOST: '127.0.0.1', DB_POOL_MAX: String(clients), RESPONSE_CACHE_MB: cache ? '64' : '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -132,22 +139,22 @@ async function benchSize(serverUrl: string, template: string, size: number, o: O
     const t = Date.now();
     const { txs } = await scaleStore(db.url, copies, holders, log);
     log(`scaled x${copies} to ${txs} txs in ${Math.round((Date.now() - t) / 1000)} s`);
-    const list = await endpoints(pool).finally(() => pool.end());
+    const list = (await endpoints(pool).finally(() => pool.end())).filter((e) => !o.only || o.only.test(e.name));
     const report = await explainEndpoints(db.url, list);
     log(`EXPLAIN: ${report.statements} statements, ${report.indexes.size} indexes used, ${report.seqScans.length} sequential scans of tables over 10,000 rows`);
     for (const s of report.seqScans) log(`  seq scan: ${s}`);
     if (!o.cold) log(`pg_prewarm: ${await prewarm(db.url)} MB of tables and indexes loaded into shared_buffers`);
-    const server = await startServer(db.url, o.clients);
+    const server = await startServer(db.url, o.clients, o.cache);
     try {
-      const widths = [26, 9, 9, 9, 9, 8, 7];
-      console.log(`\n${txs} txs, ${o.clients} clients, ${o.durationMs / 1000} s per endpoint (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs)`);
-      console.log(formatRow(['endpoint', '1c p50', 'p50 ms', 'p99 ms', 'max ms', 'req/s', 'errors'], widths));
+      const widths = [26, 9, 9, 9, 9, 8, 6, 7];
+      console.log(`\n${txs} txs, ${o.clients} clients, ${o.durationMs / 1000} s per endpoint, response cache ${o.cache ? 'on' : 'off'} (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs)`);
+      console.log(formatRow(['endpoint', '1c p50', 'p50 ms', 'p99 ms', 'max ms', 'req/s', 'hit %', 'errors'], widths));
       let over = 0;
       for (const e of list) {
         const serial = await runLoad(server.url, e.next, { clients: 1, durationMs: o.serialMs, warmupMs: 100 });
         const r = await runLoad(server.url, e.next, { clients: o.clients, durationMs: o.durationMs, warmupMs: o.warmupMs });
         if (r.p99 >= TARGET_P99_MS) over++;
-        const cells = [e.name, serial.p50.toFixed(1), r.p50.toFixed(1), r.p99.toFixed(1), r.max.toFixed(1), Math.round(r.rps), r.errors + serial.errors];
+        const cells = [e.name, serial.p50.toFixed(1), r.p50.toFixed(1), r.p99.toFixed(1), r.max.toFixed(1), Math.round(r.rps), Math.round(r.hitRate * 100), r.errors + serial.errors];
         console.log(formatRow(cells, widths) + (r.p99 >= TARGET_P99_MS ? '  > target' : ''));
         const firstError = serial.firstError ?? r.firstError;
         if (firstError) console.log(`    first error: ${firstError}`);

@@ -31,13 +31,13 @@ async function column<T = string>(pool: Pool, sql: string, values: unknown[] = [
 
 export async function endpoints(pool: Pool): Promise<Endpoint[]> {
   const height = Number((await pool.query(`SELECT latest_height FROM ${S}.chain_totals`)).rows[0].latest_height);
-  const txHashes = await column(pool, `SELECT hash FROM ${S}.txes ORDER BY random() LIMIT 2000`);
-  const ethHashes = await column(pool, `SELECT id FROM ${S}.evm_txes ORDER BY random() LIMIT 500`);
+  const txHashes = await column(pool, `SELECT hash FROM ${S}.txes ORDER BY random() LIMIT 20000`);
+  const ethHashes = await column(pool, `SELECT id FROM ${S}.evm_txes ORDER BY random() LIMIT 5000`);
   const assets = await column(pool, `SELECT id FROM ${S}.assets ORDER BY id`);
   const bigKind = (await pool.query(`SELECT asset_id, kind_id FROM ${S}.kinds ORDER BY holder_count DESC LIMIT 1`)).rows[0] as { asset_id: string; kind_id: number };
   const holderKeys = (await pool.query(`SELECT units, holder FROM ${S}.holdings WHERE kind_ref = $1 AND units > 0 ORDER BY random() LIMIT 500`, [`${bigKind.asset_id}-${bigKind.kind_id}`])).rows as { units: string; holder: string }[];
   const busyAccounts = await column(pool, `SELECT substr(feed, length('account:') + 1) FROM ${S}.activity_entries WHERE feed LIKE 'account:%' GROUP BY feed ORDER BY count(*) DESC LIMIT 20`);
-  const someAccounts = await column(pool, `SELECT id FROM ${S}.accounts ORDER BY random() LIMIT 500`);
+  const someAccounts = await column(pool, `SELECT id FROM ${S}.accounts ORDER BY random() LIMIT 5000`);
   // the 0x form exists for 20-byte accounts only (module and escrow accounts are 32 bytes)
   const evmShapedAccounts = someAccounts.map((a) => decodeBech32Address(a).bytes).filter((b) => b.length === 20).map((b) => toChecksumAddress(b));
   const attesters = await column(pool, `SELECT DISTINCT attester FROM ${S}.attestations`);

@@ -9,6 +9,8 @@ export interface LoadResult {
   p99: number;
   max: number;
   rps: number;
+  /** share of measured answers served from the API's response cache (`Cache-Status: …; hit`) */
+  hitRate: number;
   /** first unexpected status and body, if any */
   firstError?: string;
 }
@@ -18,12 +20,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-function get(agent: http.Agent, base: URL, path: string): Promise<{ status: number; body: string }> {
+function get(agent: http.Agent, base: URL, path: string): Promise<{ status: number; body: string; hit: boolean }> {
   return new Promise((resolve, reject) => {
     const req = http.get({ agent, host: base.hostname, port: base.port, path }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      const hit = /; hit\b/.test(String(res.headers['cache-status'] ?? ''));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), hit }));
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -36,6 +39,7 @@ export async function runLoad(baseUrl: string, next: () => string, o: { clients:
   const agent = new http.Agent({ keepAlive: true, maxSockets: o.clients });
   const latencies: number[] = [];
   let errors = 0;
+  let hits = 0;
   let firstError: string | undefined;
   const warmEnd = performance.now() + o.warmupMs;
   const end = warmEnd + o.durationMs;
@@ -48,6 +52,7 @@ export async function runLoad(baseUrl: string, next: () => string, o: { clients:
         const ms = performance.now() - t0;
         if (t0 < warmEnd) continue;
         latencies.push(ms);
+        if (r.hit) hits++;
         if (r.status !== 200) {
           errors++;
           firstError ??= `${path} -> ${r.status} ${r.body.slice(0, 200)}`;
@@ -70,6 +75,7 @@ export async function runLoad(baseUrl: string, next: () => string, o: { clients:
     p99: percentile(latencies, 99),
     max: latencies[latencies.length - 1] ?? NaN,
     rps: (latencies.length / measured) * 1000,
+    hitRate: latencies.length ? hits / latencies.length : 0,
     firstError,
   };
 }

@@ -7,6 +7,8 @@ import path from 'path';
 import { DEFAULT_CHAIN_CONFIG, isValidChainId, loadChainConfig } from '../src/lib/config';
 import { ConfigError } from '../src/lib/errors';
 import type { LogFormat, LogLevel } from './logger';
+import { responseCacheFromEnv } from '../rest-adapter/config';
+import type { ResponseCacheOptions } from '../rest-adapter/http/response-cache';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -33,6 +35,8 @@ export interface LauncherConfig {
   progressIntervalMs: number;
   log: { format: LogFormat; level: LogLevel };
   node: { batchSize: number; workers: number };
+  /** the /v1 response cache (RESPONSE_CACHE_MB, RESPONSE_CACHE_POLL_MS as for rest-adapter/server.ts) */
+  responseCache: ResponseCacheOptions | false;
   /** bech32 prefix and gas denom for the /v1 app (SVC_HRP, SVC_GAS_DENOM) */
   hrp: string;
   gasDenom: string;
@@ -58,6 +62,8 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   LOG_LEVEL: 'info',
   NODE_BATCH_SIZE: '20',
   NODE_WORKERS: '0',
+  RESPONSE_CACHE_MB: '64',
+  RESPONSE_CACHE_POLL_MS: '200',
 };
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -143,6 +149,7 @@ export function loadLauncherConfig(env: Env, opts: { stdoutIsTTY: boolean; cwd: 
     progressIntervalMs: integer(env, 'PROGRESS_INTERVAL_MS', 5000, 500, 600_000),
     log: { format: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, opts.stdoutIsTTY ? 'pretty' : 'json'), level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info') },
     node: { batchSize: integer(env, 'NODE_BATCH_SIZE', 20, 1, 1000), workers: integer(env, 'NODE_WORKERS', 0, 0, 64) },
+    responseCache: responseCacheFromEnv(env),
     hrp: chainConfig.hrp,
     gasDenom: chainConfig.gasDenom,
   };

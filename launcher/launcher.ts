@@ -151,7 +151,7 @@ export class Launcher {
     const pool = new Pool({ connectionString: conn.url, max: 10 });
     pool.on('error', () => undefined); // idle connection cut (server restart): the next query reconnects
     const log = this.log.child('http');
-    this.rest.set(createRestApp({ pool, schema: this.config.schema, hrp: this.config.hrp, gasDenom: this.config.gasDenom, logger: { error: (message, error) => log.error(message, { error }) } }));
+    this.rest.set(createRestApp({ pool, schema: this.config.schema, hrp: this.config.hrp, gasDenom: this.config.gasDenom, responseCache: this.config.responseCache, logger: { error: (message, error) => log.error(message, { error }) } }));
     void this.own('rest pool', () => pool.end());
   }
 

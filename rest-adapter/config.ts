@@ -9,12 +9,16 @@
  *   DB_SCHEMA             the node's --db-schema (default svc)
  *   DB_POOL_MAX           connections (default 10)
  *   STATEMENT_TIMEOUT_MS  per statement (default 5000; 0 = none)
+ *   RESPONSE_CACHE_MB     answers kept per indexed height (default 64; 0 = no cache)
+ *   RESPONSE_CACHE_POLL_MS  how often the indexed height is read (default 200): the most a
+ *                         kept answer can be behind the store
  *   SVC_HRP, SVC_GAS_DENOM  chain config (src/lib/config.ts)
  */
 import type { PoolConfig } from 'pg';
 import { ConfigError } from '../src/lib/errors';
 import { loadChainConfig } from '../src/lib/config';
-import { DEFAULT_STATEMENT_TIMEOUT_MS } from './app';
+import { DEFAULT_RESPONSE_CACHE, DEFAULT_STATEMENT_TIMEOUT_MS } from './app';
+import type { ResponseCacheOptions } from './http/response-cache';
 
 export interface RestConfig {
   port: number;
@@ -22,6 +26,7 @@ export interface RestConfig {
   database: PoolConfig;
   schema: string;
   statementTimeoutMs: number;
+  responseCache: ResponseCacheOptions | false;
   hrp: string;
   gasDenom: string;
 }
@@ -77,6 +82,15 @@ function schemaName(env: Env): string {
   return schema;
 }
 
+const MIB = 1024 * 1024;
+
+/** RESPONSE_CACHE_MB and RESPONSE_CACHE_POLL_MS (also read by npm start's launcher). */
+export function responseCacheFromEnv(env: Env): ResponseCacheOptions | false {
+  const mb = integer(env, 'RESPONSE_CACHE_MB', DEFAULT_RESPONSE_CACHE.maxBytes / MIB, 0, 65_536);
+  const pollMs = integer(env, 'RESPONSE_CACHE_POLL_MS', DEFAULT_RESPONSE_CACHE.pollMs, 10, 60_000);
+  return mb === 0 ? false : { maxBytes: mb * MIB, pollMs };
+}
+
 export function loadRestConfig(env: Env): RestConfig {
   const chain = loadChainConfig(env);
   const database = databaseUrl(env) ?? databaseParts(env);
@@ -86,6 +100,7 @@ export function loadRestConfig(env: Env): RestConfig {
     database: { ...database, max: integer(env, 'DB_POOL_MAX', DEFAULT_POOL_MAX, 1, 1000) },
     schema: schemaName(env),
     statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0, 3_600_000),
+    responseCache: responseCacheFromEnv(env),
     hrp: chain.hrp,
     gasDenom: chain.gasDenom,
   };

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const pool = new Pool(config.database);
   pool.on('error', (e) => console.error('rest-adapter: idle database connection failed', e));
   await checkStore(pool, config.schema);
-  const app = createRestApp({ pool, schema: config.schema, hrp: config.hrp, gasDenom: config.gasDenom, statementTimeoutMs: config.statementTimeoutMs });
+  const app = createRestApp({ pool, schema: config.schema, hrp: config.hrp, gasDenom: config.gasDenom, statementTimeoutMs: config.statementTimeoutMs, responseCache: config.responseCache });
   const server = app.listen(config.port, config.host, () => console.log(`rest-adapter: listening on ${config.host}:${config.port} (schema ${config.schema})`));
   server.on('error', (e) => {
     console.error(`rest-adapter: cannot listen on ${config.host}:${config.port}: ${e.message}`);

@@ -38,6 +38,18 @@ const queryTypes = {
   },
 } as unknown as import('pg').CustomTypesConfig;
 
+const statementNames = new Map<string, string>();
+
+/** Every statement text is prepared once per connection and then only bound and executed. */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `rest_${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 /**
  * Queries of one request share one connection, which runs one statement at a time:
  * routes may start several at once (Promise.all), so they are queued here in call order.
@@ -45,7 +57,7 @@ const queryTypes = {
 function sqlOf(client: PoolClient): Sql & { drain(): Promise<unknown> } {
   let tail: Promise<unknown> = Promise.resolve();
   const rows = <R extends QueryResultRow>(text: string, values: readonly unknown[] = []): Promise<R[]> => {
-    const run = tail.then(() => client.query<R>({ text, values: values as unknown[], types: queryTypes }));
+    const run = tail.then(() => client.query<R>({ name: statementName(text), text, values: values as unknown[], types: queryTypes }));
     tail = run.catch(() => undefined);
     return run.then((result) => result.rows);
   };
@@ -79,8 +91,10 @@ function sessionStatement(statementTimeoutMs: number): string {
   const timeout = Math.max(0, Math.trunc(statementTimeoutMs));
   // A bound on runaway statements, and the text form the timestamp formatter expects
   // whatever the server's DateStyle default is. Session-wide (once per connection) so a
-  // single statement needs no transaction to carry them.
-  return `SET statement_timeout = ${timeout}; SET datestyle = 'ISO, YMD'`;
+  // single statement needs no transaction to carry them. Statements are prepared once
+  // per connection (statementName) but planned for their parameters each time: a generic
+  // plan could suit one method or party and not another.
+  return `SET statement_timeout = ${timeout}; SET datestyle = 'ISO, YMD'; SET plan_cache_mode = force_custom_plan`;
 }
 
 const BEGIN = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';

@@ -7,6 +7,12 @@ describe('loadRestConfig', () => {
     const c = loadRestConfig({ DATABASE_URL: 'postgres://u:p@db:5433/x' });
     expect(c).toMatchObject({ port: 3001, host: '0.0.0.0', schema: 'svc', statementTimeoutMs: 5000, hrp: 'svc', gasDenom: 'usvc' });
     expect(c.database).toEqual({ connectionString: 'postgres://u:p@db:5433/x', max: 10 });
+    expect(c.responseCache).toEqual({ maxBytes: 64 * 1024 * 1024, pollMs: 200 });
+  });
+
+  it('sizes the response cache, or turns it off with RESPONSE_CACHE_MB=0', () => {
+    expect(loadRestConfig({ DB_HOST: 'h', RESPONSE_CACHE_MB: '8', RESPONSE_CACHE_POLL_MS: '50' }).responseCache).toEqual({ maxBytes: 8 * 1024 * 1024, pollMs: 50 });
+    expect(loadRestConfig({ DB_HOST: 'h', RESPONSE_CACHE_MB: '0' }).responseCache).toBe(false);
   });
 
   it("reads the SubQuery node's DB_* variables", () => {
@@ -24,6 +30,8 @@ describe('loadRestConfig', () => {
     [{ DB_HOST: 'h', DB_POOL_MAX: '0' }, 'DB_POOL_MAX'],
     [{ DB_HOST: 'h', STATEMENT_TIMEOUT_MS: '-5' }, 'STATEMENT_TIMEOUT_MS'],
     [{ DB_HOST: 'h', DB_SCHEMA: 'x'.repeat(64) }, 'DB_SCHEMA'],
+    [{ DB_HOST: 'h', RESPONSE_CACHE_MB: 'lots' }, 'RESPONSE_CACHE_MB'],
+    [{ DB_HOST: 'h', RESPONSE_CACHE_POLL_MS: '0' }, 'RESPONSE_CACHE_POLL_MS'],
     [{ DB_HOST: 'h', SVC_HRP: 'Bad!' }, 'SVC_HRP'],
   ])('names the variable at fault: %j', (env, variable) => {
     let error: unknown;
