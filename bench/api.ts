@@ -143,6 +143,7 @@ async function benchSize(serverUrl: string, template: string, size: number, o: O
     const report = await explainEndpoints(db.url, list);
     log(`EXPLAIN: ${report.statements} statements, ${report.indexes.size} indexes used, ${report.seqScans.length} sequential scans of tables over 10,000 rows`);
     for (const s of report.seqScans) log(`  seq scan: ${s}`);
+    log(`statements per request (BEGIN and COMMIT not counted): ${[...report.perEndpoint].map(([name, n]) => `${name} ${n}`).join(', ')}`);
     if (!o.cold) log(`pg_prewarm: ${await prewarm(db.url)} MB of tables and indexes loaded into shared_buffers`);
     const server = await startServer(db.url, o.clients, o.cache);
     try {

@@ -60,6 +60,8 @@ export interface ExplainReport {
   seqScans: string[];
   /** indexes used, by name */
   indexes: Set<string>;
+  /** statements per request, by endpoint (each is a database round trip) */
+  perEndpoint: Map<string, number>;
 }
 
 export async function explainEndpoints(databaseUrl: string, list: Endpoint[]): Promise<ExplainReport> {
@@ -67,7 +69,8 @@ export async function explainEndpoints(databaseUrl: string, list: Endpoint[]): P
   base.on('error', () => undefined);
   const recorded: Recorded[] = [];
   let current = '';
-  const app = createRestApp({ pool: recordingPool(base, recorded, () => current), schema: SCHEMA, hrp: 'svc' });
+  // no response cache: every request must reach the store, and the cache's height poller would be recorded too
+  const app = createRestApp({ pool: recordingPool(base, recorded, () => current), schema: SCHEMA, hrp: 'svc', responseCache: false });
   const server = await new Promise<import('http').Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -80,7 +83,8 @@ export async function explainEndpoints(databaseUrl: string, list: Endpoint[]): P
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
-  const report: ExplainReport = { statements: recorded.length, seqScans: [], indexes: new Set() };
+  const perEndpoint = new Map(list.map((e) => [e.name, recorded.filter((r) => r.endpoint === e.name).length]));
+  const report: ExplainReport = { statements: recorded.length, seqScans: [], indexes: new Set(), perEndpoint };
   const client = await base.connect();
   try {
     await client.query(`SET search_path = "${SCHEMA}", public`);

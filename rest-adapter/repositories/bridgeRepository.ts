@@ -36,6 +36,8 @@ export interface RouteRow {
   i8_chain_ok: boolean | null;
   i8_evaluated: boolean | null;
   i8_agree: boolean | null;
+  /** the latest indexed block's time (ChainTotals): the clock of the route windows; null before any block */
+  chain_latest_block_time: string | null;
 }
 
 export interface TransferRow {
@@ -71,7 +73,8 @@ export function createBridgeRepository(t: Tables) {
            r.warp_token_id, r.display, r.exponent, r.outbound, r.inbound, r.outbound_used, r.inbound_used, r.window_start, r.transfers,
            r.asset_id, r.kind_id, r.bundle, r.escrow_address, r.income_swept, r.created_height, r.updated_height,
            i.height AS i8_height, i.chain_actual AS i8_chain_actual, i.indexer_actual AS i8_indexer_actual,
-           i.chain_ok AS i8_chain_ok, i.evaluated AS i8_evaluated, i.agree AS i8_agree
+           i.chain_ok AS i8_chain_ok, i.evaluated AS i8_evaluated, i.agree AS i8_agree,
+           (SELECT latest_block_time FROM ${t.chainTotals} WHERE id = 'chain') AS chain_latest_block_time
     FROM ${t.bridgeRoutes} r
     LEFT JOIN LATERAL (
       SELECT height, chain_actual, indexer_actual, chain_ok, evaluated, agree FROM ${t.i8Checks}

@@ -31,9 +31,16 @@ export interface DayCountRow {
   count: number;
 }
 
-function metadataInt(value: unknown): number {
+export function metadataInt(value: unknown): number {
   const n = Number(value);
   return Number.isSafeInteger(n) && n > 0 ? n : 0;
+}
+
+/** Everything /v1/status reads, from one statement. */
+export interface StatusRead {
+  progress: Progress;
+  totals: TotalsRow | undefined;
+  reconciliationDisagreements: number;
 }
 
 export function createChainRepository(t: Tables) {
@@ -50,17 +57,27 @@ export function createChainRepository(t: Tables) {
     return sql.one<TotalsRow>(`SELECT tx_count, drift_total, latest_height, latest_block_time FROM ${t.chainTotals} WHERE id = 'chain'`);
   }
 
-  /**
-   * Reconciliation rows that disagree (written by the reconciler). Rows not evaluated
-   * (older chains) are never drift. Counted per request: the reconciler has no counter yet.
-   */
-  async function reconciliationDisagreements(sql: Sql): Promise<number> {
-    const row = await sql.one<{ n: string }>(
-      `SELECT (SELECT count(*) FROM ${t.invariantChecks} WHERE NOT agree)
+  // Reconciliation rows that disagree (written by the reconciler). Rows not evaluated (older
+  // chains) are never drift. Counted per request: the reconciler has no counter yet.
+  const disagreements = `(SELECT count(*) FROM ${t.invariantChecks} WHERE NOT agree)
             + (SELECT count(*) FROM ${t.svc20Checks} WHERE evaluated AND NOT agree)
-            + (SELECT count(*) FROM ${t.i8Checks} WHERE evaluated AND NOT agree) AS n`,
+            + (SELECT count(*) FROM ${t.i8Checks} WHERE evaluated AND NOT agree)`;
+
+  /** Progress, counters and reconciliation disagreements in one statement (one snapshot, one round trip). */
+  async function status(sql: Sql): Promise<StatusRead> {
+    const row = await sql.one<{ indexed: unknown; target: unknown; disagreements: string } & { [K in keyof TotalsRow]: TotalsRow[K] | null }>(
+      `SELECT (SELECT value FROM ${t.metadata} WHERE key = 'lastProcessedHeight') AS indexed,
+              (SELECT value FROM ${t.metadata} WHERE key = 'targetHeight') AS target,
+              c.tx_count, c.drift_total, c.latest_height, c.latest_block_time,
+              ${disagreements} AS disagreements
+       FROM (SELECT 1) one LEFT JOIN ${t.chainTotals} c ON c.id = 'chain'`,
     );
-    return Number(row?.n ?? 0);
+    const totals = row && row.tx_count !== null ? (row as unknown as TotalsRow) : undefined;
+    return {
+      progress: { indexedHeight: metadataInt(row?.indexed), targetHeight: metadataInt(row?.target) },
+      totals: totals && { tx_count: totals.tx_count, drift_total: totals.drift_total, latest_height: totals.latest_height, latest_block_time: totals.latest_block_time },
+      reconciliationDisagreements: Number(row?.disagreements ?? 0),
+    };
   }
 
   /** Daily tx counts of the UTC days in [from, to] (YYYY-MM-DD ids). */
@@ -89,7 +106,7 @@ export function createChainRepository(t: Tables) {
     return (await sql.one<{ events: unknown }>(`SELECT events FROM ${t.blocks} WHERE id = $1`, [String(height)]))?.events;
   }
 
-  return { progress, totals, reconciliationDisagreements, txDays, blocksBelow, block, blockEvents };
+  return { progress, totals, status, txDays, blocksBelow, block, blockEvents };
 }
 
 export type ChainRepository = ReturnType<typeof createChainRepository>;

@@ -1,5 +1,6 @@
 /** SQL for encumbrances and their timelines. */
 import type { Sql } from '../db/sql';
+import { oneWithChildren } from '../db/with-children';
 import type { Tables } from '../db/tables';
 
 export interface EncumbranceRow {
@@ -34,19 +35,15 @@ export interface EncumbranceTimelineRow {
 }
 
 export function createEncumbranceRepository(t: Tables) {
-  async function get(sql: Sql, id: string): Promise<EncumbranceRow | undefined> {
-    return sql.one<EncumbranceRow>(
+  /** The encumbrance and its timeline (by seq), one statement. */
+  async function withTimeline(sql: Sql, id: string): Promise<{ parent: EncumbranceRow; children: EncumbranceTimelineRow[] } | undefined> {
+    return oneWithChildren<EncumbranceRow, EncumbranceTimelineRow>(
+      sql,
       `SELECT id, kind, asset_id, kind_id, holder, units, beneficiary, income_to_beneficiary, holder_release_after, exercisable, expiry,
               evidence_hash, status, created_height, created_tx_hash, created_at, resolved_height, updated_height
        FROM ${t.encumbrances} WHERE id = $1`,
       [id],
-    );
-  }
-
-  async function timeline(sql: Sql, id: string): Promise<EncumbranceTimelineRow[]> {
-    return sql.rows<EncumbranceTimelineRow>(
-      `SELECT event, height, block_time, tx_hash, actor, actor_role, units FROM ${t.encumbranceTimeline} WHERE encumbrance_id = $1 ORDER BY seq`,
-      [id],
+      { table: t.encumbranceTimeline, columns: ['event', 'height', 'block_time', 'tx_hash', 'actor', 'actor_role', 'units'], parentKey: 'encumbrance_id', orderBy: 'seq' },
     );
   }
 
@@ -54,7 +51,7 @@ export function createEncumbranceRepository(t: Tables) {
     return (await sql.one(`SELECT 1 FROM ${t.encumbrances} WHERE id = $1`, [id])) !== undefined;
   }
 
-  return { get, timeline, exists };
+  return { withTimeline, exists };
 }
 
 export type EncumbranceRepository = ReturnType<typeof createEncumbranceRepository>;

@@ -13,30 +13,72 @@ export interface TokenAsset {
   kind_id: number | null;
 }
 
-export function createLookupRepository(t: Tables) {
-  async function assetExists(sql: Sql, id: string): Promise<boolean> {
-    return (await sql.one(`SELECT 1 FROM ${t.assets} WHERE id = $1`, [id])) !== undefined;
-  }
+/** What a 64-hex query names: an asset id and/or a consensus tx hash. */
+export interface Hex64Found {
+  asset: boolean;
+  tx: TxRef | undefined;
+}
 
-  async function txByHash(sql: Sql, hash: string): Promise<TxRef | undefined> {
-    return sql.one<TxRef>(`SELECT hash, height FROM ${t.txes} WHERE id = $1`, [hash]);
+/** What a 0x-address query names: precompile tokens, and whether the account is known. */
+export interface EvmAddressFound {
+  tokens: TokenAsset[];
+  known: boolean;
+}
+
+/** What an integer query names. */
+export interface IntegerFound {
+  /** the raw _metadata.lastProcessedHeight value */
+  indexedHeight: unknown;
+  settlement: boolean;
+  encumbrance: boolean;
+}
+
+/** Each shape's candidates in one statement: a lookup is one round trip. */
+export function createLookupRepository(t: Tables) {
+  async function hex64(sql: Sql, assetId: string, txHash: string): Promise<Hex64Found> {
+    const row = await sql.one<{ asset: boolean; hash: string | null; height: number | null }>(
+      `SELECT EXISTS (SELECT 1 FROM ${t.assets} WHERE id = $1) AS asset, x.hash, x.height
+       FROM (SELECT 1) one LEFT JOIN ${t.txes} x ON x.id = $2`,
+      [assetId, txHash],
+    );
+    return { asset: row?.asset === true, tx: row?.hash ? { hash: row.hash, height: row.height as number } : undefined };
   }
 
   async function txByEthHash(sql: Sql, ethHash: string): Promise<TxRef | undefined> {
     return sql.one<TxRef>(`SELECT tx_hash AS hash, height FROM ${t.evmTxes} WHERE id = $1`, [ethHash]);
   }
 
-  /** Assets with a right-token (kind) or bundle-token precompile at the EIP-55 `address`; kinds first. */
-  async function tokenAssets(sql: Sql, address: string): Promise<TokenAsset[]> {
-    return sql.rows<TokenAsset>(
-      `(SELECT asset_id, kind_id FROM ${t.kinds} WHERE svc20_address = $1 ORDER BY asset_id, kind_id)
-       UNION ALL
-       (SELECT id AS asset_id, NULL::int AS kind_id FROM ${t.assets} WHERE bundle_address = $1 ORDER BY id)`,
-      [address],
+  /**
+   * Assets with a right-token (kind) or bundle-token precompile at the EIP-55 `address`,
+   * kinds first, and whether `account` (its bech32 form) has an Account row.
+   */
+  async function evmAddress(sql: Sql, address: string, account: string): Promise<EvmAddressFound> {
+    const rows = await sql.rows<{ known: boolean; asset_id: string | null; kind_id: number | null }>(
+      `SELECT EXISTS (SELECT 1 FROM ${t.accounts} WHERE id = $2) AS known, tok.asset_id, tok.kind_id
+       FROM (SELECT 1) one
+       LEFT JOIN LATERAL (
+         (SELECT asset_id, kind_id, 0 AS part FROM ${t.kinds} WHERE svc20_address = $1)
+         UNION ALL
+         (SELECT id AS asset_id, NULL::int AS kind_id, 1 AS part FROM ${t.assets} WHERE bundle_address = $1)
+       ) tok ON true
+       ORDER BY tok.part, tok.asset_id, tok.kind_id`,
+      [address, account],
     );
+    const tokens = rows.filter((r) => r.asset_id !== null).map((r) => ({ asset_id: r.asset_id as string, kind_id: r.kind_id }));
+    return { tokens, known: rows[0]?.known === true };
   }
 
-  return { assetExists, txByHash, txByEthHash, tokenAssets };
+  async function integer(sql: Sql, id: string): Promise<IntegerFound> {
+    const row = await sql.one<{ indexed: unknown; settlement: boolean; encumbrance: boolean }>(
+      `SELECT (SELECT value FROM ${t.metadata} WHERE key = 'lastProcessedHeight') AS indexed,
+              EXISTS (SELECT 1 FROM ${t.settlements} WHERE id = $1) AS settlement,
+              EXISTS (SELECT 1 FROM ${t.encumbrances} WHERE id = $1) AS encumbrance`,
+      [id],
+    );
+    return { indexedHeight: row?.indexed, settlement: row?.settlement === true, encumbrance: row?.encumbrance === true };
+  }
+
+  return { hex64, txByEthHash, evmAddress, integer };
 }
 
 export type LookupRepository = ReturnType<typeof createLookupRepository>;

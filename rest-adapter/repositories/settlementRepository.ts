@@ -1,6 +1,7 @@
 /** SQL for settlements and their timelines. */
 import { SqlParams } from '../db/params';
 import type { Sql } from '../db/sql';
+import { oneWithChildren } from '../db/with-children';
 import type { Tables } from '../db/tables';
 import type { SettlementRow } from '../presenters/account';
 import { SETTLEMENT_COLUMNS } from './accountRepository';
@@ -41,22 +42,21 @@ export function createSettlementRepository(t: Tables) {
     return sql.rows<SettlementRow>(`SELECT * FROM (${union}) s ORDER BY number DESC LIMIT ${limit}`, p.values);
   }
 
-  async function get(sql: Sql, id: string): Promise<SettlementRow | undefined> {
-    return sql.one<SettlementRow>(`SELECT ${SETTLEMENT_COLUMNS} FROM ${t.settlements} WHERE id = $1`, [id]);
-  }
-
-  async function timeline(sql: Sql, id: string): Promise<SettlementTimelineRow[]> {
-    return sql.rows<SettlementTimelineRow>(
-      `SELECT event, height, block_time, tx_hash, actor, reason FROM ${t.settlementTimeline} WHERE settlement_id = $1 ORDER BY seq`,
-      [id],
-    );
+  /** The settlement and its timeline (by seq), one statement. */
+  async function withTimeline(sql: Sql, id: string): Promise<{ parent: SettlementRow; children: SettlementTimelineRow[] } | undefined> {
+    return oneWithChildren<SettlementRow, SettlementTimelineRow>(sql, `SELECT ${SETTLEMENT_COLUMNS} FROM ${t.settlements} WHERE id = $1`, [id], {
+      table: t.settlementTimeline,
+      columns: ['event', 'height', 'block_time', 'tx_hash', 'actor', 'reason'],
+      parentKey: 'settlement_id',
+      orderBy: 'seq',
+    });
   }
 
   async function exists(sql: Sql, id: string): Promise<boolean> {
     return (await sql.one(`SELECT 1 FROM ${t.settlements} WHERE id = $1`, [id])) !== undefined;
   }
 
-  return { list, get, timeline, exists };
+  return { list, withTimeline, exists };
 }
 
 export type SettlementRepository = ReturnType<typeof createSettlementRepository>;

@@ -5,15 +5,50 @@ import type { Tables } from '../db/tables';
 import type { TxKey, TxOrder } from '../paging/tx-pages';
 import { ApiTx, EvmRow, presentEvm, presentTx, TxRow } from '../presenters/tx';
 
-export interface KeyedTxRow extends TxRow, TxKey {}
+/** A tx row with the EVM view of its first MsgEthereumTx joined in (null columns when it has none). */
+export interface TxWithEvmRow extends TxRow {
+  evm_eth_hash: string | null;
+  evm_from: string;
+  evm_to: string | null;
+  evm_value: string;
+  evm_gas_used: string;
+  evm_status: number;
+  evm_revert_reason: string | null;
+}
+
+export interface KeyedTxRow extends TxWithEvmRow, TxKey {}
 
 export interface MethodCountRow {
   method: string;
   count: number;
 }
 
+function evmOf(r: TxWithEvmRow): EvmRow {
+  return {
+    tx_hash: r.hash,
+    eth_hash: r.evm_eth_hash ?? '',
+    from: r.evm_from,
+    to: r.evm_to,
+    value: r.evm_value,
+    gas_used: r.evm_gas_used,
+    status: r.evm_status,
+    revert_reason: r.evm_revert_reason,
+  };
+}
+
 export function createTxRepository(t: Tables, gasDenom: string) {
-  const columns = `hash, height, tx_index, tx_index AS "txIndex", code, codespace, raw_log, gas_wanted, gas_used, msgs, fee, block_time, events`;
+  const txColumns = ['hash', 'height', 'tx_index', 'code', 'codespace', 'raw_log', 'gas_wanted', 'gas_used', 'msgs', 'fee', 'block_time', 'events'];
+  const evmColumns = ['eth_hash', '"from"', '"to"', 'value', 'gas_used', 'status', 'revert_reason'];
+  /**
+   * The tx rows of `from` (a table or subquery aliased x, with its own WHERE/ORDER BY/LIMIT
+   * text in `rest`), each with the EVM view of its first MsgEthereumTx: one statement for
+   * a page and its EVM views.
+   */
+  const withEvm = (from: string, rest = '') =>
+    `SELECT ${txColumns.map((c) => `x.${c}`).join(', ')}, x.tx_index AS "txIndex", ${evmColumns.map((c) => `e.${c} AS "evm_${c.replace(/"/g, '')}"`).join(', ')}
+     FROM ${from} x
+     LEFT JOIN LATERAL (SELECT ${evmColumns.join(', ')} FROM ${t.evmTxes} WHERE tx_hash = x.hash ORDER BY msg_index LIMIT 1) e ON true
+     ${rest}`;
 
   /**
    * The tx ordering, optionally restricted to one first-message type. With a method the
@@ -29,7 +64,7 @@ export function createTxRepository(t: Tables, gasDenom: string) {
     };
     const orderBy = (direction: 'ASC' | 'DESC') => (method === undefined ? `seq ${direction}` : `method ${direction}, seq ${direction}`);
     const select = (p: SqlParams, where: string, direction: 'ASC' | 'DESC', n: number) =>
-      sql.rows<KeyedTxRow>(`SELECT ${columns} FROM ${t.txes} ${where} ORDER BY ${orderBy(direction)} LIMIT ${p.add(n)}`, p.values);
+      sql.rows<KeyedTxRow>(withEvm(`(SELECT * FROM ${t.txes} ${where} ORDER BY ${orderBy(direction)} LIMIT ${p.add(n)})`, `ORDER BY x.seq ${direction}`), p.values);
     // ORDER BY keeps the probe on the index: without it the planner may pick a sequential
     // scan ("any row will do"), and the rows above a cursor sit at the end of the heap
     const exists = async (p: SqlParams, where: string, direction: 'ASC' | 'DESC') =>
@@ -60,40 +95,42 @@ export function createTxRepository(t: Tables, gasDenom: string) {
     };
   }
 
-  async function byHash(sql: Sql, hash: string): Promise<TxRow | undefined> {
-    return sql.one<TxRow>(`SELECT ${columns} FROM ${t.txes} WHERE id = $1`, [hash]);
+  async function byHash(sql: Sql, hash: string): Promise<TxWithEvmRow | undefined> {
+    return sql.one<TxWithEvmRow>(withEvm(t.txes, 'WHERE x.id = $1'), [hash]);
   }
 
-  async function byEthHash(sql: Sql, ethHash: string): Promise<TxRow | undefined> {
-    const evm = await sql.one<{ tx_hash: string }>(`SELECT tx_hash FROM ${t.evmTxes} WHERE id = $1`, [ethHash]);
-    return evm ? byHash(sql, evm.tx_hash) : undefined;
+  async function byEthHash(sql: Sql, ethHash: string): Promise<TxWithEvmRow | undefined> {
+    return sql.one<TxWithEvmRow>(withEvm(`(SELECT * FROM ${t.txes} WHERE id = (SELECT tx_hash FROM ${t.evmTxes} WHERE id = $1))`), [ethHash]);
   }
 
-  async function ofBlock(sql: Sql, height: number): Promise<TxRow[]> {
-    return sql.rows<TxRow>(`SELECT ${columns} FROM ${t.txes} WHERE height = $1 ORDER BY tx_index`, [height]);
+  async function ofBlock(sql: Sql, height: number): Promise<TxWithEvmRow[]> {
+    return sql.rows<TxWithEvmRow>(withEvm(t.txes, 'WHERE x.height = $1 ORDER BY x.tx_index'), [height]);
   }
 
-  /** Each row as a full Tx: its events (stored with the row) by event_index, the EVM view of its first MsgEthereumTx. */
-  async function details(sql: Sql, rows: readonly TxRow[]): Promise<ApiTx[]> {
-    if (rows.length === 0) return [];
-    const evms = await sql.rows<EvmRow>(
-      `SELECT DISTINCT ON (tx_hash) tx_hash, eth_hash, "from", "to", value, gas_used, status, revert_reason FROM ${t.evmTxes} WHERE tx_hash = ANY($1) ORDER BY tx_hash, msg_index`,
-      [rows.map((r) => r.hash)],
+  /** Each row as a full Tx: its events (stored with the row) by event_index, the EVM view joined in. */
+  function present(rows: readonly TxWithEvmRow[]): ApiTx[] {
+    return rows.map((r) => presentTx(r, r.evm_eth_hash === null ? null : presentEvm(evmOf(r), gasDenom)));
+  }
+
+  /**
+   * The `total` of a txs list (ChainTotals.tx_count, or the method's MethodCount; never
+   * count(*)) and the whole-chain method facet, most frequent first, ties by method (txs
+   * without a message type have none): one statement.
+   */
+  async function totalAndMethods(sql: Sql, method: string | undefined): Promise<{ total: number; methods: MethodCountRow[] }> {
+    const total = method === undefined ? `(SELECT tx_count FROM ${t.chainTotals} WHERE id = 'chain')` : `(SELECT count FROM ${t.methodCounts} WHERE id = $1)`;
+    const rows = await sql.rows<{ total: number | null; method: string | null; count: number | null }>(
+      `SELECT ${total} AS total, m.method, m.count
+       FROM (SELECT 1) one
+       LEFT JOIN LATERAL (SELECT method, count FROM ${t.methodCounts} WHERE method <> '' AND count > 0) m ON true
+       ORDER BY m.count DESC, m.method ASC`,
+      method === undefined ? [] : [method],
     );
-    const evmByTx = new Map(evms.map((e) => [e.tx_hash, presentEvm(e, gasDenom)]));
-    return rows.map((r) => presentTx(r, evmByTx.get(r.hash) ?? null));
+    const methods = rows.filter((r): r is { total: number | null; method: string; count: number } => r.method !== null);
+    return { total: rows[0]?.total ?? 0, methods: methods.map((r) => ({ method: r.method, count: r.count })) };
   }
 
-  async function methodCount(sql: Sql, method: string): Promise<number> {
-    return (await sql.one<{ count: number }>(`SELECT count FROM ${t.methodCounts} WHERE id = $1`, [method]))?.count ?? 0;
-  }
-
-  /** The whole-chain facet, most frequent first, ties by method (txs without a message type have none). */
-  async function methods(sql: Sql): Promise<MethodCountRow[]> {
-    return sql.rows<MethodCountRow>(`SELECT method, count FROM ${t.methodCounts} WHERE method <> '' AND count > 0 ORDER BY count DESC, method ASC`);
-  }
-
-  return { order, byHash, byEthHash, ofBlock, details, methodCount, methods };
+  return { order, byHash, byEthHash, ofBlock, present, totalAndMethods };
 }
 
 export type TxRepository = ReturnType<typeof createTxRepository>;

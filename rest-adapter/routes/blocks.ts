@@ -25,7 +25,7 @@ export function registerBlockRoutes(ctx: RouteContext): void {
       const h = Number(height);
       const [block, blockTxs, events] = await Promise.all([chain.block(sql, h), txs.ofBlock(sql, h), chain.blockEvents(sql, h)]);
       if (!block) throw new NotFoundError('block not found');
-      return { block: presentBlock(block), txs: await txs.details(sql, blockTxs), events: presentEvents(events, BLOCK_LEVEL) };
+      return { block: presentBlock(block), txs: txs.present(blockTxs), events: presentEvents(events, BLOCK_LEVEL) };
     });
     return body;
   }, { fixedPerHeight: true });

@@ -1,6 +1,6 @@
 /** /v1/bridge/routes, /v1/bridge/routes/{id}, /v1/bridge/transfers. */
 import { NotFoundError } from '../../src/lib/errors';
-import type { Sql } from '../db/sql';
+import type { RouteRow } from '../repositories/bridgeRepository';
 import { parseAccountFilter, parseLimit, parseMessageId, parseTransferStatus, queryValue } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { presentRoute, presentTransfer } from '../presenters/bridge';
@@ -8,30 +8,24 @@ import { timestampMs } from '../presenters/values';
 import type { RouteContext } from './context';
 
 export function registerBridgeRoutes(ctx: RouteContext): void {
-  const { bridge, chain } = ctx.repos;
+  const { bridge } = ctx.repos;
 
-  /** Latest block time in whole seconds: the clock of the route windows. */
-  async function latestBlockSeconds(sql: Sql): Promise<bigint> {
-    const totals = await chain.totals(sql);
-    return totals ? BigInt(Math.floor(timestampMs(totals.latest_block_time) / 1000)) : 0n;
+  /** Latest block time in whole seconds: the clock of the route windows (read with the route rows). */
+  function latestBlockSeconds(row: RouteRow | undefined): bigint {
+    return row?.chain_latest_block_time ? BigInt(Math.floor(timestampMs(row.chain_latest_block_time) / 1000)) : 0n;
   }
 
   ctx.get('/v1/bridge/routes', async (_req) => {
-    const body = await ctx.store.read(async (sql) => {
-      const [rows, now] = await Promise.all([bridge.routes(sql), latestBlockSeconds(sql)]);
-      return { routes: rows.map((r) => presentRoute(r, now)) };
-    });
-    return body;
+    const rows = await ctx.store.readOne((sql) => bridge.routes(sql));
+    const now = latestBlockSeconds(rows[0]);
+    return { routes: rows.map((r) => presentRoute(r, now)) };
   });
 
   ctx.get('/v1/bridge/routes/:id', async (req) => {
     const id = String(req.params.id);
-    const body = await ctx.store.read(async (sql) => {
-      const [row, now] = await Promise.all([bridge.route(sql, id), latestBlockSeconds(sql)]);
-      if (!row) throw new NotFoundError('route not found');
-      return { route: presentRoute(row, now) };
-    });
-    return body;
+    const row = await ctx.store.readOne((sql) => bridge.route(sql, id));
+    if (!row) throw new NotFoundError('route not found');
+    return { route: presentRoute(row, latestBlockSeconds(row)) };
   });
 
   ctx.get('/v1/bridge/transfers', async (req) => {

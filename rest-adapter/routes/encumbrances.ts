@@ -9,11 +9,8 @@ export function registerEncumbranceRoutes(ctx: RouteContext): void {
 
   ctx.get('/v1/encumbrances/:id', async (req) => {
     const id = parseNumericId(String(req.params.id));
-    const body = await ctx.store.read(async (sql) => {
-      const [row, timeline] = await Promise.all([encumbrances.get(sql, id), encumbrances.timeline(sql, id)]);
-      if (!row) throw new NotFoundError('encumbrance not found');
-      return { encumbrance: presentEncumbrance(row), timeline: timeline.map(presentEncumbranceTimeline) };
-    });
-    return body;
+    const found = await ctx.store.readOne((sql) => encumbrances.withTimeline(sql, id));
+    if (!found) throw new NotFoundError('encumbrance not found');
+    return { encumbrance: presentEncumbrance(found.parent), timeline: found.children.map(presentEncumbranceTimeline) };
   }, { fixedPerHeight: true });
 }

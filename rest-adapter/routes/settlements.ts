@@ -23,11 +23,8 @@ export function registerSettlementRoutes(ctx: RouteContext): void {
 
   ctx.get('/v1/settlements/:id', async (req) => {
     const id = parseNumericId(String(req.params.id));
-    const settlement = await ctx.store.read(async (sql) => {
-      const [row, timeline] = await Promise.all([settlements.get(sql, id), settlements.timeline(sql, id)]);
-      if (!row) throw new NotFoundError('settlement not found');
-      return { ...presentSettlement(row), timeline: timeline.map(presentSettlementTimeline) };
-    });
-    return { settlement };
+    const found = await ctx.store.readOne((sql) => settlements.withTimeline(sql, id));
+    if (!found) throw new NotFoundError('settlement not found');
+    return { settlement: { ...presentSettlement(found.parent), timeline: found.children.map(presentSettlementTimeline) } };
   }, { fixedPerHeight: true });
 }

@@ -7,12 +7,9 @@ import type { RouteContext } from './context';
 export function registerStatusRoutes(ctx: RouteContext): void {
   const { chain, txs } = ctx.repos;
 
-  ctx.get('/v1/status', async (_req) => {
-    const body = await ctx.store.read(async (sql) => {
-      const [progress, totals, disagreements] = await Promise.all([chain.progress(sql), chain.totals(sql), chain.reconciliationDisagreements(sql)]);
-      return presentStatus(progress, totals, disagreements, ctx.now());
-    });
-    return body;
+  ctx.get('/v1/status', async () => {
+    const read = await ctx.store.readOne((sql) => chain.status(sql));
+    return presentStatus(read.progress, read.totals, read.reconciliationDisagreements, ctx.now());
   });
 
   ctx.get('/v1/stats', async (req) => {
@@ -21,8 +18,8 @@ export function registerStatusRoutes(ctx: RouteContext): void {
       const [progress, totals, latest] = await Promise.all([chain.progress(sql), chain.totals(sql), txs.order(sql, undefined).olderThan(null, limit)]);
       // the series ends on the latest block's day ("where block time is now")
       const days = dailyWindow(utcDay(totals ? timestampMs(totals.latest_block_time) : ctx.now()));
-      const [counts, latestTxs] = await Promise.all([chain.txDays(sql, days[0], days[days.length - 1]), txs.details(sql, latest)]);
-      return { indexed_height: progress.indexedHeight, tx_count: totals?.tx_count ?? 0, latest_txs: latestTxs, tx_daily: dailySeries(days, counts) };
+      const counts = await chain.txDays(sql, days[0], days[days.length - 1]);
+      return { indexed_height: progress.indexedHeight, tx_count: totals?.tx_count ?? 0, latest_txs: txs.present(latest), tx_daily: dailySeries(days, counts) };
     });
     return body;
   }, { fixedPerHeight: true });
