@@ -23,8 +23,11 @@ function percentile(sorted: number[], p: number): number {
 function get(agent: http.Agent, base: URL, path: string): Promise<{ status: number; body: string; hit: boolean }> {
   return new Promise((resolve, reject) => {
     const req = http.get({ agent, host: base.hostname, port: base.port, path }, (res) => {
+      // a 200's body is not read (only its status counts); other bodies are kept for the report
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('data', (c: Buffer) => {
+        if (res.statusCode !== 200) chunks.push(c);
+      });
       const hit = /; hit\b/.test(String(res.headers['cache-status'] ?? ''));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), hit }));
       res.on('error', reject);

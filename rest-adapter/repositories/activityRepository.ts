@@ -6,6 +6,7 @@
  * events (block-level), at position event_index. Only that event leaves the database.
  */
 import { SqlParams } from '../db/params';
+import { AssetScoped, assetScopedSql, splitAssetScoped } from '../db/asset-scoped';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
 import type { RawEvent } from '../presenters/event';
@@ -27,15 +28,13 @@ export const assetFeed = (assetId: string) => `asset:${assetId}`;
 export const accountFeed = (bech32: string) => `account:${bech32}`;
 
 export function createActivityRepository(t: Tables) {
-  /** Up to n entries of `feed` below `belowSeq` (newest first). */
-  async function page(sql: Sql, feed: string, belowSeq: bigint | null, n: number): Promise<ActivityRow[]> {
-    const p = new SqlParams();
+  /** SQL of up to n entries of `feed` below `belowSeq` (newest first). */
+  function pageSql(p: SqlParams, feed: string, belowSeq: bigint | null, n: number): string {
     const conditions = [`feed = ${p.add(feed)}`];
     if (belowSeq !== null) conditions.push(`seq < ${p.add(belowSeq.toString())}`);
     // The inner query is the keyset scan of the (feed, seq) index; the joins run on its n rows.
-    return sql.rows<ActivityRow>(
-      `SELECT a.height, a.tx_index, a.event_index, a.tx_hash, b.time AS block_time, t.code,
-         CASE WHEN a.tx_hash IS NULL THEN b.events::jsonb -> a.event_index ELSE t.events::jsonb -> a.event_index END AS event
+    return `SELECT a.seq, a.height, a.tx_index, a.event_index, a.tx_hash, b.time AS block_time, t.code,
+         CASE WHEN a.tx_hash IS NULL THEN b.events::json -> a.event_index ELSE t.events::json -> a.event_index END AS event
        FROM (
          SELECT seq, tx_hash,
            div(seq, 10000000000)::int AS height,
@@ -44,13 +43,23 @@ export function createActivityRepository(t: Tables) {
          FROM ${t.activityEntries} WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${p.add(n)}
        ) a
        JOIN ${t.blocks} b ON b.id = a.height::text
-       LEFT JOIN ${t.txes} t ON t.id = a.tx_hash
-       ORDER BY a.seq DESC`,
-      p.values,
-    );
+       LEFT JOIN ${t.txes} t ON t.id = a.tx_hash`;
   }
 
-  return { page };
+  /** Up to n entries of `feed` below `belowSeq` (newest first). */
+  async function page(sql: Sql, feed: string, belowSeq: bigint | null, n: number): Promise<ActivityRow[]> {
+    const p = new SqlParams();
+    return sql.rows<ActivityRow>(`${pageSql(p, feed, belowSeq, n)} ORDER BY a.seq DESC`, p.values);
+  }
+
+  /** The asset's feed page with the asset's status (one statement); undefined when there is no such asset. */
+  async function assetPage(sql: Sql, assetId: string, belowSeq: bigint | null, n: number): Promise<AssetScoped<ActivityRow> | undefined> {
+    const p = new SqlParams();
+    const text = assetScopedSql(t, p, assetId, pageSql(p, assetFeed(assetId), belowSeq, n), 'r.seq DESC');
+    return splitAssetScoped(await sql.rows<ActivityRow & { asset_status: string }>(text, p.values));
+  }
+
+  return { page, assetPage };
 }
 
 export type ActivityRepository = ReturnType<typeof createActivityRepository>;

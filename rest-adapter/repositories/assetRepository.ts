@@ -1,5 +1,6 @@
 /** SQL for assets, kinds, accruals, holders, distributions, liquidation data and invariant checks. */
 import { SqlParams } from '../db/params';
+import { AssetScoped, assetScopedSql, splitAssetScoped } from '../db/asset-scoped';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
 import type {
@@ -140,15 +141,14 @@ export function createAssetRepository(t: Tables) {
     );
   }
 
-  async function distributions(sql: Sql, assetId: string, belowSeq: bigint | null, n: number): Promise<DistributionRow[]> {
+  /** Up to n distributions of the asset below `belowSeq`, newest first, with the asset's status (one statement); undefined when there is no such asset. */
+  async function distributions(sql: Sql, assetId: string, belowSeq: bigint | null, n: number): Promise<AssetScoped<DistributionRow> | undefined> {
     const p = new SqlParams();
     const conditions = [`asset_id = ${p.add(assetId)}`];
     if (belowSeq !== null) conditions.push(`seq < ${p.add(belowSeq.toString())}`);
-    return sql.rows<DistributionRow>(
-      `SELECT height, tx_index, event_index, kind_id, denom, payer, amount, supply, new_index, carry_scaled, tx_hash, block_time
-       FROM ${t.distributions} WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${p.add(n)}`,
-      p.values,
-    );
+    const page = `SELECT seq, height, tx_index, event_index, kind_id, denom, payer, amount, supply, new_index, carry_scaled, tx_hash, block_time
+       FROM ${t.distributions} WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${p.add(n)}`;
+    return splitAssetScoped(await sql.rows<DistributionRow & { asset_status: string }>(assetScopedSql(t, p, assetId, page, 'r.seq DESC'), p.values));
   }
 
   async function waterfallTiers(sql: Sql, assetId: string): Promise<unknown> {

@@ -94,19 +94,22 @@ export function createChainRepository(t: Tables) {
     return sql.rows<BlockRow>(`SELECT ${blockColumns} FROM ${t.blocks} ${where} ORDER BY height DESC LIMIT ${p.add(n)}`, p.values);
   }
 
-  async function block(sql: Sql, height: number): Promise<BlockRow | undefined> {
-    return sql.one<BlockRow>(`SELECT ${blockColumns} FROM ${t.blocks} WHERE id = $1`, [String(height)]);
-  }
-
   /**
-   * The block-level events as stored with the block (JSON text, BeginBlock then EndBlock in
-   * chain order; presenters/event.ts reads them); undefined when the block is not stored.
+   * The indexed height and the block at `height` with its block-level events (JSON text,
+   * BeginBlock then EndBlock in chain order; presenters/event.ts reads them), in one
+   * statement; block undefined when it is not stored.
    */
-  async function blockEvents(sql: Sql, height: number): Promise<unknown> {
-    return (await sql.one<{ events: unknown }>(`SELECT events FROM ${t.blocks} WHERE id = $1`, [String(height)]))?.events;
+  async function blockAt(sql: Sql, height: bigint): Promise<{ indexedHeight: number; block: (BlockRow & { events: unknown }) | undefined }> {
+    const row = await sql.one<{ indexed: unknown } & { [K in keyof BlockRow]: BlockRow[K] | null } & { events: unknown }>(
+      `SELECT (SELECT value FROM ${t.metadata} WHERE key = 'lastProcessedHeight') AS indexed, ${blockColumns.split(', ').map((c) => `b.${c}`).join(', ')}, b.events
+       FROM (SELECT 1) one LEFT JOIN ${t.blocks} b ON b.id = $1`,
+      [height.toString()],
+    );
+    const block = row && row.height !== null ? (row as unknown as BlockRow & { events: unknown }) : undefined;
+    return { indexedHeight: metadataInt(row?.indexed), block };
   }
 
-  return { progress, totals, status, txDays, blocksBelow, block, blockEvents };
+  return { progress, totals, status, txDays, blocksBelow, blockAt };
 }
 
 export type ChainRepository = ReturnType<typeof createChainRepository>;

@@ -9,7 +9,6 @@ import { seqOf } from '../paging/seq';
 import { presentActivity, presentDistribution } from '../presenters/activity';
 import { AccrualRow, encumbranceIdsOf, presentAsset, presentAssetSummary, presentGraphHolder, presentHolder, presentLocks } from '../presenters/asset';
 import { presentLiquidationRecord, presentRedemptionPool, presentWaterfall } from '../presenters/liquidation';
-import { assetFeed } from '../repositories/activityRepository';
 import type { RouteContext } from './context';
 
 /** Holders per kind in /v1/assets/{id}/graph (SPEC section 8). */
@@ -97,13 +96,10 @@ export function registerAssetRoutes(ctx: RouteContext): void {
     const id = parseAssetIdParam(String(req.params.id));
     const { limit, cursor: raw } = pageParams(req);
     const cursor = readCursor(CURSORS.distributions, raw);
-    const body = await ctx.store.read(async (sql) => {
-      await requireAsset(sql, id);
-      const rows = await assets.distributions(sql, id, cursor ? seqOf(...cursor) : null, limit + 1);
-      const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.distributions, [last.height, last.tx_index, last.event_index]));
-      return { asset_id: id, distributions: page.items.map(presentDistribution), next_cursor: page.nextCursor };
-    });
-    return body;
+    const found = await ctx.store.readOne((sql) => assets.distributions(sql, id, cursor ? seqOf(...cursor) : null, limit + 1));
+    if (!found) throw new NotFoundError('asset not found');
+    const page = keysetPage(found.rows, limit, (last) => writeCursor(CURSORS.distributions, [last.height, last.tx_index, last.event_index]));
+    return { asset_id: id, distributions: page.items.map(presentDistribution), next_cursor: page.nextCursor };
   }, { fixedPerHeight: true });
 
   ctx.get('/v1/assets/:id/liquidation', async (req) => {
@@ -126,12 +122,9 @@ export function registerAssetRoutes(ctx: RouteContext): void {
     const id = parseAssetIdParam(String(req.params.id));
     const { limit, cursor: raw } = pageParams(req);
     const cursor = readCursor(CURSORS.assetEvents, raw);
-    const body = await ctx.store.read(async (sql) => {
-      await requireAsset(sql, id);
-      const rows = await activity.page(sql, assetFeed(id), cursor ? seqOf(...cursor) : null, limit + 1);
-      const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.assetEvents, [last.height, last.tx_index, last.event_index]));
-      return { asset_id: id, events: page.items.map(presentActivity), next_cursor: page.nextCursor };
-    });
-    return body;
+    const found = await ctx.store.readOne((sql) => activity.assetPage(sql, id, cursor ? seqOf(...cursor) : null, limit + 1));
+    if (!found) throw new NotFoundError('asset not found');
+    const page = keysetPage(found.rows, limit, (last) => writeCursor(CURSORS.assetEvents, [last.height, last.tx_index, last.event_index]));
+    return { asset_id: id, events: page.items.map(presentActivity), next_cursor: page.nextCursor };
   }, { fixedPerHeight: true });
 }

@@ -20,12 +20,10 @@ export function registerBlockRoutes(ctx: RouteContext): void {
   ctx.get('/v1/blocks/:height', async (req) => {
     const height = parseHeight(String(req.params.height));
     const body = await ctx.store.read(async (sql) => {
-      const { indexedHeight } = await chain.progress(sql);
-      if (height === 0n || height > BigInt(indexedHeight)) throw new NotFoundError('block not found');
-      const h = Number(height);
-      const [block, blockTxs, events] = await Promise.all([chain.block(sql, h), txs.ofBlock(sql, h), chain.blockEvents(sql, h)]);
-      if (!block) throw new NotFoundError('block not found');
-      return { block: presentBlock(block), txs: txs.present(blockTxs), events: presentEvents(events, BLOCK_LEVEL) };
+      const { indexedHeight, block } = await chain.blockAt(sql, height);
+      if (height === 0n || height > BigInt(indexedHeight) || !block) throw new NotFoundError('block not found');
+      const blockTxs = await txs.ofBlock(sql, block.height);
+      return { block: presentBlock(block), txs: txs.present(blockTxs), events: presentEvents(block.events, BLOCK_LEVEL) };
     });
     return body;
   }, { fixedPerHeight: true });
