@@ -1,4 +1,5 @@
 /** Conversions from store values (pg text forms) to the API's JSON forms. */
+import { RawJson } from '../json';
 
 const PG_TIMESTAMP_RE = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?$/;
 
@@ -32,9 +33,7 @@ export function timestampMs(pgText: string): number {
  * so parsing and re-serialising them would only cost CPU. (Events are parsed: the API
  * derives fields from them, see event.ts.)
  */
-export class RawJson {
-  constructor(readonly text: string) {}
-}
+export { RawJson };
 
 /** A JSON-text column passed through untouched; a jsonb column (already parsed) as is. */
 export function passJson(v: unknown): unknown {

@@ -2,7 +2,6 @@
 import { rightTokenAddress } from '../../../src/lib/ids';
 import { toBech32, toChecksumAddress } from '../../../src/lib/address';
 import { seqOf as mappingSeqOf } from '../../../src/mappings/util/values';
-import { toJson } from '../../../rest-adapter/json';
 import { seqOf } from '../../../rest-adapter/paging/seq';
 import { keysetPage } from '../../../rest-adapter/paging/cursors';
 import { formatTimestamp } from '../../../rest-adapter/presenters/values';
@@ -27,19 +26,6 @@ describe('timestamps', () => {
 
   it('refuses text it does not understand rather than guessing a zone', () => {
     expect(() => formatTimestamp('2025-03-01 12:00:05+02')).toThrow();
-  });
-});
-
-describe('toJson', () => {
-  it('writes bigint exactly and everything else as JSON.stringify', () => {
-    const v = { a: 1, b: 'x"y', c: [true, null, undefined], d: undefined, e: { f: 2n ** 64n + 1n }, g: 1.5 };
-    expect(toJson(v)).toBe('{"a":1,"b":"x\\"y","c":[true,null,null],"e":{"f":18446744073709551617},"g":1.5}');
-    expect(JSON.parse(toJson({ x: [1, { y: 'z' }] }))).toEqual({ x: [1, { y: 'z' }] });
-  });
-
-  it('cannot be fooled by stored strings that look like its bigint marker', () => {
-    const tricky = { a: '\u0000bigint:0123:5', b: '"\\u0000bigint:x:7"', n: 5n };
-    expect(JSON.parse(toJson(tricky))).toEqual({ a: tricky.a, b: tricky.b, n: 5 });
   });
 });
 
