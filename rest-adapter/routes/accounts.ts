@@ -25,7 +25,7 @@ export function registerAccountRoutes(ctx: RouteContext): void {
   ctx.get('/v1/accounts/:addr', async (req) => {
     const address = parseAddressParam(String(req.params.addr), ctx.hrp);
     const account = address.bech32;
-    const body = await ctx.store.read(async (sql) => {
+    return ctx.store.read(async (sql) => {
       const [latest, positions, settlements, attestations, claimables, delegations, delegated] = await Promise.all([
         latestBlockTime(sql),
         accounts.positions(sql, account),
@@ -49,17 +49,15 @@ export function registerAccountRoutes(ctx: RouteContext): void {
         latest_block_time: apiTime(latest),
       };
     });
-    return body;
   }, { fixedPerHeight: true });
 
   ctx.get('/v1/accounts/:addr/attestations', async (req) => {
     const account = parseAddressParam(String(req.params.addr), ctx.hrp).bech32;
-    const body = await ctx.store.read(async (sql) => {
+    return ctx.store.read(async (sql) => {
       const [latest, rows] = await Promise.all([latestBlockTime(sql), accounts.attestations(sql, account)]);
       const latestMs = Date.parse(apiTime(latest));
       return { address: account, attestations: rows.map((a) => presentAttestation(a, latestMs)), latest_block_time: apiTime(latest) };
     });
-    return body;
   }, { fixedPerHeight: true });
 
   ctx.get('/v1/accounts/:addr/events', async (req) => {

@@ -57,7 +57,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
 
   ctx.get('/v1/assets/:id/graph', async (req) => {
     const id = parseAssetIdParam(String(req.params.id));
-    const body = await ctx.store.read(async (sql) => {
+    return ctx.store.read(async (sql) => {
       const status = await requireAsset(sql, id);
       const [kinds, holders] = await Promise.all([assets.kinds(sql, id), assets.topHolders(sql, id, GRAPH_HOLDERS_PER_KIND)]);
       return {
@@ -72,7 +72,6 @@ export function registerAssetRoutes(ctx: RouteContext): void {
         })),
       };
     });
-    return body;
   }, { fixedPerHeight: true });
 
   ctx.get('/v1/assets/:id/kinds/:kind/holders', async (req) => {
@@ -80,7 +79,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
     const kindId = parseKindId(String(req.params.kind));
     const { limit, cursor: raw } = pageParams(req);
     const cursor = readCursor(CURSORS.holders, raw);
-    const body = await ctx.store.read(async (sql) => {
+    return ctx.store.read(async (sql) => {
       await requireAsset(sql, id);
       if (!(await assets.kindExists(sql, id, kindId))) throw new NotFoundError('kind not found');
       const rows = await assets.holders(sql, id, kindId, cursor, limit + 1);
@@ -89,7 +88,6 @@ export function registerAssetRoutes(ctx: RouteContext): void {
       const encumbrances = new Map((await assets.encumbrancesByIds(sql, ids)).map((e) => [e.id, e]));
       return { asset_id: id, kind_id: kindId, holders: page.items.map((h) => presentHolder(h, encumbrances)), next_cursor: page.nextCursor };
     });
-    return body;
   }, { fixedPerHeight: true });
 
   ctx.get('/v1/assets/:id/distributions', async (req) => {
@@ -104,7 +102,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
 
   ctx.get('/v1/assets/:id/liquidation', async (req) => {
     const id = parseAssetIdParam(String(req.params.id));
-    const body = await ctx.store.read(async (sql) => {
+    return ctx.store.read(async (sql) => {
       const status = await requireAsset(sql, id);
       const [tiers, liquidation, pools] = await Promise.all([assets.waterfallTiers(sql, id), assets.liquidation(sql, id), assets.redemptionPools(sql, id)]);
       return {
@@ -115,7 +113,6 @@ export function registerAssetRoutes(ctx: RouteContext): void {
         redemption_pools: pools.map(presentRedemptionPool),
       };
     });
-    return body;
   }, { fixedPerHeight: true });
 
   ctx.get('/v1/assets/:id/events', async (req) => {

@@ -8,11 +8,10 @@ export function registerAttesterRoutes(ctx: RouteContext): void {
 
   ctx.get('/v1/attesters/:addr', async (req) => {
     const attester = parseAddressParam(String(req.params.addr), ctx.hrp).bech32;
-    const body = await ctx.store.read(async (sql) => {
+    return ctx.store.read(async (sql) => {
       const latest = await latestBlockStoreTime(chain, sql);
       const types = await attesters.typeCounts(sql, attester, latest);
       return { attester, types, latest_block_time: apiTime(latest) };
     });
-    return body;
   }, { fixedPerHeight: true });
 }

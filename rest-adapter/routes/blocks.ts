@@ -19,12 +19,11 @@ export function registerBlockRoutes(ctx: RouteContext): void {
 
   ctx.get('/v1/blocks/:height', async (req) => {
     const height = parseHeight(String(req.params.height));
-    const body = await ctx.store.read(async (sql) => {
+    return ctx.store.read(async (sql) => {
       const { indexedHeight, block } = await chain.blockAt(sql, height);
       if (height === 0n || height > BigInt(indexedHeight) || !block) throw new NotFoundError('block not found');
       const blockTxs = await txs.ofBlock(sql, block.height);
       return { block: presentBlock(block), txs: txs.present(blockTxs), events: presentEvents(block.events, BLOCK_LEVEL) };
     });
-    return body;
   }, { fixedPerHeight: true });
 }

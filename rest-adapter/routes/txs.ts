@@ -11,12 +11,11 @@ export function registerTxRoutes(ctx: RouteContext): void {
     const limit = parseLimit(queryValue(req.query, 'limit'));
     const method = parseMethod(queryValue(req.query, 'method'));
     const position = decodeTxCursor(queryValue(req.query, 'cursor'));
-    const body = await ctx.store.read(async (sql) => {
+    return ctx.store.read(async (sql) => {
       const { total, methods } = await txs.totalAndMethods(sql, method);
       const page = await txPage(txs.order(sql, method), position, limit, total);
       return { txs: txs.present(page.rows), total, next_cursor: page.nextCursor, prev_cursor: page.prevCursor, last_cursor: page.lastCursor, methods };
     });
-    return body;
   }, { fixedPerHeight: true });
 
   ctx.get('/v1/txs/:hash', async (req) => {
