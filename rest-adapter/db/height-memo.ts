@@ -10,6 +10,11 @@ export class HeightMemo<T> {
 
   constructor(private readonly maxEntries: number) {}
 
+  /** The kept value, if any, without computing. */
+  peek(height: number, key: string): T | undefined {
+    return this.entries.get(`${height}|${key}`);
+  }
+
   async get(height: number, key: string, compute: () => Promise<T>): Promise<T> {
     const id = `${height}|${key}`;
     const hit = this.entries.get(id);

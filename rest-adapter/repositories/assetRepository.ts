@@ -2,6 +2,8 @@
 import { SqlParams } from '../db/params';
 import { AssetScoped, assetScopedSql, splitAssetScoped } from '../db/asset-scoped';
 import type { Sql } from '../db/sql';
+import { oneWithChildren } from '../db/with-children';
+import { metadataInt } from './chainRepository';
 import type { Tables } from '../db/tables';
 import type {
   AccrualRow,
@@ -52,6 +54,14 @@ export interface RedemptionPoolRow {
 export const PENDING_SQL = (c: string, a: string) =>
   `div(${c}.units * GREATEST(${a}.index - ${c}.snapshot_index, 0), 1000000000000000000::numeric)`;
 
+/** What /v1/assets/{id} reads in one statement (accruals aside: they are kept per height). */
+export interface AssetDetail {
+  asset: AssetDetailRow;
+  indexedHeight: number;
+  kinds: KindRow[];
+  latestChecks: InvariantCheckRow[];
+}
+
 export function createAssetRepository(t: Tables) {
   const summaryColumns = 'id, issuer, status, kind_count, issuance_locked, meta_hash, created_height, created_at';
   const kindColumns =
@@ -63,12 +73,27 @@ export function createAssetRepository(t: Tables) {
     return sql.rows<AssetRow>(`SELECT ${summaryColumns} FROM ${t.assets} ${where} ORDER BY id LIMIT ${p.add(n)}`, p.values);
   }
 
-  async function get(sql: Sql, id: string): Promise<AssetDetailRow | undefined> {
-    return sql.one<AssetDetailRow>(
-      `SELECT ${summaryColumns}, nonce, policy, roles, settlement_denom, liens_allowed, distribution_denoms, bundle_address, created_tx_hash, updated_height
+  /**
+   * The asset with the indexed height, the latest invariant check of each kind and its
+   * kinds (by kind_id), in one statement. The checks are aggregated as JSON (their fields
+   * are ints, booleans and jsonb, which JSON keeps exactly); the kinds are joined rows.
+   */
+  async function detail(sql: Sql, id: string): Promise<AssetDetail | undefined> {
+    const found = await oneWithChildren<AssetDetailRow & { indexed: unknown; latest_checks: InvariantCheckRow[] | null }, KindRow>(
+      sql,
+      `SELECT ${summaryColumns}, nonce, policy, roles, settlement_denom, liens_allowed, distribution_denoms, bundle_address, created_tx_hash, updated_height,
+              (SELECT value FROM ${t.metadata} WHERE key = 'lastProcessedHeight') AS indexed,
+              (SELECT json_agg(c ORDER BY c.kind_id) FROM (
+                 SELECT DISTINCT ON (kind_id) asset_id, kind_id, height, agree, chain, indexer
+                 FROM ${t.invariantChecks} WHERE asset_id = $1 ORDER BY kind_id, height DESC
+               ) c) AS latest_checks
        FROM ${t.assets} WHERE id = $1`,
       [id],
+      { table: t.kinds, columns: kindColumns.split(', '), parentKey: 'asset_id', orderBy: 'kind_id' },
     );
+    if (!found) return undefined;
+    const { indexed, latest_checks, ...asset } = found.parent;
+    return { asset, indexedHeight: metadataInt(indexed), kinds: found.children, latestChecks: latest_checks ?? [] };
   }
 
   /** The asset's status, or undefined when there is no such asset. */
@@ -90,15 +115,6 @@ export function createAssetRepository(t: Tables) {
       `SELECT a.kind_id, a.denom, a.index, a.carry_scaled, a.total_distributed, a.total_paid, a.distributions_count, a.module_held, a.updated_height,
               COALESCE((SELECT sum(c.accrued + ${PENDING_SQL('c', 'a')}) FROM ${t.claimables} c WHERE c.accrual_id = a.id), 0) AS sum_claimable
        FROM ${t.accruals} a WHERE a.asset_id = $1 ORDER BY a.kind_id, a.denom`,
-      [assetId],
-    );
-  }
-
-  /** The latest check of each kind of the asset. */
-  async function latestInvariantChecks(sql: Sql, assetId: string): Promise<InvariantCheckRow[]> {
-    return sql.rows<InvariantCheckRow>(
-      `SELECT DISTINCT ON (kind_id) asset_id, kind_id, height, agree, chain, indexer
-       FROM ${t.invariantChecks} WHERE asset_id = $1 ORDER BY kind_id, height DESC`,
       [assetId],
     );
   }
@@ -171,12 +187,11 @@ export function createAssetRepository(t: Tables) {
 
   return {
     list,
-    get,
+    detail,
     status,
     kinds,
     kindExists,
     accruals,
-    latestInvariantChecks,
     topHolders,
     holders,
     encumbrancesByIds,

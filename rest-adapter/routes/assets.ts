@@ -19,7 +19,7 @@ function pageParams(req: Request) {
 }
 
 export function registerAssetRoutes(ctx: RouteContext): void {
-  const { assets, activity, chain } = ctx.repos;
+  const { assets, activity } = ctx.repos;
   // sum_claimable reads every income entry of an accrual (per-holder floors admit no
   // counter); it only changes when the node indexes a block, so it is kept per height
   const accrualsByHeight = new HeightMemo<AccrualRow[]>(1000);
@@ -41,18 +41,18 @@ export function registerAssetRoutes(ctx: RouteContext): void {
 
   ctx.get('/v1/assets/:id', async (req) => {
     const id = parseAssetIdParam(String(req.params.id));
-    const asset = await ctx.store.read(async (sql) => {
-      const row = await assets.get(sql, id);
-      if (!row) throw new NotFoundError('asset not found');
-      const { indexedHeight } = await chain.progress(sql);
-      const [kinds, accruals, checks] = await Promise.all([
-        assets.kinds(sql, id),
-        accrualsByHeight.get(indexedHeight, id, () => assets.accruals(sql, id)),
-        assets.latestInvariantChecks(sql, id),
-      ]);
-      return presentAsset(row, kinds, accruals, checks);
+    // one statement when sum_claimable is already kept for the height it reads (the usual
+    // case); otherwise again, with the accruals, in one snapshot
+    const detail = await ctx.store.readOne((sql) => assets.detail(sql, id));
+    if (!detail) throw new NotFoundError('asset not found');
+    const kept = accrualsByHeight.peek(detail.indexedHeight, id);
+    if (kept) return { asset: presentAsset(detail.asset, detail.kinds, kept, detail.latestChecks) };
+    return ctx.store.read(async (sql) => {
+      const again = await assets.detail(sql, id);
+      if (!again) throw new NotFoundError('asset not found');
+      const accruals = await accrualsByHeight.get(again.indexedHeight, id, () => assets.accruals(sql, id));
+      return { asset: presentAsset(again.asset, again.kinds, accruals, again.latestChecks) };
     });
-    return { asset };
   });
 
   ctx.get('/v1/assets/:id/graph', async (req) => {
