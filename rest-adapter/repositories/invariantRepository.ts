@@ -19,28 +19,38 @@ function assetScope(p: SqlParams, assetId: string | undefined): string {
   return assetId === undefined ? '' : `WHERE asset_id = ${p.add(assetId)}`;
 }
 
+/** /v1/invariants as read: the latest checks and the latest registry rows. */
+export interface LatestInvariants {
+  checks: InvariantCheckRow[];
+  registry: Svc20CheckRow[];
+}
+
 export function createInvariantRepository(t: Tables) {
-  /** Latest check per (asset, kind), by asset_id then kind_id. */
-  async function latestChecks(sql: Sql, assetId: string | undefined): Promise<InvariantCheckRow[]> {
+  /**
+   * In one statement: the latest check per (asset, kind), by asset_id then kind_id; the
+   * latest registry row per (asset, kind | bundle), per asset the kind rows by kind_id then
+   * the bundle row. Each list is aggregated as JSON, which keeps its fields exactly (text,
+   * int4, booleans, jsonb).
+   */
+  async function latest(sql: Sql, assetId: string | undefined): Promise<LatestInvariants> {
     const p = new SqlParams();
-    return sql.rows<InvariantCheckRow>(
-      `SELECT DISTINCT ON (asset_id, kind_id) asset_id, kind_id, height, agree, chain, indexer
-       FROM ${t.invariantChecks} ${assetScope(p, assetId)} ORDER BY asset_id, kind_id, height DESC`,
+    const scope = assetScope(p, assetId);
+    const row = await sql.one<{ checks: InvariantCheckRow[] | null; registry: Svc20CheckRow[] | null }>(
+      `SELECT
+         (SELECT json_agg(c ORDER BY c.asset_id, c.kind_id) FROM (
+            SELECT DISTINCT ON (asset_id, kind_id) asset_id, kind_id, height, agree, chain, indexer
+            FROM ${t.invariantChecks} ${scope} ORDER BY asset_id, kind_id, height DESC
+          ) c) AS checks,
+         (SELECT json_agg(r ORDER BY r.asset_id, r.bundle, r.kind_id) FROM (
+            SELECT DISTINCT ON (asset_id, bundle, kind_id) asset_id, kind_id, bundle, height, indexer_address, chain_address, evaluated, agree
+            FROM ${t.svc20Checks} ${scope} ORDER BY asset_id, bundle, kind_id, height DESC
+          ) r) AS registry`,
       p.values,
     );
+    return { checks: row?.checks ?? [], registry: row?.registry ?? [] };
   }
 
-  /** Latest registry row per (asset, kind | bundle): per asset the kind rows by kind_id, then the bundle row. */
-  async function latestSvc20(sql: Sql, assetId: string | undefined): Promise<Svc20CheckRow[]> {
-    const p = new SqlParams();
-    return sql.rows<Svc20CheckRow>(
-      `SELECT DISTINCT ON (asset_id, bundle, kind_id) asset_id, kind_id, bundle, height, indexer_address, chain_address, evaluated, agree
-       FROM ${t.svc20Checks} ${assetScope(p, assetId)} ORDER BY asset_id, bundle, kind_id, height DESC`,
-      p.values,
-    );
-  }
-
-  return { latestChecks, latestSvc20 };
+  return { latest };
 }
 
 export type InvariantRepository = ReturnType<typeof createInvariantRepository>;

@@ -22,9 +22,7 @@ export function registerInvariantRoutes(ctx: RouteContext): void {
 
   ctx.get('/v1/invariants', async (req) => {
     const asset = parseAssetFilter(queryValue(req.query, 'asset'));
-    return ctx.store.read(async (sql) => {
-      const [checks, registry] = await Promise.all([invariants.latestChecks(sql, asset), invariants.latestSvc20(sql, asset)]);
-      return { checks: checks.map(presentInvariantCheck), svc20_registry: registry.map(presentSvc20Check) };
-    });
+    const { checks, registry } = await ctx.store.readOne((sql) => invariants.latest(sql, asset));
+    return { checks: checks.map(presentInvariantCheck), svc20_registry: registry.map(presentSvc20Check) };
   });
 }
