@@ -3,7 +3,7 @@ import { SqlParams } from '../db/params';
 import { AssetScoped, assetScopedSql, splitAssetScoped } from '../db/asset-scoped';
 import type { Sql } from '../db/sql';
 import { oneWithChildren } from '../db/with-children';
-import { metadataInt } from './chainRepository';
+import { indexedHeightSql, metadataInt } from './chainRepository';
 import type { Tables } from '../db/tables';
 import type {
   AccrualRow,
@@ -82,7 +82,7 @@ export function createAssetRepository(t: Tables) {
     const found = await oneWithChildren<AssetDetailRow & { indexed: unknown; latest_checks: InvariantCheckRow[] | null }, KindRow>(
       sql,
       `SELECT ${summaryColumns}, nonce, policy, roles, settlement_denom, liens_allowed, distribution_denoms, bundle_address, created_tx_hash, updated_height,
-              (SELECT value FROM ${t.metadata} WHERE key = 'lastProcessedHeight') AS indexed,
+              ${indexedHeightSql(t)} AS indexed,
               (SELECT json_agg(c ORDER BY c.kind_id) FROM (
                  SELECT DISTINCT ON (kind_id) asset_id, kind_id, height, agree, chain, indexer
                  FROM ${t.invariantChecks} WHERE asset_id = $1 ORDER BY kind_id, height DESC

@@ -31,9 +31,15 @@ export interface DayCountRow {
   count: number;
 }
 
+/** A `_metadata` height value as a number (0 when absent or not a positive safe integer). */
 export function metadataInt(value: unknown): number {
   const n = Number(value);
   return Number.isSafeInteger(n) && n > 0 ? n : 0;
+}
+
+/** The node's `_metadata.lastProcessedHeight` as a scalar subquery, for statements that read it beside their rows (parse with metadataInt). */
+export function indexedHeightSql(t: Tables): string {
+  return `(SELECT value FROM ${t.metadata} WHERE key = 'lastProcessedHeight')`;
 }
 
 /** Everything /v1/status reads, from one statement. */
@@ -59,24 +65,25 @@ export function createChainRepository(t: Tables) {
 
   // Reconciliation rows that disagree (written by the reconciler). Rows not evaluated (older
   // chains) are never drift. Counted per request: the reconciler has no counter yet.
-  const disagreements = `(SELECT count(*) FROM ${t.invariantChecks} WHERE NOT agree)
+  const disagreementsSql = `(SELECT count(*) FROM ${t.invariantChecks} WHERE NOT agree)
             + (SELECT count(*) FROM ${t.svc20Checks} WHERE evaluated AND NOT agree)
             + (SELECT count(*) FROM ${t.i8Checks} WHERE evaluated AND NOT agree)`;
 
   /** Progress, counters and reconciliation disagreements in one statement (one snapshot, one round trip). */
   async function status(sql: Sql): Promise<StatusRead> {
     const row = await sql.one<{ indexed: unknown; target: unknown; disagreements: string } & { [K in keyof TotalsRow]: TotalsRow[K] | null }>(
-      `SELECT (SELECT value FROM ${t.metadata} WHERE key = 'lastProcessedHeight') AS indexed,
+      `SELECT ${indexedHeightSql(t)} AS indexed,
               (SELECT value FROM ${t.metadata} WHERE key = 'targetHeight') AS target,
               c.tx_count, c.drift_total, c.latest_height, c.latest_block_time,
-              ${disagreements} AS disagreements
+              ${disagreementsSql} AS disagreements
        FROM (SELECT 1) one LEFT JOIN ${t.chainTotals} c ON c.id = 'chain'`,
     );
-    const totals = row && row.tx_count !== null ? (row as unknown as TotalsRow) : undefined;
+    const { indexed, target, disagreements, ...totals } = row ?? { indexed: 0, target: 0, disagreements: '0', tx_count: null };
     return {
-      progress: { indexedHeight: metadataInt(row?.indexed), targetHeight: metadataInt(row?.target) },
-      totals: totals && { tx_count: totals.tx_count, drift_total: totals.drift_total, latest_height: totals.latest_height, latest_block_time: totals.latest_block_time },
-      reconciliationDisagreements: Number(row?.disagreements ?? 0),
+      progress: { indexedHeight: metadataInt(indexed), targetHeight: metadataInt(target) },
+      // no ChainTotals row before the first block: the LEFT JOIN leaves its columns null
+      totals: totals.tx_count === null ? undefined : (totals as TotalsRow),
+      reconciliationDisagreements: Number(disagreements),
     };
   }
 
@@ -101,7 +108,7 @@ export function createChainRepository(t: Tables) {
    */
   async function blockAt(sql: Sql, height: bigint): Promise<{ indexedHeight: number; block: (BlockRow & { events: unknown }) | undefined }> {
     const row = await sql.one<{ indexed: unknown } & { [K in keyof BlockRow]: BlockRow[K] | null } & { events: unknown }>(
-      `SELECT (SELECT value FROM ${t.metadata} WHERE key = 'lastProcessedHeight') AS indexed, ${blockColumns.split(', ').map((c) => `b.${c}`).join(', ')}, b.events
+      `SELECT ${indexedHeightSql(t)} AS indexed, ${blockColumns.split(', ').map((c) => `b.${c}`).join(', ')}, b.events
        FROM (SELECT 1) one LEFT JOIN ${t.blocks} b ON b.id = $1`,
       [height.toString()],
     );

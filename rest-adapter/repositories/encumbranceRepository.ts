@@ -47,11 +47,8 @@ export function createEncumbranceRepository(t: Tables) {
     );
   }
 
-  async function exists(sql: Sql, id: string): Promise<boolean> {
-    return (await sql.one(`SELECT 1 FROM ${t.encumbrances} WHERE id = $1`, [id])) !== undefined;
-  }
 
-  return { withTimeline, exists };
+  return { withTimeline };
 }
 
 export type EncumbranceRepository = ReturnType<typeof createEncumbranceRepository>;

@@ -1,6 +1,7 @@
 /** SQL behind /v1/lookup: existence checks by each identifier shape. */
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
+import { indexedHeightSql, metadataInt } from './chainRepository';
 
 export interface TxRef {
   hash: string;
@@ -27,8 +28,7 @@ export interface EvmAddressFound {
 
 /** What an integer query names. */
 export interface IntegerFound {
-  /** the raw _metadata.lastProcessedHeight value */
-  indexedHeight: unknown;
+  indexedHeight: number;
   settlement: boolean;
   encumbrance: boolean;
 }
@@ -70,12 +70,12 @@ export function createLookupRepository(t: Tables) {
 
   async function integer(sql: Sql, id: string): Promise<IntegerFound> {
     const row = await sql.one<{ indexed: unknown; settlement: boolean; encumbrance: boolean }>(
-      `SELECT (SELECT value FROM ${t.metadata} WHERE key = 'lastProcessedHeight') AS indexed,
+      `SELECT ${indexedHeightSql(t)} AS indexed,
               EXISTS (SELECT 1 FROM ${t.settlements} WHERE id = $1) AS settlement,
               EXISTS (SELECT 1 FROM ${t.encumbrances} WHERE id = $1) AS encumbrance`,
       [id],
     );
-    return { indexedHeight: row?.indexed, settlement: row?.settlement === true, encumbrance: row?.encumbrance === true };
+    return { indexedHeight: metadataInt(row?.indexed), settlement: row?.settlement === true, encumbrance: row?.encumbrance === true };
   }
 
   return { hex64, txByEthHash, evmAddress, integer };

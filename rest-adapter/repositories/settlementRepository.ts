@@ -52,11 +52,8 @@ export function createSettlementRepository(t: Tables) {
     });
   }
 
-  async function exists(sql: Sql, id: string): Promise<boolean> {
-    return (await sql.one(`SELECT 1 FROM ${t.settlements} WHERE id = $1`, [id])) !== undefined;
-  }
 
-  return { list, withTimeline, exists };
+  return { list, withTimeline };
 }
 
 export type SettlementRepository = ReturnType<typeof createSettlementRepository>;

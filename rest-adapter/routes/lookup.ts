@@ -2,7 +2,6 @@
 import type { AccountAddress } from '../../src/lib/address';
 import { NotFoundError } from '../../src/lib/errors';
 import type { Sql } from '../db/sql';
-import { metadataInt } from '../repositories/chainRepository';
 import type { RouteContext } from './context';
 import { LookupShape, lookupShape } from './lookup-shape';
 
@@ -34,7 +33,7 @@ export function registerLookupRoutes(ctx: RouteContext): void {
     const id = value.toString();
     const found = await lookup.integer(sql, id);
     const out: Candidate[] = [];
-    if (value >= 1n && value <= BigInt(metadataInt(found.indexedHeight))) out.push({ type: 'block', id, height: Number(value) });
+    if (value >= 1n && value <= BigInt(found.indexedHeight)) out.push({ type: 'block', id, height: Number(value) });
     if (found.settlement) out.push({ type: 'settlement', id });
     if (found.encumbrance) out.push({ type: 'encumbrance', id });
     return out;
