@@ -10,22 +10,27 @@ export class HeightMemo<T> {
 
   constructor(private readonly maxEntries: number) {}
 
-  /** The kept value, if any, without computing. */
+  /** The kept value, if any, without computing (counts as a use, like get). */
   peek(height: number, key: string): T | undefined {
-    return this.entries.get(`${height}|${key}`);
+    return this.use(`${height}|${key}`);
   }
 
   async get(height: number, key: string, compute: () => Promise<T>): Promise<T> {
     const id = `${height}|${key}`;
-    const hit = this.entries.get(id);
-    if (hit !== undefined) {
-      this.entries.delete(id); // refresh its place: least recently used goes first
-      this.entries.set(id, hit);
-      return hit;
-    }
+    const hit = this.use(id);
+    if (hit !== undefined) return hit;
     const value = await compute();
     this.entries.set(id, value);
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     return value;
+  }
+
+  private use(id: string): T | undefined {
+    const hit = this.entries.get(id);
+    if (hit !== undefined) {
+      this.entries.delete(id); // refresh its place: least recently used goes first
+      this.entries.set(id, hit);
+    }
+    return hit;
   }
 }
