@@ -25,19 +25,33 @@ export interface TxPosition {
   key: TxKey;
 }
 
-/** Access to the (possibly method-filtered) tx ordering; rows carry their key. */
-export interface TxOrder<R extends TxKey> {
-  /** up to n rows with seq below `below` (all when null), newest first */
-  olderThan(below: bigint | null, n: number): Promise<R[]>;
-  /** up to n rows with seq above `above`, oldest first */
-  newerThan(above: bigint, n: number): Promise<R[]>;
-  existsBelow(seq: bigint): Promise<boolean>;
-  existsAbove(seq: bigint): Promise<boolean>;
-  /** key of the row at 0-based position `offset` from the oldest; null when there are fewer rows */
-  keyFromOldest(offset: number): Promise<TxKey | null>;
+/**
+ * One page read, in one statement (one snapshot): `limit` + 1 rows beyond the bound, so
+ * the page knows whether more follow in its direction.
+ */
+export interface TxPageRequest {
+  direction: TxDirection;
+  /** exclusive seq bound; null = from the newest tx (direction older) */
+  bound: bigint | null;
+  limit: number;
+}
+
+/** What the store returns for a TxPageRequest (rows carry their key). */
+export interface TxPageRead<R extends TxKey> {
+  /** up to limit + 1 rows beyond the bound: newest first for `older`, oldest first for `newer` */
+  rows: R[];
+  /**
+   * whether a row lies on the other side of the bound (seq >= bound for `older`, seq <= bound
+   * for `newer`; false without a bound). The page holds the rows nearest the bound, so this
+   * is "a row exists past the page's near end", which is what prev/next need.
+   */
+  beyondBound: boolean;
+  /** key of the row at 0-based position lastPageSize(total, limit) from the oldest; null when total <= limit */
+  lastBoundary: TxKey | null;
 }
 
 export interface TxPageResult<R> {
+  /** newest first */
   rows: R[];
   nextCursor: string | null;
   prevCursor: string | null;
@@ -72,39 +86,26 @@ export function lastPageSize(total: number, limit: number): number {
   return total % limit || limit;
 }
 
-async function lastCursor<R extends TxKey>(order: TxOrder<R>, total: number, limit: number): Promise<string | null> {
-  if (total <= limit) return null;
-  const boundary = await order.keyFromOldest(lastPageSize(total, limit));
-  return boundary ? encodeTxCursor({ direction: 'older', key: boundary }) : null;
+/** The read a position asks for (null = the newest page). */
+export function txPageRequest(position: TxPosition | null, limit: number): TxPageRequest {
+  if (!position) return { direction: 'older', bound: null, limit };
+  return { direction: position.direction, bound: seqOfKey(position.key), limit };
 }
 
-async function olderPage<R extends TxKey>(order: TxOrder<R>, below: bigint | null, limit: number) {
-  const fetched = await order.olderThan(below, limit + 1);
-  const rows = fetched.slice(0, limit);
+/** The page and its three cursors from the read of `request`. */
+export function txPageOf<R extends TxKey>(request: TxPageRequest, read: TxPageRead<R>): TxPageResult<R> {
+  const { limit } = request;
+  const more = read.rows.length > limit;
+  const inDirection = read.rows.slice(0, limit);
+  const rows = request.direction === 'older' ? inDirection : inDirection.reverse();
   const newest = rows[0];
   const oldest = rows[rows.length - 1];
-  const nextCursor = fetched.length > limit ? encodeTxCursor({ direction: 'older', key: keyOf(oldest) }) : null;
-  const hasNewer = below !== null && newest !== undefined && (await order.existsAbove(seqOfKey(newest)));
-  const prevCursor = hasNewer ? encodeTxCursor({ direction: 'newer', key: keyOf(newest) }) : null;
-  return { rows, nextCursor, prevCursor };
-}
-
-async function newerPage<R extends TxKey>(order: TxOrder<R>, above: bigint, limit: number) {
-  const fetched = await order.newerThan(above, limit + 1);
-  const rows = fetched.slice(0, limit).reverse();
-  const newest = rows[0];
-  const oldest = rows[rows.length - 1];
-  const prevCursor = fetched.length > limit ? encodeTxCursor({ direction: 'newer', key: keyOf(newest) }) : null;
-  const hasOlder = oldest !== undefined && (await order.existsBelow(seqOfKey(oldest)));
-  const nextCursor = hasOlder ? encodeTxCursor({ direction: 'older', key: keyOf(oldest) }) : null;
-  return { rows, nextCursor, prevCursor };
-}
-
-/** One page of txs for `position` (null = the newest page) with its three cursors. */
-export async function txPage<R extends TxKey>(order: TxOrder<R>, position: TxPosition | null, limit: number, total: number): Promise<TxPageResult<R>> {
-  const page =
-    position?.direction === 'newer'
-      ? await newerPage(order, seqOfKey(position.key), limit)
-      : await olderPage(order, position ? seqOfKey(position.key) : null, limit);
-  return { ...page, lastCursor: await lastCursor(order, total, limit) };
+  const olderFollow = request.direction === 'older' ? more : oldest !== undefined && read.beyondBound;
+  const newerFollow = request.direction === 'newer' ? more : newest !== undefined && request.bound !== null && read.beyondBound;
+  return {
+    rows,
+    nextCursor: olderFollow ? encodeTxCursor({ direction: 'older', key: keyOf(oldest) }) : null,
+    prevCursor: newerFollow ? encodeTxCursor({ direction: 'newer', key: keyOf(newest) }) : null,
+    lastCursor: read.lastBoundary ? encodeTxCursor({ direction: 'older', key: read.lastBoundary }) : null,
+  };
 }

@@ -26,6 +26,9 @@ export interface BlockRow {
   event_count: number;
 }
 
+export const BLOCK_COLUMNS = ['height', 'hash', 'time', 'proposer', 'tx_count', 'event_count'] as const;
+const blockColumns = BLOCK_COLUMNS.join(', ');
+
 export interface DayCountRow {
   day: string;
   count: number;
@@ -92,7 +95,6 @@ export function createChainRepository(t: Tables) {
     return sql.rows<DayCountRow>(`SELECT id AS day, count FROM ${t.txDays} WHERE id >= $1 AND id <= $2`, [from, to]);
   }
 
-  const blockColumns = 'height, hash, time, proposer, tx_count, event_count';
 
   /** Up to n blocks below `below` (all when null), newest first. */
   async function blocksBelow(sql: Sql, below: number | null, n: number): Promise<BlockRow[]> {
@@ -101,22 +103,7 @@ export function createChainRepository(t: Tables) {
     return sql.rows<BlockRow>(`SELECT ${blockColumns} FROM ${t.blocks} ${where} ORDER BY height DESC LIMIT ${p.add(n)}`, p.values);
   }
 
-  /**
-   * The indexed height and the block at `height` with its block-level events (JSON text,
-   * BeginBlock then EndBlock in chain order; presenters/event.ts reads them), in one
-   * statement; block undefined when it is not stored.
-   */
-  async function blockAt(sql: Sql, height: bigint): Promise<{ indexedHeight: number; block: (BlockRow & { events: unknown }) | undefined }> {
-    const row = await sql.one<{ indexed: unknown } & { [K in keyof BlockRow]: BlockRow[K] | null } & { events: unknown }>(
-      `SELECT ${indexedHeightSql(t)} AS indexed, ${blockColumns.split(', ').map((c) => `b.${c}`).join(', ')}, b.events
-       FROM (SELECT 1) one LEFT JOIN ${t.blocks} b ON b.id = $1`,
-      [height.toString()],
-    );
-    const block = row && row.height !== null ? (row as unknown as BlockRow & { events: unknown }) : undefined;
-    return { indexedHeight: metadataInt(row?.indexed), block };
-  }
-
-  return { progress, totals, status, txDays, blocksBelow, blockAt };
+  return { progress, totals, status, txDays, blocksBelow };
 }
 
 export type ChainRepository = ReturnType<typeof createChainRepository>;

@@ -1,8 +1,9 @@
 /** SQL for transactions, their events and EVM views, and the tx counters. */
 import { SqlParams } from '../db/params';
+import { BLOCK_COLUMNS, type BlockRow, indexedHeightSql, metadataInt } from './chainRepository';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
-import type { TxKey, TxOrder } from '../paging/tx-pages';
+import type { TxKey, TxPageRead, TxPageRequest } from '../paging/tx-pages';
 import { ApiTx, EvmRow, presentEvm, presentTx, TxRow } from '../presenters/tx';
 
 /** A tx row with the EVM view of its first MsgEthereumTx joined in (null columns when it has none). */
@@ -21,6 +22,41 @@ export interface KeyedTxRow extends TxWithEvmRow, TxKey {}
 export interface MethodCountRow {
   method: string;
   count: number;
+}
+
+/** The `total` of a txs list (ChainTotals.tx_count, or the method's MethodCount) and the whole-chain method facet. */
+export interface TxListTotals {
+  total: number;
+  /** most frequent first, ties by method; txs without a message type have none */
+  methods: MethodCountRow[];
+}
+
+export interface BlockWithTxs {
+  indexedHeight: number;
+  block: (BlockRow & { events: unknown }) | undefined;
+  /** in tx_index order */
+  txs: TxWithEvmRow[];
+}
+
+/** A row of the block statement: a tx (null columns when the block has none) with the block's columns. */
+interface BlockTxRow extends TxWithEvmRow {
+  indexed: unknown;
+  blk_height: number | null;
+  blk_hash: string | null;
+  blk_time: string | null;
+  blk_proposer: string | null;
+  blk_tx_count: number | null;
+  blk_event_count: number | null;
+  blk_events: unknown;
+}
+
+/** A row of the page statement: a tx (null columns on an empty page) with the page's figures. */
+interface PageRow extends KeyedTxRow {
+  total: number;
+  past_bound: boolean;
+  last_height: number | null;
+  last_tx_index: number | null;
+  methods: unknown;
 }
 
 function evmOf(r: TxWithEvmRow): EvmRow {
@@ -44,55 +80,71 @@ export function createTxRepository(t: Tables, gasDenom: string) {
    * text in `rest`), each with the EVM view of its first MsgEthereumTx: one statement for
    * a page and its EVM views.
    */
+  const evmSelect = evmColumns.map((c) => `e.${c} AS "evm_${c.replace(/"/g, '')}"`).join(', ');
+  const evmJoin = `LEFT JOIN LATERAL (SELECT ${evmColumns.join(', ')} FROM ${t.evmTxes} WHERE tx_hash = x.hash ORDER BY msg_index LIMIT 1) e ON true`;
   const withEvm = (from: string, rest = '') =>
-    `SELECT ${txColumns.map((c) => `x.${c}`).join(', ')}, x.tx_index AS "txIndex", ${evmColumns.map((c) => `e.${c} AS "evm_${c.replace(/"/g, '')}"`).join(', ')}
+    `SELECT ${txColumns.map((c) => `x.${c}`).join(', ')}, x.tx_index AS "txIndex", ${evmSelect}
      FROM ${from} x
-     LEFT JOIN LATERAL (SELECT ${evmColumns.join(', ')} FROM ${t.evmTxes} WHERE tx_hash = x.hash ORDER BY msg_index LIMIT 1) e ON true
+     ${evmJoin}
      ${rest}`;
 
   /**
-   * The tx ordering, optionally restricted to one first-message type. With a method the
-   * ORDER BY names it too (equal in every row): that is the order of the (method, seq)
-   * index, so the planner walks it instead of scanning (seq) and filtering, which for a
-   * rare method below a deep cursor meant reading most of the table.
+   * A /v1/txs page with everything its answer needs, in one statement: the rows beyond
+   * the request's bound (with their EVM views), whether a row lies past the bound, the
+   * last page's boundary key (at total mod limit from the oldest), the total (the
+   * counters, never count(*)) and the whole-chain method facet (on the first row only).
+   * With a method the ORDER BYs name it too (equal in every row): that is the order of the
+   * (method, seq) index, so the planner walks it instead of scanning (seq) and filtering,
+   * which for a rare method below a deep cursor meant reading most of the table. The
+   * probes keep ORDER BY … LIMIT 1 for the same reason: "any row will do" may otherwise
+   * become a sequential scan, and the rows above a cursor sit at the end of the heap.
    */
-  function order(sql: Sql, method: string | undefined): TxOrder<KeyedTxRow> {
-    const scoped = (p: SqlParams, condition?: string): string => {
-      const parts = method === undefined ? [] : [`method = ${p.add(method)}`];
-      if (condition) parts.push(condition);
-      return parts.length ? `WHERE ${parts.join(' AND ')}` : '';
+  async function page(sql: Sql, method: string | undefined, request: TxPageRequest): Promise<TxPageRead<KeyedTxRow> & TxListTotals> {
+    const p = new SqlParams();
+    const methodParam = method === undefined ? undefined : p.add(method);
+    const where = (...conditions: string[]) => {
+      const all = methodParam === undefined ? conditions : [`method = ${methodParam}`, ...conditions];
+      return all.length ? `WHERE ${all.join(' AND ')}` : '';
     };
-    const orderBy = (direction: 'ASC' | 'DESC') => (method === undefined ? `seq ${direction}` : `method ${direction}, seq ${direction}`);
-    const select = (p: SqlParams, where: string, direction: 'ASC' | 'DESC', n: number) =>
-      sql.rows<KeyedTxRow>(withEvm(`(SELECT * FROM ${t.txes} ${where} ORDER BY ${orderBy(direction)} LIMIT ${p.add(n)})`, `ORDER BY x.seq ${direction}`), p.values);
-    // ORDER BY keeps the probe on the index: without it the planner may pick a sequential
-    // scan ("any row will do"), and the rows above a cursor sit at the end of the heap
-    const exists = async (p: SqlParams, where: string, direction: 'ASC' | 'DESC') =>
-      (await sql.one(`SELECT 1 FROM ${t.txes} ${where} ORDER BY ${orderBy(direction)} LIMIT 1`, p.values)) !== undefined;
+    const orderBy = (direction: 'ASC' | 'DESC') => (methodParam === undefined ? `seq ${direction}` : `method ${direction}, seq ${direction}`);
+    const older = request.direction === 'older';
+    const dir = older ? 'DESC' : 'ASC';
+    const bound = request.bound === null ? undefined : p.add(request.bound.toString());
+    const limit = p.add(request.limit);
+    const total = methodParam === undefined ? `(SELECT tx_count FROM ${t.chainTotals} WHERE id = 'chain')` : `(SELECT count FROM ${t.methodCounts} WHERE id = ${methodParam})`;
+    const pastBound =
+      bound === undefined
+        ? 'false'
+        : `(SELECT 1 FROM ${t.txes} ${where(`seq ${older ? '>=' : '<='} ${bound}`)} ORDER BY ${orderBy(older ? 'ASC' : 'DESC')} LIMIT 1) IS NOT NULL`;
+    const rows = await sql.rows<PageRow>(
+      `SELECT m.total, m.past_bound, m.last_height, m.last_tx_index,
+              CASE WHEN row_number() OVER (ORDER BY x.seq ${dir}) = 1 THEN m.methods END AS methods,
+              ${txColumns.map((c) => `x.${c}`).join(', ')}, x.tx_index AS "txIndex", ${evmSelect}
+       FROM (SELECT n.total, ${pastBound} AS past_bound, k.height AS last_height, k.tx_index AS last_tx_index,
+                    (SELECT coalesce(json_agg(json_build_object('method', method, 'count', count) ORDER BY count DESC, method ASC), '[]')
+                     FROM ${t.methodCounts} WHERE method <> '' AND count > 0) AS methods
+             FROM (SELECT coalesce(${total}, 0) AS total) n
+             LEFT JOIN LATERAL (SELECT height, tx_index FROM ${t.txes} ${where()} ORDER BY ${orderBy('ASC')} LIMIT 1
+                                OFFSET CASE WHEN n.total % ${limit} = 0 THEN ${limit} ELSE n.total % ${limit} END) k ON n.total > ${limit}) m
+       LEFT JOIN LATERAL (SELECT * FROM ${t.txes} ${where(...(bound === undefined ? [] : [`seq ${older ? '<' : '>'} ${bound}`]))}
+                          ORDER BY ${orderBy(dir)} LIMIT ${limit} + 1) x ON true
+       ${evmJoin}
+       ORDER BY x.seq ${dir}`,
+      p.values,
+    );
+    const first = rows[0];
     return {
-      olderThan(below, n) {
-        const p = new SqlParams();
-        return select(p, scoped(p, below === null ? undefined : `seq < ${p.add(below.toString())}`), 'DESC', n);
-      },
-      newerThan(above, n) {
-        const p = new SqlParams();
-        return select(p, scoped(p, `seq > ${p.add(above.toString())}`), 'ASC', n);
-      },
-      existsBelow(seq) {
-        const p = new SqlParams();
-        return exists(p, scoped(p, `seq < ${p.add(seq.toString())}`), 'DESC');
-      },
-      existsAbove(seq) {
-        const p = new SqlParams();
-        return exists(p, scoped(p, `seq > ${p.add(seq.toString())}`), 'ASC');
-      },
-      async keyFromOldest(offset) {
-        const p = new SqlParams();
-        const where = scoped(p);
-        const row = await sql.one<TxKey>(`SELECT height, tx_index AS "txIndex" FROM ${t.txes} ${where} ORDER BY ${orderBy('ASC')} LIMIT 1 OFFSET ${p.add(offset)}`, p.values);
-        return row ?? null;
-      },
+      rows: rows.filter((r) => r.hash !== null),
+      beyondBound: first?.past_bound ?? false,
+      lastBoundary: first && first.last_height !== null ? { height: first.last_height, txIndex: first.last_tx_index as number } : null,
+      total: first?.total ?? 0,
+      methods: (first?.methods as MethodCountRow[] | null) ?? [],
     };
+  }
+
+  /** The n newest txs, newest first. */
+  async function newest(sql: Sql, n: number): Promise<TxWithEvmRow[]> {
+    return sql.rows<TxWithEvmRow>(withEvm(`(SELECT * FROM ${t.txes} ORDER BY seq DESC LIMIT $1)`, 'ORDER BY x.seq DESC'), [n]);
   }
 
   async function byHash(sql: Sql, hash: string): Promise<TxWithEvmRow | undefined> {
@@ -103,8 +155,29 @@ export function createTxRepository(t: Tables, gasDenom: string) {
     return sql.one<TxWithEvmRow>(withEvm(`(SELECT * FROM ${t.txes} WHERE id = (SELECT tx_hash FROM ${t.evmTxes} WHERE id = $1))`), [ethHash]);
   }
 
-  async function ofBlock(sql: Sql, height: number): Promise<TxWithEvmRow[]> {
-    return sql.rows<TxWithEvmRow>(withEvm(t.txes, 'WHERE x.height = $1 ORDER BY x.tx_index'), [height]);
+  /**
+   * The indexed height, the block at `height` (undefined when not stored) with its
+   * block-level events (JSON text, on the first row only) and its txs in order, with
+   * their EVM views: one statement.
+   */
+  async function blockWithTxs(sql: Sql, height: bigint): Promise<BlockWithTxs> {
+    const rows = await sql.rows<BlockTxRow>(
+      `SELECT ${indexedHeightSql(t)} AS indexed, ${BLOCK_COLUMNS.map((c) => `b.${c} AS blk_${c}`).join(', ')},
+              CASE WHEN row_number() OVER (ORDER BY x.tx_index) = 1 THEN b.events END AS blk_events,
+              ${txColumns.map((c) => `x.${c}`).join(', ')}, ${evmSelect}
+       FROM (SELECT 1) one
+       LEFT JOIN ${t.blocks} b ON b.id = $1
+       LEFT JOIN LATERAL (SELECT * FROM ${t.txes} WHERE height = b.height ORDER BY tx_index) x ON true
+       ${evmJoin}
+       ORDER BY x.tx_index`,
+      [height.toString()],
+    );
+    const first = rows[0];
+    const block: (BlockRow & { events: unknown }) | undefined =
+      first && first.blk_height !== null
+        ? { height: first.blk_height, hash: first.blk_hash!, time: first.blk_time!, proposer: first.blk_proposer!, tx_count: first.blk_tx_count!, event_count: first.blk_event_count!, events: first.blk_events }
+        : undefined;
+    return { indexedHeight: metadataInt(first?.indexed), block, txs: rows.filter((r) => r.hash !== null) };
   }
 
   /** Each row as a full Tx: its events (stored with the row) by event_index, the EVM view joined in. */
@@ -112,25 +185,7 @@ export function createTxRepository(t: Tables, gasDenom: string) {
     return rows.map((r) => presentTx(r, r.evm_eth_hash === null ? null : presentEvm(evmOf(r), gasDenom)));
   }
 
-  /**
-   * The `total` of a txs list (ChainTotals.tx_count, or the method's MethodCount; never
-   * count(*)) and the whole-chain method facet, most frequent first, ties by method (txs
-   * without a message type have none): one statement.
-   */
-  async function totalAndMethods(sql: Sql, method: string | undefined): Promise<{ total: number; methods: MethodCountRow[] }> {
-    const total = method === undefined ? `(SELECT tx_count FROM ${t.chainTotals} WHERE id = 'chain')` : `(SELECT count FROM ${t.methodCounts} WHERE id = $1)`;
-    const rows = await sql.rows<{ total: number | null; method: string | null; count: number | null }>(
-      `SELECT ${total} AS total, m.method, m.count
-       FROM (SELECT 1) one
-       LEFT JOIN LATERAL (SELECT method, count FROM ${t.methodCounts} WHERE method <> '' AND count > 0) m ON true
-       ORDER BY m.count DESC, m.method ASC`,
-      method === undefined ? [] : [method],
-    );
-    const methods = rows.filter((r): r is { total: number | null; method: string; count: number } => r.method !== null);
-    return { total: rows[0]?.total ?? 0, methods: methods.map((r) => ({ method: r.method, count: r.count })) };
-  }
-
-  return { order, byHash, byEthHash, ofBlock, present, totalAndMethods };
+  return { page, newest, byHash, byEthHash, blockWithTxs, present };
 }
 
 export type TxRepository = ReturnType<typeof createTxRepository>;

@@ -19,11 +19,8 @@ export function registerBlockRoutes(ctx: RouteContext): void {
 
   ctx.get('/v1/blocks/:height', async (req) => {
     const height = parseHeight(String(req.params.height));
-    return ctx.store.read(async (sql) => {
-      const { indexedHeight, block } = await chain.blockAt(sql, height);
-      if (height === 0n || height > BigInt(indexedHeight) || !block) throw new NotFoundError('block not found');
-      const blockTxs = await txs.ofBlock(sql, block.height);
-      return { block: presentBlock(block), txs: txs.present(blockTxs), events: presentEvents(block.events, BLOCK_LEVEL) };
-    });
+    const { indexedHeight, block, txs: blockTxs } = await ctx.store.readOne((sql) => txs.blockWithTxs(sql, height));
+    if (height === 0n || height > BigInt(indexedHeight) || !block) throw new NotFoundError('block not found');
+    return { block: presentBlock(block), txs: txs.present(blockTxs), events: presentEvents(block.events, BLOCK_LEVEL) };
   }, { fixedPerHeight: true });
 }

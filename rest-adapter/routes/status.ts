@@ -15,7 +15,7 @@ export function registerStatusRoutes(ctx: RouteContext): void {
   ctx.get('/v1/stats', async (req) => {
     const limit = parseLimit(queryValue(req.query, 'limit'), DEFAULT_STATS_LIMIT);
     return ctx.store.read(async (sql) => {
-      const [progress, totals, latest] = await Promise.all([chain.progress(sql), chain.totals(sql), txs.order(sql, undefined).olderThan(null, limit)]);
+      const [progress, totals, latest] = await Promise.all([chain.progress(sql), chain.totals(sql), txs.newest(sql, limit)]);
       // the series ends on the latest block's day ("where block time is now")
       const days = dailyWindow(utcDay(totals ? timestampMs(totals.latest_block_time) : ctx.now()));
       const counts = await chain.txDays(sql, days[0], days[days.length - 1]);

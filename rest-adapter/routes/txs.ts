@@ -1,7 +1,7 @@
 /** /v1/txs and /v1/txs/{hash}. */
 import { NotFoundError } from '../../src/lib/errors';
 import { parseLimit, parseMethod, parseTxHash, queryValue } from '../http/params';
-import { decodeTxCursor, txPage } from '../paging/tx-pages';
+import { decodeTxCursor, txPageOf, txPageRequest } from '../paging/tx-pages';
 import type { RouteContext } from './context';
 
 export function registerTxRoutes(ctx: RouteContext): void {
@@ -11,11 +11,10 @@ export function registerTxRoutes(ctx: RouteContext): void {
     const limit = parseLimit(queryValue(req.query, 'limit'));
     const method = parseMethod(queryValue(req.query, 'method'));
     const position = decodeTxCursor(queryValue(req.query, 'cursor'));
-    return ctx.store.read(async (sql) => {
-      const { total, methods } = await txs.totalAndMethods(sql, method);
-      const page = await txPage(txs.order(sql, method), position, limit, total);
-      return { txs: txs.present(page.rows), total, next_cursor: page.nextCursor, prev_cursor: page.prevCursor, last_cursor: page.lastCursor, methods };
-    });
+    const request = txPageRequest(position, limit);
+    const read = await ctx.store.readOne((sql) => txs.page(sql, method, request));
+    const page = txPageOf(request, read);
+    return { txs: txs.present(page.rows), total: read.total, next_cursor: page.nextCursor, prev_cursor: page.prevCursor, last_cursor: page.lastCursor, methods: read.methods };
   }, { fixedPerHeight: true });
 
   ctx.get('/v1/txs/:hash', async (req) => {

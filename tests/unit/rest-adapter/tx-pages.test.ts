@@ -1,7 +1,7 @@
 /** /v1/txs paging logic (SPEC parameter rule 3) on an in-memory ordering. */
 import { InvalidInputError } from '../../../src/lib/errors';
 import { encodeCursor } from '../../../src/lib/cursor';
-import { decodeTxCursor, encodeTxCursor, lastPageSize, TxKey, TxOrder, TxPosition, txPage } from '../../../rest-adapter/paging/tx-pages';
+import { decodeTxCursor, encodeTxCursor, lastPageSize, TxKey, TxPageRead, TxPageRequest, TxPosition, txPageOf, txPageRequest } from '../../../rest-adapter/paging/tx-pages';
 import { txSeq } from '../../../rest-adapter/paging/seq';
 
 interface Row extends TxKey {
@@ -17,38 +17,46 @@ function chain(txsPerBlock: number[]): Row[] {
   return rows;
 }
 
-function orderOf(rows: Row[]): TxOrder<Row> & { calls: number } {
+/**
+ * The store's side in memory: what the page statement returns for a request, written
+ * from the TxPageRead contract (rows beyond the bound, a row past it, the last page's
+ * boundary at lastPageSize(total, limit) from the oldest), counting the reads.
+ */
+function storeOf(rows: Row[], total = rows.length) {
   const seq = (r: TxKey) => txSeq(r.height, r.txIndex);
   const asc = [...rows].sort((a, b) => (seq(a) < seq(b) ? -1 : 1));
-  const order = {
-    calls: 0,
-    async olderThan(below: bigint | null, n: number) {
-      order.calls++;
-      return asc.filter((r) => below === null || seq(r) < below).reverse().slice(0, n);
-    },
-    async newerThan(above: bigint, n: number) {
-      order.calls++;
-      return asc.filter((r) => seq(r) > above).slice(0, n);
-    },
-    async existsBelow(s: bigint) {
-      return asc.some((r) => seq(r) < s);
-    },
-    async existsAbove(s: bigint) {
-      return asc.some((r) => seq(r) > s);
-    },
-    async keyFromOldest(offset: number) {
-      return asc[offset] ? { height: asc[offset].height, txIndex: asc[offset].txIndex } : null;
+  const store = {
+    reads: 0,
+    read(request: TxPageRequest): TxPageRead<Row> {
+      store.reads++;
+      const { direction, bound, limit } = request;
+      const beyond =
+        direction === 'older' ? asc.filter((r) => bound === null || seq(r) < bound).reverse() : asc.filter((r) => seq(r) > bound!);
+      const pastBound = bound !== null && asc.some((r) => (direction === 'older' ? seq(r) >= bound : seq(r) <= bound));
+      const boundary = total > limit ? asc[lastPageSize(total, limit)] : undefined;
+      return {
+        rows: beyond.slice(0, limit + 1),
+        beyondBound: pastBound,
+        lastBoundary: boundary ? { height: boundary.height, txIndex: boundary.txIndex } : null,
+      };
     },
   };
-  return order;
+  return store;
+}
+
+type Store = ReturnType<typeof storeOf>;
+
+async function txPage(store: Store, position: TxPosition | null, limit: number) {
+  const request = txPageRequest(position, limit);
+  return txPageOf(request, store.read(request));
 }
 
 async function walk(rows: Row[], limit: number, start: TxPosition | null, direction: 'next' | 'prev') {
-  const order = orderOf(rows);
+  const store = storeOf(rows);
   const pages: Row[][] = [];
   let position = start;
   for (let guard = 0; guard < 10_000; guard++) {
-    const page = await txPage(order, position, limit, rows.length);
+    const page = await txPage(store, position, limit);
     pages.push(page.rows);
     const cursor = direction === 'next' ? page.nextCursor : page.prevCursor;
     if (cursor === null) return { pages, last: page };
@@ -89,10 +97,10 @@ describe('txPage', () => {
 
   it.each([2, 3, 4, 5, 7, 10])('prev_cursor walks back page by page from the oldest page (limit %i)', async (limit) => {
     const forward = (await walk(rows, limit, null, 'next')).pages;
-    const order = orderOf(rows);
-    const first = await txPage(order, null, limit, rows.length);
+    const store = storeOf(rows);
+    const first = await txPage(store, null, limit);
     expect(first.prevCursor).toBeNull();
-    const last = await txPage(order, decodeTxCursor(first.lastCursor!), limit, rows.length);
+    const last = await txPage(store, decodeTxCursor(first.lastCursor!), limit);
     expect(last.rows).toEqual(forward[forward.length - 1]);
     expect(last.nextCursor).toBeNull();
     const backward = (await walk(rows, limit, decodeTxCursor(first.lastCursor!), 'prev')).pages;
@@ -100,27 +108,37 @@ describe('txPage', () => {
   });
 
   it('gives next and prev cursors that land on the neighbouring pages', async () => {
-    const order = orderOf(rows);
-    const p1 = await txPage(order, null, 5, rows.length);
-    const p2 = await txPage(order, decodeTxCursor(p1.nextCursor!), 5, rows.length);
-    const back = await txPage(order, decodeTxCursor(p2.prevCursor!), 5, rows.length);
+    const store = storeOf(rows);
+    const p1 = await txPage(store, null, 5);
+    const p2 = await txPage(store, decodeTxCursor(p1.nextCursor!), 5);
+    const back = await txPage(store, decodeTxCursor(p2.prevCursor!), 5);
     expect(back.rows).toEqual(p1.rows);
     expect(back.prevCursor).toBeNull();
     expect(back.nextCursor).not.toBeNull();
-    expect((await txPage(order, decodeTxCursor(back.nextCursor!), 5, rows.length)).rows).toEqual(p2.rows);
+    expect((await txPage(store, decodeTxCursor(back.nextCursor!), 5)).rows).toEqual(p2.rows);
   });
 
   it('has no last_cursor when everything fits one page, and handles an empty chain', async () => {
-    const few = await txPage(orderOf(rows), null, 25, rows.length);
+    const few = await txPage(storeOf(rows), null, 25);
     expect(few).toMatchObject({ nextCursor: null, prevCursor: null, lastCursor: null });
     expect(few.rows).toHaveLength(25);
-    expect(await txPage(orderOf([]), null, 20, 0)).toEqual({ rows: [], nextCursor: null, prevCursor: null, lastCursor: null });
+    expect(await txPage(storeOf([]), null, 20)).toEqual({ rows: [], nextCursor: null, prevCursor: null, lastCursor: null });
   });
 
-  it('uses the given total for last_cursor (the counters), not a count of rows', async () => {
-    const order = orderOf(rows);
-    const page = await txPage(order, null, 10, rows.length);
-    const last = await txPage(order, decodeTxCursor(page.lastCursor!), 10, rows.length);
-    expect(last.rows.map((r) => r.id)).toEqual(rows.slice(0, 5).reverse().map((r) => r.id));
+  it('takes last_cursor from the read (the counters\' total), one read per page', async () => {
+    const store = storeOf(rows, 32); // the counter says 32: the last page holds 2, its boundary is the 3rd oldest
+    const page = await txPage(store, null, 10);
+    const last = await txPage(store, decodeTxCursor(page.lastCursor!), 10);
+    expect(last.rows.map((r) => r.id)).toEqual(rows.slice(0, 2).reverse().map((r) => r.id));
+    expect(store.reads).toBe(2);
+  });
+
+  it('has a prev_cursor on an older page only when a tx lies at or above its bound', async () => {
+    const store = storeOf(rows);
+    const request = txPageRequest({ direction: 'older', key: { height: 9, txIndex: 0 } }, 3);
+    const read = store.read(request);
+    expect(txPageOf(request, read).prevCursor).not.toBeNull();
+    expect(txPageOf(request, { ...read, beyondBound: false }).prevCursor).toBeNull();
+    expect(txPageOf(request, { ...read, rows: [] })).toMatchObject({ rows: [], prevCursor: null, nextCursor: null });
   });
 });
