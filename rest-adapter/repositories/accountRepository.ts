@@ -8,68 +8,81 @@ export const SETTLEMENT_COLUMNS =
 export const DELEGATION_COLUMNS =
   'id, holder, asset_id, delegate, kind_id, units, until, purposes, revocable, ended, created_height, created_tx_hash, ended_height';
 
+/** Everything /v1/accounts/{addr} reads, from one statement. */
+export interface AccountOverview {
+  /** store text of the latest block time; null before the first block */
+  latestBlockTime: string | null;
+  /** every position with units or locks, by asset_id then kind_id */
+  positions: PositionRow[];
+  /** pending settlements with the account as either party, newest (highest number) first */
+  pendingSettlements: SettlementRow[];
+  /** attestations whose subject is the account, by type then attester */
+  attestations: AttestationRow[];
+  /** claimable entries (own and routed), each with its accrual's current index */
+  claimables: ClaimableRow[];
+  /** active delegations with the account as holder or delegate, newest (highest id) first */
+  delegations: DelegationRow[];
+  /** delegated voting units on VOTE-class kinds */
+  delegatedVotes: VotingPowerRow[];
+}
+
+/**
+ * A list as one JSON value: `select` must already give numeric, int8 and timestamp
+ * columns as ::text (JSON would turn them into JS numbers, or another time format), so
+ * the rows equal what the driver returns for the same SELECT.
+ */
+function jsonList(select: string, orderBy: string): string {
+  return `(SELECT coalesce(json_agg(x ORDER BY ${orderBy}), '[]') FROM (${select}) x)`;
+}
+
 export function createAccountRepository(t: Tables) {
-  /** Every position of the account with units or locks, by asset_id then kind_id. */
-  async function positions(sql: Sql, account: string): Promise<PositionRow[]> {
-    return sql.rows<PositionRow>(
-      `SELECT h.asset_id, h.kind_id, k.kind_class, k.decimals, h.units, h.locked, h.locks
+  const settlementColumns = SETTLEMENT_COLUMNS.split(', ')
+    .map((c) => (c === 'expiry' || c === 'created_at' ? `${c}::text` : c))
+    .join(', ');
+  const delegationColumns = DELEGATION_COLUMNS.split(', ')
+    .map((c) => (c === 'units' || c === 'until' ? `${c}::text` : c))
+    .join(', ');
+
+  const positions = `SELECT h.asset_id, h.kind_id, k.kind_class, k.decimals, h.units::text, h.locked::text, h.locks
        FROM ${t.holdings} h JOIN ${t.kinds} k ON k.id = h.kind_ref
-       WHERE h.holder = $1 AND (h.units > 0 OR h.locked > 0)
-       ORDER BY h.asset_id, h.kind_id`,
+       WHERE h.holder = $1 AND (h.units > 0 OR h.locked > 0)`;
+  const pendingSettlements = `SELECT ${settlementColumns}, number::text AS number FROM ${t.settlements}
+       WHERE status = 'STATUS_PENDING' AND (proposer = $1 OR counterparty = $1)`;
+  const attestations = `SELECT type, attester, expiry::text, revoked, evidence_hash, updated_height FROM ${t.attestations} WHERE subject = $1`;
+  const claimables = `SELECT c.routed_from, c.ref, c.asset_id, c.kind_id, c.denom, c.units::text, c.snapshot_index::text, c.accrued::text, a.index::text
+       FROM ${t.claimables} c JOIN ${t.accruals} a ON a.id = c.accrual_id
+       WHERE c.account = $1`;
+  // Ended delegations stay reachable by id and in the account's activity feed; listing them
+  // here would make the account answer grow with history (design choice `account-delegations`).
+  const delegations = `SELECT ${delegationColumns} FROM ${t.delegations} WHERE (holder = $1 OR delegate = $1) AND ended = ''`;
+  const delegatedVotes = `SELECT v.asset_id, v.kind_id, v.delegated_out::text, v.delegated_in::text
+       FROM ${t.votingPowers} v JOIN ${t.kinds} k ON k.id = v.asset_id || '-' || v.kind_id
+       WHERE v.account = $1 AND k.kind_class = 'VOTE'`;
+
+  /** The account answer's rows in one statement (one snapshot, one round trip). */
+  async function overview(sql: Sql, account: string): Promise<AccountOverview> {
+    const row = await sql.one<{ [K in keyof AccountOverview]: AccountOverview[K] }>(
+      `SELECT (SELECT latest_block_time FROM ${t.chainTotals} WHERE id = 'chain') AS "latestBlockTime",
+              ${jsonList(positions, 'x.asset_id, x.kind_id')} AS positions,
+              ${jsonList(pendingSettlements, 'x.number::numeric DESC')} AS "pendingSettlements",
+              ${jsonList(attestations, 'x.type, x.attester')} AS attestations,
+              ${jsonList(claimables, 'x.asset_id, x.kind_id, x.routed_from, x.ref')} AS claimables,
+              ${jsonList(delegations, 'x.id::numeric DESC')} AS delegations,
+              ${jsonList(delegatedVotes, 'x.asset_id, x.kind_id')} AS "delegatedVotes"`,
       [account],
     );
+    if (!row) throw new Error('account overview: the statement returned no row');
+    return row;
   }
 
-  /** Pending settlements with the account as either party, newest (highest id) first. */
-  async function pendingSettlements(sql: Sql, account: string): Promise<SettlementRow[]> {
-    return sql.rows<SettlementRow>(
-      `SELECT ${SETTLEMENT_COLUMNS} FROM ${t.settlements}
-       WHERE status = 'STATUS_PENDING' AND (proposer = $1 OR counterparty = $1)
-       ORDER BY number DESC`,
-      [account],
-    );
-  }
-
-  /** Attestations whose subject is the account, by type then attester. */
-  async function attestations(sql: Sql, subject: string): Promise<AttestationRow[]> {
-    return sql.rows<AttestationRow>(
-      `SELECT type, attester, expiry, revoked, evidence_hash, updated_height FROM ${t.attestations}
-       WHERE subject = $1 ORDER BY type, attester`,
+  /** Attestations whose subject is the account, by type then attester, with the latest block time (one statement). */
+  async function attestationsWithTime(sql: Sql, subject: string): Promise<{ latestBlockTime: string | null; attestations: AttestationRow[] }> {
+    const row = await sql.one<{ latestBlockTime: string | null; attestations: AttestationRow[] }>(
+      `SELECT (SELECT latest_block_time FROM ${t.chainTotals} WHERE id = 'chain') AS "latestBlockTime",
+              ${jsonList(attestations, 'x.type, x.attester')} AS attestations`,
       [subject],
     );
-  }
-
-  /** Claimable entries of the account (own and routed), each with its accrual's current index. */
-  async function claimables(sql: Sql, account: string): Promise<ClaimableRow[]> {
-    return sql.rows<ClaimableRow>(
-      `SELECT c.routed_from, c.ref, c.asset_id, c.kind_id, c.denom, c.units, c.snapshot_index, c.accrued, a.index
-       FROM ${t.claimables} c JOIN ${t.accruals} a ON a.id = c.accrual_id
-       WHERE c.account = $1`,
-      [account],
-    );
-  }
-
-  /**
-   * Active delegations with the account as holder or delegate, newest (highest id) first.
-   * Ended ones stay reachable by id and in the account's activity feed; listing them here
-   * would make the account answer grow with history (design choice `account-delegations`).
-   */
-  async function delegations(sql: Sql, account: string): Promise<DelegationRow[]> {
-    return sql.rows<DelegationRow>(
-      `SELECT ${DELEGATION_COLUMNS} FROM ${t.delegations}
-       WHERE (holder = $1 OR delegate = $1) AND ended = '' ORDER BY id::numeric DESC`,
-      [account],
-    );
-  }
-
-  /** Delegated voting units of the account on VOTE-class kinds. */
-  async function delegatedVotes(sql: Sql, account: string): Promise<VotingPowerRow[]> {
-    return sql.rows<VotingPowerRow>(
-      `SELECT v.asset_id, v.kind_id, v.delegated_out, v.delegated_in
-       FROM ${t.votingPowers} v JOIN ${t.kinds} k ON k.id = v.asset_id || '-' || v.kind_id
-       WHERE v.account = $1 AND k.kind_class = 'VOTE'`,
-      [account],
-    );
+    return row ?? { latestBlockTime: null, attestations: [] };
   }
 
   /**
@@ -82,7 +95,7 @@ export function createAccountRepository(t: Tables) {
     return row?.known === true;
   }
 
-  return { positions, pendingSettlements, attestations, claimables, delegations, delegatedVotes, known };
+  return { overview, attestationsWithTime, known };
 }
 
 export type AccountRepository = ReturnType<typeof createAccountRepository>;

@@ -1,17 +1,14 @@
 /** /v1/attesters/{addr}. */
 import { parseAddressParam } from '../http/params';
-import { apiTime, latestBlockStoreTime } from './block-time';
+import { apiTime } from './block-time';
 import type { RouteContext } from './context';
 
 export function registerAttesterRoutes(ctx: RouteContext): void {
-  const { attesters, chain } = ctx.repos;
+  const { attesters } = ctx.repos;
 
   ctx.get('/v1/attesters/:addr', async (req) => {
     const attester = parseAddressParam(String(req.params.addr), ctx.hrp).bech32;
-    return ctx.store.read(async (sql) => {
-      const latest = await latestBlockStoreTime(chain, sql);
-      const types = await attesters.typeCounts(sql, attester, latest);
-      return { attester, types, latest_block_time: apiTime(latest) };
-    });
+    const read = await ctx.store.readOne((sql) => attesters.typeCounts(sql, attester));
+    return { attester, types: read.types, latest_block_time: apiTime(read.latestBlockTime) };
   }, { fixedPerHeight: true });
 }

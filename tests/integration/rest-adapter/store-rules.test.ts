@@ -145,8 +145,8 @@ describe('store rules on a copy of the node-built store', () => {
       expect(`${path}: ${isSnapshot(mine[0]) ? 'one snapshot' : mine[0].join(' | ')}`).toBe(`${path}: one snapshot`);
       if (mine[0].length === 1) single.push(path);
     }
-    // these read one statement, without BEGIN and COMMIT (a txs page with its probes and facet, a block with its txs)
-    const oneStatement = ['/v1/status', '/v1/blocks?limit=3', '/v1/blocks/2', '/v1/txs?limit=5', '/v1/settlements?limit=3', '/v1/bridge/routes', '/v1/lookup/1', '/v1/invariants'];
+    // these read one statement, without BEGIN and COMMIT (a txs page with its probes and facet, a block with its txs, an account's lists)
+    const oneStatement = ['/v1/status', '/v1/blocks?limit=3', '/v1/blocks/2', '/v1/txs?limit=5', `/v1/accounts/${holder}`, `/v1/attesters/${holder}`, '/v1/settlements?limit=3', '/v1/bridge/routes', '/v1/lookup/1', '/v1/invariants'];
     expect(oneStatement.filter((path) => !single.includes(path))).toEqual([]);
   });
 
