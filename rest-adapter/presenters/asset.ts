@@ -242,7 +242,9 @@ export function presentPositionEncumbrance(row: EncumbranceSummaryRow) {
   };
 }
 
-const ENCUMBRANCE_REF_RE = /^encumbrance\/([0-9]+)$/;
+/** A lock held by an encumbrance: `encumbrance/<id>` (the id is the first group; also read in SQL, see assetRepository.holdersPage). */
+export const ENCUMBRANCE_REF_PATTERN = '^encumbrance/([0-9]+)$';
+const ENCUMBRANCE_REF_RE = new RegExp(ENCUMBRANCE_REF_PATTERN);
 
 /** Ids of the encumbrances behind a position's `encumbrance/<id>` locks. */
 export function encumbranceIdsOf(locks: readonly LockJson[]): string[] {

@@ -1,4 +1,5 @@
 /** SQL for what an account holds, owes and may claim, and whether the chain knows it. */
+import { jsonList } from '../db/json-list';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
 import type { AttestationRow, ClaimableRow, DelegationRow, PositionRow, SettlementRow, VotingPowerRow } from '../presenters/account';
@@ -24,15 +25,6 @@ export interface AccountOverview {
   delegations: DelegationRow[];
   /** delegated voting units on VOTE-class kinds */
   delegatedVotes: VotingPowerRow[];
-}
-
-/**
- * A list as one JSON value: `select` must already give numeric, int8 and timestamp
- * columns as ::text (JSON would turn them into JS numbers, or another time format), so
- * the rows equal what the driver returns for the same SELECT.
- */
-function jsonList(select: string, orderBy: string): string {
-  return `(SELECT coalesce(json_agg(x ORDER BY ${orderBy}), '[]') FROM (${select}) x)`;
 }
 
 export function createAccountRepository(t: Tables) {

@@ -2,6 +2,7 @@
 import { SqlParams } from '../db/params';
 import { AssetScoped, assetScopedSql, splitAssetScoped } from '../db/asset-scoped';
 import type { Sql } from '../db/sql';
+import { jsonList } from '../db/json-list';
 import { oneWithChildren } from '../db/with-children';
 import { indexedHeightSql, metadataInt } from './chainRepository';
 import type { Tables } from '../db/tables';
@@ -14,6 +15,7 @@ import type {
   InvariantCheckRow,
   KindRow,
 } from '../presenters/asset';
+import { ENCUMBRANCE_REF_PATTERN } from '../presenters/asset';
 
 export interface GraphHolderRow extends HoldingRow {
   kind_id: number;
@@ -32,6 +34,31 @@ export interface DistributionRow {
   carry_scaled: string;
   tx_hash: string;
   block_time: string;
+}
+
+export interface AssetGraphRead {
+  status: string;
+  /** by kind_id */
+  kinds: Pick<KindRow, 'kind_id' | 'kind_class' | 'supply' | 'holder_count'>[];
+  /** per kind (by kind_id) the top holders */
+  holders: GraphHolderRow[];
+}
+
+export interface HoldersPageRead {
+  status: string;
+  kindExists: boolean;
+  holders: HoldingRow[];
+  /** the encumbrances the page's locks refer to (`encumbrance/<id>` refs), by id */
+  encumbrances: EncumbranceSummaryRow[];
+}
+
+export interface LiquidationRead {
+  status: string;
+  /** the waterfall's tiers (jsonb); undefined without a waterfall */
+  tiers: unknown;
+  liquidation: LiquidationRow | undefined;
+  /** by kind_id then denom */
+  pools: RedemptionPoolRow[];
 }
 
 export interface LiquidationRow {
@@ -97,18 +124,6 @@ export function createAssetRepository(t: Tables) {
   }
 
   /** The asset's status, or undefined when there is no such asset. */
-  async function status(sql: Sql, id: string): Promise<string | undefined> {
-    return (await sql.one<{ status: string }>(`SELECT status FROM ${t.assets} WHERE id = $1`, [id]))?.status;
-  }
-
-  async function kinds(sql: Sql, assetId: string): Promise<KindRow[]> {
-    return sql.rows<KindRow>(`SELECT ${kindColumns} FROM ${t.kinds} WHERE asset_id = $1 ORDER BY kind_id`, [assetId]);
-  }
-
-  async function kindExists(sql: Sql, assetId: string, kindId: number): Promise<boolean> {
-    return (await sql.one(`SELECT 1 FROM ${t.kinds} WHERE id = $1`, [`${assetId}-${kindId}`])) !== undefined;
-  }
-
   /** Accruals by kind then denom, each with Σ claimable (accrued + pending) over its entries. */
   async function accruals(sql: Sql, assetId: string): Promise<AccrualRow[]> {
     return sql.rows<AccrualRow>(
@@ -119,41 +134,59 @@ export function createAssetRepository(t: Tables) {
     );
   }
 
-  /** Per kind the top `perKind` holders (units > 0) by units desc, holder asc. */
-  async function topHolders(sql: Sql, assetId: string, perKind: number): Promise<GraphHolderRow[]> {
-    return sql.rows<GraphHolderRow>(
-      `SELECT k.kind_id, h.holder, h.units, h.locked, h.locks
-       FROM ${t.kinds} k
-       CROSS JOIN LATERAL (
-         SELECT holder, units, locked, locks FROM ${t.holdings}
-         WHERE kind_ref = k.id AND units > 0 ORDER BY units DESC, holder ASC LIMIT $2
-       ) h
-       WHERE k.asset_id = $1
-       ORDER BY k.kind_id, h.units DESC, h.holder ASC`,
+  /**
+   * /v1/assets/{id}/graph in one statement: the asset's status, its kinds, and per kind the
+   * top `perKind` holders (units > 0) by units desc, holder asc; undefined when there is no
+   * such asset.
+   */
+  async function graph(sql: Sql, assetId: string, perKind: number): Promise<AssetGraphRead | undefined> {
+    return sql.one<AssetGraphRead>(
+      `SELECT a.status,
+              ${jsonList(`SELECT kind_id, kind_class, supply::text, holder_count FROM ${t.kinds} WHERE asset_id = a.id`, 'x.kind_id')} AS kinds,
+              ${jsonList(
+                `SELECT k.kind_id, h.holder, h.units::text, h.locked::text, h.locks
+                 FROM ${t.kinds} k
+                 CROSS JOIN LATERAL (
+                   SELECT holder, units, locked, locks FROM ${t.holdings}
+                   WHERE kind_ref = k.id AND units > 0 ORDER BY units DESC, holder ASC LIMIT $2
+                 ) h
+                 WHERE k.asset_id = a.id`,
+                'x.kind_id, x.units::numeric DESC, x.holder ASC',
+              )} AS holders
+       FROM ${t.assets} a WHERE a.id = $1`,
       [assetId, perKind],
     );
   }
 
-  /** Holders of one kind after the keyset (units, holder) in (units desc, holder asc) order. */
-  async function holders(sql: Sql, assetId: string, kindId: number, after: [bigint, string] | null, n: number): Promise<HoldingRow[]> {
+  /**
+   * A page of one kind's holders after the keyset (units, holder), in (units desc, holder
+   * asc) order, with the asset's status, whether the kind exists, and the encumbrances the
+   * page's locks refer to: one statement; undefined when there is no such asset.
+   */
+  async function holdersPage(sql: Sql, assetId: string, kindId: number, after: [bigint, string] | null, n: number): Promise<HoldersPageRead | undefined> {
     const p = new SqlParams();
-    const conditions = [`kind_ref = ${p.add(`${assetId}-${kindId}`)}`, 'units > 0'];
+    const asset = p.add(assetId);
+    const kindRef = p.add(`${assetId}-${kindId}`);
+    const conditions = [`kind_ref = ${kindRef}`, 'units > 0'];
     if (after) {
       const units = p.add(after[0].toString());
       // `units <= $u` bounds the index range; the OR picks up where the page left off
       conditions.push(`units <= ${units}`, `(units < ${units} OR (units = ${units} AND holder > ${p.add(after[1])}))`);
     }
-    return sql.rows<HoldingRow>(
-      `SELECT holder, units, locked, locks FROM ${t.holdings} WHERE ${conditions.join(' AND ')} ORDER BY units DESC, holder ASC LIMIT ${p.add(n)}`,
+    const limit = p.add(n);
+    return sql.one<HoldersPageRead>(
+      `WITH page AS (SELECT holder, units, locked, locks FROM ${t.holdings} WHERE ${conditions.join(' AND ')} ORDER BY units DESC, holder ASC LIMIT ${limit})
+       SELECT a.status,
+              EXISTS (SELECT 1 FROM ${t.kinds} WHERE id = ${kindRef}) AS "kindExists",
+              ${jsonList('SELECT holder, units::text, locked::text, locks FROM page', 'x.units::numeric DESC, x.holder ASC')} AS holders,
+              ${jsonList(
+                `SELECT id, kind, beneficiary, units::text, status, expiry::text, holder_release_after::text FROM ${t.encumbrances}
+                 WHERE id IN (SELECT substring(l.value ->> 'ref' FROM ${p.add(ENCUMBRANCE_REF_PATTERN)})
+                              FROM page, jsonb_array_elements(coalesce(page.locks, '[]')) l)`,
+                'x.id',
+              )} AS encumbrances
+       FROM ${t.assets} a WHERE a.id = ${asset}`,
       p.values,
-    );
-  }
-
-  async function encumbrancesByIds(sql: Sql, ids: readonly string[]): Promise<EncumbranceSummaryRow[]> {
-    if (ids.length === 0) return [];
-    return sql.rows<EncumbranceSummaryRow>(
-      `SELECT id, kind, beneficiary, units, status, expiry, holder_release_after FROM ${t.encumbrances} WHERE id = ANY($1)`,
-      [ids],
     );
   }
 
@@ -167,38 +200,31 @@ export function createAssetRepository(t: Tables) {
     return splitAssetScoped(await sql.rows<DistributionRow & { asset_status: string }>(assetScopedSql(t, p, assetId, page, 'r.seq DESC'), p.values));
   }
 
-  async function waterfallTiers(sql: Sql, assetId: string): Promise<unknown> {
-    return (await sql.one<{ tiers: unknown }>(`SELECT tiers FROM ${t.waterfalls} WHERE id = $1`, [assetId]))?.tiers;
-  }
-
-  async function liquidation(sql: Sql, assetId: string): Promise<LiquidationRow | undefined> {
-    return sql.one<LiquidationRow>(
-      `SELECT denom, proceeds, surplus, started_height, started_at, completed_height FROM ${t.liquidations} WHERE id = $1`,
+  /**
+   * /v1/assets/{id}/liquidation in one statement: the asset's status, its waterfall tiers,
+   * its liquidation record (at most one) and its redemption pools by kind then denom;
+   * undefined when there is no such asset.
+   */
+  async function liquidationRead(sql: Sql, assetId: string): Promise<LiquidationRead | undefined> {
+    const row = await sql.one<Omit<LiquidationRead, 'liquidation'> & { liquidation: LiquidationRow[] }>(
+      `SELECT a.status,
+              (SELECT tiers FROM ${t.waterfalls} WHERE id = a.id) AS tiers,
+              ${jsonList(`SELECT denom, proceeds::text, surplus::text, started_height, started_at::text, completed_height FROM ${t.liquidations} WHERE id = a.id`, 'x.denom')} AS liquidation,
+              ${jsonList(`SELECT kind_id, denom, amount::text, units_outstanding::text FROM ${t.redemptionPools} WHERE asset_id = a.id`, 'x.kind_id, x.denom')} AS pools
+       FROM ${t.assets} a WHERE a.id = $1`,
       [assetId],
     );
-  }
-
-  async function redemptionPools(sql: Sql, assetId: string): Promise<RedemptionPoolRow[]> {
-    return sql.rows<RedemptionPoolRow>(
-      `SELECT kind_id, denom, amount, units_outstanding FROM ${t.redemptionPools} WHERE asset_id = $1 ORDER BY kind_id, denom`,
-      [assetId],
-    );
+    return row && { ...row, liquidation: row.liquidation[0] };
   }
 
   return {
     list,
     detail,
-    status,
-    kinds,
-    kindExists,
     accruals,
-    topHolders,
-    holders,
-    encumbrancesByIds,
+    graph,
+    holdersPage,
     distributions,
-    waterfallTiers,
-    liquidation,
-    redemptionPools,
+    liquidationRead,
   };
 }
 

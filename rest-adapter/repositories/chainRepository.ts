@@ -61,11 +61,6 @@ export function createChainRepository(t: Tables) {
     return { indexedHeight: byKey.get('lastProcessedHeight') ?? 0, targetHeight: byKey.get('targetHeight') ?? 0 };
   }
 
-  /** The chain counters row; undefined before the first block is indexed. */
-  async function totals(sql: Sql): Promise<TotalsRow | undefined> {
-    return sql.one<TotalsRow>(`SELECT tx_count, drift_total, latest_height, latest_block_time FROM ${t.chainTotals} WHERE id = 'chain'`);
-  }
-
   // Reconciliation rows that disagree (written by the reconciler). Rows not evaluated (older
   // chains) are never drift. Counted per request: the reconciler has no counter yet.
   const disagreementsSql = `(SELECT count(*) FROM ${t.invariantChecks} WHERE NOT agree)
@@ -90,12 +85,6 @@ export function createChainRepository(t: Tables) {
     };
   }
 
-  /** Daily tx counts of the UTC days in [from, to] (YYYY-MM-DD ids). */
-  async function txDays(sql: Sql, from: string, to: string): Promise<DayCountRow[]> {
-    return sql.rows<DayCountRow>(`SELECT id AS day, count FROM ${t.txDays} WHERE id >= $1 AND id <= $2`, [from, to]);
-  }
-
-
   /** Up to n blocks below `below` (all when null), newest first. */
   async function blocksBelow(sql: Sql, below: number | null, n: number): Promise<BlockRow[]> {
     const p = new SqlParams();
@@ -103,7 +92,7 @@ export function createChainRepository(t: Tables) {
     return sql.rows<BlockRow>(`SELECT ${blockColumns} FROM ${t.blocks} ${where} ORDER BY height DESC LIMIT ${p.add(n)}`, p.values);
   }
 
-  return { progress, totals, status, txDays, blocksBelow };
+  return { progress, status, blocksBelow };
 }
 
 export type ChainRepository = ReturnType<typeof createChainRepository>;

@@ -1,6 +1,8 @@
 /** SQL for transactions, their events and EVM views, and the tx counters. */
 import { SqlParams } from '../db/params';
-import { BLOCK_COLUMNS, type BlockRow, indexedHeightSql, metadataInt } from './chainRepository';
+import { jsonList } from '../db/json-list';
+import { DAILY_SERIES_DAYS } from '../presenters/chain';
+import { BLOCK_COLUMNS, type BlockRow, type DayCountRow, indexedHeightSql, metadataInt } from './chainRepository';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
 import type { TxKey, TxPageRead, TxPageRequest } from '../paging/tx-pages';
@@ -48,6 +50,23 @@ interface BlockTxRow extends TxWithEvmRow {
   blk_tx_count: number | null;
   blk_event_count: number | null;
   blk_events: unknown;
+}
+
+export interface StatsRead {
+  indexedHeight: number;
+  totals: { tx_count: number; latest_block_time: string } | undefined;
+  /** tx counts of the days of the series that have txs */
+  days: DayCountRow[];
+  /** newest first */
+  latest: TxWithEvmRow[];
+}
+
+/** A row of the stats statement: a tx (null columns when there is none) with the chain figures. */
+interface StatsRow extends TxWithEvmRow {
+  indexed: unknown;
+  tx_count: number | null;
+  latest_block_time: string | null;
+  days: unknown;
 }
 
 /** A row of the page statement: a tx (null columns on an empty page) with the page's figures. */
@@ -142,9 +161,36 @@ export function createTxRepository(t: Tables, gasDenom: string) {
     };
   }
 
-  /** The n newest txs, newest first. */
-  async function newest(sql: Sql, n: number): Promise<TxWithEvmRow[]> {
-    return sql.rows<TxWithEvmRow>(withEvm(`(SELECT * FROM ${t.txes} ORDER BY seq DESC LIMIT $1)`, 'ORDER BY x.seq DESC'), [n]);
+  /**
+   * /v1/stats in one statement: the indexed height, the tx counter and latest block time,
+   * the daily tx counts of the DAILY_SERIES_DAYS UTC days ending on the latest block's day,
+   * and the n newest txs (newest first) with their EVM views.
+   */
+  async function stats(sql: Sql, n: number): Promise<StatsRead> {
+    const rows = await sql.rows<StatsRow>(
+      `SELECT m.indexed, m.tx_count, m.latest_block_time,
+              CASE WHEN row_number() OVER (ORDER BY x.seq DESC) = 1 THEN m.days END AS days,
+              ${txColumns.map((c) => `x.${c}`).join(', ')}, ${evmSelect}
+       FROM (SELECT ${indexedHeightSql(t)} AS indexed, c.tx_count, c.latest_block_time,
+                    ${jsonList(
+                      `SELECT id AS day, count FROM ${t.txDays}
+                       WHERE id >= to_char(c.latest_block_time::date - ${DAILY_SERIES_DAYS - 1}, 'YYYY-MM-DD') AND id <= to_char(c.latest_block_time::date, 'YYYY-MM-DD')`,
+                      'x.day',
+                    )} AS days
+             FROM (SELECT 1) one LEFT JOIN ${t.chainTotals} c ON c.id = 'chain') m
+       LEFT JOIN LATERAL (SELECT * FROM ${t.txes} ORDER BY seq DESC LIMIT $1) x ON true
+       ${evmJoin}
+       ORDER BY x.seq DESC`,
+      [n],
+    );
+    const first = rows[0];
+    return {
+      indexedHeight: metadataInt(first?.indexed),
+      // no ChainTotals row before the first block: the LEFT JOIN leaves its columns null
+      totals: first && first.tx_count !== null ? { tx_count: first.tx_count, latest_block_time: first.latest_block_time as string } : undefined,
+      days: (first?.days as DayCountRow[] | null) ?? [],
+      latest: rows.filter((r) => r.hash !== null),
+    };
   }
 
   async function byHash(sql: Sql, hash: string): Promise<TxWithEvmRow | undefined> {
@@ -185,7 +231,7 @@ export function createTxRepository(t: Tables, gasDenom: string) {
     return rows.map((r) => presentTx(r, r.evm_eth_hash === null ? null : presentEvm(evmOf(r), gasDenom)));
   }
 
-  return { page, newest, byHash, byEthHash, blockWithTxs, present };
+  return { page, stats, byHash, byEthHash, blockWithTxs, present };
 }
 
 export type TxRepository = ReturnType<typeof createTxRepository>;

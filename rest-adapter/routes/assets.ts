@@ -2,12 +2,11 @@
 import type { Request } from 'express';
 import { NotFoundError } from '../../src/lib/errors';
 import { HeightMemo } from '../db/height-memo';
-import type { Sql } from '../db/sql';
 import { parseAssetIdParam, parseKindId, parseLimit, queryValue } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { seqOf } from '../paging/seq';
 import { presentActivity, presentDistribution } from '../presenters/activity';
-import { AccrualRow, encumbranceIdsOf, presentAsset, presentAssetSummary, presentGraphHolder, presentHolder, presentLocks } from '../presenters/asset';
+import { AccrualRow, presentAsset, presentAssetSummary, presentGraphHolder, presentHolder } from '../presenters/asset';
 import { presentLiquidationRecord, presentRedemptionPool, presentWaterfall } from '../presenters/liquidation';
 import type { RouteContext } from './context';
 
@@ -24,11 +23,10 @@ export function registerAssetRoutes(ctx: RouteContext): void {
   // counter); it only changes when the node indexes a block, so it is kept per height
   const accrualsByHeight = new HeightMemo<AccrualRow[]>(1000);
 
-  /** The asset's status; 404 on every /v1/assets/{id}/… path when there is no such asset. */
-  async function requireAsset(sql: Sql, id: string): Promise<string> {
-    const status = await assets.status(sql, id);
-    if (status === undefined) throw new NotFoundError('asset not found');
-    return status;
+  /** 404 on every /v1/assets/{id}/… path when there is no such asset. */
+  function requireAsset<T>(read: T | undefined): T {
+    if (read === undefined) throw new NotFoundError('asset not found');
+    return read;
   }
 
   ctx.get('/v1/assets', async (req) => {
@@ -57,21 +55,18 @@ export function registerAssetRoutes(ctx: RouteContext): void {
 
   ctx.get('/v1/assets/:id/graph', async (req) => {
     const id = parseAssetIdParam(String(req.params.id));
-    return ctx.store.read(async (sql) => {
-      const status = await requireAsset(sql, id);
-      const [kinds, holders] = await Promise.all([assets.kinds(sql, id), assets.topHolders(sql, id, GRAPH_HOLDERS_PER_KIND)]);
-      return {
-        asset_id: id,
-        status,
-        kinds: kinds.map((k) => ({
-          kind_id: k.kind_id,
-          class: k.kind_class,
-          supply: BigInt(k.supply).toString(),
-          holder_count: k.holder_count,
-          holders: holders.filter((h) => h.kind_id === k.kind_id).map(presentGraphHolder),
-        })),
-      };
-    });
+    const { status, kinds, holders } = requireAsset(await ctx.store.readOne((sql) => assets.graph(sql, id, GRAPH_HOLDERS_PER_KIND)));
+    return {
+      asset_id: id,
+      status,
+      kinds: kinds.map((k) => ({
+        kind_id: k.kind_id,
+        class: k.kind_class,
+        supply: BigInt(k.supply).toString(),
+        holder_count: k.holder_count,
+        holders: holders.filter((h) => h.kind_id === k.kind_id).map(presentGraphHolder),
+      })),
+    };
   }, { fixedPerHeight: true });
 
   ctx.get('/v1/assets/:id/kinds/:kind/holders', async (req) => {
@@ -79,15 +74,11 @@ export function registerAssetRoutes(ctx: RouteContext): void {
     const kindId = parseKindId(String(req.params.kind));
     const { limit, cursor: raw } = pageParams(req);
     const cursor = readCursor(CURSORS.holders, raw);
-    return ctx.store.read(async (sql) => {
-      await requireAsset(sql, id);
-      if (!(await assets.kindExists(sql, id, kindId))) throw new NotFoundError('kind not found');
-      const rows = await assets.holders(sql, id, kindId, cursor, limit + 1);
-      const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.holders, [BigInt(last.units), last.holder]));
-      const ids = page.items.flatMap((h) => encumbranceIdsOf(presentLocks(h.locks)));
-      const encumbrances = new Map((await assets.encumbrancesByIds(sql, ids)).map((e) => [e.id, e]));
-      return { asset_id: id, kind_id: kindId, holders: page.items.map((h) => presentHolder(h, encumbrances)), next_cursor: page.nextCursor };
-    });
+    const read = requireAsset(await ctx.store.readOne((sql) => assets.holdersPage(sql, id, kindId, cursor, limit + 1)));
+    if (!read.kindExists) throw new NotFoundError('kind not found');
+    const page = keysetPage(read.holders, limit, (last) => writeCursor(CURSORS.holders, [BigInt(last.units), last.holder]));
+    const encumbrances = new Map(read.encumbrances.map((e) => [e.id, e]));
+    return { asset_id: id, kind_id: kindId, holders: page.items.map((h) => presentHolder(h, encumbrances)), next_cursor: page.nextCursor };
   }, { fixedPerHeight: true });
 
   ctx.get('/v1/assets/:id/distributions', async (req) => {
@@ -102,17 +93,14 @@ export function registerAssetRoutes(ctx: RouteContext): void {
 
   ctx.get('/v1/assets/:id/liquidation', async (req) => {
     const id = parseAssetIdParam(String(req.params.id));
-    return ctx.store.read(async (sql) => {
-      const status = await requireAsset(sql, id);
-      const [tiers, liquidation, pools] = await Promise.all([assets.waterfallTiers(sql, id), assets.liquidation(sql, id), assets.redemptionPools(sql, id)]);
-      return {
-        asset_id: id,
-        status,
-        waterfall: presentWaterfall(tiers),
-        liquidation: presentLiquidationRecord(liquidation),
-        redemption_pools: pools.map(presentRedemptionPool),
-      };
-    });
+    const { status, tiers, liquidation, pools } = requireAsset(await ctx.store.readOne((sql) => assets.liquidationRead(sql, id)));
+    return {
+      asset_id: id,
+      status,
+      waterfall: presentWaterfall(tiers),
+      liquidation: presentLiquidationRecord(liquidation),
+      redemption_pools: pools.map(presentRedemptionPool),
+    };
   }, { fixedPerHeight: true });
 
   ctx.get('/v1/assets/:id/events', async (req) => {

@@ -14,12 +14,10 @@ export function registerStatusRoutes(ctx: RouteContext): void {
 
   ctx.get('/v1/stats', async (req) => {
     const limit = parseLimit(queryValue(req.query, 'limit'), DEFAULT_STATS_LIMIT);
-    return ctx.store.read(async (sql) => {
-      const [progress, totals, latest] = await Promise.all([chain.progress(sql), chain.totals(sql), txs.newest(sql, limit)]);
-      // the series ends on the latest block's day ("where block time is now")
-      const days = dailyWindow(utcDay(totals ? timestampMs(totals.latest_block_time) : ctx.now()));
-      const counts = await chain.txDays(sql, days[0], days[days.length - 1]);
-      return { indexed_height: progress.indexedHeight, tx_count: totals?.tx_count ?? 0, latest_txs: txs.present(latest), tx_daily: dailySeries(days, counts) };
-    });
+    const read = await ctx.store.readOne((sql) => txs.stats(sql, limit));
+    // the series ends on the latest block's day ("where block time is now"); before the
+    // first block it ends today, all zeros
+    const days = dailyWindow(utcDay(read.totals ? timestampMs(read.totals.latest_block_time) : ctx.now()));
+    return { indexed_height: read.indexedHeight, tx_count: read.totals?.tx_count ?? 0, latest_txs: txs.present(read.latest), tx_daily: dailySeries(days, read.days) };
   }, { fixedPerHeight: true });
 }
