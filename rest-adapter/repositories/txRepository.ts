@@ -1,4 +1,4 @@
-/** SQL for transactions, their events and EVM views, and the tx counters. */
+/** SQL for transactions (with their events and EVM views): txs pages, a block with its txs, /v1/stats. */
 import { SqlParams } from '../db/params';
 import { jsonList } from '../db/json-list';
 import { DAILY_SERIES_DAYS } from '../presenters/chain';
@@ -94,13 +94,14 @@ function evmOf(r: TxWithEvmRow): EvmRow {
 export function createTxRepository(t: Tables, gasDenom: string) {
   const txColumns = ['hash', 'height', 'tx_index', 'code', 'codespace', 'raw_log', 'gas_wanted', 'gas_used', 'msgs', 'fee', 'block_time', 'events'];
   const evmColumns = ['eth_hash', '"from"', '"to"', 'value', 'gas_used', 'status', 'revert_reason'];
+  // the EVM view of a tx row x (its first MsgEthereumTx), as evm_* columns
+  const evmSelect = evmColumns.map((c) => `e.${c} AS "evm_${c.replace(/"/g, '')}"`).join(', ');
+  const evmJoin = `LEFT JOIN LATERAL (SELECT ${evmColumns.join(', ')} FROM ${t.evmTxes} WHERE tx_hash = x.hash ORDER BY msg_index LIMIT 1) e ON true`;
   /**
    * The tx rows of `from` (a table or subquery aliased x, with its own WHERE/ORDER BY/LIMIT
    * text in `rest`), each with the EVM view of its first MsgEthereumTx: one statement for
-   * a page and its EVM views.
+   * rows and their EVM views.
    */
-  const evmSelect = evmColumns.map((c) => `e.${c} AS "evm_${c.replace(/"/g, '')}"`).join(', ');
-  const evmJoin = `LEFT JOIN LATERAL (SELECT ${evmColumns.join(', ')} FROM ${t.evmTxes} WHERE tx_hash = x.hash ORDER BY msg_index LIMIT 1) e ON true`;
   const withEvm = (from: string, rest = '') =>
     `SELECT ${txColumns.map((c) => `x.${c}`).join(', ')}, x.tx_index AS "txIndex", ${evmSelect}
      FROM ${from} x
