@@ -7,8 +7,11 @@
  *                        [--no-cache] [--only <regex of endpoint names>]
  *                        [--keep (with DATABASE_URL: keep the databases)]
  *
- * 1. The base store: a seeded devnet history indexed by the real node (bench/store.ts).
- * 2. Per size: a copy of it scaled up with SQL to the target number of txs (the node's own
+ * 1. The HTTP floor (bench/http-floor.ts): fixed answers of 300 bytes and 75 KB from an
+ *    Express process with no database, under the same clients: what the machine, the load
+ *    generator and Node's HTTP cost before the API does any work.
+ * 2. The base store: a seeded devnet history indexed by the real node (bench/store.ts).
+ * 3. Per size: a copy of it scaled up with SQL to the target number of txs (the node's own
  *    rows replicated at later heights, counters rewritten; see bench/store.ts for what is
  *    and is not the node's work), VACUUM ANALYZE, EXPLAIN of every statement the API runs
  *    (sequential scans reported), the store's tables and indexes loaded into shared_buffers
@@ -32,6 +35,7 @@ import { freePort } from '../launcher/ports';
 import { startPostgres } from '../tests/harness/postgres';
 import { endpoints } from './endpoints';
 import { explainEndpoints } from './explain';
+import { measureHttpFloor } from './http-floor';
 import { runLoad } from './load';
 import { buildBaseStore, copyDatabase, scaleStore, SCHEMA } from './store';
 
@@ -173,10 +177,19 @@ async function benchSize(serverUrl: string, template: string, size: number, o: O
   }
 }
 
+/** The HTTP floor (bench/http-floor.ts) for a small and a txs-page-sized answer. */
+async function logHttpFloor(o: Options): Promise<void> {
+  for (const bytes of [300, 75_000]) {
+    const r = await measureHttpFloor(bytes, { clients: o.clients, durationMs: o.durationMs, warmupMs: o.warmupMs });
+    log(`HTTP floor, fixed ${bytes}-byte answer, no database: p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${Math.round(r.rps)} req/s`);
+  }
+}
+
 async function main(): Promise<void> {
   const o = parseOptions(process.argv.slice(2));
   const pg = await startPostgres({ settings: { shared_buffers: `${o.sharedBuffersMb}MB`, work_mem: '16MB', max_connections: 200 } });
   try {
+    await logHttpFloor(o);
     const base = await buildBaseStore(pg.url, { seed: 'bench-api', blocks: o.baseBlocks, txsPerBlock: 10 }, log);
     try {
       await benchSize(pg.url, base.db.name, o.txs, o, o.holders);
