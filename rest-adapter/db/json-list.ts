@@ -7,6 +7,14 @@
  * their values).
  */
 
+/** A comma-separated column list with the columns named in `asText` read as ::text (for a jsonList SELECT). */
+export function withTextColumns(columns: string, asText: readonly string[]): string {
+  return columns
+    .split(', ')
+    .map((c) => (asText.includes(c) ? `${c}::text` : c))
+    .join(', ');
+}
+
 /** A scalar subquery: the rows of `select` as a JSON array ordered by `orderBy` (columns as x.<name>); [] when none. */
 export function jsonList(select: string, orderBy: string): string {
   return `(SELECT coalesce(json_agg(x ORDER BY ${orderBy}), '[]') FROM (${select}) x)`;

@@ -1,7 +1,8 @@
 /** SQL for what an account holds, owes and may claim, and whether the chain knows it. */
-import { jsonList } from '../db/json-list';
+import { jsonList, withTextColumns } from '../db/json-list';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
+import { latestBlockTimeSql } from './chainRepository';
 import type { AttestationRow, ClaimableRow, DelegationRow, PositionRow, SettlementRow, VotingPowerRow } from '../presenters/account';
 
 export const SETTLEMENT_COLUMNS =
@@ -28,12 +29,8 @@ export interface AccountOverview {
 }
 
 export function createAccountRepository(t: Tables) {
-  const settlementColumns = SETTLEMENT_COLUMNS.split(', ')
-    .map((c) => (c === 'expiry' || c === 'created_at' ? `${c}::text` : c))
-    .join(', ');
-  const delegationColumns = DELEGATION_COLUMNS.split(', ')
-    .map((c) => (c === 'units' || c === 'until' ? `${c}::text` : c))
-    .join(', ');
+  const settlementColumns = withTextColumns(SETTLEMENT_COLUMNS, ['expiry', 'created_at']);
+  const delegationColumns = withTextColumns(DELEGATION_COLUMNS, ['units', 'until']);
 
   const positions = `SELECT h.asset_id, h.kind_id, k.kind_class, k.decimals, h.units::text, h.locked::text, h.locks
        FROM ${t.holdings} h JOIN ${t.kinds} k ON k.id = h.kind_ref
@@ -54,7 +51,7 @@ export function createAccountRepository(t: Tables) {
   /** The account answer's rows in one statement (one snapshot, one round trip). */
   async function overview(sql: Sql, account: string): Promise<AccountOverview> {
     const row = await sql.one<{ [K in keyof AccountOverview]: AccountOverview[K] }>(
-      `SELECT (SELECT latest_block_time FROM ${t.chainTotals} WHERE id = 'chain') AS "latestBlockTime",
+      `SELECT ${latestBlockTimeSql(t)} AS "latestBlockTime",
               ${jsonList(positions, 'x.asset_id, x.kind_id')} AS positions,
               ${jsonList(pendingSettlements, 'x.number::numeric DESC')} AS "pendingSettlements",
               ${jsonList(attestations, 'x.type, x.attester')} AS attestations,
@@ -70,7 +67,7 @@ export function createAccountRepository(t: Tables) {
   /** Attestations whose subject is the account, by type then attester, with the latest block time (one statement). */
   async function attestationsWithTime(sql: Sql, subject: string): Promise<{ latestBlockTime: string | null; attestations: AttestationRow[] }> {
     const row = await sql.one<{ latestBlockTime: string | null; attestations: AttestationRow[] }>(
-      `SELECT (SELECT latest_block_time FROM ${t.chainTotals} WHERE id = 'chain') AS "latestBlockTime",
+      `SELECT ${latestBlockTimeSql(t)} AS "latestBlockTime",
               ${jsonList(attestations, 'x.type, x.attester')} AS attestations`,
       [subject],
     );

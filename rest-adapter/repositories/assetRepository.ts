@@ -5,6 +5,7 @@ import type { Sql } from '../db/sql';
 import { jsonList } from '../db/json-list';
 import { oneWithChildren } from '../db/with-children';
 import { indexedHeightSql, metadataInt } from './chainRepository';
+import { latestChecksSql } from './invariantRepository';
 import type { Tables } from '../db/tables';
 import type {
   AccrualRow,
@@ -110,10 +111,7 @@ export function createAssetRepository(t: Tables) {
       sql,
       `SELECT ${summaryColumns}, nonce, policy, roles, settlement_denom, liens_allowed, distribution_denoms, bundle_address, created_tx_hash, updated_height,
               ${indexedHeightSql(t)} AS indexed,
-              (SELECT json_agg(c ORDER BY c.kind_id) FROM (
-                 SELECT DISTINCT ON (kind_id) asset_id, kind_id, height, agree, chain, indexer
-                 FROM ${t.invariantChecks} WHERE asset_id = $1 ORDER BY kind_id, height DESC
-               ) c) AS latest_checks
+              (SELECT json_agg(c ORDER BY c.kind_id) FROM (${latestChecksSql(t, 'WHERE asset_id = $1')}) c) AS latest_checks
        FROM ${t.assets} WHERE id = $1`,
       [id],
       { table: t.kinds, columns: kindColumns.split(', '), parentKey: 'asset_id', orderBy: 'kind_id' },
@@ -123,7 +121,6 @@ export function createAssetRepository(t: Tables) {
     return { asset, indexedHeight: metadataInt(indexed), kinds: found.children, latestChecks: latest_checks ?? [] };
   }
 
-  /** The asset's status, or undefined when there is no such asset. */
   /** Accruals by kind then denom, each with Σ claimable (accrued + pending) over its entries. */
   async function accruals(sql: Sql, assetId: string): Promise<AccrualRow[]> {
     return sql.rows<AccrualRow>(

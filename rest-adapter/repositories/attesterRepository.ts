@@ -1,6 +1,7 @@
 /** SQL for an attester's per-credential-type aggregates. */
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
+import { latestBlockTimeSql } from './chainRepository';
 
 export interface AttesterTypeRow {
   type: string;
@@ -27,7 +28,7 @@ export function createAttesterRepository(t: Tables) {
   async function typeCounts(sql: Sql, attester: string): Promise<AttesterRead> {
     const rows = await sql.rows<AttesterTypeRow & { latest_block_time: string | null }>(
       `SELECT l.latest_block_time, c.type, c.active, c.revoked, c.expired, c.total
-       FROM (SELECT (SELECT latest_block_time FROM ${t.chainTotals} WHERE id = 'chain') AS latest_block_time) l
+       FROM (SELECT ${latestBlockTimeSql(t)} AS latest_block_time) l
        LEFT JOIN LATERAL (
          SELECT type,
                 count(*) FILTER (WHERE NOT revoked AND expiry > coalesce(l.latest_block_time, 'epoch'))::int AS active,

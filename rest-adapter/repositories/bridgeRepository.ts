@@ -2,6 +2,7 @@
 import { SqlParams } from '../db/params';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
+import { latestBlockTimeSql } from './chainRepository';
 
 export interface RouteRow {
   id: string;
@@ -74,7 +75,7 @@ export function createBridgeRepository(t: Tables) {
            r.asset_id, r.kind_id, r.bundle, r.escrow_address, r.income_swept, r.created_height, r.updated_height,
            i.height AS i8_height, i.chain_actual AS i8_chain_actual, i.indexer_actual AS i8_indexer_actual,
            i.chain_ok AS i8_chain_ok, i.evaluated AS i8_evaluated, i.agree AS i8_agree,
-           (SELECT latest_block_time FROM ${t.chainTotals} WHERE id = 'chain') AS chain_latest_block_time
+           ${latestBlockTimeSql(t)} AS chain_latest_block_time
     FROM ${t.bridgeRoutes} r
     LEFT JOIN LATERAL (
       SELECT height, chain_actual, indexer_actual, chain_ok, evaluated, agree FROM ${t.i8Checks}

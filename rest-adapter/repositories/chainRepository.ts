@@ -45,6 +45,11 @@ export function indexedHeightSql(t: Tables): string {
   return `(SELECT value FROM ${t.metadata} WHERE key = 'lastProcessedHeight')`;
 }
 
+/** The latest indexed block's time (ChainTotals; store text, null before the first block) as a scalar subquery. */
+export function latestBlockTimeSql(t: Tables): string {
+  return `(SELECT latest_block_time FROM ${t.chainTotals} WHERE id = 'chain')`;
+}
+
 /** Everything /v1/status reads, from one statement. */
 export interface StatusRead {
   progress: Progress;

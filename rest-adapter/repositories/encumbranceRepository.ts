@@ -47,7 +47,6 @@ export function createEncumbranceRepository(t: Tables) {
     );
   }
 
-
   return { withTimeline };
 }
 

@@ -19,6 +19,12 @@ function assetScope(p: SqlParams, assetId: string | undefined): string {
   return assetId === undefined ? '' : `WHERE asset_id = ${p.add(assetId)}`;
 }
 
+/** The latest invariant check per (asset, kind), in (asset_id, kind_id) order; `where` scopes the checks ('' = all). */
+export function latestChecksSql(t: Tables, where: string): string {
+  return `SELECT DISTINCT ON (asset_id, kind_id) asset_id, kind_id, height, agree, chain, indexer
+          FROM ${t.invariantChecks} ${where} ORDER BY asset_id, kind_id, height DESC`;
+}
+
 /** /v1/invariants as read: the latest checks and the latest registry rows. */
 export interface LatestInvariants {
   checks: InvariantCheckRow[];
@@ -37,10 +43,7 @@ export function createInvariantRepository(t: Tables) {
     const scope = assetScope(p, assetId);
     const row = await sql.one<{ checks: InvariantCheckRow[] | null; registry: Svc20CheckRow[] | null }>(
       `SELECT
-         (SELECT json_agg(c ORDER BY c.asset_id, c.kind_id) FROM (
-            SELECT DISTINCT ON (asset_id, kind_id) asset_id, kind_id, height, agree, chain, indexer
-            FROM ${t.invariantChecks} ${scope} ORDER BY asset_id, kind_id, height DESC
-          ) c) AS checks,
+         (SELECT json_agg(c ORDER BY c.asset_id, c.kind_id) FROM (${latestChecksSql(t, scope)}) c) AS checks,
          (SELECT json_agg(r ORDER BY r.asset_id, r.bundle, r.kind_id) FROM (
             SELECT DISTINCT ON (asset_id, bundle, kind_id) asset_id, kind_id, bundle, height, indexer_address, chain_address, evaluated, agree
             FROM ${t.svc20Checks} ${scope} ORDER BY asset_id, bundle, kind_id, height DESC

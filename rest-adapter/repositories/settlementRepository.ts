@@ -52,7 +52,6 @@ export function createSettlementRepository(t: Tables) {
     });
   }
 
-
   return { list, withTimeline };
 }
 

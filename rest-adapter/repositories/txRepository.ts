@@ -78,6 +78,14 @@ interface PageRow extends KeyedTxRow {
   methods: unknown;
 }
 
+/**
+ * `value` on the first row (in `order`) only, null on the others: a value of the whole
+ * answer (a facet, a block's events) read beside its tx rows without repeating it per row.
+ */
+function onFirstRow(value: string, order: string): string {
+  return `CASE WHEN row_number() OVER (ORDER BY ${order}) = 1 THEN ${value} END`;
+}
+
 function evmOf(r: TxWithEvmRow): EvmRow {
   return {
     tx_hash: r.hash,
@@ -94,6 +102,7 @@ function evmOf(r: TxWithEvmRow): EvmRow {
 export function createTxRepository(t: Tables, gasDenom: string) {
   const txColumns = ['hash', 'height', 'tx_index', 'code', 'codespace', 'raw_log', 'gas_wanted', 'gas_used', 'msgs', 'fee', 'block_time', 'events'];
   const evmColumns = ['eth_hash', '"from"', '"to"', 'value', 'gas_used', 'status', 'revert_reason'];
+  const txSelect = txColumns.map((c) => `x.${c}`).join(', ');
   // the EVM view of a tx row x (its first MsgEthereumTx), as evm_* columns
   const evmSelect = evmColumns.map((c) => `e.${c} AS "evm_${c.replace(/"/g, '')}"`).join(', ');
   const evmJoin = `LEFT JOIN LATERAL (SELECT ${evmColumns.join(', ')} FROM ${t.evmTxes} WHERE tx_hash = x.hash ORDER BY msg_index LIMIT 1) e ON true`;
@@ -103,7 +112,7 @@ export function createTxRepository(t: Tables, gasDenom: string) {
    * rows and their EVM views.
    */
   const withEvm = (from: string, rest = '') =>
-    `SELECT ${txColumns.map((c) => `x.${c}`).join(', ')}, x.tx_index AS "txIndex", ${evmSelect}
+    `SELECT ${txSelect}, x.tx_index AS "txIndex", ${evmSelect}
      FROM ${from} x
      ${evmJoin}
      ${rest}`;
@@ -138,8 +147,8 @@ export function createTxRepository(t: Tables, gasDenom: string) {
         : `(SELECT 1 FROM ${t.txes} ${where(`seq ${older ? '>=' : '<='} ${bound}`)} ORDER BY ${orderBy(older ? 'ASC' : 'DESC')} LIMIT 1) IS NOT NULL`;
     const rows = await sql.rows<PageRow>(
       `SELECT m.total, m.past_bound, m.last_height, m.last_tx_index,
-              CASE WHEN row_number() OVER (ORDER BY x.seq ${dir}) = 1 THEN m.methods END AS methods,
-              ${txColumns.map((c) => `x.${c}`).join(', ')}, x.tx_index AS "txIndex", ${evmSelect}
+              ${onFirstRow('m.methods', `x.seq ${dir}`)} AS methods,
+              ${txSelect}, x.tx_index AS "txIndex", ${evmSelect}
        FROM (SELECT n.total, ${pastBound} AS past_bound, k.height AS last_height, k.tx_index AS last_tx_index,
                     (SELECT coalesce(json_agg(json_build_object('method', method, 'count', count) ORDER BY count DESC, method ASC), '[]')
                      FROM ${t.methodCounts} WHERE method <> '' AND count > 0) AS methods
@@ -170,8 +179,8 @@ export function createTxRepository(t: Tables, gasDenom: string) {
   async function stats(sql: Sql, n: number): Promise<StatsRead> {
     const rows = await sql.rows<StatsRow>(
       `SELECT m.indexed, m.tx_count, m.latest_block_time,
-              CASE WHEN row_number() OVER (ORDER BY x.seq DESC) = 1 THEN m.days END AS days,
-              ${txColumns.map((c) => `x.${c}`).join(', ')}, ${evmSelect}
+              ${onFirstRow('m.days', 'x.seq DESC')} AS days,
+              ${txSelect}, ${evmSelect}
        FROM (SELECT ${indexedHeightSql(t)} AS indexed, c.tx_count, c.latest_block_time,
                     ${jsonList(
                       `SELECT id AS day, count FROM ${t.txDays}
@@ -210,8 +219,8 @@ export function createTxRepository(t: Tables, gasDenom: string) {
   async function blockWithTxs(sql: Sql, height: bigint): Promise<BlockWithTxs> {
     const rows = await sql.rows<BlockTxRow>(
       `SELECT ${indexedHeightSql(t)} AS indexed, ${BLOCK_COLUMNS.map((c) => `b.${c} AS blk_${c}`).join(', ')},
-              CASE WHEN row_number() OVER (ORDER BY x.tx_index) = 1 THEN b.events END AS blk_events,
-              ${txColumns.map((c) => `x.${c}`).join(', ')}, ${evmSelect}
+              ${onFirstRow('b.events', 'x.tx_index')} AS blk_events,
+              ${txSelect}, ${evmSelect}
        FROM (SELECT 1) one
        LEFT JOIN ${t.blocks} b ON b.id = $1
        LEFT JOIN LATERAL (SELECT * FROM ${t.txes} WHERE height = b.height ORDER BY tx_index) x ON true

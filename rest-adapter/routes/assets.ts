@@ -41,13 +41,11 @@ export function registerAssetRoutes(ctx: RouteContext): void {
     const id = parseAssetIdParam(String(req.params.id));
     // one statement when sum_claimable is already kept for the height it reads (the usual
     // case); otherwise again, with the accruals, in one snapshot
-    const detail = await ctx.store.readOne((sql) => assets.detail(sql, id));
-    if (!detail) throw new NotFoundError('asset not found');
+    const detail = requireAsset(await ctx.store.readOne((sql) => assets.detail(sql, id)));
     const kept = accrualsByHeight.peek(detail.indexedHeight, id);
     if (kept) return { asset: presentAsset(detail.asset, detail.kinds, kept, detail.latestChecks) };
     return ctx.store.read(async (sql) => {
-      const again = await assets.detail(sql, id);
-      if (!again) throw new NotFoundError('asset not found');
+      const again = requireAsset(await assets.detail(sql, id));
       const accruals = await accrualsByHeight.get(again.indexedHeight, id, () => assets.accruals(sql, id));
       return { asset: presentAsset(again.asset, again.kinds, accruals, again.latestChecks) };
     });
@@ -85,8 +83,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
     const id = parseAssetIdParam(String(req.params.id));
     const { limit, cursor: raw } = pageParams(req);
     const cursor = readCursor(CURSORS.distributions, raw);
-    const found = await ctx.store.readOne((sql) => assets.distributions(sql, id, cursor ? seqOf(...cursor) : null, limit + 1));
-    if (!found) throw new NotFoundError('asset not found');
+    const found = requireAsset(await ctx.store.readOne((sql) => assets.distributions(sql, id, cursor ? seqOf(...cursor) : null, limit + 1)));
     const page = keysetPage(found.rows, limit, (last) => writeCursor(CURSORS.distributions, [last.height, last.tx_index, last.event_index]));
     return { asset_id: id, distributions: page.items.map(presentDistribution), next_cursor: page.nextCursor };
   }, { fixedPerHeight: true });
@@ -107,8 +104,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
     const id = parseAssetIdParam(String(req.params.id));
     const { limit, cursor: raw } = pageParams(req);
     const cursor = readCursor(CURSORS.assetEvents, raw);
-    const found = await ctx.store.readOne((sql) => activity.assetPage(sql, id, cursor ? seqOf(...cursor) : null, limit + 1));
-    if (!found) throw new NotFoundError('asset not found');
+    const found = requireAsset(await ctx.store.readOne((sql) => activity.assetPage(sql, id, cursor ? seqOf(...cursor) : null, limit + 1)));
     const page = keysetPage(found.rows, limit, (last) => writeCursor(CURSORS.assetEvents, [last.height, last.tx_index, last.event_index]));
     return { asset_id: id, events: page.items.map(presentActivity), next_cursor: page.nextCursor };
   }, { fixedPerHeight: true });
