@@ -1,0 +1,115 @@
+/**
+ * What the app services ask of the chain, over CometBFT RPC: broadcast a signed tx
+ * (`broadcast_tx_sync`: CheckTx only), find a committed tx by hash (`tx`), and read an
+ * account's number and committed sequence (auth `Query/Account` through `abci_query`).
+ *
+ * A tx the RPC node already holds answers "tx already exists in cache" (a JSON-RPC error,
+ * not a CheckTx code); a rebroadcast after a crash relies on that being treated as accepted.
+ */
+import { Comet38Client, type CometClient } from '@cosmjs/tendermint-rpc';
+import { toHex, fromHex } from '@cosmjs/encoding';
+import { BaseAccount } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
+import { QueryAccountRequest, QueryAccountResponse } from 'cosmjs-types/cosmos/auth/v1beta1/query';
+
+/** CheckTx's answer to a broadcast. */
+export interface BroadcastResult {
+  /** upper-case hex consensus hash */
+  hash: string;
+  code: number;
+  codespace: string;
+  log: string;
+  /** the node already had these exact bytes (in its mempool or committed) */
+  alreadyKnown: boolean;
+}
+
+/** A committed tx: its height and its DeliverTx outcome. */
+export interface CommittedTx {
+  hash: string;
+  height: number;
+  code: number;
+  codespace: string;
+  log: string;
+}
+
+export interface AccountState {
+  accountNumber: bigint;
+  /** the committed sequence: the one the account's next tx must carry */
+  sequence: bigint;
+}
+
+export interface ChainClient {
+  readonly chainId: string;
+  broadcast(tx: Uint8Array): Promise<BroadcastResult>;
+  /** null while the tx is not in a committed block */
+  findTx(hash: string): Promise<CommittedTx | null>;
+  /** null for an address the chain has never seen */
+  account(address: string): Promise<AccountState | null>;
+  height(): Promise<number>;
+  disconnect(): void;
+}
+
+const ALREADY_KNOWN_RE = /tx already exists in cache/i;
+const NOT_FOUND_RE = /not found/i;
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+class CometChainClient implements ChainClient {
+  constructor(
+    private readonly client: CometClient,
+    readonly chainId: string,
+  ) {}
+
+  async broadcast(tx: Uint8Array): Promise<BroadcastResult> {
+    try {
+      const r = await this.client.broadcastTxSync({ tx });
+      return { hash: toHex(r.hash).toUpperCase(), code: r.code, codespace: r.codespace ?? '', log: r.log ?? '', alreadyKnown: false };
+    } catch (e) {
+      if (!ALREADY_KNOWN_RE.test(errorText(e))) throw e;
+      return { hash: '', code: 0, codespace: '', log: 'tx already exists in cache', alreadyKnown: true };
+    }
+  }
+
+  async findTx(hash: string): Promise<CommittedTx | null> {
+    try {
+      const r = await this.client.tx({ hash: fromHex(hash) });
+      return { hash: toHex(r.hash).toUpperCase(), height: r.height, code: r.result.code, codespace: r.result.codespace ?? '', log: r.result.log ?? '' };
+    } catch (e) {
+      if (NOT_FOUND_RE.test(errorText(e))) return null;
+      throw e;
+    }
+  }
+
+  async account(address: string): Promise<AccountState | null> {
+    const data = QueryAccountRequest.encode({ address }).finish();
+    const r = await this.client.abciQuery({ path: '/cosmos.auth.v1beta1.Query/Account', data });
+    if (r.code) {
+      if (NOT_FOUND_RE.test(r.log ?? '')) return null;
+      throw new Error(`auth Account query for ${address} failed: ${r.codespace}/${r.code} ${r.log ?? ''}`);
+    }
+    const any = QueryAccountResponse.decode(r.value).account;
+    if (!any || any.typeUrl !== '/cosmos.auth.v1beta1.BaseAccount') throw new Error(`auth Account query for ${address}: unsupported account type ${any?.typeUrl ?? '(none)'}`);
+    const base = BaseAccount.decode(any.value);
+    return { accountNumber: base.accountNumber, sequence: base.sequence };
+  }
+
+  async height(): Promise<number> {
+    return (await this.client.status()).syncInfo.latestBlockHeight;
+  }
+
+  disconnect(): void {
+    this.client.disconnect();
+  }
+}
+
+/** Connects to `rpcUrl`; the chain id is the chain's own (checked against `expectedChainId` when given). */
+export async function connectChain(rpcUrl: string, expectedChainId?: string): Promise<ChainClient> {
+  const client = await Comet38Client.connect(rpcUrl);
+  const chainId = (await client.status()).nodeInfo.network;
+  if (expectedChainId && expectedChainId !== chainId) {
+    client.disconnect();
+    throw new Error(`the chain at ${rpcUrl} is ${chainId}, not ${expectedChainId}`);
+  }
+  return new CometChainClient(client, chainId);
+}

@@ -1,0 +1,154 @@
+/**
+ * One signer per key: a queue that signs and broadcasts that key's txs one at a time.
+ *
+ * It reads the account number and committed sequence once (auth Account query) and then
+ * keeps the next sequence itself, so several txs of one key enter one block. A CheckTx
+ * "account sequence mismatch" (sdk/32) moves it to the sequence the chain expects (from the
+ * error text, else a re-read) and signs again, a bounded number of times. Fee and gas are
+ * fixed by configuration: there is no Simulate to estimate them.
+ *
+ * Every signed tx is handed to `record` before it is broadcast, so the intent log holds the
+ * exact bytes (and so the only sequence) that can ever reach a block for that action.
+ */
+import type { EncodeObject, OfflineDirectSigner } from '@cosmjs/proto-signing';
+import { signTx, type TxFee } from '../../src/client/registry';
+import { txHash } from './tx-hash';
+import type { AccountState, BroadcastResult, ChainClient, CommittedTx } from './chain-client';
+
+export interface SignedTx {
+  /** upper-case hex consensus hash */
+  hash: string;
+  bytes: Uint8Array;
+  sequence: bigint;
+}
+
+export interface SignerOptions {
+  fee: TxFee;
+  /** re-signs after a sequence mismatch before giving up (default 3) */
+  maxSequenceRetries?: number;
+  /** tx lookups while waiting for inclusion (default every 250 ms) */
+  pollMs?: number;
+}
+
+export interface Submission {
+  signed: SignedTx;
+  checkTx: BroadcastResult;
+}
+
+/** The tx did not appear in a block in time: it may still; the caller decides. */
+export class InclusionTimeout extends Error {
+  constructor(
+    readonly hash: string,
+    readonly waitedMs: number,
+  ) {
+    super(`tx ${hash} not in a block after ${waitedMs} ms`);
+    this.name = 'InclusionTimeout';
+  }
+}
+
+export const SEQUENCE_MISMATCH = { codespace: 'sdk', code: 32 } as const;
+const EXPECTED_SEQUENCE_RE = /expected (\d+), got (\d+)/;
+
+export function isSequenceMismatch(r: Pick<BroadcastResult, 'code' | 'codespace'>): boolean {
+  return r.code === SEQUENCE_MISMATCH.code && r.codespace === SEQUENCE_MISMATCH.codespace;
+}
+
+/** The sequence the chain asked for in a mismatch log, when it says. */
+export function expectedSequence(log: string): bigint | undefined {
+  const m = EXPECTED_SEQUENCE_RE.exec(log);
+  return m ? BigInt(m[1]) : undefined;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class ChainSigner {
+  private account: AccountState | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly maxRetries: number;
+  private readonly pollMs: number;
+
+  constructor(
+    private readonly chain: ChainClient,
+    private readonly wallet: OfflineDirectSigner,
+    readonly address: string,
+    private readonly options: SignerOptions,
+  ) {
+    this.maxRetries = options.maxSequenceRetries ?? 3;
+    this.pollMs = options.pollMs ?? 250;
+  }
+
+  get chainClient(): ChainClient {
+    return this.chain;
+  }
+
+  /** Forgets the kept sequence: the next tx re-reads the account (after a crash recovery or an unknown broadcast outcome). */
+  resync(): void {
+    this.account = undefined;
+  }
+
+  /**
+   * Signs `messages` with this key's next sequence, awaits `record(signed)`, broadcasts.
+   * Serialised per key. Resolves with CheckTx's answer (code 0: in the mempool); a refusal
+   * other than a sequence mismatch resolves too, with its code, and consumes no sequence.
+   */
+  submit(messages: readonly EncodeObject[], record: (signed: SignedTx) => Promise<void>, memo = ''): Promise<Submission> {
+    const run = this.queue.then(() => this.signAndBroadcast(messages, record, memo));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Re-broadcasts bytes signed earlier (crash recovery), in the key's queue. */
+  rebroadcast(bytes: Uint8Array): Promise<BroadcastResult> {
+    const run = this.queue.then(() => this.chain.broadcast(bytes));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Polls `tx` by hash until the tx is in a block; InclusionTimeout after `timeoutMs`. */
+  async waitForInclusion(hash: string, timeoutMs: number): Promise<CommittedTx> {
+    const started = Date.now();
+    for (;;) {
+      const found = await this.chain.findTx(hash);
+      if (found) return found;
+      if (Date.now() - started >= timeoutMs) throw new InclusionTimeout(hash, Date.now() - started);
+      await sleep(this.pollMs);
+    }
+  }
+
+  private async current(): Promise<AccountState> {
+    if (!this.account) {
+      const account = await this.chain.account(this.address);
+      if (!account) throw new Error(`account ${this.address} does not exist on the chain yet (it needs funds before it can sign)`);
+      this.account = account;
+    }
+    return this.account;
+  }
+
+  private async sign(messages: readonly EncodeObject[], memo: string): Promise<SignedTx> {
+    const { accountNumber, sequence } = await this.current();
+    const bytes = await signTx(this.wallet, { messages, accountNumber, sequence, chainId: this.chain.chainId, fee: this.options.fee, memo, signerAddress: this.address });
+    return { hash: txHash(bytes), bytes, sequence };
+  }
+
+  private async signAndBroadcast(messages: readonly EncodeObject[], record: (signed: SignedTx) => Promise<void>, memo: string): Promise<Submission> {
+    for (let attempt = 0; ; attempt++) {
+      const signed = await this.sign(messages, memo);
+      await record(signed);
+      let checkTx: BroadcastResult;
+      try {
+        checkTx = await this.chain.broadcast(signed.bytes);
+      } catch (e) {
+        this.resync(); // the node may or may not have taken it: re-read before the next tx
+        throw e;
+      }
+      if (checkTx.code === 0) {
+        this.account!.sequence = signed.sequence + 1n;
+        return { signed, checkTx: { ...checkTx, hash: checkTx.hash || signed.hash } };
+      }
+      if (!isSequenceMismatch(checkTx) || attempt >= this.maxRetries) return { signed, checkTx };
+      const expected = expectedSequence(checkTx.log);
+      if (expected === undefined) this.resync();
+      else this.account!.sequence = expected;
+    }
+  }
+}

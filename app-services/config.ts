@@ -1,0 +1,50 @@
+/**
+ * Settings of the app services, read from the environment by launcher/config.ts (npm start
+ * and the app-services container). docs/running.md lists them.
+ */
+import type { KeySecret } from './keys';
+
+export interface AppServicesSettings {
+  /** their own PostgreSQL schema (APP_SCHEMA, default app) */
+  schema: string;
+  /** LENDER_KEY / DESK_KEY; undefined: that service does not act (its reads still answer) */
+  keys: { lender?: KeySecret; desk?: KeySecret };
+  /** fee of every tx they sign: APP_TX_FEE base units of the gas denom, APP_TX_GAS gas */
+  txFee: bigint;
+  txGas: bigint;
+  /** APP_INCLUSION_TIMEOUT_MS: how long an action waits for its block before it is left to the reconcile loop */
+  inclusionTimeoutMs: number;
+  /** APP_RECONCILE_MS: how often an acting process settles its open intents */
+  reconcileMs: number;
+  /** APP_LOCK_RETRY_MS: how often a standby process tries to take a key's actor lock */
+  lockRetryMs: number;
+  /** LAUNCHPAD_RATE_LIMIT: metadata POSTs per client address per 10 minutes */
+  launchpadRateLimit: number;
+  /** APP_TRUST_PROXY: the client address is the X-Forwarded-For one (behind a load balancer) */
+  trustProxy: boolean;
+}
+
+export const APP_SERVICES_DEFAULTS = {
+  schema: 'app',
+  txFee: 5000n,
+  txGas: 2_000_000n,
+  inclusionTimeoutMs: 30_000,
+  reconcileMs: 5000,
+  lockRetryMs: 5000,
+  launchpadRateLimit: 20,
+  trustProxy: false,
+} as const;
+
+/** Every variable the app services read, with its default as documented. */
+export const APP_SERVICES_VARIABLES: Record<string, string> = {
+  APP_SCHEMA: 'app',
+  LENDER_KEY: '(embedded devnet: its lender account; otherwise unset: the lender does not act)',
+  DESK_KEY: '(embedded devnet: its desk account; otherwise unset: the desk does not act)',
+  APP_TX_FEE: '5000',
+  APP_TX_GAS: '2000000',
+  APP_INCLUSION_TIMEOUT_MS: '30000',
+  APP_RECONCILE_MS: '5000',
+  APP_LOCK_RETRY_MS: '5000',
+  LAUNCHPAD_RATE_LIMIT: '20',
+  APP_TRUST_PROXY: 'false',
+};

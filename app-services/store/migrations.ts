@@ -1,0 +1,94 @@
+/**
+ * The app services' own schema (default `app`), versioned: each migration runs once, in
+ * order, in one transaction with its row in `schema_migrations`. Start-up applies what is
+ * missing under a transaction-scoped advisory lock, so two processes starting together
+ * never apply one twice. The indexer's schema is never written here.
+ *
+ * A migration, once released, is never edited: a change is a new version at the end.
+ */
+import type { Pool, PoolClient } from 'pg';
+import { quoteIdent } from './sql';
+
+export interface Migration {
+  version: number;
+  name: string;
+  /** SQL with `{schema}` standing for the quoted schema name */
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'intent log',
+    sql: `
+      -- One row per chain action a service takes: written before the tx is broadcast
+      -- (status pending, then signed with the exact bytes), settled from the chain after.
+      CREATE TABLE {schema}.intents (
+        id          text PRIMARY KEY,             -- deterministic: the action's identity, e.g. lender/principal/<loan>
+        actor       text NOT NULL,                -- bech32 address of the signing key
+        kind        text NOT NULL,                -- what the action is, for people and metrics
+        messages    jsonb NOT NULL,               -- [{typeUrl, value}] as signed (proto-JSON values)
+        memo        text NOT NULL DEFAULT '',
+        status      text NOT NULL CHECK (status IN ('pending', 'signed', 'committed', 'failed', 'rejected')),
+        sequence    numeric,                      -- of the signed tx
+        tx_hash     text,                         -- upper-case hex consensus hash of tx_bytes
+        tx_bytes    bytea,
+        attempts    integer NOT NULL DEFAULT 0,   -- times signed (a new signature only once the last one provably can never be included)
+        height      bigint,
+        code        integer,
+        codespace   text,
+        log         text,
+        created_at  timestamptz NOT NULL DEFAULT now(),
+        updated_at  timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX intents_open ON {schema}.intents (actor, sequence) WHERE status IN ('pending', 'signed');
+      CREATE INDEX intents_kind_created ON {schema}.intents (kind, created_at);
+    `,
+  },
+  {
+    version: 2,
+    name: 'launchpad documents',
+    sql: `
+      CREATE TABLE {schema}.launchpad_documents (
+        meta_hash   char(64) PRIMARY KEY,         -- lower-case hex SHA-256 of canonical
+        canonical   bytea NOT NULL,               -- the canonical document bytes (docs/app-services.md)
+        source      text NOT NULL CHECK (source IN ('api', 'devnet')),
+        created_at  timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
+];
+
+const LOCK_NAME = 'svc-app-services/migrations';
+
+async function ensureBookkeeping(client: PoolClient, schema: string): Promise<void> {
+  const s = quoteIdent(schema);
+  await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+  await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+}
+
+/** Applies the missing migrations; returns the versions it applied. */
+export async function migrate(pool: Pool, schema: string, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  const client = await pool.connect();
+  const applied: number[] = [];
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [LOCK_NAME]);
+    await ensureBookkeeping(client, schema);
+    const s = quoteIdent(schema);
+    const done = new Set((await client.query<{ version: number }>(`SELECT version FROM ${s}.schema_migrations`)).rows.map((r) => r.version));
+    for (const m of migrations) {
+      if (done.has(m.version)) continue;
+      await client.query(m.sql.split('{schema}').join(s));
+      await client.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [m.version, m.name]);
+      applied.push(m.version);
+    }
+    await client.query('COMMIT');
+    return applied;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
+}
