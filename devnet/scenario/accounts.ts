@@ -40,6 +40,13 @@ export const ROLE_NAMES = [
 ] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
 
+/**
+ * Roles the app services (lender service, trade-desk service) sign for in
+ * services mode: the scenario then never signs as them, because two signers
+ * on one key break each other's sequences.
+ */
+export const SERVICE_ROLES: readonly RoleName[] = ['lender', 'desk'];
+
 export interface Cast {
   roles: Record<RoleName, Actor>;
   holders: Actor[];
@@ -59,7 +66,7 @@ export interface CastOptions {
 const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 /** A valid secp256k1 private key (0 < k < n) from the seed and a name; rehashed in the astronomically rare invalid case. */
-function privateKey(seed: string, name: string): Uint8Array {
+export function privateKey(seed: string, name: string): Uint8Array {
   for (let attempt = 0; ; attempt++) {
     const key = sha256(utf8Encode(`svc-devnet/${seed}/key/${name}/${attempt}`));
     const k = BigInt('0x' + bytesToHex(key));

@@ -1,29 +1,6 @@
 /**
- * Canonical JSON (object keys sorted by code unit, no whitespace) and the
- * asset metadata hash: SHA-256 of the canonical document, so the same
- * document always yields the same meta_hash (SPEC "Derived identifiers").
+ * Canonical JSON and the metadata hash now live in src/lib (shared with the app
+ * services' launchpad); re-exported here so the scenario's importers are unchanged.
  */
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex, utf8Encode } from '../../src/lib/bytes';
-
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
-export function canonicalStringify(value: JsonValue): string {
-  if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number') {
-    // NaN and Infinity have no JSON form; refusing beats writing "null"
-    if (!Number.isFinite(value)) throw new TypeError(`canonical JSON has no form for ${value}`);
-    return JSON.stringify(value);
-  }
-  if (Array.isArray(value)) return `[${value.map(canonicalStringify).join(',')}]`;
-  if (typeof value === 'object') {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalStringify(value[k])}`).join(',')}}`;
-  }
-  throw new TypeError(`canonical JSON has no form for a ${typeof value}`);
-}
-
-/** Lower-case hex SHA-256 of the canonical form of a metadata document. */
-export function metadataHash(doc: JsonValue): string {
-  return bytesToHex(sha256(utf8Encode(canonicalStringify(doc))));
-}
+export { canonicalStringify, metadataHash } from '../../src/lib/canonical-json';
+export type { JsonValue } from '../../src/lib/canonical-json';

@@ -8,3 +8,4 @@ export * from './amount';
 export * from './accrual';
 export * from './typed-event';
 export * from './cursor';
+export * from './canonical-json';

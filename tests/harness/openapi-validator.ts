@@ -1,8 +1,9 @@
 /**
  * Checks HTTP responses against openapi.yaml: the documented status of the operation,
  * its media type, the JSON body against the component schemas (ajv; OpenAPI 3.0
- * `nullable` is ajv's `nullable` keyword), and the header rules of the read API
- * (no CORS headers, no X-Powered-By, `Allow: GET` on 405).
+ * `nullable` is ajv's `nullable` keyword), and the header rules of the read API and the
+ * app services (no CORS headers, no X-Powered-By, `Allow` naming the path's documented
+ * methods on 405). `loadOpenApiValidator(APP_OPENAPI_FILE)` checks /api answers.
  *
  *   const openapi = loadOpenApiValidator();
  *   openapi.check({ method: 'GET', path: '/v1/txs?limit=5', status: res.status, headers, body });
@@ -14,6 +15,7 @@ import addFormats from 'ajv-formats';
 import { parse as parseYaml } from 'yaml';
 
 export const OPENAPI_FILE = path.resolve(__dirname, '..', '..', 'openapi.yaml');
+export const APP_OPENAPI_FILE = path.resolve(__dirname, '..', '..', 'app-services', 'openapi.yaml');
 const DOC_ID = 'openapi.json';
 
 interface MediaObject {
@@ -113,13 +115,26 @@ export function loadOpenApiValidator(file: string = OPENAPI_FILE): OpenApiValida
     return { where: `${method} ${matcher.template} ${status}`, response: resolveResponse(response) };
   }
 
+  /** The methods a path documents, as an Allow header lists them (GET for every /v1 path). */
+  function documentedMethods(pathname: string): string {
+    const matcher = matchers.find((m) => m.re.test(pathname));
+    const item = matcher ? doc.paths[matcher.template] : {};
+    return Object.keys(item)
+      .filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k))
+      .map((k) => k.toUpperCase())
+      .join(', ');
+  }
+
   function headerProblems(r: CheckedResponse): string[] {
     const problems: string[] = [];
     for (const name of Object.keys(r.headers)) {
       if (name.startsWith('access-control-')) problems.push(`CORS header ${name} present`);
       if (name === 'x-powered-by') problems.push('X-Powered-By present');
     }
-    if (r.status === 405 && r.headers.allow !== 'GET') problems.push(`405 without "Allow: GET" (got ${r.headers.allow})`);
+    if (r.status === 405) {
+      const allowed = documentedMethods(r.path.split('?')[0]);
+      if (r.headers.allow !== allowed) problems.push(`405 without "Allow: ${allowed}" (got ${r.headers.allow})`);
+    }
     return problems;
   }
 
@@ -127,6 +142,9 @@ export function loadOpenApiValidator(file: string = OPENAPI_FILE): OpenApiValida
     const pathname = r.path.split('?')[0];
     const { where, response } = documentedResponse(r.method, pathname, r.status);
     const problems = headerProblems(r);
+    for (const [name, header] of Object.entries(response.headers ?? {})) {
+      if ((header as { required?: boolean }).required && r.headers[name.toLowerCase()] === undefined) problems.push(`required header ${name} missing`);
+    }
     const contentType = (r.headers['content-type'] ?? '').split(';')[0].trim();
     const media = response.content?.[contentType];
     if (!media) problems.push(`content-type ${contentType || '(none)'} not documented (${Object.keys(response.content ?? {}).join(', ')})`);

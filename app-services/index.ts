@@ -1,0 +1,165 @@
+/**
+ * The app services under /api (app-services/openapi.yaml): the launchpad metadata service
+ * now; the lender and the desk act through the KeyActors built here.
+ *
+ *   const services = new AppServices({ pool, databaseUrl, settings, hrp, gasDenom, chain, log });
+ *   app.use('/api', services.router);
+ *   await services.start();   // migrations, devnet documents, chain, actor locks
+ *   ...
+ *   await services.stop();    // workers, then locks, then the chain connection
+ *
+ * The router answers before start() finishes: reads wait for nothing but the schema, and
+ * answer 503 until the migrations have run.
+ */
+import fs from 'fs';
+import path from 'path';
+import express, { type RequestHandler, type Router } from 'express';
+import type { Pool } from 'pg';
+import { KeyActor, type ActorStatus } from './actor';
+import { connectChain, type ChainClient } from './chain/chain-client';
+import type { AppServicesSettings } from './config';
+import { AppHttpError, errorHandler, sendError } from './http/errors';
+import { SlidingWindowLimiter } from './http/rate-limit';
+import { loadKey } from './keys';
+import { canonicalDocumentBytes, documentHash, parseMetadataDocument } from './launchpad/document';
+import { LaunchpadRepository } from './launchpad/repository';
+import { registerLaunchpadRoutes } from './launchpad/routes';
+import type { AppLogger } from './logger';
+import { migrate } from './store/migrations';
+
+export const APP_OPENAPI_PATH = path.resolve(__dirname, 'openapi.yaml');
+export const JSON_BODY_LIMIT_BYTES = 512 * 1024;
+const RATE_WINDOW_MS = 10 * 60_000;
+
+export interface AppServicesOptions {
+  pool: Pool;
+  /** the same database, for each actor lock's own connection */
+  databaseUrl: string;
+  settings: AppServicesSettings;
+  hrp: string;
+  gasDenom: string;
+  /** where the services act; undefined: nobody acts (reads only) */
+  chain?: { rpcUrl: string; chainId?: string };
+  /** launchpad documents to register at start (the embedded devnet's launches) */
+  devnetDocuments?: readonly unknown[];
+  log: AppLogger;
+}
+
+export interface AppServicesReadiness {
+  ready: boolean;
+  reasons: string[];
+  actors: ActorStatus[];
+}
+
+export class AppServices {
+  readonly router: Router;
+  private schemaReady = false;
+  private startError: string | undefined;
+  private chain: ChainClient | undefined;
+  private readonly actors: KeyActor[] = [];
+  private stopped = false;
+  private readonly launchpad: LaunchpadRepository;
+
+  constructor(private readonly o: AppServicesOptions) {
+    this.launchpad = new LaunchpadRepository(o.pool, o.settings.schema);
+    this.router = this.buildRouter();
+  }
+
+  async start(): Promise<void> {
+    try {
+      const applied = await migrate(this.o.pool, this.o.settings.schema);
+      this.schemaReady = true;
+      this.o.log.info('app schema ready', { schema: this.o.settings.schema, applied_migrations: applied });
+      await this.registerDevnetDocuments();
+      await this.startActors();
+    } catch (e) {
+      this.startError = e instanceof Error ? e.message : String(e);
+      throw e;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all(this.actors.map((a) => a.stop()));
+    this.chain?.disconnect();
+  }
+
+  /** For /ready: the schema is migrated and every configured key has an actor (acting or standing by). */
+  readiness(): AppServicesReadiness {
+    const reasons: string[] = [];
+    if (this.startError) reasons.push(`app services failed to start: ${this.startError}`);
+    else if (!this.schemaReady) reasons.push('app services: migrating their schema');
+    for (const a of this.actors) if (a.state === 'recovering') reasons.push(`app services: ${a.role} is settling open intents`);
+    return { ready: reasons.length === 0, reasons, actors: this.actors.map((a) => a.status()) };
+  }
+
+  actor(role: string): KeyActor | undefined {
+    return this.actors.find((a) => a.role === role);
+  }
+
+  // ---------------------------------------------------------------- start
+
+  private async registerDevnetDocuments(): Promise<void> {
+    for (const input of this.o.devnetDocuments ?? []) {
+      const parsed = parseMetadataDocument(input);
+      if (!parsed.ok) throw new Error(`a devnet launch document is refused by the launchpad rules: ${parsed.error}`);
+      await this.launchpad.save(documentHash(parsed.doc), canonicalDocumentBytes(parsed.doc), 'devnet');
+    }
+    if (this.o.devnetDocuments?.length) this.o.log.info('registered the devnet launch documents', { documents: this.o.devnetDocuments.length });
+  }
+
+  private async startActors(): Promise<void> {
+    const { keys } = this.o.settings;
+    const roles = Object.entries(keys).filter(([, secret]) => secret !== undefined);
+    if (!this.o.chain || roles.length === 0) {
+      this.o.log.warn('the lender and desk do not act: no chain or no keys configured (LENDER_KEY, DESK_KEY)');
+      return;
+    }
+    this.chain = await connectChain(this.o.chain.rpcUrl, this.o.chain.chainId);
+    for (const [role, secret] of roles) {
+      const { wallet, address } = await loadKey(secret!, this.o.hrp);
+      if (this.stopped) return;
+      const actor = new KeyActor({
+        role,
+        wallet,
+        address,
+        chain: this.chain,
+        pool: this.o.pool,
+        connection: { connectionString: this.o.databaseUrl },
+        schema: this.o.settings.schema,
+        fee: { amount: [{ denom: this.o.gasDenom, amount: this.o.settings.txFee.toString() }], gas: this.o.settings.txGas },
+        inclusionTimeoutMs: this.o.settings.inclusionTimeoutMs,
+        reconcileMs: this.o.settings.reconcileMs,
+        lockRetryMs: this.o.settings.lockRetryMs,
+        log: this.o.log,
+      });
+      this.actors.push(actor);
+      actor.start();
+    }
+  }
+
+  // ---------------------------------------------------------------- http
+
+  private buildRouter(): Router {
+    const router = express.Router({ caseSensitive: true, strict: true });
+    const openapi = fs.readFileSync(APP_OPENAPI_PATH, 'utf8');
+    router.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(openapi));
+    router.all('/openapi.yaml', allow('GET'));
+    router.use(express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: false }));
+    router.use(this.needsSchema);
+    registerLaunchpadRoutes(router, { repository: this.launchpad, limiter: new SlidingWindowLimiter(this.o.settings.launchpadRateLimit, RATE_WINDOW_MS) }, allow);
+    router.use((_req, res) => sendError(res, 'not_found', 'not found'));
+    router.use(errorHandler(this.o.log));
+    return router;
+  }
+
+  private readonly needsSchema: RequestHandler = (_req, _res, next) => {
+    if (this.schemaReady) return next();
+    next(new AppHttpError('unavailable', this.startError ? 'the app services failed to start; see /ready' : 'the app services are starting; see /ready'));
+  };
+}
+
+/** 405 with the methods the path has. */
+export function allow(methods: string): RequestHandler {
+  return (_req, res) => sendError(res, 'method_not_allowed', 'method not allowed', { Allow: methods });
+}

@@ -1,0 +1,87 @@
+/**
+ * The app services' router on real PostgreSQL, served on a free port as /api; every answer
+ * is checked against app-services/openapi.yaml before a test sees it.
+ */
+import express from 'express';
+import type { Server } from 'http';
+import type { AddressInfo } from 'net';
+import { AppServices, type AppServicesOptions } from '../../../app-services';
+import { APP_SERVICES_DEFAULTS, type AppServicesSettings } from '../../../app-services/config';
+import { createTestSchema } from '../../harness/db';
+import { APP_OPENAPI_FILE, loadOpenApiValidator, type OpenApiValidator } from '../../harness/openapi-validator';
+import type { TestSchema } from '../../harness/postgres';
+
+export interface AppResponse<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies are asserted field by field
+  status: number;
+  headers: Record<string, string>;
+  body: T;
+  text: string;
+}
+
+export interface AppApi {
+  db: TestSchema;
+  services: AppServices;
+  errors: string[];
+  request<T = any>(method: string, path: string, init?: { body?: string | Buffer; headers?: Record<string, string> }): Promise<AppResponse<T>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  postJson<T = any>(path: string, body: unknown, headers?: Record<string, string>): Promise<AppResponse<T>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  close(): Promise<void>;
+}
+
+let validator: OpenApiValidator | undefined;
+
+export interface StartAppApiOptions {
+  settings?: Partial<AppServicesSettings>;
+  devnetDocuments?: AppServicesOptions['devnetDocuments'];
+  trustProxy?: boolean;
+  /** false: mount the router without running start() (no schema yet) */
+  start?: boolean;
+}
+
+export async function startAppApi(o: StartAppApiOptions = {}): Promise<AppApi> {
+  const db = await createTestSchema('app');
+  const errors: string[] = [];
+  const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m: string, f?: Record<string, unknown>) => void errors.push(`${m} ${JSON.stringify(f)}`) };
+  const services = new AppServices({
+    pool: db.pool,
+    databaseUrl: db.url,
+    settings: { ...APP_SERVICES_DEFAULTS, keys: {}, schema: db.schema, ...o.settings },
+    hrp: 'svc',
+    gasDenom: 'usvc',
+    devnetDocuments: o.devnetDocuments,
+    log,
+  });
+  if (o.start !== false) await services.start();
+  const app = express();
+  app.disable('x-powered-by');
+  if (o.trustProxy) app.set('trust proxy', true);
+  app.use('/api', services.router);
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const openapi = (validator ??= loadOpenApiValidator(APP_OPENAPI_FILE));
+
+  async function request<T>(method: string, path: string, init: { body?: string | Buffer; headers?: Record<string, string> } = {}): Promise<AppResponse<T>> {
+    const res = await fetch(base + path, { method, body: init.body, headers: init.headers });
+    const text = await res.text();
+    const headers: Record<string, string> = {};
+    res.headers.forEach((value, name) => (headers[name] = value));
+    const isJson = (headers['content-type'] ?? '').startsWith('application/json');
+    const body = (isJson ? JSON.parse(text) : text) as T;
+    openapi.check({ method, path, status: res.status, headers, body });
+    return { status: res.status, headers, body, text };
+  }
+
+  return {
+    db,
+    services,
+    errors,
+    request,
+    postJson: (path, body, headers = {}) => request('POST', path, { body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } }),
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.stop();
+      await db.drop();
+    },
+  };
+}
