@@ -9,6 +9,8 @@ import { ConfigError } from '../src/lib/errors';
 import type { LogFormat, LogLevel } from './logger';
 import { responseCacheFromEnv } from '../rest-adapter/config';
 import type { ResponseCacheOptions } from '../rest-adapter/http/response-cache';
+import { APP_SERVICES_DEFAULTS, APP_SERVICES_VARIABLES, type AppServicesSettings } from '../app-services/config';
+import { KeySecret } from '../app-services/keys';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -40,6 +42,8 @@ export interface LauncherConfig {
   /** bech32 prefix and gas denom for the /v1 app (SVC_HRP, SVC_GAS_DENOM) */
   hrp: string;
   gasDenom: string;
+  /** the app services under /api (APP_*, LENDER_KEY, DESK_KEY, LAUNCHPAD_*) */
+  app: AppServicesSettings;
 }
 
 /** Every variable npm start reads, with its default as documented (docs/running.md). */
@@ -64,6 +68,7 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   NODE_WORKERS: '0',
   RESPONSE_CACHE_MB: '64',
   RESPONSE_CACHE_POLL_MS: '200',
+  ...APP_SERVICES_VARIABLES,
 };
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -105,8 +110,7 @@ function url(env: Env, name: string, protocols: string[], example: string): stri
 
 function chainOf(env: Env): LauncherConfig['chain'] {
   const rpcUrl = url(env, 'CHAIN_RPC_URL', ['http:', 'https:'], 'http://host:26657');
-  const chainId = read(env, 'CHAIN_ID');
-  if (chainId !== undefined && !isValidChainId(chainId)) throw new ConfigError('CHAIN_ID', `"${chainId}" is not a chain id (1..50 printable characters)`);
+  const chainId = chainIdOf(env);
   if (rpcUrl === undefined) {
     if (chainId !== undefined && chainId !== DEFAULT_CHAIN_CONFIG.chainId) {
       throw new ConfigError('CHAIN_ID', `applies with CHAIN_RPC_URL only; the embedded devnet is ${DEFAULT_CHAIN_CONFIG.chainId}`);
@@ -134,6 +138,37 @@ function schemaOf(env: Env): string {
   return schema;
 }
 
+function bigintOf(env: Env, name: string, fallback: bigint, min: bigint, max: bigint): bigint {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const n = /^[0-9]{1,30}$/.test(raw) ? BigInt(raw) : -1n;
+  if (n < min || n > max) throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+function secretOf(env: Env, name: string): KeySecret | undefined {
+  const raw = read(env, name);
+  return raw === undefined ? undefined : new KeySecret(raw, name);
+}
+
+function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
+  const d = APP_SERVICES_DEFAULTS;
+  const schema = read(env, 'APP_SCHEMA') ?? d.schema;
+  if (!SCHEMA_RE.test(schema)) throw new ConfigError('APP_SCHEMA', `must be a lower-case PostgreSQL identifier ([a-z_][a-z0-9_]*, at most 63), got "${schema}"`);
+  if (schema === indexerSchema) throw new ConfigError('APP_SCHEMA', `must differ from DB_SCHEMA ("${indexerSchema}"): the indexer's schema is read-only to the app services`);
+  return {
+    schema,
+    keys: { lender: secretOf(env, 'LENDER_KEY'), desk: secretOf(env, 'DESK_KEY') },
+    txFee: bigintOf(env, 'APP_TX_FEE', d.txFee, 0n, 10n ** 30n),
+    txGas: bigintOf(env, 'APP_TX_GAS', d.txGas, 1n, 10n ** 12n),
+    inclusionTimeoutMs: integer(env, 'APP_INCLUSION_TIMEOUT_MS', d.inclusionTimeoutMs, 1000, 3_600_000),
+    reconcileMs: integer(env, 'APP_RECONCILE_MS', d.reconcileMs, 100, 3_600_000),
+    lockRetryMs: integer(env, 'APP_LOCK_RETRY_MS', d.lockRetryMs, 100, 3_600_000),
+    launchpadRateLimit: integer(env, 'LAUNCHPAD_RATE_LIMIT', d.launchpadRateLimit, 1, 1_000_000),
+    trustProxy: oneOf(env, 'APP_TRUST_PROXY', ['true', 'false'], String(d.trustProxy) as 'true' | 'false') === 'true',
+  };
+}
+
 /** Reads and validates the whole configuration (throws ConfigError naming the first bad variable). */
 export function loadLauncherConfig(env: Env, opts: { stdoutIsTTY: boolean; cwd: string }): LauncherConfig {
   const chainConfig = loadChainConfig(env);
@@ -152,6 +187,7 @@ export function loadLauncherConfig(env: Env, opts: { stdoutIsTTY: boolean; cwd: 
     responseCache: responseCacheFromEnv(env),
     hrp: chainConfig.hrp,
     gasDenom: chainConfig.gasDenom,
+    app: appServicesOf(env, schemaOf(env)),
   };
 }
 
@@ -166,6 +202,11 @@ export interface ServeConfig {
   chainRpcUrl?: string;
   readyMaxLagBlocks: number;
   log: { format: LogFormat; level: LogLevel };
+  /** CHAIN_ID, checked against the chain the services act on */
+  chainId?: string;
+  app: AppServicesSettings;
+  hrp: string;
+  gasDenom: string;
 }
 
 /** DATABASE_URL, or the node's DB_HOST/DB_PORT/DB_USER/DB_PASS/DB_DATABASE (one compose env for both). */
@@ -183,7 +224,14 @@ function databaseUrlOf(env: Env): string {
   return u.toString();
 }
 
+function chainIdOf(env: Env): string | undefined {
+  const chainId = read(env, 'CHAIN_ID');
+  if (chainId !== undefined && !isValidChainId(chainId)) throw new ConfigError('CHAIN_ID', `"${chainId}" is not a chain id (1..50 printable characters)`);
+  return chainId;
+}
+
 export function loadServeConfig(env: Env, opts: { stdoutIsTTY: boolean }): ServeConfig {
+  const chainConfig = loadChainConfig(env);
   return {
     port: integer(env, 'PORT', 3002, 0, 65535),
     host: read(env, 'HOST') ?? '0.0.0.0',
@@ -192,5 +240,9 @@ export function loadServeConfig(env: Env, opts: { stdoutIsTTY: boolean }): Serve
     chainRpcUrl: url(env, 'CHAIN_RPC_URL', ['http:', 'https:'], 'http://host:26657')?.replace(/\/+$/, ''),
     readyMaxLagBlocks: integer(env, 'READY_MAX_LAG_BLOCKS', 10, 0, 1_000_000),
     log: { format: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, opts.stdoutIsTTY ? 'pretty' : 'json'), level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info') },
+    chainId: chainIdOf(env),
+    app: appServicesOf(env, schemaOf(env)),
+    hrp: chainConfig.hrp,
+    gasDenom: chainConfig.gasDenom,
   };
 }

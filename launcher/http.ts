@@ -2,7 +2,7 @@
  * The one HTTP server of `npm start`:
  *   /v1/*, /openapi.yaml   the rest adapter (createRestApp), once PostgreSQL is up
  *   /graphql, /graphiql    read-only GraphQL (graphql.ts), once the node has created its tables
- *   /api/*                 app services: not built yet, 404 JSON
+ *   /api/*                 the app services (app-services/), once PostgreSQL and the chain are up
  *   /health                the process is up: always 200
  *   /ready                 store reachable and lag within READY_MAX_LAG_BLOCKS: 200, else 503 with reasons
  *   /metrics               Prometheus text
@@ -29,12 +29,15 @@ export class Slot {
 export interface HttpDeps {
   rest: Slot;
   graphql: Slot;
+  api: Slot;
   readiness: () => Readiness;
   /** false until the node has committed its first blocks: /v1 answers 503 until then */
   storeReady: () => boolean;
   metrics: LauncherMetrics;
   log: Logger;
   startedAt: number;
+  /** client addresses from X-Forwarded-For (APP_TRUST_PROXY), for the /api rate limits */
+  trustProxy?: boolean;
 }
 
 function sendJson(res: Response, status: number, body: unknown): void {
@@ -85,8 +88,8 @@ export function operations(app: Express, deps: Pick<HttpDeps, 'readiness' | 'met
   });
 }
 
-/** /api/*: the app services (launchpad, lender, desk) are not built yet. */
-export const appServicesNotBuilt: RequestHandler = (_req, res) => sendJson(res, 404, { error: 'not found (the app services are not part of this build yet)', code: 'not_found' });
+export const startingApi: RequestHandler = (_req, res) =>
+  sendJson(res, 503, { error: 'the app services start once PostgreSQL and the chain are up; see /ready', code: 'unavailable' });
 
 function restUntilIndexed(deps: HttpDeps): RequestHandler {
   return (req, res, next) => {
@@ -106,9 +109,10 @@ export function lastResort(log: Logger) {
 export function createHttpApp(deps: HttpDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  if (deps.trustProxy) app.set('trust proxy', true);
   app.use(observe(deps));
   operations(app, deps);
-  app.use('/api', appServicesNotBuilt);
+  app.use('/api', deps.api.handle);
   app.use(['/graphql', '/graphiql'], (req, res, next) => {
     // postgraphile matches its routes on the full URL: hand it the request unchanged
     req.url = req.originalUrl;

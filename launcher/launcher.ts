@@ -20,7 +20,9 @@ import type { LauncherConfig } from './config';
 import { devnetIdentity, startEmbeddedDevnet } from './devnet';
 import { checkIdentity, DevnetJournal } from './devnet-journal';
 import { createGraphqlService } from './graphql';
-import { createHttpApp, Slot, startingGraphql, startingRest } from './http';
+import { createAppServices } from './app-services';
+import type { AppServices } from '../app-services';
+import { createHttpApp, Slot, startingApi, startingGraphql, startingRest } from './http';
 import type { Logger } from './logger';
 import { createMetrics } from './metrics';
 import { forwardNodeLine } from './node-logs';
@@ -38,6 +40,8 @@ interface ChainSource {
   endpoint: string;
   chainId: string;
   tip(): Promise<number>;
+  /** set for the embedded devnet: its seed gives the app services their keys and documents */
+  devnetSeed?: string;
 }
 
 /** A signal arrived while a part was starting: that part was stopped again. */
@@ -48,6 +52,8 @@ export class Launcher {
   private readonly metrics = createMetrics();
   private readonly rest = new Slot(startingRest);
   private readonly graphql = new Slot(startingGraphql);
+  private readonly api = new Slot(startingApi);
+  private appServices: AppServices | undefined;
   private readonly closers: { name: string; close: () => Promise<void> }[] = [];
   private server: http.Server | undefined;
   private watcher: IndexWatcher | undefined;
@@ -70,7 +76,7 @@ export class Launcher {
     const build = ensureProjectBuilt(this.log.child('build'));
     const chainAndDb = this.startDatabase().then(async (db) => ({ db, chain: await this.startChain(db, journal) }));
     const [, { db, chain }] = await Promise.all([build, chainAndDb]);
-    await this.startIndexer(db, chain);
+    await Promise.all([this.startAppServices(db, chain), this.startIndexer(db, chain)]);
     this.watch(db, chain);
   }
 
@@ -87,6 +93,8 @@ export class Launcher {
     const app = createHttpApp({
       rest: this.rest,
       graphql: this.graphql,
+      api: this.api,
+      trustProxy: this.config.app.trustProxy,
       readiness: () => this.readiness(),
       storeReady: () => this.watcher?.state.schemaReady ?? false,
       metrics: this.metrics,
@@ -108,7 +116,7 @@ export class Launcher {
       ['REST API', '/v1/status'],
       ['OpenAPI', '/openapi.yaml'],
       ['GraphQL', '/graphql (GraphiQL at /graphiql)'],
-      ['app services', '/api (not built yet: 404)'],
+      ['app services', '/api (contract: /api/openapi.yaml)'],
       ['health', '/health'],
       ['readiness', '/ready'],
       ['metrics', '/metrics'],
@@ -189,7 +197,7 @@ export class Launcher {
     const devnet = await startEmbeddedDevnet({ config: d, journal, dataDir: this.config.dataDir, log });
     await this.own('devnet', () => devnet.close());
     log.info('devnet live', { rpc: devnet.url, chain_id: devnet.chainId, height: devnet.chain.height, block_ms: d.blockMs, journal: journal.dir });
-    return { endpoint: devnet.url, chainId: devnet.chainId, tip: async () => devnet.chain.height };
+    return { endpoint: devnet.url, chainId: devnet.chainId, tip: async () => devnet.chain.height, devnetSeed: d.seed };
   }
 
   private async externalChain(index: Awaited<ReturnType<typeof readStoredIndex>>): Promise<ChainSource> {
@@ -228,6 +236,25 @@ export class Launcher {
     log.info('subql-node-cosmos running', { pid: node.pid, schema: this.config.schema, batch_size: this.config.node.batchSize, ms: Date.now() - started });
   }
 
+  /** /api: mounted at once (503 until migrated), then the schema, the devnet documents and the actors. */
+  private async startAppServices(db: PgConnection, chain: ChainSource): Promise<void> {
+    const log = this.log.child('app');
+    const { services, close } = createAppServices({
+      databaseUrl: db.url,
+      settings: this.config.app,
+      hrp: this.config.hrp,
+      gasDenom: this.config.gasDenom,
+      chain: { rpcUrl: chain.endpoint, chainId: chain.chainId },
+      devnetSeed: chain.devnetSeed,
+      log,
+    });
+    this.appServices = services;
+    this.api.set(services.router);
+    await this.own('app services', close);
+    await services.start();
+    log.info('app services running', { schema: this.config.app.schema, actors: services.readiness().actors.map((a) => `${a.role} ${a.address}`) });
+  }
+
   private watch(db: PgConnection, chain: ChainSource): void {
     const pool = new Pool({ connectionString: db.url, max: 2, options: '-c statement_timeout=5000' });
     pool.on('error', () => undefined);
@@ -263,7 +290,9 @@ export class Launcher {
 
   readiness(): Readiness {
     if (this.stopRequested) return { ready: false, reasons: ['shutting down'], indexed_height: null, chain_height: null, lag_blocks: null, max_lag_blocks: this.config.readyMaxLagBlocks };
-    return this.watcher?.readiness() ?? { ready: false, reasons: ['starting'], indexed_height: null, chain_height: null, lag_blocks: null, max_lag_blocks: this.config.readyMaxLagBlocks };
+    const index = this.watcher?.readiness() ?? { ready: false, reasons: ['starting'], indexed_height: null, chain_height: null, lag_blocks: null, max_lag_blocks: this.config.readyMaxLagBlocks };
+    const app = this.appServices?.readiness() ?? { ready: false, reasons: ['app services: starting'], actors: [] };
+    return { ...index, ready: index.ready && app.ready, reasons: [...index.reasons, ...app.reasons], app_services: app };
   }
 
   // ------------------------------------------------------------------ stop

@@ -3,6 +3,7 @@
  * entities) and the chain tip, every second: /ready, /metrics and the progress lines
  * ("height / target, blocks/s") all read this one snapshot.
  */
+import type { AppServicesReadiness } from '../app-services';
 import type { Pool } from 'pg';
 import type { Logger } from './logger';
 import type { LauncherMetrics } from './metrics';
@@ -25,6 +26,8 @@ export interface Readiness {
   chain_height: number | null;
   lag_blocks: number | null;
   max_lag_blocks: number;
+  /** the app services' part (launcher/app-services.ts), once they are mounted */
+  app_services?: AppServicesReadiness;
 }
 
 export interface IndexWatcherOptions {

@@ -1,17 +1,22 @@
 /**
- * The app-services server for containers (docker-compose.yml `app-services`): /api/* plus
- * /health, /ready and /metrics, over the store the node writes; nothing embedded, no node.
- * The app services (launchpad, lender, desk: SPEC section 4) are not built yet, so /api/*
- * answers 404 JSON; their routers mount here. Stateless: run as many replicas as needed.
+ * The app-services server for containers (docker-compose.yml `app-services`): /api/* (the
+ * launchpad, lender and desk: app-services/) plus /health, /ready and /metrics, over the
+ * store the node writes; nothing embedded, no node. Run as many replicas as needed: each
+ * key is acted for by one process at a time (its actor lock), the others serve reads.
  *
  *   DATABASE_URL (or DB_HOST/DB_PORT/DB_USER/DB_PASS/DB_DATABASE), DB_SCHEMA, PORT (3002),
- *   HOST (0.0.0.0), CHAIN_RPC_URL (optional, for /ready), READY_MAX_LAG_BLOCKS, LOG_FORMAT, LOG_LEVEL
+ *   HOST (0.0.0.0), CHAIN_RPC_URL (where the services act; without it they serve reads only),
+ *   CHAIN_ID, LENDER_KEY, DESK_KEY, APP_* (docs/running.md), READY_MAX_LAG_BLOCKS, LOG_FORMAT, LOG_LEVEL
+ *
+ * SIGTERM: stop accepting requests, stop the services' workers and release their locks,
+ * then close the pools.
  */
 import express from 'express';
 import { Pool } from 'pg';
 import { fetchChainStatus } from './chain';
 import { loadServeConfig, type ServeConfig } from './config';
-import { appServicesNotBuilt, lastResort, observe, operations } from './http';
+import { createAppServices } from './app-services';
+import { lastResort, observe, operations } from './http';
 import { createLogger } from './logger';
 import { createMetrics } from './metrics';
 import { IndexWatcher } from './readiness';
@@ -44,18 +49,36 @@ export function main(): void {
     log,
   });
   watcher.start();
+  const { services, close: closeServices } = createAppServices({
+    databaseUrl: config.databaseUrl,
+    settings: config.app,
+    hrp: config.hrp,
+    gasDenom: config.gasDenom,
+    chain: rpc ? { rpcUrl: rpc, chainId: config.chainId } : undefined,
+    log: log.child('app'),
+  });
+  const readiness = () => {
+    const index = watcher.readiness();
+    const app = services.readiness();
+    return { ...index, ready: index.ready && app.ready, reasons: [...index.reasons, ...app.reasons], app_services: app };
+  };
   const app = express();
   app.disable('x-powered-by');
+  if (config.app.trustProxy) app.set('trust proxy', true);
   app.use(observe({ metrics, log }));
-  operations(app, { readiness: () => watcher.readiness(), metrics, startedAt: Date.now() });
-  app.use('/api', appServicesNotBuilt);
+  operations(app, { readiness, metrics, startedAt: Date.now() });
+  app.use('/api', services.router);
   app.use((_req, res) => void res.status(404).json({ error: 'not found', code: 'not_found' }));
   app.use(lastResort(log));
   const server = app.listen(config.port, config.host, () => log.info(`listening on ${config.host}:${config.port}`, { schema: config.schema }));
   server.keepAliveTimeout = 65_000;
+  services.start().catch((e) => {
+    log.error(`the app services cannot start: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(EXIT_CODES.failure);
+  });
   const stop = () => {
     watcher.stop();
-    server.close(() => void pool.end().finally(() => process.exit(0)));
+    server.close(() => void closeServices().finally(() => void pool.end().finally(() => process.exit(0))));
     setTimeout(() => process.exit(0), 10_000).unref();
   };
   process.once('SIGTERM', stop);

@@ -11,6 +11,8 @@ import path from 'path';
 import { freePort } from '../../launcher/ports';
 import type { Readiness } from '../../launcher/readiness';
 import { EXIT_CODES } from '../../launcher/start';
+import { privateKey } from '../../devnet/scenario/accounts';
+import { bytesToHex } from '../../src/lib/bytes';
 
 jest.setTimeout(240_000);
 
@@ -150,6 +152,37 @@ async function stopAndCheckNothingLeft(s: Started): Promise<void> {
   expect(described).toEqual([]);
 }
 
+/**
+ * /api on the embedded default: the lender and desk act with the devnet's keys, every launched
+ * asset's meta_hash resolves through the launchpad, a new document round-trips, and no key
+ * appears in a log line, /ready or /metrics.
+ */
+async function checkAppServices(s: Started, ready: Readiness): Promise<void> {
+  const actors = ready.app_services!.actors;
+  expect(actors.map((a) => [a.role, a.state])).toEqual([
+    ['lender', 'acting'],
+    ['desk', 'acting'],
+  ]);
+  const assets = await getJson<{ assets: { id: string; meta_hash: string }[] }>(`${s.base}/v1/assets?limit=100`);
+  const launched = assets.body.assets.filter((a) => a.meta_hash !== '');
+  expect(launched.length).toBeGreaterThanOrEqual(5);
+  for (const asset of launched) {
+    const doc = await getJson<{ meta_hash: string; symbol: string; notice: string }>(`${s.base}/api/launchpad/metadata/${asset.meta_hash}`);
+    expect([asset.id, doc.status, doc.body.meta_hash]).toEqual([asset.id, 200, asset.meta_hash]);
+  }
+  const body = { name: 'Start Test Commons', symbol: 'STC', description: 'Made by the start test. It has no value.', template: 'community' };
+  const posted = await getJson<{ meta_hash: string }>(`${s.base}/api/launchpad/metadata`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(posted.status).toBe(200);
+  expect((await getJson<{ name: string }>(`${s.base}/api/launchpad/metadata/${posted.body.meta_hash}`)).body.name).toBe(body.name);
+  const contract = await fetch(`${s.base}/api/openapi.yaml`);
+  expect(await contract.text()).toMatch(/^openapi: 3\.0\.3/m);
+
+  const lenderKey = bytesToHex(privateKey('svc-devnet', 'lender'));
+  const deskKey = bytesToHex(privateKey('svc-devnet', 'desk'));
+  const exposed = [JSON.stringify(s.lines), JSON.stringify(ready), await (await fetch(`${s.base}/metrics`)).text()].join('\n');
+  expect(exposed.includes(lenderKey) || exposed.includes(deskKey)).toBe(false);
+}
+
 describe('npm start (embedded default)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-start-it-'));
   let port: number;
@@ -178,7 +211,7 @@ describe('npm start (embedded default)', () => {
     expect(fs.readdirSync(dataDir)).toEqual([]);
   });
 
-  test('first start: ready, /v1 rising, OpenAPI, GraphQL, metrics, /api; SIGTERM leaves no process', async () => {
+  test('first start: ready, /v1 rising, OpenAPI, GraphQL, metrics, /api acting with its documents; SIGTERM leaves no process', async () => {
     const s = (running = npmStart(port, dataDir));
     const ready = await waitReady(s);
     expect(ready.ready).toBe(true);
@@ -217,9 +250,7 @@ describe('npm start (embedded default)', () => {
     expect(write.status).toBe(400); // read-only
     expect(write.body.errors).toBeDefined();
 
-    const api = await getJson<{ error: string; code: string }>(`${s.base}/api/lender/terms`);
-    expect(api.status).toBe(404);
-    expect(api.body.code).toBe('not_found');
+    await checkAppServices(s, ready);
 
     const metrics = await (await fetch(`${s.base}/metrics`)).text();
     expect(metrics).toMatch(/^http_requests_total\{route="\/v1\/status",method="GET",status="200"\} \d+/m);
@@ -230,6 +261,11 @@ describe('npm start (embedded default)', () => {
 
     lastHeight = await indexedHeight(s.base);
     await stopAndCheckNothingLeft(s);
+    // the services stop acting before the chain and the database they act through go
+    const stopped = (part: string) => s.lines.findIndex((l) => l.msg === `stopped ${part}`);
+    expect(stopped('app services')).toBeGreaterThan(-1);
+    expect(stopped('app services')).toBeLessThan(stopped('devnet'));
+    expect(stopped('app services')).toBeLessThan(stopped('postgres'));
     expect(fs.existsSync(path.join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true); // kept for the next start
     expect(fs.readFileSync(path.join(dataDir, 'devnet', 'blocks.ndjson'), 'utf8').split('\n').length).toBeGreaterThan(60);
   });

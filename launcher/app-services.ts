@@ -1,0 +1,55 @@
+/**
+ * The app services as `npm start` and the app-services container run them: their own pool,
+ * the keys (on the embedded devnet, its lender and desk accounts unless LENDER_KEY /
+ * DESK_KEY say otherwise), the devnet's launch documents, and the start that follows
+ * PostgreSQL and the chain.
+ */
+import { Pool } from 'pg';
+import { AppServices } from '../app-services';
+import type { AppServicesSettings } from '../app-services/config';
+import { KeySecret } from '../app-services/keys';
+import { privateKey } from '../devnet/scenario/accounts';
+import { LAUNCH_PLANS, metadataDocument } from '../devnet/scenario/flows/launch';
+import { bytesToHex } from '../src/lib/bytes';
+import type { Logger } from './logger';
+
+export interface AppServicesLaunch {
+  databaseUrl: string;
+  settings: AppServicesSettings;
+  hrp: string;
+  gasDenom: string;
+  /** the chain the services act on; undefined: they only serve reads */
+  chain?: { rpcUrl: string; chainId?: string };
+  /** set when the chain is the embedded devnet of this seed */
+  devnetSeed?: string;
+  log: Logger;
+}
+
+/** The embedded devnet's role keys, where the environment gives none. */
+function withDevnetKeys(settings: AppServicesSettings, seed: string): AppServicesSettings {
+  const key = (role: string) => new KeySecret(bytesToHex(privateKey(seed, role)), `the devnet's ${role} key`);
+  return { ...settings, keys: { lender: settings.keys.lender ?? key('lender'), desk: settings.keys.desk ?? key('desk') } };
+}
+
+export function createAppServices(o: AppServicesLaunch): { services: AppServices; close: () => Promise<void> } {
+  const pool = new Pool({ connectionString: o.databaseUrl, max: 5, options: '-c statement_timeout=10000' });
+  pool.on('error', () => undefined); // idle connection cut: the next query reconnects
+  const onDevnet = o.devnetSeed !== undefined;
+  const services = new AppServices({
+    pool,
+    databaseUrl: o.databaseUrl,
+    settings: onDevnet ? withDevnetKeys(o.settings, o.devnetSeed!) : o.settings,
+    hrp: o.hrp,
+    gasDenom: o.gasDenom,
+    chain: o.chain,
+    devnetDocuments: onDevnet ? LAUNCH_PLANS.map((plan) => metadataDocument(plan).doc) : undefined,
+    log: o.log,
+  });
+  return {
+    services,
+    async close() {
+      await services.stop();
+      await pool.end();
+    },
+  };
+}
