@@ -21,6 +21,8 @@ export const USAGE = `usage: npm run devnet -- --seed S --blocks N [options]
   --host H                  RPC host (default 127.0.0.1)
   --live                    after the history, produce a block every --block-ms with scenario traffic
   --block-ms MS             live block interval (default ${DEFAULT_LIVE_BLOCK_MS}; only with --live)
+  --services-mode           only with --live: the lender and desk keys are the app services'; the
+                            scenario never signs as them (see devnet/README.md, "Services mode")
   --old-chain               answer as chain ${OLD_CHAIN_VERSION} (no token-registry query, no RIGHT_OUT)
   --start-time ISO          time of block 1, e.g. 2026-01-01T00:00:00Z (default: that date; with
                             --live, so that the history ends now)
@@ -40,7 +42,7 @@ export class UsageError extends Error {
 
 const DEFAULT_PORT = 26657;
 const VALUE_FLAGS = ['seed', 'blocks', 'txs-per-block', 'port', 'host', 'block-ms', 'start-time', 'block-interval-ms', 'holders'] as const;
-const SWITCHES = ['live', 'old-chain', 'skip-signature-verification', 'help'] as const;
+const SWITCHES = ['live', 'services-mode', 'old-chain', 'skip-signature-verification', 'help'] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 type Switch = (typeof SWITCHES)[number];
 
@@ -101,6 +103,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (!help && blocks === undefined) throw new UsageError('--blocks is required');
   const live = switches.has('live');
   if (values.has('block-ms') && !live) throw new UsageError('--block-ms only applies with --live');
+  if (switches.has('services-mode') && !live) throw new UsageError('--services-mode only applies with --live');
   const host = values.get('host') ?? '127.0.0.1';
   if (host === '') throw new UsageError('--host must not be empty');
   return {
@@ -111,6 +114,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     host,
     live,
     blockMs: integer(values, 'block-ms', 50, 3_600_000),
+    servicesMode: switches.has('services-mode'),
     oldChain: switches.has('old-chain'),
     startTimeMs: startTime(values),
     blockIntervalMs: integer(values, 'block-interval-ms', 10, 86_400_000),

@@ -8,6 +8,12 @@
  * Built from the same parts as devnet/scenario/start.ts (startDevnet: history, RPC server,
  * LiveLoop), with one addition: every block is journaled as it is produced (LiveLoop's
  * afterBlock hook).
+ *
+ * `servicesMode: true` (EmbeddedDevnetOptions) is for running the app services (lender,
+ * trade desk) against this devnet: they sign for the lender and desk keys over RPC, and the
+ * scenario's live blocks never sign as those two (devnet/README.md, "Services mode"); the
+ * history is the same either way. Their txs are journaled like any broadcast tx and replayed
+ * as txs the scenario did not plan.
  */
 import { DEFAULT_CHAIN_CONFIG } from '../src/lib/config';
 import { startRpcServer, txHashHex, upperHex, type CheckTxResult, type DevnetChain, type DevnetRpcServer, type StoredBlock } from '../devnet/chain';
@@ -32,6 +38,8 @@ export interface EmbeddedDevnetOptions {
   dataDir: string;
   log: Logger;
   host?: string;
+  /** live blocks leave the lender and desk keys to the app services (LiveModeOptions.servicesMode); default false */
+  servicesMode?: boolean;
 }
 
 export function devnetIdentity(config: DevnetConfig): DevnetIdentity {
@@ -131,6 +139,15 @@ async function replayLiveBlock(engine: ScenarioEngine, saved: JournalBlock, o: E
   return block.txHashes.filter((h) => !planned.has(h)).length;
 }
 
+/**
+ * The journal does not record services mode, so the replay plans with the mode given now.
+ * Unchanged, the scenario plans each replayed block as it did (the services' txs are the
+ * unplanned ones). Changed between runs, it plans some blocks differently from the run that
+ * made them: with the mode now on, the lender txs it journaled itself become unplanned; now
+ * off, it plans lender and desk txs the journal does not have. That cannot fail the replay:
+ * a block is the journal's txs whatever the scenario plans, and a flow whose planned tx is
+ * not in its block drops its next step (onFlowError below). Every hash stays exact.
+ */
 async function replayLiveBlocks(engine: ScenarioEngine, o: EmbeddedDevnetOptions): Promise<number> {
   const { journal, log } = o;
   const first = journal.meta!.historyBlocks + 1;
@@ -144,12 +161,12 @@ async function replayLiveBlocks(engine: ScenarioEngine, o: EmbeddedDevnetOptions
     const saved = journal.block(h)!;
     if (saved.liveBlockMs !== liveMs) {
       liveMs = saved.liveBlockMs ?? o.config.blockMs;
-      engine.enterLiveMode(liveMs, (flow, error) => log.debug('scenario flow dropped during replay', { flow, error }));
+      engine.enterLiveMode(liveMs, (flow, error) => log.debug('scenario flow dropped during replay', { flow, error }), { servicesMode: o.servicesMode });
     }
     unplanned += await replayLiveBlock(engine, saved, o);
     report(h - first + 1);
   }
-  // txs the scenario did not plan itself (e.g. broadcast by a client): its flows may drop a step, the chain is exact
+  // txs the scenario did not plan itself (broadcast by a client, e.g. the app services in services mode): its flows may drop a step, the chain is exact
   if (unplanned > 0) log.info('replayed txs from outside the scenario', { txs: unplanned });
   return total;
 }
@@ -174,7 +191,8 @@ export async function startEmbeddedDevnet(o: EmbeddedDevnetOptions): Promise<Emb
     const busy = (e as NodeJS.ErrnoException).code === 'EADDRINUSE';
     throw busy ? new Error(`DEVNET_PORT ${config.port} is in use (another devnet?); set DEVNET_PORT to a free port or 0 for any`) : e;
   }
-  engine.enterLiveMode(config.blockMs, (flow, error) => log.warn('scenario flow dropped', { flow, error }));
+  // the same mode as the replay just used, so the flows go on where the replay left them
+  engine.enterLiveMode(config.blockMs, (flow, error) => log.warn('scenario flow dropped', { flow, error }), { servicesMode: o.servicesMode });
   // each live block is journaled as soon as it exists, before any RPC request can see it
   const live = new LiveLoop(engine, config.blockMs, {
     onError: (e) => log.error('live block failed', { error: e }),

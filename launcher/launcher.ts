@@ -194,7 +194,8 @@ export class Launcher {
       txs_per_block: d.txsPerBlock,
       saved_blocks: journal.height || undefined,
     });
-    const devnet = await startEmbeddedDevnet({ config: d, journal, dataDir: this.config.dataDir, log });
+    // services mode: the live scenario leaves the lender's and the desk's signatures to the app services (docs/app-services.md)
+    const devnet = await startEmbeddedDevnet({ config: d, journal, dataDir: this.config.dataDir, log, servicesMode: true });
     await this.own('devnet', () => devnet.close());
     log.info('devnet live', { rpc: devnet.url, chain_id: devnet.chainId, height: devnet.chain.height, block_ms: d.blockMs, journal: journal.dir });
     return { endpoint: devnet.url, chainId: devnet.chainId, tip: async () => devnet.chain.height, devnetSeed: d.seed };

@@ -23,9 +23,13 @@ function backgroundAssets(ctx: Ctx): LaunchedAsset[] {
   return [...ctx.world.assets.values()].filter((a) => a.issued && a.background && ctx.assetView(a.assetId)?.status === 'ASSET_STATUS_ACTIVE');
 }
 
-/** Someone other than `sender` who may receive units of every kind given (seeded choice). */
-function recipientFor(ctx: Ctx, sender: Actor, assetId: string, kindIds: number[]): Actor | undefined {
-  const pool = [...ctx.cast.holders, ctx.cast.roles.desk, ctx.cast.roles.lender].filter((a) => a !== sender);
+/**
+ * Someone other than `sender` who may receive units of every kind given
+ * (seeded choice). `answers`: the recipient must sign an answer (a trade's
+ * counterparty), so not a role an app service signs for in services mode.
+ */
+function recipientFor(ctx: Ctx, sender: Actor, assetId: string, kindIds: number[], answers = false): Actor | undefined {
+  const pool = [...ctx.cast.holders, ctx.cast.roles.desk, ctx.cast.roles.lender].filter((a) => a !== sender && (!answers || ctx.signsFor(a)));
   for (let tries = 0; tries < 4; tries++) {
     const candidate = ctx.rng.pick(pool);
     if (kindIds.every((k) => ctx.canReceive(assetId, k, candidate.address))) return candidate;
@@ -76,7 +80,7 @@ const trade: Action = async (ctx, sender) => {
   const asset = ctx.rng.pick(assets);
   const kindId = ctx.rng.int(0, asset.kindCount - 1);
   const units = somePart(ctx, ctx.availableUnits(sender.address, asset.assetId, kindId), 20n);
-  const counterparty = units > 0n ? recipientFor(ctx, sender, asset.assetId, [kindId]) : undefined;
+  const counterparty = units > 0n ? recipientFor(ctx, sender, asset.assetId, [kindId], true) : undefined;
   if (!counterparty) return false;
   const legs: LegSpec[] = [
     { give: true, assetId: asset.assetId, kindId, units },

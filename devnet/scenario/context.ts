@@ -15,7 +15,7 @@ import type { DevnetChain } from '../chain';
 import { buildEvmTx, signTx } from '../../src/client/registry';
 import { decodeMessage, encodeMessage, lookupContractType } from '../../src/lib/contract';
 import { hexToBytes } from '../../src/lib/bytes';
-import type { Actor, Cast, EvmActor } from './accounts';
+import { SERVICE_ROLES, type Actor, type Cast, type EvmActor } from './accounts';
 import type { Flow } from './flow';
 import type { Msg, PolicySpec } from './messages';
 import type { Prng } from './prng';
@@ -33,6 +33,12 @@ export interface ScenarioConfig {
   intervalMs: number;
   /** largest time jump of the history (expiries meant to be met allow for it) */
   maxJumpMs: number;
+  /**
+   * Live mode only: the lender and the desk (SERVICE_ROLES) are signed for by
+   * app services outside the scenario, so the scenario never signs as them and
+   * plays only the other side of their flows.
+   */
+  servicesMode: boolean;
 }
 
 export type Template = 'community' | 'dividend' | 'equity' | 'bond';
@@ -128,6 +134,14 @@ export class Ctx {
   get budgetLeft(): number {
     return this.world.config.txsPerBlock - this.used;
   }
+  get servicesMode(): boolean {
+    return this.world.config.servicesMode;
+  }
+
+  /** Whether the scenario signs for `actor` (not for the service roles in services mode). */
+  signsFor(actor: Actor): boolean {
+    return !this.servicesMode || !SERVICE_ROLES.some((role) => this.cast.roles[role].address === actor.address);
+  }
 
   /** True the first time `key` is claimed in this block (e.g. one swap per pool per block). */
   claimOnce(key: string): boolean {
@@ -222,6 +236,8 @@ export class Ctx {
 
   /** Signs `messages` as `actor` (sign mode direct, next sequence) and puts the tx through CheckTx. */
   async submit(actor: Actor, messages: Msg[]): Promise<Handle> {
+    // the one place every cosmos tx passes: a flow that forgot services mode is dropped instead of breaking the service's sequence
+    if (!this.signsFor(actor)) throw new Error(`scenario: services mode, ${actor.name} is signed for by its app service`);
     const account = this.world.app.account(actor.address);
     if (!account) throw new Error(`scenario: ${actor.name} (${actor.address}) has no account`);
     const sequence = this.sequences.get(actor.address) ?? account.sequence;

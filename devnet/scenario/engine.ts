@@ -4,7 +4,8 @@
  * and produces one block at a time: flows first (each at most one step,
  * within the block's tx budget), then background traffic, then
  * `produceBlock(time)`. The same engine drives history mode (explicit times)
- * and live mode (wall-clock times).
+ * and live mode (wall-clock times). Live mode may run in services mode (the
+ * lender and the desk signed for by app services; see enterLiveMode).
  */
 import type { ChainConfig } from '../../src/lib/config';
 import { DEFAULT_CHAIN_CONFIG } from '../../src/lib/config';
@@ -24,6 +25,7 @@ import { attestationLoop, bridgeableFlow, delegationLoop, policyOverrideFlow, sp
 import { launchFlows } from './flows/launch';
 import { loanLoop } from './flows/loan';
 import { distributionLoop } from './flows/payout';
+import { DESK_QUOTES, deskQuotesFlow } from './flows/services';
 import { rfqLoop } from './flows/settlement';
 import { bondRedemptionFlow, liquidationFlow } from './flows/waterfall';
 import { Prng } from './prng';
@@ -49,6 +51,16 @@ export interface EngineOptions {
   holders?: number;
   /** when set, a flow that throws is reported here and dropped (live mode); otherwise the error propagates */
   onFlowError?: (flow: string, error: unknown) => void;
+}
+
+export interface LiveModeOptions {
+  /**
+   * The lender and desk keys (SERVICE_ROLES) are signed for by app services
+   * over RPC: the scenario never signs as them and keeps only the other side
+   * of their flows (borrowers pledge and repay, holders offer the desk shares
+   * and accept its proposals). Default false: the scenario plays every role.
+   */
+  servicesMode?: boolean;
 }
 
 const RICH = 10n ** 13n;
@@ -134,6 +146,7 @@ export class ScenarioEngine {
       txsPerBlock: options.txsPerBlock ?? 10,
       intervalMs: options.blockIntervalMs,
       maxJumpMs: options.maxJumpMs ?? 0,
+      servicesMode: false,
     };
     const cast = await createCast({ seed, hrp: config.hrp, holders: options.holders });
     const genesis = genesisFor(cast, config);
@@ -163,12 +176,23 @@ export class ScenarioEngine {
   /**
    * Switches planning to live blocks: expiries are planned against `blockMs`
    * without jumps, and a failing flow is reported and dropped instead of
-   * stopping block production.
+   * stopping block production. May be called again (a journal replay enters
+   * live mode before the live loop does): services mode then keeps its flows'
+   * state, so the scenario plans the same blocks as it did the first time.
    */
-  enterLiveMode(blockMs: number, onFlowError: NonNullable<EngineOptions['onFlowError']>): void {
+  enterLiveMode(blockMs: number, onFlowError: NonNullable<EngineOptions['onFlowError']>, options: LiveModeOptions = {}): void {
     this.world.config.intervalMs = blockMs;
     this.world.config.maxJumpMs = 0;
     this.onFlowError = onFlowError;
+    this.setServicesMode(options.servicesMode ?? false);
+  }
+
+  /** Services mode adds the holders' answers to the desk service (from the current height on); leaving it removes them. */
+  private setServicesMode(on: boolean): void {
+    this.world.config.servicesMode = on;
+    const present = this.world.flows.some((f) => f.name === DESK_QUOTES);
+    if (on && !present) this.world.flows.push(deskQuotesFlow(this.world.chain.height));
+    if (!on && present) this.world.flows = this.world.flows.filter((f) => f.name !== DESK_QUOTES);
   }
 
   /** Plans the next block at `timeMs` (flows, then background) and produces it. */

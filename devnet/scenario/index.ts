@@ -16,7 +16,7 @@ import { autoIntervalMs, Timeline } from './timeline';
 export { ScenarioEngine, OLD_CHAIN_VERSION } from './engine';
 export { LiveLoop } from './live-loop';
 export type { LiveLoopHooks } from './live-loop';
-export type { EngineOptions } from './engine';
+export type { EngineOptions, LiveModeOptions } from './engine';
 export type { ScenarioSummary } from './summary';
 export { Prng } from './prng';
 export { canonicalStringify, metadataHash } from './canonical-json';

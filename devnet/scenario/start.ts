@@ -18,6 +18,8 @@ export interface DevnetOptions extends HistoryOptions {
   /** after the history, produce a block every blockMs with wall-clock times */
   live?: boolean;
   blockMs?: number;
+  /** live mode only: the lender and desk are signed for by app services, never by the scenario (LiveModeOptions) */
+  servicesMode?: boolean;
   /** structured progress and errors (the CLI prints them as JSON lines) */
   log?: (line: Record<string, unknown>) => void;
 }
@@ -50,7 +52,8 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   let live: LiveLoop | undefined;
   if (options.live) {
     const blockMs = options.blockMs ?? DEFAULT_LIVE_BLOCK_MS;
-    history.engine.enterLiveMode(blockMs, (flow, error) => log({ event: 'error', where: `flow ${flow}`, message: error instanceof Error ? error.message : String(error) }));
+    const onFlowError = (flow: string, error: unknown) => log({ event: 'error', where: `flow ${flow}`, message: error instanceof Error ? error.message : String(error) });
+    history.engine.enterLiveMode(blockMs, onFlowError, { servicesMode: options.servicesMode });
     live = new LiveLoop(history.engine, blockMs, {
       onBlock: (block, time) => {
         if (block.height % 100 === 0) log({ event: 'live', height: block.height, txs: block.txs.length, time: new Date(time).toISOString() });

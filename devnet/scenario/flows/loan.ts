@@ -8,12 +8,23 @@
  *  - repay: the borrower proposes a settlement to the lender with one coin leg
  *    GIVE and nothing asked; the lender's tx is MsgAccept + MsgRelease of each
  *    pledge. Liquidate: the lender's MsgExercise of each pledge.
+ *
+ * Services mode (servicedLoanFlow): the lender is the lender service's, so
+ * the scenario plays the borrower only. It pledges as above, then watches the
+ * committed blocks for a stable-denom bank transfer from the lender to the
+ * borrower (the principal; a transfer is what a MsgSend leaves, whoever signs
+ * it) and, a few blocks after it, proposes the repayment (principal + 1 % + 1,
+ * one coin leg given, nothing asked). Accepting it and releasing the pledges,
+ * or exercising them, is the service's. No principal within
+ * PRINCIPAL_WAIT_BLOCKS: the cycle ends and its pledges stay with the lender.
+ * A cycle started before services mode stops at its next lender step.
  */
 import type { Actor } from '../accounts';
 import type { Ctx, Handle, LaunchedAsset } from '../context';
 import { Loop, script, type Flow } from '../flow';
 import * as msg from '../messages';
 import { submitClaim } from './payout';
+import { CommittedEvents, transferredAmount } from './services';
 import { expectOk, responseId, shuffled, WHOLE } from './util';
 
 /** 5000 units of the stable denom: the lender's cap (SPEC section 8). */
@@ -29,6 +40,15 @@ interface LoanState {
   repayBy: number;
   repay: boolean;
   proposal?: Handle;
+}
+
+/** Blocks a services-mode borrower waits for the lender service's principal after its pledges commit. */
+export const PRINCIPAL_WAIT_BLOCKS = 60;
+
+interface ServicedLoanState extends LoanState {
+  /** blocks committed after the pledges (where the principal may appear) */
+  watch?: CommittedEvents;
+  waitUntil: number;
 }
 
 function kindIds(asset: LaunchedAsset): number[] {
@@ -57,30 +77,40 @@ function chooseBorrower(ctx: Ctx, s: LoanState): boolean {
 
 const lenderOf = (ctx: Ctx) => ctx.cast.roles.lender;
 
+/** The first step of every loan: a borrower pledges the same units of every kind to the lender, one pledge per tx. */
+async function pledgeToLender(ctx: Ctx, s: LoanState): Promise<'stop' | void> {
+  if (!chooseBorrower(ctx, s)) return 'stop';
+  const lender = lenderOf(ctx).address;
+  for (const k of kindIds(s.asset)) {
+    ctx.reserveUnits(s.borrower!.address, s.asset.assetId, k, s.units);
+    const pledge = msg.createEncumbrance({
+      creator: s.borrower!.address,
+      kind: 'ENCUMBRANCE_KIND_PLEDGE',
+      asset_id: s.asset.assetId,
+      kind_id: k,
+      holder: s.borrower!.address,
+      units: s.units,
+      beneficiary: lender,
+      income_to_beneficiary: true,
+      exercisable: true,
+    });
+    s.pledges.push(await ctx.submit(s.borrower!, [pledge]));
+  }
+}
+
+const pledgeIds = (ctx: Ctx, s: LoanState) => s.pledges.map((h) => responseId(expectOk(ctx, h, 'loan pledge'), 'encumbrance_id'));
+
+/** The repayment the borrower proposes: principal plus 1 % plus one base unit. */
+const repaymentOf = (principal: bigint) => principal + principal / 100n + 1n;
+
 export function loanFlow(asset: LaunchedAsset, cycle: number): Flow {
   const state: LoanState = { asset, units: 0n, pledges: [], ids: [], principal: 0n, repayBy: 0, repay: true };
   return script(`loan:${cycle}`, state, [
+    pledgeToLender,
     async (ctx, s) => {
-      if (!chooseBorrower(ctx, s)) return 'stop';
-      const lender = lenderOf(ctx).address;
-      for (const k of kindIds(s.asset)) {
-        ctx.reserveUnits(s.borrower!.address, s.asset.assetId, k, s.units);
-        const pledge = msg.createEncumbrance({
-          creator: s.borrower!.address,
-          kind: 'ENCUMBRANCE_KIND_PLEDGE',
-          asset_id: s.asset.assetId,
-          kind_id: k,
-          holder: s.borrower!.address,
-          units: s.units,
-          beneficiary: lender,
-          income_to_beneficiary: true,
-          exercisable: true,
-        });
-        s.pledges.push(await ctx.submit(s.borrower!, [pledge]));
-      }
-    },
-    async (ctx, s) => {
-      s.ids = s.pledges.map((h) => responseId(expectOk(ctx, h, 'loan pledge'), 'encumbrance_id'));
+      // services mode began after the pledges: they are the lender service's now
+      if (!ctx.signsFor(lenderOf(ctx))) return 'stop';
+      s.ids = pledgeIds(ctx, s);
       s.principal = principalFor(ctx, s.asset, s.units);
       ctx.reserveCoins(lenderOf(ctx).address, ctx.config.stableDenom, s.principal);
       await ctx.submit(lenderOf(ctx), [msg.bankSend(lenderOf(ctx).address, s.borrower!.address, [msg.coin(ctx.config.stableDenom, s.principal)])]);
@@ -90,15 +120,15 @@ export function loanFlow(asset: LaunchedAsset, cycle: number): Flow {
     },
     async (ctx, s) => {
       if (ctx.height < s.repayBy) return 'wait';
+      if (!ctx.signsFor(lenderOf(ctx))) return 'stop';
       await claimRoutedIncome(ctx, s.asset);
-      const interest = s.principal / 100n + 1n;
+      const repayment = repaymentOf(s.principal);
       // a borrower who cannot pay any more is liquidated
-      if (!s.repay || ctx.availableCoins(s.borrower!.address, ctx.config.stableDenom) < s.principal + interest) return liquidateLoan(ctx, s);
-      ctx.reserveCoins(s.borrower!.address, ctx.config.stableDenom, s.principal + interest);
-      const legs = [msg.giveCoin(msg.coin(ctx.config.stableDenom, s.principal + interest))];
-      s.proposal = await ctx.submit(s.borrower!, [msg.propose(s.borrower!.address, lenderOf(ctx).address, legs, ctx.longExpiry())]);
+      if (!s.repay || ctx.availableCoins(s.borrower!.address, ctx.config.stableDenom) < repayment) return liquidateLoan(ctx, s);
+      s.proposal = await proposeRepayment(ctx, s.borrower!, repayment);
     },
     async (ctx, s) => {
+      if (!ctx.signsFor(lenderOf(ctx))) return 'stop';
       const id = responseId(expectOk(ctx, s.proposal!, 'repayment proposal'), 'settlement_id');
       const settlement = ctx.view.settlement(id);
       if (settlement?.status !== 'STATUS_PENDING' || Date.parse(String(settlement.expiry)) <= ctx.now) return liquidateLoan(ctx, s);
@@ -107,6 +137,46 @@ export function loanFlow(asset: LaunchedAsset, cycle: number): Flow {
       return 'stop';
     },
   ]);
+}
+
+/**
+ * The borrower's side of a loan whose lender is the lender service (services
+ * mode, see the file comment): pledge, wait for the principal, propose the
+ * repayment, and leave the rest to the service.
+ */
+export function servicedLoanFlow(asset: LaunchedAsset, cycle: number): Flow {
+  const state: ServicedLoanState = { asset, units: 0n, pledges: [], ids: [], principal: 0n, repayBy: 0, repay: true, waitUntil: 0 };
+  return script(`loan:${cycle}:serviced`, state, [
+    pledgeToLender,
+    (ctx, s) => {
+      s.ids = pledgeIds(ctx, s);
+      s.watch = new CommittedEvents(s.pledges[0].height);
+      s.waitUntil = ctx.height + PRINCIPAL_WAIT_BLOCKS;
+    },
+    (ctx, s) => {
+      const lender = lenderOf(ctx).address;
+      s.principal = transferredAmount(s.watch!.read(ctx), lender, s.borrower!.address, ctx.config.stableDenom);
+      if (s.principal === 0n) return ctx.height >= s.waitUntil ? 'stop' : 'wait';
+      s.repayBy = ctx.height + ctx.rng.int(2, 6);
+    },
+    async (ctx, s) => {
+      if (ctx.height < s.repayBy) return 'wait';
+      const repayment = repaymentOf(s.principal);
+      // the service already took or released the pledges, or the borrower cannot pay: nothing to repay (the service may exercise)
+      const pledged = s.ids.some((id) => ctx.view.encumbrance(id)?.status === 'ENCUMBRANCE_STATUS_ACTIVE');
+      if (!pledged || ctx.availableCoins(s.borrower!.address, ctx.config.stableDenom) < repayment) return 'stop';
+      s.proposal = await proposeRepayment(ctx, s.borrower!, repayment);
+    },
+    // accepting (and releasing the pledges) is the service's; an expired proposal is an outcome too
+    (ctx, s) => void expectOk(ctx, s.proposal!, 'repayment proposal'),
+  ]);
+}
+
+/** The borrower proposes one stable-denom coin leg given to the lender, nothing asked (the repayment settlement). */
+async function proposeRepayment(ctx: Ctx, borrower: Actor, amount: bigint): Promise<Handle> {
+  ctx.reserveCoins(borrower.address, ctx.config.stableDenom, amount);
+  const legs = [msg.giveCoin(msg.coin(ctx.config.stableDenom, amount))];
+  return ctx.submit(borrower, [msg.propose(borrower.address, lenderOf(ctx).address, legs, ctx.longExpiry())]);
 }
 
 /** The lender takes the pledged units (one tx, one MsgExercise per pledge). */
@@ -130,7 +200,8 @@ export function loanLoop(): Flow {
     'loan',
     (ctx, cycle) => {
       const asset = ctx.issuedAsset('equity');
-      return asset ? loanFlow(asset, cycle) : null;
+      if (!asset) return null;
+      return ctx.servicesMode ? servicedLoanFlow(asset, cycle) : loanFlow(asset, cycle);
     },
     [2, 8],
   );

@@ -65,7 +65,9 @@ export function distributionLoop(): Flow {
         },
         async (c) => {
           expectOk(c, state.handle!, 'MsgDistribute');
-          const who = claimers(c, target, [...c.cast.holders, c.cast.roles.lender], Math.max(1, Math.min(3, c.budgetLeft)));
+          // in services mode the lender service claims the income routed to the lender
+          const candidates = [...c.cast.holders, c.cast.roles.lender].filter((a) => c.signsFor(a));
+          const who = claimers(c, target, candidates, Math.max(1, Math.min(3, c.budgetLeft)));
           for (const a of who) await submitClaim(c, a, target.asset.assetId, target.kindId, c.config.stableDenom);
         },
       ]);

@@ -11,6 +11,10 @@
  * denom. Holders also offer the desk whole shares at its bid, which it
  * accepts (behaviour 3). Prices: the pool price of the whole share times the kind's fraction
  * (ECONOMIC 60 %, INCOME 30 %, VOTE 10 %), 2 % either side of the mid.
+ *
+ * In services mode the desk is the trade-desk service's: the loop only has
+ * holders offer it shares (ending 'leave': the service accepts or lets them
+ * expire), and holders answer the service's own proposals (services.ts).
  */
 import type { Actor } from '../accounts';
 import type { Ctx, Handle, LaunchedAsset } from '../context';
@@ -19,7 +23,8 @@ import * as msg from '../messages';
 import type { Leg } from '../messages';
 import { expectOk, responseId, WHOLE } from './util';
 
-export type Ending = 'accept' | 'cancel' | 'expire';
+/** 'leave': proposed with a long expiry and left to a counterparty outside the scenario (an app service in services mode). */
+export type Ending = 'accept' | 'cancel' | 'expire' | 'leave';
 
 export interface RightLeg {
   give: boolean;
@@ -55,7 +60,7 @@ export function reserveGives(ctx: Ctx, proposer: string, legs: LegSpec[]): boole
 }
 
 /** Whether the counterparty can deliver the ASK legs and both sides may receive what moves. */
-function acceptable(ctx: Ctx, proposer: string, counterparty: string, legs: LegSpec[]): boolean {
+export function acceptable(ctx: Ctx, proposer: string, counterparty: string, legs: LegSpec[]): boolean {
   for (const l of legs) {
     if (!isRight(l)) {
       if (!l.give && ctx.availableCoins(counterparty, l.denom) < l.amount) return false;
@@ -69,7 +74,7 @@ function acceptable(ctx: Ctx, proposer: string, counterparty: string, legs: LegS
   return true;
 }
 
-function reserveAsks(ctx: Ctx, counterparty: string, legs: LegSpec[]): void {
+export function reserveAsks(ctx: Ctx, counterparty: string, legs: LegSpec[]): void {
   for (const l of legs.filter((x) => !x.give)) {
     if (isRight(l)) ctx.reserveUnits(counterparty, l.assetId, l.kindId, l.units);
     else ctx.reserveCoins(counterparty, l.denom, l.amount);
@@ -92,16 +97,21 @@ export function settlementFlow(name: string, proposer: Actor, counterparty: Acto
     },
     async (ctx, s): Promise<'stop'> => {
       const id = responseId(expectOk(ctx, s.proposal!, `${name} proposal`), 'settlement_id');
-      if (ending === 'expire') return 'stop';
+      if (ending === 'expire' || ending === 'leave') return 'stop';
       const settlement = ctx.view.settlement(id);
       const live = settlement?.status === 'STATUS_PENDING' && Date.parse(String(settlement.expiry)) > ctx.now;
       if (!live) return 'stop';
       if (ending === 'accept' && acceptable(ctx, proposer.address, counterparty.address, legs)) {
+        // a flow started before services mode: the service answers for its role itself
+        if (!ctx.signsFor(counterparty)) return 'stop';
         reserveAsks(ctx, counterparty.address, legs);
         await ctx.submit(counterparty, [msg.accept(counterparty.address, id)]);
         return 'stop';
       }
-      const canceller = ending === 'cancel' && ctx.rng.chance(0.5) ? proposer : counterparty;
+      const chosen = ending === 'cancel' && ctx.rng.chance(0.5) ? proposer : counterparty;
+      // never as a service role in services mode: the other party cancels, or nobody (the settlement expires)
+      const canceller = ctx.signsFor(chosen) ? chosen : chosen === proposer ? counterparty : proposer;
+      if (!ctx.signsFor(canceller)) return 'stop';
       await ctx.submit(canceller, [msg.cancel(canceller.address, id)]);
       return 'stop';
     },
@@ -142,7 +152,7 @@ function rfqEnding(ctx: Ctx, cycle: number): Ending {
 }
 
 /** A holder offers the desk equal units of every kind (one whole share each) against the stable denom at the desk's bid (SPEC behaviour 3). */
-function offerToDesk(ctx: Ctx, asset: LaunchedAsset, cycle: number): Flow | null {
+function offerToDesk(ctx: Ctx, asset: LaunchedAsset, cycle: number, ending: 'accept' | 'leave'): Flow | null {
   const desk = ctx.cast.roles.desk;
   const holder = ctx.rng.pick(ctx.cast.holders);
   const units = ctx.rng.bigint(1n, 20n) * WHOLE;
@@ -150,7 +160,7 @@ function offerToDesk(ctx: Ctx, asset: LaunchedAsset, cycle: number): Flow | null
   const amount = (deskPrice(ctx, asset, -1, 'sell') * units) / WHOLE;
   const legs: LegSpec[] = [...kinds.map((k) => ({ give: true, assetId: asset.assetId, kindId: k, units })), { give: false, denom: ctx.config.stableDenom, amount: amount > 0n ? amount : 1n }];
   if (!reserveGives(ctx, holder.address, legs)) return null;
-  return settlementFlow(`rfq:${cycle}:to-desk`, holder, desk, legs, 'accept');
+  return settlementFlow(`rfq:${cycle}:to-desk`, holder, desk, legs, ending);
 }
 
 export function rfqLoop(): Flow {
@@ -159,7 +169,9 @@ export function rfqLoop(): Flow {
     (ctx, cycle) => {
       const asset = ctx.issuedAsset('equity');
       if (!asset) return null;
-      if (cycle >= 3 && ctx.rng.chance(0.25)) return offerToDesk(ctx, asset, cycle);
+      // the desk's quotes and its answers are the desk service's: holders only offer it shares
+      if (ctx.servicesMode) return offerToDesk(ctx, asset, cycle, 'leave');
+      if (cycle >= 3 && ctx.rng.chance(0.25)) return offerToDesk(ctx, asset, cycle, 'accept');
       const desk = ctx.cast.roles.desk;
       const side = ctx.rng.chance(0.5) ? 'sell' : 'buy';
       const kindId = ctx.rng.chance(0.2) ? -1 : ctx.rng.int(0, asset.kindCount - 1);

@@ -44,7 +44,7 @@ async function redeemEverything(ctx: Ctx, asset: LaunchedAsset): Promise<'wait' 
   let sent = 0;
   for (const [address, parts] of owners) {
     const actor = ctx.cast.byAddress.get(address);
-    if (!actor || sent >= Math.max(1, ctx.budgetLeft)) continue;
+    if (!actor || !ctx.signsFor(actor) || sent >= Math.max(1, ctx.budgetLeft)) continue;
     await ctx.submit(actor, parts.map((p) => msg.redeem(address, asset.assetId, p.kindId, p.units)));
     sent += 1;
   }

@@ -32,7 +32,11 @@ describe('devnet CLI arguments', () => {
   });
 
   it('defaults to 10 txs per block on 127.0.0.1:26657 in history mode', () => {
-    expect(parseArgs(['--seed', '1', '--blocks', '0'])).toMatchObject({ txsPerBlock: 10, port: 26657, host: '127.0.0.1', live: false, oldChain: false });
+    expect(parseArgs(['--seed', '1', '--blocks', '0'])).toMatchObject({ txsPerBlock: 10, port: 26657, host: '127.0.0.1', live: false, oldChain: false, servicesMode: false });
+  });
+
+  it('takes --services-mode with --live', () => {
+    expect(parseArgs(['--seed', 's', '--blocks', '5', '--live', '--services-mode'])).toMatchObject({ live: true, servicesMode: true });
   });
 
   it.each([
@@ -44,6 +48,7 @@ describe('devnet CLI arguments', () => {
     [['--seed', 's', '--blocks', '5', '--port', '70000'], /--port must be an integer from 0 to 65535/],
     [['--seed', 's', '--blocks', '5', '--txs-per-block', 'x'], /--txs-per-block/],
     [['--seed', 's', '--blocks', '5', '--block-ms', '100'], /only applies with --live/],
+    [['--seed', 's', '--blocks', '5', '--services-mode'], /--services-mode only applies with --live/],
     [['--seed', 's', '--blocks', '5', '--start-time', '2026-01-01'], /--start-time must be a UTC time/],
     [['--seed', 's', '--blocks', '5', '--start-time', '2026-13-01T00:00:00Z'], /--start-time must be a UTC time/],
     [['--seed', 's', '--blocks', '5', '--bogus'], /unknown option --bogus/],
