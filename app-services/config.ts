@@ -3,6 +3,22 @@
  * and the app-services container). docs/running.md lists them.
  */
 import type { KeySecret } from './keys';
+import { DEFAULT_LENDER_TERMS } from './lender/terms';
+
+export interface LenderSettings {
+  /** LENDER_LTV_BPS: principal as a share of the pledged shares' value */
+  ltvBps: number;
+  /** LENDER_LIQUIDATION_LTV_BPS: the pledges are exercised at this loan-to-value */
+  liquidationLtvBps: number;
+  /** LENDER_MAX_PRINCIPAL: base units of the stable denom */
+  maxPrincipal: bigint;
+  /** LENDER_PLEDGE_WINDOW_S (in ms here): a loan's pledges all within this much block time */
+  pledgeWindowMs: number;
+  /** LENDER_POLL_MS: how often the acting lender looks at pledges, proposals and prices */
+  pollMs: number;
+  /** LENDER_CLAIM_MS: how often it claims the income routed to it */
+  claimEveryMs: number;
+}
 
 export interface AppServicesSettings {
   /** their own PostgreSQL schema (APP_SCHEMA, default app) */
@@ -22,6 +38,7 @@ export interface AppServicesSettings {
   launchpadRateLimit: number;
   /** APP_TRUST_PROXY: the client address is the X-Forwarded-For one (behind a load balancer) */
   trustProxy: boolean;
+  lender: LenderSettings;
 }
 
 export const APP_SERVICES_DEFAULTS = {
@@ -33,6 +50,7 @@ export const APP_SERVICES_DEFAULTS = {
   lockRetryMs: 5000,
   launchpadRateLimit: 20,
   trustProxy: false,
+  lender: { ...DEFAULT_LENDER_TERMS, pollMs: 1000, claimEveryMs: 30_000 } as LenderSettings,
 } as const;
 
 /** Every variable the app services read, with its default as documented. */
@@ -47,4 +65,10 @@ export const APP_SERVICES_VARIABLES: Record<string, string> = {
   APP_LOCK_RETRY_MS: '5000',
   LAUNCHPAD_RATE_LIMIT: '20',
   APP_TRUST_PROXY: 'false',
+  LENDER_LTV_BPS: '5000',
+  LENDER_LIQUIDATION_LTV_BPS: '8000',
+  LENDER_MAX_PRINCIPAL: '5000000000',
+  LENDER_PLEDGE_WINDOW_S: '120',
+  LENDER_POLL_MS: '1000',
+  LENDER_CLAIM_MS: '30000',
 };

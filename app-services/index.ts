@@ -1,6 +1,6 @@
 /**
- * The app services under /api (app-services/openapi.yaml): the launchpad metadata service
- * now; the lender and the desk act through the KeyActors built here.
+ * The app services under /api (app-services/openapi.yaml): the launchpad metadata service,
+ * the lender (its worker acts through the lender key's KeyActor), and the desk's key.
  *
  *   const services = new AppServices({ pool, databaseUrl, settings, hrp, gasDenom, chain, log });
  *   app.use('/api', services.router);
@@ -15,17 +15,23 @@ import fs from 'fs';
 import path from 'path';
 import express, { type RequestHandler, type Router } from 'express';
 import type { Pool } from 'pg';
-import { KeyActor, type ActorStatus } from './actor';
+import { KeyActor, type ActorStatus, type ActorWorker } from './actor';
 import { connectChain, type ChainClient } from './chain/chain-client';
 import type { AppServicesSettings } from './config';
 import { AppHttpError, errorHandler, sendError } from './http/errors';
 import { SlidingWindowLimiter } from './http/rate-limit';
-import { loadKey } from './keys';
+import { ChainQueries } from './chain/queries';
+import { loadKey, type LoadedKey } from './keys';
+import { LenderRepository } from './lender/repository';
+import { registerLenderRoutes } from './lender/routes';
+import type { LenderTerms } from './lender/terms';
+import { LenderWorker } from './lender/worker';
 import { canonicalDocumentBytes, documentHash, parseMetadataDocument } from './launchpad/document';
 import { LaunchpadRepository } from './launchpad/repository';
 import { registerLaunchpadRoutes } from './launchpad/routes';
 import type { AppLogger } from './logger';
 import { migrate } from './store/migrations';
+import { quoteIdent } from './store/sql';
 
 export const APP_OPENAPI_PATH = path.resolve(__dirname, 'openapi.yaml');
 export const JSON_BODY_LIMIT_BYTES = 512 * 1024;
@@ -38,6 +44,10 @@ export interface AppServicesOptions {
   settings: AppServicesSettings;
   hrp: string;
   gasDenom: string;
+  /** the stable denom loans and desk trades are in (SVC_STABLE_DENOM) */
+  stableDenom: string;
+  /** the indexer's schema (DB_SCHEMA), read-only to the services */
+  indexerSchema: string;
   /** where the services act; undefined: nobody acts (reads only) */
   chain?: { rpcUrl: string; chainId?: string };
   /** launchpad documents to register at start (the embedded devnet's launches) */
@@ -59,9 +69,12 @@ export class AppServices {
   private readonly actors: KeyActor[] = [];
   private stopped = false;
   private readonly launchpad: LaunchpadRepository;
+  private readonly lenderTerms: LenderTerms;
+  private lender: { address: string; repository: LenderRepository } | undefined;
 
   constructor(private readonly o: AppServicesOptions) {
     this.launchpad = new LaunchpadRepository(o.pool, o.settings.schema);
+    this.lenderTerms = { ...o.settings.lender, denom: o.stableDenom };
     this.router = this.buildRouter();
   }
 
@@ -109,15 +122,17 @@ export class AppServices {
   }
 
   private async startActors(): Promise<void> {
-    const { keys } = this.o.settings;
-    const roles = Object.entries(keys).filter(([, secret]) => secret !== undefined);
-    if (!this.o.chain || roles.length === 0) {
+    const keys = new Map<string, LoadedKey>();
+    for (const [role, secret] of Object.entries(this.o.settings.keys)) if (secret) keys.set(role, await loadKey(secret, this.o.hrp));
+    const lenderKey = keys.get('lender');
+    if (lenderKey) this.lender = { address: lenderKey.address, repository: new LenderRepository(this.o.pool, this.o.settings.schema, this.o.indexerSchema, lenderKey.address, this.o.stableDenom) };
+    if (!this.o.chain || keys.size === 0) {
       this.o.log.warn('the lender and desk do not act: no chain or no keys configured (LENDER_KEY, DESK_KEY)');
       return;
     }
     this.chain = await connectChain(this.o.chain.rpcUrl, this.o.chain.chainId);
-    for (const [role, secret] of roles) {
-      const { wallet, address } = await loadKey(secret!, this.o.hrp);
+    const queries = new ChainQueries(this.o.chain.rpcUrl);
+    for (const [role, { wallet, address }] of keys) {
       if (this.stopped) return;
       const actor = new KeyActor({
         role,
@@ -132,10 +147,27 @@ export class AppServices {
         reconcileMs: this.o.settings.reconcileMs,
         lockRetryMs: this.o.settings.lockRetryMs,
         log: this.o.log,
+        workers: this.workersOf(role, queries),
       });
       this.actors.push(actor);
       actor.start();
     }
+  }
+
+  private workersOf(role: string, queries: ChainQueries): ActorWorker[] {
+    if (role !== 'lender' || !this.lender) return [];
+    const { lender } = this.o.settings;
+    return [
+      new LenderWorker({
+        repository: this.lender.repository,
+        queries,
+        terms: this.lenderTerms,
+        pollMs: lender.pollMs,
+        claimEveryMs: lender.claimEveryMs,
+        intentsTable: `${quoteIdent(this.o.settings.schema)}.intents`,
+        log: this.o.log,
+      }),
+    ];
   }
 
   // ---------------------------------------------------------------- http
@@ -148,6 +180,7 @@ export class AppServices {
     router.use(express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: false }));
     router.use(this.needsSchema);
     registerLaunchpadRoutes(router, { repository: this.launchpad, limiter: new SlidingWindowLimiter(this.o.settings.launchpadRateLimit, RATE_WINDOW_MS) }, allow);
+    registerLenderRoutes(router, { hrp: this.o.hrp, terms: this.lenderTerms, lender: () => this.lender }, allow);
     router.use((_req, res) => sendError(res, 'not_found', 'not found'));
     router.use(errorHandler(this.o.log));
     return router;

@@ -18,6 +18,9 @@ export interface AppServicesLaunch {
   settings: AppServicesSettings;
   hrp: string;
   gasDenom: string;
+  stableDenom: string;
+  /** DB_SCHEMA: the indexer's store, read-only to the services */
+  indexerSchema: string;
   /** the chain the services act on; undefined: they only serve reads */
   chain?: { rpcUrl: string; chainId?: string };
   /** set when the chain is the embedded devnet of this seed */
@@ -41,6 +44,8 @@ export function createAppServices(o: AppServicesLaunch): { services: AppServices
     settings: onDevnet ? withDevnetKeys(o.settings, o.devnetSeed!) : o.settings,
     hrp: o.hrp,
     gasDenom: o.gasDenom,
+    stableDenom: o.stableDenom,
+    indexerSchema: o.indexerSchema,
     chain: o.chain,
     devnetDocuments: onDevnet ? LAUNCH_PLANS.map((plan) => metadataDocument(plan).doc) : undefined,
     log: o.log,

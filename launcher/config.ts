@@ -9,7 +9,7 @@ import { ConfigError } from '../src/lib/errors';
 import type { LogFormat, LogLevel } from './logger';
 import { responseCacheFromEnv } from '../rest-adapter/config';
 import type { ResponseCacheOptions } from '../rest-adapter/http/response-cache';
-import { APP_SERVICES_DEFAULTS, APP_SERVICES_VARIABLES, type AppServicesSettings } from '../app-services/config';
+import { APP_SERVICES_DEFAULTS, APP_SERVICES_VARIABLES, type AppServicesSettings, type LenderSettings } from '../app-services/config';
 import { KeySecret } from '../app-services/keys';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -42,6 +42,8 @@ export interface LauncherConfig {
   /** bech32 prefix and gas denom for the /v1 app (SVC_HRP, SVC_GAS_DENOM) */
   hrp: string;
   gasDenom: string;
+  /** SVC_STABLE_DENOM: loans and desk trades */
+  stableDenom: string;
   /** the app services under /api (APP_*, LENDER_KEY, DESK_KEY, LAUNCHPAD_*) */
   app: AppServicesSettings;
 }
@@ -151,6 +153,21 @@ function secretOf(env: Env, name: string): KeySecret | undefined {
   return raw === undefined ? undefined : new KeySecret(raw, name);
 }
 
+function lenderOf(env: Env): LenderSettings {
+  const d = APP_SERVICES_DEFAULTS.lender;
+  const ltvBps = integer(env, 'LENDER_LTV_BPS', d.ltvBps, 1, 10_000);
+  const liquidationLtvBps = integer(env, 'LENDER_LIQUIDATION_LTV_BPS', d.liquidationLtvBps, 1, 10_000);
+  if (liquidationLtvBps <= ltvBps) throw new ConfigError('LENDER_LIQUIDATION_LTV_BPS', `must be above LENDER_LTV_BPS (${ltvBps}), got ${liquidationLtvBps}: a new loan would be liquidated at once`);
+  return {
+    ltvBps,
+    liquidationLtvBps,
+    maxPrincipal: bigintOf(env, 'LENDER_MAX_PRINCIPAL', d.maxPrincipal, 1n, 10n ** 30n),
+    pledgeWindowMs: integer(env, 'LENDER_PLEDGE_WINDOW_S', d.pledgeWindowMs / 1000, 1, 86_400) * 1000,
+    pollMs: integer(env, 'LENDER_POLL_MS', d.pollMs, 100, 3_600_000),
+    claimEveryMs: integer(env, 'LENDER_CLAIM_MS', d.claimEveryMs, 1000, 86_400_000),
+  };
+}
+
 function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
   const d = APP_SERVICES_DEFAULTS;
   const schema = read(env, 'APP_SCHEMA') ?? d.schema;
@@ -166,6 +183,7 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
     lockRetryMs: integer(env, 'APP_LOCK_RETRY_MS', d.lockRetryMs, 100, 3_600_000),
     launchpadRateLimit: integer(env, 'LAUNCHPAD_RATE_LIMIT', d.launchpadRateLimit, 1, 1_000_000),
     trustProxy: oneOf(env, 'APP_TRUST_PROXY', ['true', 'false'], String(d.trustProxy) as 'true' | 'false') === 'true',
+    lender: lenderOf(env),
   };
 }
 
@@ -187,6 +205,7 @@ export function loadLauncherConfig(env: Env, opts: { stdoutIsTTY: boolean; cwd: 
     responseCache: responseCacheFromEnv(env),
     hrp: chainConfig.hrp,
     gasDenom: chainConfig.gasDenom,
+    stableDenom: chainConfig.stableDenom,
     app: appServicesOf(env, schemaOf(env)),
   };
 }
@@ -207,6 +226,7 @@ export interface ServeConfig {
   app: AppServicesSettings;
   hrp: string;
   gasDenom: string;
+  stableDenom: string;
 }
 
 /** DATABASE_URL, or the node's DB_HOST/DB_PORT/DB_USER/DB_PASS/DB_DATABASE (one compose env for both). */
@@ -244,5 +264,6 @@ export function loadServeConfig(env: Env, opts: { stdoutIsTTY: boolean }): Serve
     app: appServicesOf(env, schemaOf(env)),
     hrp: chainConfig.hrp,
     gasDenom: chainConfig.gasDenom,
+    stableDenom: chainConfig.stableDenom,
   };
 }

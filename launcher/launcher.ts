@@ -245,6 +245,8 @@ export class Launcher {
       settings: this.config.app,
       hrp: this.config.hrp,
       gasDenom: this.config.gasDenom,
+      stableDenom: this.config.stableDenom,
+      indexerSchema: this.config.schema,
       chain: { rpcUrl: chain.endpoint, chainId: chain.chainId },
       devnetSeed: chain.devnetSeed,
       log,

@@ -54,6 +54,8 @@ export function main(): void {
     settings: config.app,
     hrp: config.hrp,
     gasDenom: config.gasDenom,
+    stableDenom: config.stableDenom,
+    indexerSchema: config.schema,
     chain: rpc ? { rpcUrl: rpc, chainId: config.chainId } : undefined,
     log: log.child('app'),
   });

@@ -22,6 +22,11 @@ export interface BroadcastResult {
   alreadyKnown: boolean;
 }
 
+export interface TxEvent {
+  type: string;
+  attributes: { key: string; value: string }[];
+}
+
 /** A committed tx: its height and its DeliverTx outcome. */
 export interface CommittedTx {
   hash: string;
@@ -29,6 +34,7 @@ export interface CommittedTx {
   code: number;
   codespace: string;
   log: string;
+  events: TxEvent[];
 }
 
 export interface AccountState {
@@ -45,6 +51,8 @@ export interface ChainClient {
   /** null for an address the chain has never seen */
   account(address: string): Promise<AccountState | null>;
   height(): Promise<number>;
+  /** the latest block's height and time (unix ms) */
+  latestBlock(): Promise<{ height: number; timeMs: number }>;
   disconnect(): void;
 }
 
@@ -74,7 +82,8 @@ class CometChainClient implements ChainClient {
   async findTx(hash: string): Promise<CommittedTx | null> {
     try {
       const r = await this.client.tx({ hash: fromHex(hash) });
-      return { hash: toHex(r.hash).toUpperCase(), height: r.height, code: r.result.code, codespace: r.result.codespace ?? '', log: r.result.log ?? '' };
+      const events = r.result.events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ key: String(a.key), value: String(a.value) })) }));
+      return { hash: toHex(r.hash).toUpperCase(), height: r.height, code: r.result.code, codespace: r.result.codespace ?? '', log: r.result.log ?? '', events };
     } catch (e) {
       if (NOT_FOUND_RE.test(errorText(e))) return null;
       throw e;
@@ -96,6 +105,11 @@ class CometChainClient implements ChainClient {
 
   async height(): Promise<number> {
     return (await this.client.status()).syncInfo.latestBlockHeight;
+  }
+
+  async latestBlock(): Promise<{ height: number; timeMs: number }> {
+    const { syncInfo } = await this.client.status();
+    return { height: syncInfo.latestBlockHeight, timeMs: syncInfo.latestBlockTime.getTime() };
   }
 
   disconnect(): void {

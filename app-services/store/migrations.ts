@@ -57,6 +57,53 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'lender loans',
+    sql: `
+      -- A loan from its complete pledge set on; its chain actions are intents
+      -- (lender/principal/<id>, lender/repay/<id>/<settlement>, lender/liquidate/<id>).
+      CREATE TABLE {schema}.loans (
+        id                text PRIMARY KEY,          -- L<lowest pledge id>
+        borrower          text NOT NULL,
+        asset_id          text NOT NULL,
+        units             numeric NOT NULL,          -- of every kind
+        principal         numeric NOT NULL,
+        status            text NOT NULL CHECK (status IN ('opening', 'active', 'repaid', 'liquidated', 'cancelled')),
+        open_tx           text,
+        close_tx          text,
+        repay_settlement  bigint,                    -- the settlement being accepted, while it is
+        created_at        timestamptz NOT NULL DEFAULT now(),
+        updated_at        timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX loans_borrower ON {schema}.loans (borrower, created_at DESC);
+      CREATE INDEX loans_open ON {schema}.loans (status) WHERE status IN ('opening', 'active');
+      -- each pledge belongs to at most one loan (the primary key says so)
+      CREATE TABLE {schema}.loan_pledges (
+        encumbrance_id  bigint PRIMARY KEY,
+        loan_id         text NOT NULL REFERENCES {schema}.loans (id),
+        kind_id         integer NOT NULL
+      );
+      CREATE INDEX loan_pledges_loan ON {schema}.loan_pledges (loan_id);
+      -- pledges to the lender that open no loan; each is released (intent lender/release/<id>)
+      CREATE TABLE {schema}.pledge_refusals (
+        encumbrance_id  bigint PRIMARY KEY,
+        reason          text NOT NULL,
+        created_at      timestamptz NOT NULL DEFAULT now()
+      );
+      -- income the lender claimed, per pledge, from the EventClaimed entries of its claim txs
+      CREATE TABLE {schema}.loan_income (
+        claim_tx        text NOT NULL,
+        encumbrance_id  bigint NOT NULL,
+        amount          numeric NOT NULL,
+        PRIMARY KEY (claim_tx, encumbrance_id)
+      );
+      CREATE TABLE {schema}.income_claims (
+        claim_tx        text PRIMARY KEY,            -- claim txs whose entries are in loan_income
+        recorded_at     timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];
 
 const LOCK_NAME = 'svc-app-services/migrations';

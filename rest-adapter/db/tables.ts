@@ -31,6 +31,7 @@ const TABLES = {
   waterfalls: 'waterfalls',
   liquidations: 'liquidations',
   redemptionPools: 'redemption_pools',
+  dexPools: 'dex_pools',
   bridgeRoutes: 'bridge_routes',
   bridgeTransfers: 'bridge_transfers',
   i8Checks: 'i8_checks',
@@ -41,7 +42,7 @@ const TABLES = {
 export type TableName = keyof typeof TABLES;
 export type Tables = Readonly<Record<TableName, string>>;
 
-/** `"schema".table` for every table the adapter reads. */
+/** `"schema".table` for every table the adapter (and the app services) read. */
 export function tablesIn(schema: string): Tables {
   const qualifier = escapeIdentifier(schema);
   const out = {} as Record<TableName, string>;

@@ -47,6 +47,8 @@ export async function startAppApi(o: StartAppApiOptions = {}): Promise<AppApi> {
     settings: { ...APP_SERVICES_DEFAULTS, keys: {}, schema: db.schema, ...o.settings },
     hrp: 'svc',
     gasDenom: 'usvc',
+    stableDenom: 'uusdc',
+    indexerSchema: 'svc',
     devnetDocuments: o.devnetDocuments,
     log,
   });

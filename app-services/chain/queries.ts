@@ -1,0 +1,123 @@
+/**
+ * The svc queries the services confirm with before they act (proto/svc/<module>/v1/query.proto),
+ * over `abci_query` at the latest height, decoded as proto-JSON by src/client.
+ */
+import { abciQuery, AbciQueryError, queryMethodTypes } from '../../src/client/abci-query';
+
+export interface ChainEncumbrance {
+  id: bigint;
+  kind: string;
+  asset_id: string;
+  kind_id: number;
+  holder: string;
+  units: bigint;
+  beneficiary: string;
+  income_to_beneficiary: boolean;
+  exercisable: boolean;
+  holder_release_after: string | null;
+  expiry: string | null;
+  status: string;
+}
+
+export interface ChainLeg {
+  direction: string;
+  coin?: { denom: string; amount: string };
+  right?: Record<string, unknown>;
+}
+
+export interface ChainSettlement {
+  id: bigint;
+  proposer: string;
+  counterparty: string;
+  legs: ChainLeg[];
+  expiryMs: number;
+  status: string;
+}
+
+export interface PoolPrice {
+  poolId: number;
+  pricePerWhole: bigint;
+}
+
+export interface ClaimableEntry {
+  routed_from: string;
+  ref: string;
+  asset_id: string;
+  kind_id: number;
+  denom: string;
+  amount: bigint;
+}
+
+type Json = Record<string, unknown>;
+
+/** proto-JSON leaves a default (empty) field out. */
+const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
+const optionalTime = (v: unknown) => (text(v) === '' ? null : text(v));
+
+export class ChainQueries {
+  constructor(private readonly rpcUrl: string) {}
+
+  private async query<T = Json>(path: string, request: Json): Promise<T> {
+    return (await abciQuery<T>(this.rpcUrl, path, queryMethodTypes(path).requestType, request)).value;
+  }
+
+  /** null when the chain has no such encumbrance */
+  async encumbrance(id: bigint): Promise<ChainEncumbrance | null> {
+    try {
+      const { encumbrance: e } = await this.query<{ encumbrance: Json }>('/svc.encumbrance.v1.Query/Encumbrance', { encumbrance_id: id.toString() });
+      return {
+        id: BigInt(text(e.id) || '0'),
+        kind: text(e.kind),
+        asset_id: text(e.asset_id),
+        kind_id: Number(e.kind_id ?? 0),
+        holder: text(e.holder),
+        units: BigInt(text(e.units) || '0'),
+        beneficiary: text(e.beneficiary),
+        income_to_beneficiary: e.income_to_beneficiary === true,
+        exercisable: e.exercisable === true,
+        holder_release_after: optionalTime(e.holder_release_after),
+        expiry: optionalTime(e.expiry),
+        status: text(e.status),
+      };
+    } catch (e) {
+      if (e instanceof AbciQueryError) return null;
+      throw e;
+    }
+  }
+
+  async settlement(id: bigint): Promise<ChainSettlement | null> {
+    try {
+      const { settlement: s } = await this.query<{ settlement: Json }>('/svc.settlement.v1.Query/Settlement', { settlement_id: id.toString() });
+      return {
+        id: BigInt(text(s.id) || '0'),
+        proposer: text(s.proposer),
+        counterparty: text(s.counterparty),
+        legs: (s.legs as ChainLeg[] | undefined) ?? [],
+        expiryMs: Date.parse(text(s.expiry)),
+        status: text(s.status),
+      };
+    } catch (e) {
+      if (e instanceof AbciQueryError) return null;
+      throw e;
+    }
+  }
+
+  /** null when the asset has no pool against `denom` (or an empty one) */
+  async poolPrice(assetId: string, denom: string): Promise<PoolPrice | null> {
+    const r = await this.query<Json>('/svc.dex.v1.Query/PoolPrice', { asset_id: assetId, quote_denom: denom });
+    if (r.found !== true) return null;
+    return { poolId: Number(r.pool_id ?? 0), pricePerWhole: BigInt(text(r.price_per_whole) || '0') };
+  }
+
+  async claimable(address: string): Promise<ClaimableEntry[]> {
+    const r = await this.query<{ entries?: Json[] }>('/svc.payout.v1.Query/Claimable', { address });
+    return (r.entries ?? []).map((e) => ({
+      routed_from: text(e.routed_from),
+      ref: text(e.ref),
+      asset_id: text(e.asset_id),
+      kind_id: Number(e.kind_id ?? 0),
+      denom: text(e.denom),
+      amount: BigInt(text(e.amount) || '0'),
+    }));
+  }
+}

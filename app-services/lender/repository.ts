@@ -1,0 +1,233 @@
+/**
+ * What the lender reads and writes in PostgreSQL: its own tables in the app schema (loans,
+ * loan_pledges, pledge_refusals, loan_income) and, read-only, the indexer's store (pledges
+ * and proposals to the lender, pools, claimable income, assets' launchpad documents).
+ */
+import type { Pool, PoolClient } from 'pg';
+import { PENDING_SQL } from '../../rest-adapter/repositories/assetRepository';
+import { tablesIn, type Tables } from '../../rest-adapter/db/tables';
+import { quoteIdent } from '../store/sql';
+import type { PledgeSeen, PledgeSet } from './pledge-sets';
+
+export type LoanStatus = 'opening' | 'active' | 'repaid' | 'liquidated' | 'cancelled';
+
+export interface LoanRow {
+  id: string;
+  borrower: string;
+  asset_id: string;
+  units: string;
+  principal: string;
+  status: LoanStatus;
+  open_tx: string | null;
+  close_tx: string | null;
+  repay_settlement: string | null;
+  /** encumbrance ids, by kind */
+  pledges: string[];
+}
+
+export interface LoanView extends LoanRow {
+  symbol: string | null;
+  /** the pool's reserves against the stable denom and the first kind's decimals, when there is a pool */
+  base_reserve: string | null;
+  quote_reserve: string | null;
+  decimals: number | null;
+  claimed: string;
+  claimable: string;
+}
+
+export interface ProposalSeen {
+  id: string;
+  proposer: string;
+  legs: { direction?: string; coin?: { denom?: string; amount?: string }; right?: unknown }[];
+}
+
+export interface ClaimedEntry {
+  ref: string;
+  amount: string;
+}
+
+/** The loan id of a pledge set: L and its lowest pledge id. */
+export const loanIdOf = (set: PledgeSet) => `L${set.pledges.map((p) => p.id).reduce((a, b) => (a < b ? a : b))}`;
+
+/** The most loans one address lists (newest first). */
+export const MAX_LOANS_LISTED = 1000;
+
+export class LenderRepository {
+  private readonly app: { loans: string; pledges: string; refusals: string; income: string; claims: string; documents: string };
+  private readonly svc: Tables;
+
+  constructor(
+    private readonly pool: Pool,
+    appSchema: string,
+    indexerSchema: string,
+    private readonly lender: string,
+    private readonly denom: string,
+  ) {
+    const a = quoteIdent(appSchema);
+    this.app = { loans: `${a}.loans`, pledges: `${a}.loan_pledges`, refusals: `${a}.pledge_refusals`, income: `${a}.loan_income`, claims: `${a}.income_claims`, documents: `${a}.launchpad_documents` };
+    this.svc = tablesIn(indexerSchema);
+  }
+
+  // ---------------------------------------------------------------- indexed store (read-only)
+
+  /** Active pledges to the lender that belong to no loan and were not refused. */
+  async unassignedPledges(): Promise<PledgeSeen[]> {
+    const { rows } = await this.pool.query<Record<string, string | number | boolean | null>>(
+      `SELECT e.id, e.asset_id, e.kind_id, e.holder, e.units::text AS units, e.exercisable, e.income_to_beneficiary,
+              e.holder_release_after::text AS holder_release_after, e.expiry::text AS expiry, e.created_tx_hash,
+              (extract(epoch FROM e.created_at) * 1000)::float8 AS created_ms, a.kind_count
+         FROM ${this.svc.encumbrances} e JOIN ${this.svc.assets} a ON a.id = e.asset_id
+        WHERE e.beneficiary = $1 AND e.kind = 'pledge' AND e.status = 'active'
+          AND NOT EXISTS (SELECT 1 FROM ${this.app.pledges} lp WHERE lp.encumbrance_id = e.id::bigint)
+          AND NOT EXISTS (SELECT 1 FROM ${this.app.refusals} r WHERE r.encumbrance_id = e.id::bigint)`,
+      [this.lender],
+    );
+    return rows.map((r) => ({
+      id: BigInt(String(r.id)),
+      assetId: String(r.asset_id),
+      kindId: Number(r.kind_id),
+      holder: String(r.holder),
+      units: BigInt(String(r.units)),
+      exercisable: r.exercisable === true,
+      incomeToBeneficiary: r.income_to_beneficiary === true,
+      holderReleaseAfter: r.holder_release_after === null ? null : String(r.holder_release_after),
+      expiry: r.expiry === null ? null : String(r.expiry),
+      txHash: String(r.created_tx_hash),
+      createdMs: Number(r.created_ms),
+      kindCount: Number(r.kind_count),
+    }));
+  }
+
+  /** Pending settlements proposed to the lender, oldest first. */
+  async pendingProposals(): Promise<ProposalSeen[]> {
+    const { rows } = await this.pool.query<ProposalSeen>(
+      `SELECT id, proposer, legs FROM ${this.svc.settlements} WHERE counterparty = $1 AND status = 'STATUS_PENDING' ORDER BY number`,
+      [this.lender],
+    );
+    return rows;
+  }
+
+  /** Decimals of the asset's first kind (the pool prices 10^decimals units of every kind). */
+  async decimalsOf(assetId: string): Promise<number | undefined> {
+    const { rows } = await this.pool.query<{ decimals: number }>(`SELECT decimals FROM ${this.svc.kinds} WHERE id = $1`, [`${assetId}-0`]);
+    return rows[0]?.decimals;
+  }
+
+  // ---------------------------------------------------------------- loans
+
+  /** Records a complete set as an opening loan (once: a second call for the same set is a no-op). */
+  async insertOpening(set: PledgeSet, principal: bigint): Promise<void> {
+    await this.transaction(async (c) => {
+      const id = loanIdOf(set);
+      const { rowCount } = await c.query(
+        `INSERT INTO ${this.app.loans} (id, borrower, asset_id, units, principal, status) VALUES ($1, $2, $3, $4, $5, 'opening') ON CONFLICT (id) DO NOTHING`,
+        [id, set.borrower, set.assetId, set.units.toString(), principal.toString()],
+      );
+      if (rowCount !== 1) return;
+      for (const p of set.pledges) await c.query(`INSERT INTO ${this.app.pledges} (encumbrance_id, loan_id, kind_id) VALUES ($1, $2, $3)`, [p.id.toString(), id, p.kindId]);
+    });
+  }
+
+  async openLoans(): Promise<LoanRow[]> {
+    const { rows } = await this.pool.query<LoanRow>(`SELECT ${this.loanColumns('l')} FROM ${this.app.loans} l WHERE l.status IN ('opening', 'active') ORDER BY l.created_at`);
+    return rows;
+  }
+
+  async setStatus(id: string, status: LoanStatus, tx: { open_tx?: string; close_tx?: string } = {}): Promise<void> {
+    await this.pool.query(
+      `UPDATE ${this.app.loans} SET status = $2, open_tx = COALESCE($3, open_tx), close_tx = COALESCE($4, close_tx), repay_settlement = NULL, updated_at = now() WHERE id = $1`,
+      [id, status, tx.open_tx ?? null, tx.close_tx ?? null],
+    );
+  }
+
+  async setRepaySettlement(id: string, settlementId: bigint | null): Promise<void> {
+    await this.pool.query(`UPDATE ${this.app.loans} SET repay_settlement = $2, updated_at = now() WHERE id = $1`, [id, settlementId?.toString() ?? null]);
+  }
+
+  /** The borrower's loans, newest first, with what GET /api/lender/loans shows. */
+  async loansOf(borrower: string): Promise<LoanView[]> {
+    const { rows } = await this.pool.query<LoanView>(
+      `SELECT ${this.loanColumns('l')},
+              convert_from(d.canonical, 'UTF8')::jsonb ->> 'symbol' AS symbol,
+              p.base_reserve::text AS base_reserve, p.quote_reserve::text AS quote_reserve, k.decimals,
+              COALESCE((SELECT sum(i.amount) FROM ${this.app.income} i JOIN ${this.app.pledges} lp ON lp.encumbrance_id = i.encumbrance_id WHERE lp.loan_id = l.id), 0)::text AS claimed,
+              COALESCE((SELECT sum(c.accrued + ${PENDING_SQL('c', 'acc')})
+                          FROM ${this.svc.claimables} c JOIN ${this.svc.accruals} acc ON acc.id = c.accrual_id
+                          JOIN ${this.app.pledges} lp ON c.ref = 'encumbrance/' || lp.encumbrance_id
+                         WHERE c.account = $2 AND lp.loan_id = l.id), 0)::text AS claimable
+         FROM ${this.app.loans} l
+         LEFT JOIN ${this.svc.assets} a ON a.id = l.asset_id
+         LEFT JOIN ${this.app.documents} d ON d.meta_hash = a.meta_hash
+         LEFT JOIN ${this.svc.dexPools} p ON p.asset_id = l.asset_id AND p.quote_denom = $3
+         LEFT JOIN ${this.svc.kinds} k ON k.id = l.asset_id || '-0'
+        WHERE l.borrower = $1
+        ORDER BY l.created_at DESC, l.id DESC
+        LIMIT ${MAX_LOANS_LISTED}`,
+      [borrower, this.lender, this.denom],
+    );
+    return rows;
+  }
+
+  // ---------------------------------------------------------------- refusals and income
+
+  async refuse(encumbranceId: bigint, reason: string): Promise<void> {
+    await this.pool.query(`INSERT INTO ${this.app.refusals} (encumbrance_id, reason) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [encumbranceId.toString(), reason]);
+  }
+
+  /** Refused pledges whose release has not committed yet (intent lender/release/<id>). */
+  async refusalsToRelease(intentsTable: string): Promise<bigint[]> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT r.encumbrance_id::text AS id FROM ${this.app.refusals} r
+        WHERE NOT EXISTS (SELECT 1 FROM ${intentsTable} i WHERE i.id = 'lender/release/' || r.encumbrance_id AND i.status IN ('committed', 'failed', 'rejected'))
+        ORDER BY r.encumbrance_id`,
+    );
+    return rows.map((r) => BigInt(r.id));
+  }
+
+  /** Committed claim txs whose entries are not recorded yet. */
+  async unrecordedClaims(intentsTable: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ tx_hash: string }>(
+      `SELECT i.tx_hash FROM ${intentsTable} i
+        WHERE i.kind = 'lender.claim' AND i.status = 'committed' AND NOT EXISTS (SELECT 1 FROM ${this.app.claims} c WHERE c.claim_tx = i.tx_hash)`,
+    );
+    return rows.map((r) => r.tx_hash);
+  }
+
+  /** Stores the routed entries of one claim tx (each pledge's share), once. */
+  async recordClaim(claimTx: string, entries: ClaimedEntry[]): Promise<void> {
+    await this.transaction(async (c) => {
+      const { rowCount } = await c.query(`INSERT INTO ${this.app.claims} (claim_tx) VALUES ($1) ON CONFLICT DO NOTHING`, [claimTx]);
+      if (rowCount !== 1) return;
+      for (const e of entries) {
+        const m = /^encumbrance\/(\d+)$/.exec(e.ref);
+        if (!m) continue;
+        await c.query(
+          `INSERT INTO ${this.app.income} (claim_tx, encumbrance_id, amount) VALUES ($1, $2, $3) ON CONFLICT (claim_tx, encumbrance_id) DO UPDATE SET amount = ${this.app.income}.amount + EXCLUDED.amount`,
+          [claimTx, m[1], e.amount],
+        );
+      }
+    });
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private loanColumns(l: string): string {
+    return `${l}.id, ${l}.borrower, ${l}.asset_id, ${l}.units::text AS units, ${l}.principal::text AS principal, ${l}.status, ${l}.open_tx, ${l}.close_tx,
+            ${l}.repay_settlement::text AS repay_settlement,
+            ARRAY(SELECT lp.encumbrance_id::text FROM ${this.app.pledges} lp WHERE lp.loan_id = ${l}.id ORDER BY lp.kind_id) AS pledges`;
+  }
+
+  private async transaction(run: (c: PoolClient) => Promise<void>): Promise<void> {
+    const c = await this.pool.connect();
+    try {
+      await c.query('BEGIN');
+      await run(c);
+      await c.query('COMMIT');
+    } catch (e) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      c.release();
+    }
+  }
+}
