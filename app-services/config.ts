@@ -18,6 +18,8 @@ export interface LenderSettings {
   pollMs: number;
   /** LENDER_CLAIM_MS: how often it claims the income routed to it */
   claimEveryMs: number;
+  /** LENDER_FROM_HEIGHT: pledges created below this height belong to an earlier lender and are left alone; unset: 0, or the embedded devnet's first live height */
+  fromHeight?: number;
 }
 
 export interface AppServicesSettings {
@@ -71,4 +73,5 @@ export const APP_SERVICES_VARIABLES: Record<string, string> = {
   LENDER_PLEDGE_WINDOW_S: '120',
   LENDER_POLL_MS: '1000',
   LENDER_CLAIM_MS: '30000',
+  LENDER_FROM_HEIGHT: "(embedded devnet: the first live height; otherwise 0, every pledge)",
 };

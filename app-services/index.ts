@@ -164,6 +164,7 @@ export class AppServices {
         terms: this.lenderTerms,
         pollMs: lender.pollMs,
         claimEveryMs: lender.claimEveryMs,
+        fromHeight: lender.fromHeight ?? 0,
         intentsTable: `${quoteIdent(this.o.settings.schema)}.intents`,
         log: this.o.log,
       }),

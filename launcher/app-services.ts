@@ -25,13 +25,20 @@ export interface AppServicesLaunch {
   chain?: { rpcUrl: string; chainId?: string };
   /** set when the chain is the embedded devnet of this seed */
   devnetSeed?: string;
+  /** the embedded devnet's first live height: its history's loans were the scripted lender's */
+  devnetLiveFrom?: number;
   log: Logger;
 }
 
-/** The embedded devnet's role keys, where the environment gives none. */
-function withDevnetKeys(settings: AppServicesSettings, seed: string): AppServicesSettings {
+/**
+ * The embedded devnet's role keys, where the environment gives none; and the lender's first
+ * height, where LENDER_FROM_HEIGHT gives none: the history's pledges were paid by its
+ * scripted lender and are not the service's to pay again.
+ */
+function withDevnetDefaults(settings: AppServicesSettings, seed: string, liveFrom: number): AppServicesSettings {
   const key = (role: string) => new KeySecret(bytesToHex(privateKey(seed, role)), `the devnet's ${role} key`);
-  return { ...settings, keys: { lender: settings.keys.lender ?? key('lender'), desk: settings.keys.desk ?? key('desk') } };
+  const fromHeight = settings.lender.fromHeight ?? liveFrom;
+  return { ...settings, keys: { lender: settings.keys.lender ?? key('lender'), desk: settings.keys.desk ?? key('desk') }, lender: { ...settings.lender, fromHeight } };
 }
 
 export function createAppServices(o: AppServicesLaunch): { services: AppServices; close: () => Promise<void> } {
@@ -41,7 +48,7 @@ export function createAppServices(o: AppServicesLaunch): { services: AppServices
   const services = new AppServices({
     pool,
     databaseUrl: o.databaseUrl,
-    settings: onDevnet ? withDevnetKeys(o.settings, o.devnetSeed!) : o.settings,
+    settings: onDevnet ? withDevnetDefaults(o.settings, o.devnetSeed!, o.devnetLiveFrom ?? 0) : o.settings,
     hrp: o.hrp,
     gasDenom: o.gasDenom,
     stableDenom: o.stableDenom,

@@ -165,6 +165,7 @@ function lenderOf(env: Env): LenderSettings {
     pledgeWindowMs: integer(env, 'LENDER_PLEDGE_WINDOW_S', d.pledgeWindowMs / 1000, 1, 86_400) * 1000,
     pollMs: integer(env, 'LENDER_POLL_MS', d.pollMs, 100, 3_600_000),
     claimEveryMs: integer(env, 'LENDER_CLAIM_MS', d.claimEveryMs, 1000, 86_400_000),
+    fromHeight: read(env, 'LENDER_FROM_HEIGHT') === undefined ? undefined : integer(env, 'LENDER_FROM_HEIGHT', 0, 0, Number.MAX_SAFE_INTEGER),
   };
 }
 

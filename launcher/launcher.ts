@@ -42,6 +42,8 @@ interface ChainSource {
   tip(): Promise<number>;
   /** set for the embedded devnet: its seed gives the app services their keys and documents */
   devnetSeed?: string;
+  /** the embedded devnet's first live height (after its generated history) */
+  devnetLiveFrom?: number;
 }
 
 /** A signal arrived while a part was starting: that part was stopped again. */
@@ -198,7 +200,7 @@ export class Launcher {
     const devnet = await startEmbeddedDevnet({ config: d, journal, dataDir: this.config.dataDir, log, servicesMode: true });
     await this.own('devnet', () => devnet.close());
     log.info('devnet live', { rpc: devnet.url, chain_id: devnet.chainId, height: devnet.chain.height, block_ms: d.blockMs, journal: journal.dir });
-    return { endpoint: devnet.url, chainId: devnet.chainId, tip: async () => devnet.chain.height, devnetSeed: d.seed };
+    return { endpoint: devnet.url, chainId: devnet.chainId, tip: async () => devnet.chain.height, devnetSeed: d.seed, devnetLiveFrom: journal.meta!.historyBlocks + 1 };
   }
 
   private async externalChain(index: Awaited<ReturnType<typeof readStoredIndex>>): Promise<ChainSource> {
@@ -249,6 +251,7 @@ export class Launcher {
       indexerSchema: this.config.schema,
       chain: { rpcUrl: chain.endpoint, chainId: chain.chainId },
       devnetSeed: chain.devnetSeed,
+      devnetLiveFrom: chain.devnetLiveFrom,
       log,
     });
     this.appServices = services;

@@ -70,17 +70,17 @@ export class LenderRepository {
 
   // ---------------------------------------------------------------- indexed store (read-only)
 
-  /** Active pledges to the lender that belong to no loan and were not refused. */
-  async unassignedPledges(): Promise<PledgeSeen[]> {
+  /** Active pledges to the lender from `fromHeight` on that belong to no loan and were not refused. */
+  async unassignedPledges(fromHeight: number): Promise<PledgeSeen[]> {
     const { rows } = await this.pool.query<Record<string, string | number | boolean | null>>(
       `SELECT e.id, e.asset_id, e.kind_id, e.holder, e.units::text AS units, e.exercisable, e.income_to_beneficiary,
               e.holder_release_after::text AS holder_release_after, e.expiry::text AS expiry, e.created_tx_hash,
               (extract(epoch FROM e.created_at) * 1000)::float8 AS created_ms, a.kind_count
          FROM ${this.svc.encumbrances} e JOIN ${this.svc.assets} a ON a.id = e.asset_id
-        WHERE e.beneficiary = $1 AND e.kind = 'pledge' AND e.status = 'active'
+        WHERE e.beneficiary = $1 AND e.kind = 'pledge' AND e.status = 'active' AND e.created_height >= $2
           AND NOT EXISTS (SELECT 1 FROM ${this.app.pledges} lp WHERE lp.encumbrance_id = e.id::bigint)
           AND NOT EXISTS (SELECT 1 FROM ${this.app.refusals} r WHERE r.encumbrance_id = e.id::bigint)`,
-      [this.lender],
+      [this.lender, fromHeight],
     );
     return rows.map((r) => ({
       id: BigInt(String(r.id)),

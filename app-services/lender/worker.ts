@@ -27,6 +27,8 @@ export interface LenderWorkerOptions {
   terms: LenderTerms;
   pollMs: number;
   claimEveryMs: number;
+  /** pledges below this height are an earlier lender's (the devnet's scripted history) */
+  fromHeight: number;
   /** the intents table, quoted (release and claim bookkeeping joins it) */
   intentsTable: string;
   log: AppLogger;
@@ -129,7 +131,7 @@ export class LenderWorker implements ActorWorker {
   // ---------------------------------------------------------------- 2. opening
 
   private async openLoans(): Promise<void> {
-    const pledges = await this.o.repository.unassignedPledges();
+    const pledges = await this.o.repository.unassignedPledges(this.o.fromHeight);
     if (!pledges.length) return;
     const { timeMs } = await this.actor!.signer.chainClient.latestBlock();
     const sorted = sortPledges(pledges, timeMs, this.o.terms.pledgeWindowMs);
