@@ -37,6 +37,8 @@ export interface LenderWorkerOptions {
 const ACTIVE = 'ENCUMBRANCE_STATUS_ACTIVE';
 const PENDING = 'STATUS_PENDING';
 const GIVE = 'LEG_DIRECTION_GIVE';
+/** PostgreSQL's undefined_table */
+const UNDEFINED_TABLE = '42P01';
 
 export const intentIds = {
   principal: (loan: string) => `lender/principal/${loan}`,
@@ -103,7 +105,9 @@ export class LenderWorker implements ActorWorker {
       try {
         await step();
       } catch (e) {
-        this.o.log.warn(`lender: ${name} failed; trying again next pass`, { error: e instanceof Error ? e.message : String(e) });
+        // before the node has created its tables there is nothing to read yet
+        const level = (e as { code?: string }).code === UNDEFINED_TABLE ? 'debug' : 'warn';
+        this.o.log[level](`lender: ${name} failed; trying again next pass`, { error: e instanceof Error ? e.message : String(e) });
       }
     }
   }
