@@ -3,6 +3,7 @@
  * is checked against app-services/openapi.yaml before a test sees it.
  */
 import express from 'express';
+import type { Pool } from 'pg';
 import type { Server } from 'http';
 import type { AddressInfo } from 'net';
 import { AppServices, type AppServicesOptions } from '../../../app-services';
@@ -19,7 +20,8 @@ export interface AppResponse<T = any> { // eslint-disable-line @typescript-eslin
 }
 
 export interface AppApi {
-  db: TestSchema;
+  /** the app schema's database: a fresh test schema, or the one given */
+  db: { pool: Pool; url: string; schema: string };
   services: AppServices;
   errors: string[];
   request<T = any>(method: string, path: string, init?: { body?: string | Buffer; headers?: Record<string, string> }): Promise<AppResponse<T>>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -35,10 +37,15 @@ export interface StartAppApiOptions {
   trustProxy?: boolean;
   /** false: mount the router without running start() (no schema yet) */
   start?: boolean;
+  /** an existing database (a live world's) where the app schema `app` goes, beside the indexer's `svc` */
+  database?: { pool: Pool; url: string };
+  /** where the services act */
+  chain?: { rpcUrl: string };
 }
 
 export async function startAppApi(o: StartAppApiOptions = {}): Promise<AppApi> {
-  const db = await createTestSchema('app');
+  const own: TestSchema | undefined = o.database ? undefined : await createTestSchema('app');
+  const db = own ?? { ...o.database!, schema: 'app' };
   const errors: string[] = [];
   const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m: string, f?: Record<string, unknown>) => void errors.push(`${m} ${JSON.stringify(f)}`) };
   const services = new AppServices({
@@ -50,6 +57,7 @@ export async function startAppApi(o: StartAppApiOptions = {}): Promise<AppApi> {
     stableDenom: 'uusdc',
     indexerSchema: 'svc',
     devnetDocuments: o.devnetDocuments,
+    chain: o.chain,
     log,
   });
   if (o.start !== false) await services.start();
@@ -83,7 +91,7 @@ export async function startAppApi(o: StartAppApiOptions = {}): Promise<AppApi> {
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await services.stop();
-      await db.drop();
+      await own?.drop();
     },
   };
 }
