@@ -11,6 +11,7 @@ import { documentHash, parseMetadataDocument } from '../../../app-services/launc
 import { KeySecret } from '../../../app-services/keys';
 import { mustLiquidate, sharesValue, principalFor, DEFAULT_LENDER_TERMS } from '../../../app-services/lender/terms';
 import { ChainQueries } from '../../../app-services/chain/queries';
+import { toEvmAddress } from '../../../src/lib/address';
 import { STABLE_DENOM } from '../../harness/app-chain';
 import { launchEquity, startLiveWorld, type EquityAsset, type LiveWorld, type Msg } from '../../harness/live-world';
 import type { TestKey } from '../../harness/app-chain';
@@ -199,6 +200,30 @@ test.each([
   const ids = await pledge(k.flagged, 10n * WHOLE, [0, 1, 2], flags);
   for (const id of ids) await until(`pledge ${id} released`, async () => ((await world.waitIndexed(), await encumbranceStatus(id)) === 'released' ? true : undefined));
   expect(await loansOf(k.flagged.address)).toEqual([]);
+});
+
+test('a proposal to the lender that repays no loan is cancelled at once', async () => {
+  const asks = await world.submit(k.late, [
+    {
+      typeUrl: '/svc.settlement.v1.MsgPropose',
+      value: { proposer: k.late.address, counterparty: k.lender.address, legs: [{ direction: 'LEG_DIRECTION_ASK', coin: { denom: STABLE_DENOM, amount: '5' } }], expiry: new Date(Date.now() + 600_000).toISOString() },
+    },
+  ]);
+  const id = Number(asks.responses[0].settlement_id);
+  const settlement = await until('the proposal to be cancelled', async () => {
+    await world.waitIndexed();
+    const s = (await world.rest<{ settlement: { status: string; cancel_reason: string; timeline: { event: string; actor?: string }[] } }>(`/v1/settlements/${id}`)).settlement;
+    return s.status === 'STATUS_CANCELLED' ? s : undefined;
+  });
+  expect(settlement.cancel_reason).toBe('');
+});
+
+test('the 0x form of a borrower lists the same loans under its bech32 address', async () => {
+  const evm = toEvmAddress(k.borrower.address);
+  const r = await api!.request<{ address: string; loans: LoanBody[] }>('GET', `/api/lender/loans?address=${evm}`);
+  expect(r.body.address).toBe(k.borrower.address);
+  expect(r.body.loans.map((l) => l.id)).toEqual((await loansOf(k.borrower.address)).map((l) => l.id));
+  expect(r.body.loans.length).toBeGreaterThan(0);
 });
 
 test('bad addresses answer 400 with {error, code}', async () => {
