@@ -41,6 +41,18 @@ export interface AppServicesSettings {
   /** APP_TRUST_PROXY: the client address is the X-Forwarded-For one (behind a load balancer) */
   trustProxy: boolean;
   lender: LenderSettings;
+  desk: DeskSettings;
+}
+
+export interface DeskSettings {
+  /** DESK_RFQ_LIMIT: RFQs per requester address per rolling 10 minutes */
+  rfqLimit: number;
+  /** DESK_MAX_TRADE: base units of the stable denom per trade */
+  maxTrade: bigint;
+  /** DESK_POLL_MS: how often the acting desk proposes recorded RFQs and answers proposals */
+  pollMs: number;
+  /** DESK_QUOTE_CACHE_MS: how long a quote book is served before it is rebuilt */
+  quoteCacheMs: number;
 }
 
 export const APP_SERVICES_DEFAULTS = {
@@ -53,6 +65,7 @@ export const APP_SERVICES_DEFAULTS = {
   launchpadRateLimit: 20,
   trustProxy: false,
   lender: { ...DEFAULT_LENDER_TERMS, pollMs: 1000, claimEveryMs: 30_000 } as LenderSettings,
+  desk: { rfqLimit: 5, maxTrade: 5_000_000_000n, pollMs: 1000, quoteCacheMs: 2000 } as DeskSettings,
 } as const;
 
 /** Every variable the app services read, with its default as documented. */
@@ -73,5 +86,9 @@ export const APP_SERVICES_VARIABLES: Record<string, string> = {
   LENDER_PLEDGE_WINDOW_S: '120',
   LENDER_POLL_MS: '1000',
   LENDER_CLAIM_MS: '30000',
+  DESK_RFQ_LIMIT: '5',
+  DESK_MAX_TRADE: '5000000000',
+  DESK_POLL_MS: '1000',
+  DESK_QUOTE_CACHE_MS: '2000',
   LENDER_FROM_HEIGHT: "(embedded devnet: the first live height; otherwise 0, every pledge)",
 };

@@ -1,6 +1,6 @@
 /**
  * The app services under /api (app-services/openapi.yaml): the launchpad metadata service,
- * the lender (its worker acts through the lender key's KeyActor), and the desk's key.
+ * the lender and the trade desk (each one's worker acts through its key's KeyActor).
  *
  *   const services = new AppServices({ pool, databaseUrl, settings, hrp, gasDenom, chain, log });
  *   app.use('/api', services.router);
@@ -26,6 +26,10 @@ import { LenderRepository } from './lender/repository';
 import { registerLenderRoutes } from './lender/routes';
 import type { LenderTerms } from './lender/terms';
 import { LenderWorker } from './lender/worker';
+import { DeskBook } from './desk/book';
+import { DeskRepository } from './desk/repository';
+import { registerDeskRoutes } from './desk/routes';
+import { DeskWorker } from './desk/worker';
 import { canonicalDocumentBytes, documentHash, parseMetadataDocument } from './launchpad/document';
 import { LaunchpadRepository } from './launchpad/repository';
 import { registerLaunchpadRoutes } from './launchpad/routes';
@@ -71,6 +75,7 @@ export class AppServices {
   private readonly launchpad: LaunchpadRepository;
   private readonly lenderTerms: LenderTerms;
   private lender: { address: string; repository: LenderRepository } | undefined;
+  private desk: { address: string; book: DeskBook; repository: DeskRepository; worker: DeskWorker } | undefined;
 
   constructor(private readonly o: AppServicesOptions) {
     this.launchpad = new LaunchpadRepository(o.pool, o.settings.schema);
@@ -132,6 +137,8 @@ export class AppServices {
     }
     this.chain = await connectChain(this.o.chain.rpcUrl, this.o.chain.chainId);
     const queries = new ChainQueries(this.o.chain.rpcUrl);
+    const deskKey = keys.get('desk');
+    if (deskKey) this.desk = this.deskOf(deskKey.address, this.chain, queries);
     for (const [role, { wallet, address }] of keys) {
       if (this.stopped) return;
       const actor = new KeyActor({
@@ -154,7 +161,16 @@ export class AppServices {
     }
   }
 
+  private deskOf(address: string, chain: ChainClient, queries: ChainQueries) {
+    const { desk } = this.o.settings;
+    const repository = new DeskRepository(this.o.pool, this.o.settings.schema, this.o.indexerSchema);
+    const book = new DeskBook({ repository, queries, chain, desk: address, denom: this.o.stableDenom, cacheMs: desk.quoteCacheMs });
+    const worker = new DeskWorker({ repository, book, queries, denom: this.o.stableDenom, maxTrade: desk.maxTrade, pollMs: desk.pollMs, log: this.o.log });
+    return { address, book, repository, worker };
+  }
+
   private workersOf(role: string, queries: ChainQueries): ActorWorker[] {
+    if (role === 'desk') return this.desk ? [this.desk.worker] : [];
     if (role !== 'lender' || !this.lender) return [];
     const { lender } = this.o.settings;
     return [
@@ -182,6 +198,8 @@ export class AppServices {
     router.use(this.needsSchema);
     registerLaunchpadRoutes(router, { repository: this.launchpad, limiter: new SlidingWindowLimiter(this.o.settings.launchpadRateLimit, RATE_WINDOW_MS) }, allow);
     registerLenderRoutes(router, { hrp: this.o.hrp, terms: this.lenderTerms, lender: () => this.lender }, allow);
+    const { desk } = this.o.settings;
+    registerDeskRoutes(router, { hrp: this.o.hrp, denom: this.o.stableDenom, maxTrade: desk.maxTrade, rfqLimit: desk.rfqLimit, waitMs: this.o.settings.inclusionTimeoutMs, desk: () => this.desk }, allow);
     router.use((_req, res) => sendError(res, 'not_found', 'not found'));
     router.use(errorHandler(this.o.log));
     return router;

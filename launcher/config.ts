@@ -185,6 +185,12 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
     launchpadRateLimit: integer(env, 'LAUNCHPAD_RATE_LIMIT', d.launchpadRateLimit, 1, 1_000_000),
     trustProxy: oneOf(env, 'APP_TRUST_PROXY', ['true', 'false'], String(d.trustProxy) as 'true' | 'false') === 'true',
     lender: lenderOf(env),
+    desk: {
+      rfqLimit: integer(env, 'DESK_RFQ_LIMIT', d.desk.rfqLimit, 1, 1_000_000),
+      maxTrade: bigintOf(env, 'DESK_MAX_TRADE', d.desk.maxTrade, 1n, 10n ** 30n),
+      pollMs: integer(env, 'DESK_POLL_MS', d.desk.pollMs, 100, 3_600_000),
+      quoteCacheMs: integer(env, 'DESK_QUOTE_CACHE_MS', d.desk.quoteCacheMs, 0, 3_600_000),
+    },
   };
 }
 

@@ -10,6 +10,7 @@ import { Comet38Client, type CometClient } from '@cosmjs/tendermint-rpc';
 import { toHex, fromHex } from '@cosmjs/encoding';
 import { BaseAccount } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
 import { QueryAccountRequest, QueryAccountResponse } from 'cosmjs-types/cosmos/auth/v1beta1/query';
+import { QueryBalanceRequest, QueryBalanceResponse } from 'cosmjs-types/cosmos/bank/v1beta1/query';
 
 /** CheckTx's answer to a broadcast. */
 export interface BroadcastResult {
@@ -50,6 +51,8 @@ export interface ChainClient {
   findTx(hash: string): Promise<CommittedTx | null>;
   /** null for an address the chain has never seen */
   account(address: string): Promise<AccountState | null>;
+  /** the bank balance of one denom */
+  balance(address: string, denom: string): Promise<bigint>;
   height(): Promise<number>;
   /** the latest block's height and time (unix ms) */
   latestBlock(): Promise<{ height: number; timeMs: number }>;
@@ -101,6 +104,12 @@ class CometChainClient implements ChainClient {
     if (!any || any.typeUrl !== '/cosmos.auth.v1beta1.BaseAccount') throw new Error(`auth Account query for ${address}: unsupported account type ${any?.typeUrl ?? '(none)'}`);
     const base = BaseAccount.decode(any.value);
     return { accountNumber: base.accountNumber, sequence: base.sequence };
+  }
+
+  async balance(address: string, denom: string): Promise<bigint> {
+    const r = await this.client.abciQuery({ path: '/cosmos.bank.v1beta1.Query/Balance', data: QueryBalanceRequest.encode({ address, denom }).finish() });
+    if (r.code) throw new Error(`bank Balance query for ${address} failed: ${r.codespace}/${r.code} ${r.log ?? ''}`);
+    return BigInt(QueryBalanceResponse.decode(r.value).balance?.amount ?? '0');
   }
 
   async height(): Promise<number> {

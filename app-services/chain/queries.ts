@@ -109,6 +109,12 @@ export class ChainQueries {
     return { poolId: Number(r.pool_id ?? 0), pricePerWhole: BigInt(text(r.price_per_whole) || '0') };
   }
 
+  /** units a holder may move now (units − locked) of one kind */
+  async transferable(assetId: string, kindId: number, holder: string): Promise<bigint> {
+    const r = await this.query<Json>('/svc.rights.v1.Query/Position', { asset_id: assetId, kind_id: kindId, holder });
+    return BigInt(text(r.units) || '0') - BigInt(text(r.locked) || '0');
+  }
+
   async claimable(address: string): Promise<ClaimableEntry[]> {
     const r = await this.query<{ entries?: Json[] }>('/svc.payout.v1.Query/Claimable', { address });
     return (r.entries ?? []).map((e) => ({

@@ -104,6 +104,32 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'desk rfqs',
+    sql: `
+      -- One row per RFQ, written before the desk proposes (intent desk/rfq/<id>), with every
+      -- term fixed, so a restart proposes exactly what was quoted, once.
+      CREATE TABLE {schema}.rfqs (
+        id              text PRIMARY KEY,            -- R + 32 hex: from the Idempotency-Key, or random
+        requester       text NOT NULL,
+        asset_id        text NOT NULL,
+        symbol          text NOT NULL,
+        kind_id         integer NOT NULL,            -- -1: a whole share
+        side            text NOT NULL CHECK (side IN ('sell', 'buy')),
+        units           numeric NOT NULL,
+        price           numeric NOT NULL,
+        amount          numeric NOT NULL,
+        expiry          timestamptz NOT NULL,
+        status          text NOT NULL CHECK (status IN ('pending', 'proposed', 'failed')),
+        settlement_id   bigint,
+        error           text,
+        created_at      timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX rfqs_requester ON {schema}.rfqs (requester, created_at);
+      CREATE INDEX rfqs_pending ON {schema}.rfqs (created_at) WHERE status = 'pending';
+    `,
+  },
 ];
 
 const LOCK_NAME = 'svc-app-services/migrations';

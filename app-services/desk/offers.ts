@@ -1,0 +1,57 @@
+/**
+ * Which proposals to the desk it accepts (docs/app-services.md, "Trade desk"): one asset's
+ * kinds in equal units (every kind: a whole share; or a single kind) against one leg of the
+ * stable denom in the other direction, at or better than the desk's quote, within the trade
+ * cap and its inventory. Legs are the proposer's: GIVE is what the proposer gives.
+ */
+import { amountFor } from './pricing';
+import { unitsKey, type Book, type Quote } from './book';
+
+const GIVE = 'LEG_DIRECTION_GIVE';
+const ASK = 'LEG_DIRECTION_ASK';
+
+export interface OfferLeg {
+  direction?: string;
+  coin?: { denom?: string; amount?: string };
+  right?: { asset_id?: string; kind_id?: number; units?: string };
+}
+
+export type Verdict = { accept: true; quote: Quote; deskBuys: boolean; units: bigint; amount: bigint } | { accept: false; reason: string };
+
+const INTEGER = /^[0-9]+$/;
+const no = (reason: string): Verdict => ({ accept: false, reason });
+
+/** The instrument the right legs make: every kind of the asset, or one kind. */
+function instrumentOf(rights: OfferLeg[], book: Book): Quote | undefined {
+  const assetId = rights[0].right?.asset_id;
+  const kinds = rights.map((l) => Number(l.right?.kind_id ?? 0)).sort((a, b) => a - b);
+  return book.quotes.find((q) => q.asset_id === assetId && q.kinds.length === kinds.length && q.kinds.every((k, i) => k === kinds[i]));
+}
+
+export function judgeOffer(legs: readonly OfferLeg[], book: Book, o: { denom: string; maxTrade: bigint }): Verdict {
+  const coins = legs.filter((l) => l.coin);
+  const rights = legs.filter((l) => l.right);
+  if (coins.length !== 1 || rights.length === 0 || coins.length + rights.length !== legs.length) return no('not one stable leg against rights');
+  const coin = coins[0];
+  if (coin.coin?.denom !== o.denom || !INTEGER.test(String(coin.coin.amount ?? ''))) return no('the coin leg is not the stable denom');
+  const direction = rights[0].direction;
+  if (rights.some((l) => l.direction !== direction || l.right?.asset_id !== rights[0].right?.asset_id) || coin.direction === direction) return no('the rights are not one asset in one direction against the coin');
+  const units = String(rights[0].right?.units ?? '');
+  if (!INTEGER.test(units) || rights.some((l) => l.right?.units !== units) || BigInt(units) === 0n) return no('the kinds are not in equal units');
+  const quote = instrumentOf(rights, book);
+  if (!quote) return no('the desk does not quote these rights');
+  const amount = BigInt(coin.coin.amount!);
+  if (amount > o.maxTrade) return no('above the trade cap');
+  const deskBuys = direction === GIVE && coin.direction === ASK;
+  const n = BigInt(units);
+  if (deskBuys) {
+    if (quote.bid === null) return no('the desk is not bidding');
+    if (amount > amountFor(quote.bid, n, quote.decimals, true)) return no('asks more than the desk bids');
+    if (amount > book.cash) return no('beyond the desk\'s stable inventory');
+  } else {
+    if (quote.ask === null) return no('the desk is not offering');
+    if (amount < amountFor(quote.ask, n, quote.decimals, false)) return no('gives less than the desk asks');
+    if (quote.kinds.some((k) => (book.units.get(unitsKey(quote.asset_id, k)) ?? 0n) < n)) return no('beyond the desk\'s unit inventory');
+  }
+  return { accept: true, quote, deskBuys, units: n, amount };
+}
