@@ -240,10 +240,10 @@ interface LenderProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
-/** tests/harness/lender-process.ts: the app services acting for the lender in a process of their own. */
+/** tests/harness/app-process.ts: the app services acting for the lender in a process of their own. */
 function runLenderProcess(failpoint = ''): LenderProcess {
   const env = { ...process.env, DATABASE_URL: world.db.url, CHAIN_RPC_URL: world.rpcUrl, LENDER_KEY: k.lender.hex, LENDER_PLEDGE_WINDOW_S: String(WINDOW_S), APP_FAILPOINT: failpoint };
-  const child = spawn(path.join(REPO, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', path.join(REPO, 'tests/harness/lender-process.ts')], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(path.join(REPO, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', path.join(REPO, 'tests/harness/app-process.ts')], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stderr })));

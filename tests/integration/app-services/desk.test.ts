@@ -1,0 +1,238 @@
+/**
+ * The trade desk end to end: the devnet live, the real SubQuery node indexing it, the desk
+ * acting through the app services, real HTTP validated against app-services/openapi.yaml,
+ * and the chain state read through /v1 and the chain's balances.
+ */
+import { spawn, type ChildProcess } from 'child_process';
+import path from 'path';
+import { APP_SERVICES_DEFAULTS } from '../../../app-services/config';
+import { ChainQueries } from '../../../app-services/chain/queries';
+import { KeySecret } from '../../../app-services/keys';
+import { documentHash, parseMetadataDocument } from '../../../app-services/launchpad/document';
+import { STABLE_DENOM, type TestKey } from '../../harness/app-chain';
+import { launchEquity, startLiveWorld, type EquityAsset, type LiveWorld, type Msg } from '../../harness/live-world';
+import { startAppApi, type AppApi } from './api';
+
+jest.setTimeout(120_000);
+
+const REPO = path.resolve(__dirname, '..', '..', '..');
+const WHOLE = 1_000_000n;
+const DOC = { name: 'Desk Test Works', symbol: 'DTW', description: 'An equity test asset for the desk. Testnet only; it has no value.', template: 'equity' };
+const parsed = parseMetadataDocument(DOC);
+if (!parsed.ok) throw new Error(parsed.error);
+
+let world: LiveWorld;
+let asset: EquityAsset;
+let api: AppApi;
+let k: Record<'desk' | 'issuer' | 'alice' | 'bob' | 'carol' | 'dave' | 'crash', TestKey>;
+
+beforeAll(async () => {
+  world = await startLiveWorld({ keys: ['desk', 'issuer', 'alice', 'bob', 'carol', 'dave', 'crash'] });
+  k = world.keys as typeof k;
+  asset = await launchEquity(world, {
+    issuer: k.issuer,
+    metaHash: documentHash(parsed.ok ? parsed.doc : (undefined as never)),
+    holders: ['desk', 'alice', 'bob', 'carol', 'dave', 'crash'].map((name) => ({ key: world.keys[name], units: 10_000n * WHOLE })),
+    poolShares: 1000n,
+    poolQuote: 2_000_000_000n, // 2 stable units per whole share
+  });
+  await world.waitIndexed();
+  api = await startAppApi({
+    database: { pool: world.pool, url: world.db.url },
+    chain: { rpcUrl: world.rpcUrl },
+    devnetDocuments: [DOC],
+    settings: {
+      keys: { desk: new KeySecret(k.desk.hex, 'DESK_KEY') },
+      inclusionTimeoutMs: 10_000,
+      reconcileMs: 500,
+      lockRetryMs: 200,
+      desk: { ...APP_SERVICES_DEFAULTS.desk, rfqLimit: 3, pollMs: 250, quoteCacheMs: 0 },
+    },
+  });
+  await until('the desk to act', async () => (api.services.actor('desk')?.acting ? true : undefined));
+});
+
+afterAll(async () => {
+  await api?.close();
+  await world?.close();
+});
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; app errors: ${api?.errors.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+interface QuoteBody {
+  symbol: string;
+  kind: number;
+  bid: string | null;
+  ask: string | null;
+  mid: string;
+}
+
+interface RfqAnswer {
+  settlement_id: number;
+  instrument: string;
+  side: string;
+  units: string;
+  price: string;
+  amount: string;
+}
+
+const rfq = (body: Record<string, unknown>, headers: Record<string, string> = {}) => api.postJson<RfqAnswer & { code: string; error: string }>('/api/desk/rfq', body, headers);
+const transferable = (holder: string, kind: number) => new ChainQueries(world.rpcUrl).transferable(asset.assetId, kind, holder);
+
+async function settlement(id: number) {
+  await world.waitIndexed();
+  return (await world.rest<{ settlement: { status: string; proposer: string; counterparty: string; legs: Record<string, unknown>[] } }>(`/v1/settlements/${id}`)).settlement;
+}
+
+const accept = (key: TestKey, id: number) => world.submit(key, [{ typeUrl: '/svc.settlement.v1.MsgAccept', value: { counterparty: key.address, settlement_id: String(id) } }]);
+
+test('quotes: the pool mid, 60/30/10 per kind, 2 % either side', async () => {
+  const r = await api.request<{ quotes: QuoteBody[] }>('GET', '/api/desk/quotes');
+  expect(r.status).toBe(200);
+  const mine = r.body.quotes.filter((q) => q.symbol === 'DTW').map((q) => [q.kind, q.mid, q.bid, q.ask]);
+  expect(mine).toEqual([
+    [-1, '2000000', '1960000', '2040000'],
+    [0, '1200000', '1176000', '1224000'],
+    [1, '600000', '588000', '612000'],
+    [2, '200000', '196000', '204000'],
+  ]);
+});
+
+test('RFQ sell: the desk escrows the stable denom at its bid; the requester accepts and both sides move in one block', async () => {
+  const deskCash = world.balance(k.desk.address);
+  const r = await rfq({ address: k.alice.address, symbol: 'DTW', kind: -1, side: 'sell', units: (10n * WHOLE).toString() });
+  expect(r.status).toBe(200);
+  expect(r.body).toMatchObject({ instrument: 'DTW', side: 'sell', units: '10000000', price: '1960000', amount: '19600000' });
+  expect(deskCash - world.balance(k.desk.address)).toBe(19_600_000n); // escrowed at propose
+  const s = await settlement(r.body.settlement_id);
+  expect(s).toMatchObject({ status: 'STATUS_PENDING', proposer: k.desk.address, counterparty: k.alice.address });
+  expect(s.legs).toEqual([
+    { direction: 'LEG_DIRECTION_GIVE', coin: { denom: STABLE_DENOM, amount: '19600000' } },
+    ...[0, 1, 2].map((kind) => ({ direction: 'LEG_DIRECTION_ASK', right: { asset_id: asset.assetId, kind_id: kind, units: '10000000' } })),
+  ]);
+  const aliceCash = world.balance(k.alice.address);
+  const accepted = await accept(k.alice, r.body.settlement_id);
+  expect(accepted.code).toBe(0);
+  expect(world.balance(k.alice.address) - aliceCash).toBe(19_600_000n);
+  for (const kind of [0, 1, 2]) expect(await transferable(k.desk.address, kind)).toBe(10_010n * WHOLE);
+  expect((await settlement(r.body.settlement_id)).status).toBe('STATUS_SETTLED');
+});
+
+test('RFQ buy: the desk escrows the units at its ask; the requester pays in the accepting block', async () => {
+  const before = await transferable(k.desk.address, 0);
+  const r = await rfq({ address: k.bob.address, symbol: 'DTW', kind: 0, side: 'buy', units: (5n * WHOLE).toString() });
+  expect(r.body).toMatchObject({ instrument: 'DTW.0', side: 'buy', units: '5000000', price: '1224000', amount: '6120000' });
+  expect(before - (await transferable(k.desk.address, 0))).toBe(5n * WHOLE);
+  const bobCash = world.balance(k.bob.address);
+  expect((await accept(k.bob, r.body.settlement_id)).code).toBe(0);
+  expect(bobCash - world.balance(k.bob.address)).toBe(6_120_000n);
+  expect(await transferable(k.bob.address, 0)).toBe(10_005n * WHOLE);
+});
+
+function offer(amount: bigint, shares: bigint): Msg {
+  return {
+    typeUrl: '/svc.settlement.v1.MsgPropose',
+    value: {
+      proposer: k.carol.address,
+      counterparty: k.desk.address,
+      legs: [...[0, 1, 2].map((kind) => ({ direction: 'LEG_DIRECTION_GIVE', right: { asset_id: asset.assetId, kind_id: kind, units: (shares * WHOLE).toString() } })), { direction: 'LEG_DIRECTION_ASK', coin: { denom: STABLE_DENOM, amount: amount.toString() } }],
+      expiry: new Date(Date.now() + 600_000).toISOString(),
+    },
+  };
+}
+
+test('auto-accept: an offer at the bid is accepted within a few blocks; one a base unit above it is cancelled', async () => {
+  const atBid = await world.submit(k.carol, [offer(3_920_000n, 2n)]);
+  const aboveBid = await world.submit(k.carol, [offer(3_920_001n, 2n)]);
+  const [good, bad] = [Number(atBid.responses[0].settlement_id), Number(aboveBid.responses[0].settlement_id)];
+  const proposedAt = atBid.height;
+  const settled = await until('the offer at the bid to settle', async () => ((await settlement(good)).status === 'STATUS_SETTLED' ? true : undefined));
+  expect(settled).toBe(true);
+  expect(await until('the offer above the bid to be cancelled', async () => {
+    const s = await settlement(bad);
+    return s.status === 'STATUS_PENDING' ? undefined : s.status;
+  })).toBe('STATUS_CANCELLED');
+  const acceptedAt = (await world.rest<{ settlement: { timeline: { event: string; height: number }[] } }>(`/v1/settlements/${good}`)).settlement.timeline.find((t) => t.event === 'settled')!.height;
+  expect(acceptedAt - proposedAt).toBeLessThanOrEqual(15); // within a few seconds (300 ms blocks)
+});
+
+test.each([
+  ['an unknown symbol', { symbol: 'NOPE' }, /symbol/],
+  ['an unknown kind', { kind: 7 }, /kind 7/],
+  ['a kind that is not an integer', { kind: '0' }, /kind/],
+  ['a bad side', { side: 'hold' }, /side/],
+  ['zero units', { units: '0' }, /units/],
+  ['fractional units', { units: '1.5' }, /units/],
+  ['units as a number', { units: 5 }, /units/],
+  ['a malformed address', { address: 'svc1nope' }, /address/],
+  ['above 5000 stable units', { units: (3000n * WHOLE).toString() }, /trade cap/],
+  ['beyond the desk\'s inventory', { side: 'buy', kind: 2, units: (20_000n * WHOLE).toString() }, /inventory/],
+  ['an unknown field', { price: '1' }, /price/],
+])('%s answers 400', async (_what, change, message) => {
+  const r = await rfq({ address: k.dave.address, symbol: 'DTW', kind: -1, side: 'sell', units: WHOLE.toString(), ...change });
+  expect([r.status, r.body.code]).toEqual([400, 'bad_request']);
+  expect(r.body.error).toMatch(message);
+});
+
+test('the fourth RFQ of an address in 10 minutes answers 429 with Retry-After; another address is still served', async () => {
+  for (let i = 0; i < 3; i++) expect((await rfq({ address: k.dave.address, symbol: 'DTW', kind: 2, side: 'sell', units: WHOLE.toString() })).status).toBe(200);
+  const refused = await rfq({ address: k.dave.address, symbol: 'DTW', kind: 2, side: 'sell', units: WHOLE.toString() });
+  expect([refused.status, refused.body.code]).toEqual([429, 'too_many_requests']);
+  expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  expect((await rfq({ address: k.carol.address, symbol: 'DTW', kind: 2, side: 'sell', units: WHOLE.toString() })).status).toBe(200);
+});
+
+interface AppProcess {
+  child: ChildProcess;
+  port: Promise<number>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function runDeskProcess(failpoint = ''): AppProcess {
+  const env = { ...process.env, DATABASE_URL: world.db.url, CHAIN_RPC_URL: world.rpcUrl, DESK_KEY: k.desk.hex, PORT: '0', APP_FAILPOINT: failpoint };
+  const child = spawn(path.join(REPO, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', path.join(REPO, 'tests/harness/app-process.ts')], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const port = new Promise<number>((resolve) => child.stdout!.on('data', (d) => {
+    out += d;
+    const m = /listening (\d+)/.exec(out);
+    if (m) resolve(Number(m[1]));
+  }));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return { child, port, exited };
+}
+
+test('the desk killed after broadcasting an RFQ proposal and before recording it proposes exactly once', async () => {
+  await api.close(); // this process stops acting for the desk
+  api = await startAppApi({ database: { pool: world.pool, url: world.db.url }, settings: { keys: {} } });
+  const body = JSON.stringify({ address: k.crash.address, symbol: 'DTW', kind: -1, side: 'sell', units: (3n * WHOLE).toString() });
+  const headers = { 'content-type': 'application/json', 'idempotency-key': 'crash-test-1' };
+  const post = async (port: number) => fetch(`http://127.0.0.1:${port}/api/desk/rfq`, { method: 'POST', body, headers });
+
+  const crashing = runDeskProcess('after-broadcast');
+  const cut = await post(await crashing.port).then(() => 'answered', () => 'connection lost');
+  expect(cut).toBe('connection lost');
+  expect((await crashing.exited).signal).toBe('SIGKILL');
+
+  const restarted = runDeskProcess();
+  try {
+    const answer = await post(await restarted.port);
+    expect(answer.status).toBe(200);
+    const again = await post(await restarted.port); // a client's retry with the same key
+    const [first, second] = [(await answer.json()) as RfqAnswer, (await again.json()) as RfqAnswer];
+    expect(second.settlement_id).toBe(first.settlement_id);
+    await world.waitIndexed();
+    const fromDesk = await world.rest<{ settlements: { proposer: string }[] }>(`/v1/settlements?party=${k.crash.address}`);
+    expect(fromDesk.settlements.filter((s) => s.proposer === k.desk.address)).toHaveLength(1);
+  } finally {
+    restarted.child.kill('SIGTERM');
+    await restarted.exited;
+  }
+});
