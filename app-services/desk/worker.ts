@@ -6,11 +6,11 @@
  *   2. answers every pending proposal to the desk: accepted (desk/accept/<id>) when
  *      judgeOffer says so on a fresh book, cancelled (desk/cancel/<id>) otherwise.
  */
-import type { ActorWorker, KeyActor } from '../actor';
+import { PollingWorker, type Step } from '../polling-worker';
 import type { ChainQueries } from '../chain/queries';
-import { isFinal, type IntentMessage, type IntentRequest } from '../intents/intent-log';
+import { isFinal, type IntentMessage } from '../intents/intent-log';
 import type { AppLogger } from '../logger';
-import * as msg from '../lender/messages';
+import * as msg from '../chain/messages';
 import { unitsKey, type Book, type DeskBook } from './book';
 import { judgeOffer, type OfferLeg, type Verdict } from './offers';
 import { WHOLE_SHARE } from './pricing';
@@ -28,7 +28,6 @@ export interface DeskWorkerOptions {
 
 const GIVE = 'LEG_DIRECTION_GIVE';
 const ASK = 'LEG_DIRECTION_ASK';
-const UNDEFINED_TABLE = '42P01';
 
 export const deskIntentIds = {
   rfq: (id: string) => `desk/rfq/${id}`,
@@ -55,62 +54,18 @@ function takeFromBook(book: Book, v: Extract<Verdict, { accept: true }>): void {
   }
 }
 
-export class DeskWorker implements ActorWorker {
+export class DeskWorker extends PollingWorker {
   readonly name = 'desk';
-  private actor: KeyActor | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> = Promise.resolve();
-  private stopped = true;
 
-  constructor(private readonly o: DeskWorkerOptions) {}
-
-  /** The actor while this process acts for the desk (RFQs are then proposed in the request). */
-  get acting(): KeyActor | undefined {
-    return this.stopped ? undefined : this.actor;
+  constructor(private readonly o: DeskWorkerOptions) {
+    super(o.pollMs, o.log);
   }
 
-  start(actor: KeyActor): void {
-    this.actor = actor;
-    this.stopped = false;
-    this.schedule(0);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(ms: number): void {
-    this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => {
-        if (!this.stopped) this.schedule(this.o.pollMs);
-      });
-    }, ms);
-  }
-
-  async tick(): Promise<void> {
-    for (const [name, step] of [
+  protected steps(): Step[] {
+    return [
       ['propose RFQs', () => this.proposePending()],
       ['answer proposals', () => this.answerProposals()],
-    ] as const) {
-      if (this.stopped) return;
-      try {
-        await step();
-      } catch (e) {
-        const level = (e as { code?: string }).code === UNDEFINED_TABLE ? 'debug' : 'warn';
-        this.o.log[level](`desk: ${name} failed; trying again next pass`, { error: e instanceof Error ? e.message : String(e) });
-      }
-    }
-  }
-
-  private async act(request: IntentRequest) {
-    try {
-      return await this.actor!.intents.perform(request);
-    } catch (e) {
-      this.o.log.debug('desk: action still open', { id: request.id, error: e instanceof Error ? e.message : String(e) });
-      return null;
-    }
+    ];
   }
 
   private async proposePending(): Promise<void> {
@@ -120,7 +75,7 @@ export class DeskWorker implements ActorWorker {
   /** Proposes the RFQ (once) and records its settlement id; the row as it stands after. */
   async propose(r: RfqRow): Promise<RfqRow | undefined> {
     const kinds = r.kind_id === WHOLE_SHARE ? await this.kindsOf(r.asset_id) : [r.kind_id];
-    const done = await this.act({ id: deskIntentIds.rfq(r.id), kind: 'desk.rfq', messages: [rfqProposal(this.actor!.address, r, this.o.denom, kinds)] });
+    const done = await this.act({ id: deskIntentIds.rfq(r.id), kind: 'desk.rfq', messages: [rfqProposal(this.actor.address, r, this.o.denom, kinds)] });
     if (done && isFinal(done.status)) {
       if (done.status === 'committed') await this.o.repository.settle(r.id, { status: 'proposed', settlementId: await this.settlementIdOf(done.txHash!) });
       else await this.o.repository.settle(r.id, { status: 'failed', error: `the chain refused the proposal (${done.codespace}/${done.code}): ${done.log}` });
@@ -136,7 +91,7 @@ export class DeskWorker implements ActorWorker {
 
   /** The settlement id from the proposal's EventSettlementProposed. */
   private async settlementIdOf(txHash: string): Promise<string> {
-    const tx = await this.actor!.signer.chainClient.findTx(txHash);
+    const tx = await this.actor.signer.chainClient.findTx(txHash);
     const event = tx?.events.find((e) => e.type === 'svc.settlement.v1.EventSettlementProposed');
     const raw = event?.attributes.find((a) => a.key === 'settlement_id')?.value;
     if (raw === undefined) throw new Error(`tx ${txHash} proposed no settlement`);
@@ -144,7 +99,7 @@ export class DeskWorker implements ActorWorker {
   }
 
   private async answerProposals(): Promise<void> {
-    const proposals = await this.o.repository.pendingProposals(this.actor!.address);
+    const proposals = await this.o.repository.pendingProposals(this.actor.address);
     if (!proposals.length) return;
     const book = await this.o.book.fresh();
     for (const p of proposals) {
@@ -153,14 +108,14 @@ export class DeskWorker implements ActorWorker {
       if (onChain?.status !== 'STATUS_PENDING') continue;
       const verdict = judgeOffer(onChain.legs as OfferLeg[], book, { denom: this.o.denom, maxTrade: this.o.maxTrade });
       if (verdict.accept && onChain.expiryMs > Date.now()) {
-        const done = await this.act({ id: deskIntentIds.accept(p.id), kind: 'desk.accept', messages: [msg.accept(this.actor!.address, BigInt(p.id))] });
+        const done = await this.act({ id: deskIntentIds.accept(p.id), kind: 'desk.accept', messages: [msg.accept(this.actor.address, BigInt(p.id))] });
         if (done?.status === 'committed') {
           this.o.log.info('desk: accepted a proposal', { settlement: p.id, amount: verdict.amount.toString() });
           takeFromBook(book, verdict);
         }
       } else {
         this.o.log.info('desk: cancelling a proposal', { settlement: p.id, reason: verdict.accept ? 'expired' : verdict.reason });
-        await this.act({ id: deskIntentIds.cancel(p.id), kind: 'desk.cancel', messages: [msg.cancel(this.actor!.address, BigInt(p.id))] });
+        await this.act({ id: deskIntentIds.cancel(p.id), kind: 'desk.cancel', messages: [msg.cancel(this.actor.address, BigInt(p.id))] });
       }
     }
   }

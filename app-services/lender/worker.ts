@@ -12,11 +12,11 @@
  *   5. now and then claims the income routed to it, recording each pledge's share.
  * Every chain action is an intent with a deterministic id, so it happens once.
  */
-import type { ActorWorker, KeyActor } from '../actor';
+import { PollingWorker, type Step } from '../polling-worker';
 import type { ChainQueries, ChainSettlement } from '../chain/queries';
-import { isFinal, type Intent, type IntentRequest } from '../intents/intent-log';
+import { isFinal } from '../intents/intent-log';
 import type { AppLogger } from '../logger';
-import * as msg from './messages';
+import * as msg from '../chain/messages';
 import { sortPledges, type PledgeSet } from './pledge-sets';
 import { loanIdOf, type LenderRepository, type LoanRow, type ProposalSeen } from './repository';
 import { mustLiquidate, principalFor, sharesValue, type LenderTerms } from './terms';
@@ -37,8 +37,6 @@ export interface LenderWorkerOptions {
 const ACTIVE = 'ENCUMBRANCE_STATUS_ACTIVE';
 const PENDING = 'STATUS_PENDING';
 const GIVE = 'LEG_DIRECTION_GIVE';
-/** PostgreSQL's undefined_table */
-const UNDEFINED_TABLE = '42P01';
 
 export const intentIds = {
   principal: (loan: string) => `lender/principal/${loan}`,
@@ -57,69 +55,23 @@ export function repaymentAmount(legs: readonly ProposalSeen['legs'][number][], d
   return /^[0-9]+$/.test(String(leg.coin.amount ?? '')) ? BigInt(String(leg.coin.amount)) : null;
 }
 
-export class LenderWorker implements ActorWorker {
+export class LenderWorker extends PollingWorker {
   readonly name = 'lender';
-  private actor: KeyActor | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> = Promise.resolve();
-  private stopped = true;
   private lastClaimMs = 0;
 
-  constructor(private readonly o: LenderWorkerOptions) {}
-
-  start(actor: KeyActor): void {
-    this.actor = actor;
-    this.stopped = false;
-    this.schedule(0);
+  constructor(private readonly o: LenderWorkerOptions) {
+    super(o.pollMs, o.log);
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private get lender(): string {
-    return this.actor!.address;
-  }
-
-  private schedule(ms: number): void {
-    this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => {
-        if (!this.stopped) this.schedule(this.o.pollMs);
-      });
-    }, ms);
-  }
-
-  /** One pass; each step's failure is logged and the next pass tries again. */
-  async tick(): Promise<void> {
-    for (const [name, step] of [
+  protected steps(): Step[] {
+    return [
       ['carry on started actions', () => this.carryOnStarted()],
       ['open loans', () => this.openLoans()],
       ['release refused pledges', () => this.releaseRefused()],
       ['answer proposals', () => this.answerProposals()],
       ['watch prices', () => this.watchPrices()],
       ['claim income', () => this.claimIncome()],
-    ] as const) {
-      if (this.stopped) return;
-      try {
-        await step();
-      } catch (e) {
-        // before the node has created its tables there is nothing to read yet
-        const level = (e as { code?: string }).code === UNDEFINED_TABLE ? 'debug' : 'warn';
-        this.o.log[level](`lender: ${name} failed; trying again next pass`, { error: e instanceof Error ? e.message : String(e) });
-      }
-    }
-  }
-
-  /** perform() that leaves an action still open (timeout, sequence gap) for the next pass. */
-  private async act(request: IntentRequest): Promise<Intent | null> {
-    try {
-      return await this.actor!.intents.perform(request);
-    } catch (e) {
-      this.o.log.debug('lender: action still open', { id: request.id, error: e instanceof Error ? e.message : String(e) });
-      return null;
-    }
+    ];
   }
 
   // ---------------------------------------------------------------- 1. started actions
@@ -128,7 +80,7 @@ export class LenderWorker implements ActorWorker {
     for (const loan of await this.o.repository.openLoans()) {
       if (loan.status === 'opening') await this.payPrincipal(loan);
       else if (loan.repay_settlement !== null) await this.repay(loan, BigInt(loan.repay_settlement));
-      else if (await this.actor!.intents.get(intentIds.liquidate(loan.id))) await this.liquidate(loan);
+      else if (await this.actor.intents.get(intentIds.liquidate(loan.id))) await this.liquidate(loan);
     }
   }
 
@@ -137,7 +89,7 @@ export class LenderWorker implements ActorWorker {
   private async openLoans(): Promise<void> {
     const pledges = await this.o.repository.unassignedPledges(this.o.fromHeight);
     if (!pledges.length) return;
-    const { timeMs } = await this.actor!.signer.chainClient.latestBlock();
+    const { timeMs } = await this.actor.signer.chainClient.latestBlock();
     const sorted = sortPledges(pledges, timeMs, this.o.terms.pledgeWindowMs);
     for (const r of sorted.refused) await this.refuse(r.pledge.id, r.reason);
     for (const set of sorted.complete) await this.openLoan(set);
@@ -153,7 +105,7 @@ export class LenderWorker implements ActorWorker {
     for (const p of set.pledges) {
       const e = await this.o.queries.encumbrance(p.id);
       if (e?.status !== ACTIVE) return; // the index is behind the chain: the next pass sees it
-      const agrees = e.beneficiary === this.lender && e.holder === set.borrower && e.units === set.units && e.exercisable && e.income_to_beneficiary && !e.holder_release_after && !e.expiry;
+      const agrees = e.beneficiary === this.actor.address && e.holder === set.borrower && e.units === set.units && e.exercisable && e.income_to_beneficiary && !e.holder_release_after && !e.expiry;
       if (!agrees) return this.refuseSet(set, 'the chain disagrees with the indexed pledge');
     }
     const principal = await this.principalOf(set.assetId, set.units);
@@ -182,7 +134,7 @@ export class LenderWorker implements ActorWorker {
   }
 
   private async payPrincipal(loan: LoanRow): Promise<void> {
-    const done = await this.act({ id: intentIds.principal(loan.id), kind: 'lender.principal', messages: [msg.bankSend(this.lender, loan.borrower, this.o.terms.denom, BigInt(loan.principal))] });
+    const done = await this.act({ id: intentIds.principal(loan.id), kind: 'lender.principal', messages: [msg.bankSend(this.actor.address, loan.borrower, this.o.terms.denom, BigInt(loan.principal))] });
     if (!done || !isFinal(done.status)) return;
     if (done.status === 'committed') {
       await this.o.repository.setStatus(loan.id, 'active', { open_tx: done.txHash! });
@@ -196,7 +148,7 @@ export class LenderWorker implements ActorWorker {
 
   private async releaseRefused(): Promise<void> {
     for (const pledge of await this.o.repository.refusalsToRelease(this.o.intentsTable)) {
-      await this.act({ id: intentIds.release(pledge), kind: 'lender.release', messages: [msg.release(this.lender, pledge)] });
+      await this.act({ id: intentIds.release(pledge), kind: 'lender.release', messages: [msg.release(this.actor.address, pledge)] });
     }
   }
 
@@ -212,7 +164,7 @@ export class LenderWorker implements ActorWorker {
         loans.splice(loans.indexOf(loan), 1);
         await this.startRepayment(loan, BigInt(p.id));
       } else if (!loans.some((l) => l.repay_settlement === p.id)) {
-        await this.act({ id: intentIds.cancel(p.id), kind: 'lender.cancel', messages: [msg.cancel(this.lender, BigInt(p.id))] });
+        await this.act({ id: intentIds.cancel(p.id), kind: 'lender.cancel', messages: [msg.cancel(this.actor.address, BigInt(p.id))] });
       }
     }
   }
@@ -232,14 +184,14 @@ export class LenderWorker implements ActorWorker {
   }
 
   private isRepayment(s: ChainSettlement | null, loan: LoanRow): boolean {
-    if (!s || s.status !== PENDING || s.counterparty !== this.lender || s.proposer !== loan.borrower || s.expiryMs <= Date.now()) return false;
+    if (!s || s.status !== PENDING || s.counterparty !== this.actor.address || s.proposer !== loan.borrower || s.expiryMs <= Date.now()) return false;
     const amount = repaymentAmount(s.legs, this.o.terms.denom);
     return amount !== null && amount >= BigInt(loan.principal);
   }
 
   /** Accept + release of every pledge, in one tx. */
   private async repay(loan: LoanRow, settlementId: bigint): Promise<void> {
-    const messages = [msg.accept(this.lender, settlementId), ...loan.pledges.map((p) => msg.release(this.lender, p))];
+    const messages = [msg.accept(this.actor.address, settlementId), ...loan.pledges.map((p) => msg.release(this.actor.address, p))];
     const done = await this.act({ id: intentIds.repay(loan.id, settlementId), kind: 'lender.repay', messages });
     if (!done || !isFinal(done.status)) return;
     if (done.status === 'committed') {
@@ -265,7 +217,7 @@ export class LenderWorker implements ActorWorker {
 
   /** Exercise of every pledge of the loan, in one tx. */
   private async liquidate(loan: LoanRow): Promise<void> {
-    const done = await this.act({ id: intentIds.liquidate(loan.id), kind: 'lender.liquidate', messages: loan.pledges.map((p) => msg.exercise(this.lender, p)) });
+    const done = await this.act({ id: intentIds.liquidate(loan.id), kind: 'lender.liquidate', messages: loan.pledges.map((p) => msg.exercise(this.actor.address, p)) });
     if (done?.status === 'committed') await this.o.repository.setStatus(loan.id, 'liquidated', { close_tx: done.txHash! });
   }
 
@@ -274,14 +226,14 @@ export class LenderWorker implements ActorWorker {
   private async claimIncome(): Promise<void> {
     if (Date.now() - this.lastClaimMs >= this.o.claimEveryMs) {
       this.lastClaimMs = Date.now();
-      const routed = (await this.o.queries.claimable(this.lender)).filter((e) => e.routed_from !== '' && e.amount > 0n);
-      const height = await this.actor!.signer.chainClient.height();
+      const routed = (await this.o.queries.claimable(this.actor.address)).filter((e) => e.routed_from !== '' && e.amount > 0n);
+      const height = await this.actor.signer.chainClient.height();
       const seen = new Set<string>();
       for (const e of routed) {
         const key = `${e.asset_id}/${e.kind_id}/${e.denom}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        await this.act({ id: intentIds.claim(e.asset_id, e.kind_id, e.denom, height), kind: 'lender.claim', messages: [msg.claim(this.lender, e.asset_id, e.kind_id, e.denom)] });
+        await this.act({ id: intentIds.claim(e.asset_id, e.kind_id, e.denom, height), kind: 'lender.claim', messages: [msg.claim(this.actor.address, e.asset_id, e.kind_id, e.denom)] });
       }
     }
     await this.recordClaims();
@@ -290,7 +242,7 @@ export class LenderWorker implements ActorWorker {
   /** Each committed claim's routed entries, from its EventClaimed, into loan_income (also after a crash between the two). */
   private async recordClaims(): Promise<void> {
     for (const hash of await this.o.repository.unrecordedClaims(this.o.intentsTable)) {
-      const tx = await this.actor!.signer.chainClient.findTx(hash);
+      const tx = await this.actor.signer.chainClient.findTx(hash);
       if (!tx) continue;
       const entries = tx.events
         .filter((e) => e.type === 'svc.payout.v1.EventClaimed')

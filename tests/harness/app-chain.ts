@@ -7,6 +7,7 @@ import { sha256 } from '@noble/hashes/sha2';
 import { createSvcApp, type SvcApp } from '../../devnet/app';
 import { balance } from '../../devnet/app/modules/bank';
 import { DevnetChain, startRpcServer, type DevnetRpcServer } from '../../devnet/chain';
+import * as messages from '../../app-services/chain/messages';
 import { bytesToHex } from '../../src/lib/bytes';
 
 export const TEST_CHAIN_ID = 'svc-devnet-1';
@@ -75,7 +76,5 @@ export async function startTestChain(funded: readonly string[]): Promise<TestCha
   };
 }
 
-/** A bank MsgSend as the intent log stores it (cosmjs JSON: camelCase, amounts as strings). */
-export function bankSend(from: string, to: string, amount: bigint, denom = STABLE_DENOM) {
-  return { typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from, toAddress: to, amount: [{ denom, amount: amount.toString() }] } };
-}
+/** A bank send of the stable denom, as the services send it (app-services/chain/messages.ts). */
+export const bankSend = (from: string, to: string, amount: bigint, denom = STABLE_DENOM) => messages.bankSend(from, to, denom, amount);

@@ -1,4 +1,4 @@
-/** The lender's chain messages, as the intent log stores them (proto-JSON values; cosmjs JSON for bank). */
+/** The services' chain messages, as the intent log stores them (proto-JSON values; cosmjs JSON for bank). */
 import type { IntentMessage } from '../intents/intent-log';
 
 const m = (typeUrl: string, value: Record<string, unknown>): IntentMessage => ({ typeUrl, value });

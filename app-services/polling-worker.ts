@@ -1,0 +1,81 @@
+/**
+ * The loop a service worker runs while its key's actor acts: its steps in order, every
+ * `pollMs`, each step's failure logged and left to the next pass. Chain actions go through
+ * act(), which leaves an action still open (a timeout, a sequence gap) to the next pass.
+ */
+import type { ActorWorker, KeyActor } from './actor';
+import type { Intent, IntentRequest } from './intents/intent-log';
+import type { AppLogger } from './logger';
+
+/** PostgreSQL's undefined_table: the node has not created its tables yet, nothing to read */
+const UNDEFINED_TABLE = '42P01';
+
+export type Step = readonly [name: string, run: () => Promise<void>];
+
+export abstract class PollingWorker implements ActorWorker {
+  abstract readonly name: string;
+  private actorValue: KeyActor | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private stopped = true;
+
+  constructor(
+    private readonly pollMs: number,
+    protected readonly log: AppLogger,
+  ) {}
+
+  /** The steps of one pass, in order. */
+  protected abstract steps(): Step[];
+
+  /** The actor while this worker runs. */
+  get acting(): KeyActor | undefined {
+    return this.stopped ? undefined : this.actorValue;
+  }
+
+  protected get actor(): KeyActor {
+    return this.actorValue!;
+  }
+
+  start(actor: KeyActor): void {
+    this.actorValue = actor;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(ms: number): void {
+    this.timer = setTimeout(() => {
+      this.running = this.tick().finally(() => {
+        if (!this.stopped) this.schedule(this.pollMs);
+      });
+    }, ms);
+  }
+
+  /** One pass. */
+  async tick(): Promise<void> {
+    for (const [name, run] of this.steps()) {
+      if (this.stopped) return;
+      try {
+        await run();
+      } catch (e) {
+        const level = (e as { code?: string }).code === UNDEFINED_TABLE ? 'debug' : 'warn';
+        this.log[level](`${this.name}: ${name} failed; trying again next pass`, { error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+  }
+
+  /** perform() that leaves an action still open for the next pass (null). */
+  protected async act(request: IntentRequest): Promise<Intent | null> {
+    try {
+      return await this.actor.intents.perform(request);
+    } catch (e) {
+      this.log.debug(`${this.name}: action still open`, { id: request.id, error: e instanceof Error ? e.message : String(e) });
+      return null;
+    }
+  }
+}
