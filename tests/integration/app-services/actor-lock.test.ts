@@ -10,6 +10,7 @@ import { connectChain, type ChainClient } from '../../../app-services/chain/chai
 import { migrate } from '../../../app-services/store/migrations';
 import { startTestChain, TEST_FEE, testKey, type TestChain, type TestKey } from '../../harness/app-chain';
 import { createTestSchema } from '../../harness/db';
+import { until as waitFor } from '../../harness/until';
 import type { TestSchema } from '../../harness/postgres';
 
 let db: TestSchema;
@@ -50,13 +51,7 @@ function actor(lockRetryMs = 50): KeyActor {
   });
 }
 
-async function until(what: string, check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = (what: string, check: () => boolean, ms = 5000) => waitFor(what, () => (check() ? true : undefined), { ms, everyMs: 20 });
 
 test('lock keys differ per address and are stable', () => {
   expect(lockKey(desk.address)).toBe(lockKey(desk.address));

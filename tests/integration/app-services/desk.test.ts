@@ -11,6 +11,7 @@ import { KeySecret } from '../../../app-services/keys';
 import { documentHash, parseMetadataDocument } from '../../../app-services/launchpad/document';
 import { STABLE_DENOM, type TestKey } from '../../harness/app-chain';
 import { launchEquity, startLiveWorld, type EquityAsset, type LiveWorld, type Msg } from '../../harness/live-world';
+import { until as waitFor } from '../../harness/until';
 import { startAppApi, type AppApi } from './api';
 
 jest.setTimeout(120_000);
@@ -57,15 +58,7 @@ afterAll(async () => {
   await world?.close();
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; app errors: ${api?.errors.join('\n')}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | undefined>) => waitFor(what, probe, { ms: 30_000, context: () => `app errors: ${api?.errors.join('\n')}` });
 
 interface QuoteBody {
   symbol: string;

@@ -15,6 +15,7 @@ import { toEvmAddress } from '../../../src/lib/address';
 import { STABLE_DENOM } from '../../harness/app-chain';
 import { launchEquity, startLiveWorld, type EquityAsset, type LiveWorld, type Msg } from '../../harness/live-world';
 import type { TestKey } from '../../harness/app-chain';
+import { until as waitFor } from '../../harness/until';
 import { startAppApi, type AppApi } from './api';
 
 jest.setTimeout(120_000);
@@ -81,15 +82,7 @@ async function loansOf(address: string): Promise<LoanBody[]> {
   return r.body.loans;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 45_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; app errors: ${api?.errors.join('\n')}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | undefined>) => waitFor(what, probe, { ms: 45_000, context: () => `app errors: ${api?.errors.join('\n')}` });
 
 function pledgeMsg(holder: TestKey, kindId: number, units: bigint, extra: Record<string, unknown> = {}): Msg {
   return {
