@@ -72,7 +72,8 @@ export class DeskBook {
   }
 }
 
-function quotesOf(asset: QuotedAsset, wholeMid: bigint, cash: bigint, units: Map<string, bigint>): Quote[] {
+/** The instruments of one asset (whole share, then each kind with a class weight) at `wholeMid`, sides withheld on low inventory. */
+export function quotesOf(asset: QuotedAsset, wholeMid: bigint, cash: bigint, units: Map<string, bigint>): Quote[] {
   const mids = kindMids(wholeMid, asset.kinds);
   const instruments = [
     { kind: WHOLE_SHARE, kinds: asset.kinds.map((k) => k.kind_id), mid: wholeMid, decimals: asset.kinds[0].decimals },

@@ -1,5 +1,5 @@
 /** The desk's prices and which offers it takes. */
-import type { Book } from '../../../../app-services/desk/book';
+import { quotesOf, type Book } from '../../../../app-services/desk/book';
 import { judgeOffer } from '../../../../app-services/desk/offers';
 import { amountFor, askOf, bidOf, kindMids } from '../../../../app-services/desk/pricing';
 
@@ -62,5 +62,43 @@ describe('judgeOffer', () => {
     ['beyond the desk\'s units', [coin('LEG_DIRECTION_GIVE', '5000000000'), ...rights('LEG_DIRECTION_ASK', '1000000001', [0])]],
   ])('%s is not accepted', (_what, legs) => {
     expect(judgeOffer(legs, book, opts).accept).toBe(false);
+  });
+});
+
+describe('quotesOf: low inventory withholds a side', () => {
+  const A = 'c'.repeat(64);
+  const asset = { asset_id: A, name: 'N', symbol: 'S', kinds: EQUITY };
+  const holding = (units: bigint, kinds = [0, 1, 2]) => new Map(kinds.map((k) => [`${A}/${k}`, units]));
+
+  test('enough of everything: both sides of every instrument', () => {
+    const quotes = quotesOf(asset, 2_000_000n, 10n ** 12n, holding(10n ** 9n));
+    expect(quotes.map((q) => [q.kind, q.bid !== null, q.ask !== null])).toEqual([
+      [-1, true, true],
+      [0, true, true],
+      [1, true, true],
+      [2, true, true],
+    ]);
+  });
+
+  test('stable balance under one whole unit at the bid: no bid where it falls short', () => {
+    const quotes = quotesOf(asset, 2_000_000n, 1_000_000n, holding(10n ** 9n)); // covers the kinds' bids, not the whole share's
+    expect(quotes.map((q) => [q.kind, q.bid])).toEqual([
+      [-1, null],
+      [0, null],
+      [1, 588_000n],
+      [2, 196_000n],
+    ]);
+  });
+
+  test('under one whole unit of a kind: no ask for that kind nor for the whole share', () => {
+    const units = holding(10n ** 9n);
+    units.set(`${A}/1`, 999_999n);
+    const quotes = quotesOf(asset, 2_000_000n, 10n ** 12n, units);
+    expect(quotes.map((q) => [q.kind, q.ask === null])).toEqual([
+      [-1, true],
+      [0, false],
+      [1, true],
+      [2, false],
+    ]);
   });
 });
