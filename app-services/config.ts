@@ -65,7 +65,7 @@ export const APP_SERVICES_DEFAULTS = {
   launchpadRateLimit: 20,
   trustProxy: false,
   lender: { ...DEFAULT_LENDER_TERMS, pollMs: 1000, claimEveryMs: 30_000 } as LenderSettings,
-  desk: { rfqLimit: 5, maxTrade: 5_000_000_000n, pollMs: 1000, quoteCacheMs: 2000 } as DeskSettings,
+  desk: { rfqLimit: 5, maxTrade: 5_000_000_000n, pollMs: 500, quoteCacheMs: 2000 } as DeskSettings,
 } as const;
 
 /** Every variable the app services read, with its default as documented. */
@@ -88,7 +88,7 @@ export const APP_SERVICES_VARIABLES: Record<string, string> = {
   LENDER_CLAIM_MS: '30000',
   DESK_RFQ_LIMIT: '5',
   DESK_MAX_TRADE: '5000000000',
-  DESK_POLL_MS: '1000',
+  DESK_POLL_MS: '500',
   DESK_QUOTE_CACHE_MS: '2000',
   LENDER_FROM_HEIGHT: "(embedded devnet: the first live height; otherwise 0, every pledge)",
 };
