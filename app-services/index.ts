@@ -35,6 +35,7 @@ import { LaunchpadRepository } from './launchpad/repository';
 import { registerLaunchpadRoutes } from './launchpad/routes';
 import type { AppLogger } from './logger';
 import { migrate } from './store/migrations';
+import { ConfigError } from '../src/lib/errors';
 import { quoteIdent } from './store/sql';
 
 export const APP_OPENAPI_PATH = path.resolve(__dirname, 'openapi.yaml');
@@ -129,6 +130,8 @@ export class AppServices {
   private async startActors(): Promise<void> {
     const keys = new Map<string, LoadedKey>();
     for (const [role, secret] of Object.entries(this.o.settings.keys)) if (secret) keys.set(role, await loadKey(secret, this.o.hrp));
+    const addresses = [...keys.values()].map((k) => k.address);
+    if (new Set(addresses).size !== addresses.length) throw new ConfigError('DESK_KEY', 'is the same key as LENDER_KEY: each service needs its own key (one actor per key)');
     const lenderKey = keys.get('lender');
     if (lenderKey) this.lender = { address: lenderKey.address, repository: new LenderRepository(this.o.pool, this.o.settings.schema, this.o.indexerSchema, lenderKey.address, this.o.stableDenom) };
     if (!this.o.chain || keys.size === 0) {

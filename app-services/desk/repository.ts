@@ -68,6 +68,12 @@ export class DeskRepository {
     return rows;
   }
 
+  /** The kind ids of an asset (a whole share moves one unit of each). */
+  async kindIds(assetId: string): Promise<number[]> {
+    const { rows } = await this.pool.query<{ kind_id: number }>(`SELECT kind_id FROM ${this.svc.kinds} WHERE asset_id = $1 ORDER BY kind_id`, [assetId]);
+    return rows.map((r) => r.kind_id);
+  }
+
   /** Pending settlements proposed to the desk, oldest first. */
   async pendingProposals(desk: string): Promise<ProposalToDesk[]> {
     const { rows } = await this.pool.query<ProposalToDesk>(

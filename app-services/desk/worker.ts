@@ -84,9 +84,9 @@ export class DeskWorker extends PollingWorker {
   }
 
   private async kindsOf(assetId: string): Promise<number[]> {
-    const quote = (await this.o.book.current()).quotes.find((q) => q.asset_id === assetId && q.kind === WHOLE_SHARE);
-    if (!quote) throw new Error(`asset ${assetId} is no longer quoted`);
-    return quote.kinds;
+    const kinds = await this.o.repository.kindIds(assetId);
+    if (!kinds.length) throw new Error(`asset ${assetId} has no kinds in the store`);
+    return kinds;
   }
 
   /** The settlement id from the proposal's EventSettlementProposed. */

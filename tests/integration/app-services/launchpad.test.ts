@@ -5,6 +5,7 @@
  */
 import { createHash } from 'crypto';
 import zlib from 'zlib';
+import { KeySecret } from '../../../app-services/keys';
 import { crc32 } from '../../../app-services/launchpad/png';
 import { DOCUMENT_NOTICE } from '../../../app-services/launchpad/routes';
 import { LAUNCH_PLANS, metadataDocument } from '../../../devnet/scenario/flows/launch';
@@ -198,6 +199,14 @@ describe('rate limit, start-up and faults', () => {
     } finally {
       await early.close();
     }
+  });
+
+  test('one key given as both the lender\'s and the desk\'s stops the start with a message naming the variable, not the key', async () => {
+    const hex = 'ab'.repeat(32);
+    const same = new KeySecret(hex, 'LENDER_KEY');
+    const twice = startAppApi({ settings: { keys: { lender: same, desk: new KeySecret(hex, 'DESK_KEY') } } });
+    await expect(twice).rejects.toThrow(/DESK_KEY: is the same key as LENDER_KEY/);
+    await expect(twice).rejects.not.toThrow(new RegExp(hex));
   });
 
   test('a database fault answers 500 internal with no SQL or detail, and is logged', async () => {
