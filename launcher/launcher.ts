@@ -29,7 +29,7 @@ import { forwardNodeLine } from './node-logs';
 import { freePort } from './ports';
 import { parseDatabaseUrl, startPostgres, subqlDbEnv, type PgConnection } from './postgres';
 import { ensureProjectBuilt, projectFor, REPO_ROOT } from './project';
-import { IndexWatcher, type Readiness } from './readiness';
+import { IndexWatcher, withAppServices, type Readiness } from './readiness';
 import { checkChainId, checkIndexAgainstJournal, readStoredIndex, type ResetHint } from './store-check';
 import { startNode } from './subql-node';
 
@@ -297,8 +297,7 @@ export class Launcher {
   readiness(): Readiness {
     if (this.stopRequested) return { ready: false, reasons: ['shutting down'], indexed_height: null, chain_height: null, lag_blocks: null, max_lag_blocks: this.config.readyMaxLagBlocks };
     const index = this.watcher?.readiness() ?? { ready: false, reasons: ['starting'], indexed_height: null, chain_height: null, lag_blocks: null, max_lag_blocks: this.config.readyMaxLagBlocks };
-    const app = this.appServices?.readiness() ?? { ready: false, reasons: ['app services: starting'], actors: [] };
-    return { ...index, ready: index.ready && app.ready, reasons: [...index.reasons, ...app.reasons], app_services: app };
+    return withAppServices(index, this.appServices?.readiness() ?? { ready: false, reasons: ['app services: starting'], actors: [] });
   }
 
   // ------------------------------------------------------------------ stop

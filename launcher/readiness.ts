@@ -30,6 +30,11 @@ export interface Readiness {
   app_services?: AppServicesReadiness;
 }
 
+/** The index's readiness with the app services' folded in: ready only when both are. */
+export function withAppServices(index: Readiness, app: AppServicesReadiness): Readiness {
+  return { ...index, ready: index.ready && app.ready, reasons: [...index.reasons, ...app.reasons], app_services: app };
+}
+
 export interface IndexWatcherOptions {
   pool: Pool;
   schema: string;

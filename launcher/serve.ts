@@ -19,7 +19,7 @@ import { createAppServices } from './app-services';
 import { lastResort, observe, operations } from './http';
 import { createLogger } from './logger';
 import { createMetrics } from './metrics';
-import { IndexWatcher } from './readiness';
+import { IndexWatcher, withAppServices } from './readiness';
 import { EXIT_CODES } from './start';
 
 function configOrExit(): ServeConfig {
@@ -59,11 +59,7 @@ export function main(): void {
     chain: rpc ? { rpcUrl: rpc, chainId: config.chainId } : undefined,
     log: log.child('app'),
   });
-  const readiness = () => {
-    const index = watcher.readiness();
-    const app = services.readiness();
-    return { ...index, ready: index.ready && app.ready, reasons: [...index.reasons, ...app.reasons], app_services: app };
-  };
+  const readiness = () => withAppServices(watcher.readiness(), services.readiness());
   const app = express();
   app.disable('x-powered-by');
   if (config.app.trustProxy) app.set('trust proxy', true);

@@ -61,45 +61,50 @@ export class ChainQueries {
     return (await abciQuery<T>(this.rpcUrl, path, queryMethodTypes(path).requestType, request)).value;
   }
 
-  /** null when the chain has no such encumbrance */
-  async encumbrance(id: bigint): Promise<ChainEncumbrance | null> {
+  /** The query's answer, or null when the chain answers it with an error (not found, for these queries). */
+  private async found<T>(path: string, request: Json): Promise<T | null> {
     try {
-      const { encumbrance: e } = await this.query<{ encumbrance: Json }>('/svc.encumbrance.v1.Query/Encumbrance', { encumbrance_id: id.toString() });
-      return {
-        id: BigInt(text(e.id) || '0'),
-        kind: text(e.kind),
-        asset_id: text(e.asset_id),
-        kind_id: Number(e.kind_id ?? 0),
-        holder: text(e.holder),
-        units: BigInt(text(e.units) || '0'),
-        beneficiary: text(e.beneficiary),
-        income_to_beneficiary: e.income_to_beneficiary === true,
-        exercisable: e.exercisable === true,
-        holder_release_after: optionalTime(e.holder_release_after),
-        expiry: optionalTime(e.expiry),
-        status: text(e.status),
-      };
+      return await this.query<T>(path, request);
     } catch (e) {
       if (e instanceof AbciQueryError) return null;
       throw e;
     }
   }
 
+  /** null when the chain has no such encumbrance */
+  async encumbrance(id: bigint): Promise<ChainEncumbrance | null> {
+    const r = await this.found<{ encumbrance: Json }>('/svc.encumbrance.v1.Query/Encumbrance', { encumbrance_id: id.toString() });
+    if (!r) return null;
+    const e = r.encumbrance;
+    return {
+      id: BigInt(text(e.id) || '0'),
+      kind: text(e.kind),
+      asset_id: text(e.asset_id),
+      kind_id: Number(e.kind_id ?? 0),
+      holder: text(e.holder),
+      units: BigInt(text(e.units) || '0'),
+      beneficiary: text(e.beneficiary),
+      income_to_beneficiary: e.income_to_beneficiary === true,
+      exercisable: e.exercisable === true,
+      holder_release_after: optionalTime(e.holder_release_after),
+      expiry: optionalTime(e.expiry),
+      status: text(e.status),
+    };
+  }
+
+  /** null when the chain has no such settlement */
   async settlement(id: bigint): Promise<ChainSettlement | null> {
-    try {
-      const { settlement: s } = await this.query<{ settlement: Json }>('/svc.settlement.v1.Query/Settlement', { settlement_id: id.toString() });
-      return {
-        id: BigInt(text(s.id) || '0'),
-        proposer: text(s.proposer),
-        counterparty: text(s.counterparty),
-        legs: (s.legs as ChainLeg[] | undefined) ?? [],
-        expiryMs: Date.parse(text(s.expiry)),
-        status: text(s.status),
-      };
-    } catch (e) {
-      if (e instanceof AbciQueryError) return null;
-      throw e;
-    }
+    const r = await this.found<{ settlement: Json }>('/svc.settlement.v1.Query/Settlement', { settlement_id: id.toString() });
+    if (!r) return null;
+    const s = r.settlement;
+    return {
+      id: BigInt(text(s.id) || '0'),
+      proposer: text(s.proposer),
+      counterparty: text(s.counterparty),
+      legs: (s.legs as ChainLeg[] | undefined) ?? [],
+      expiryMs: Date.parse(text(s.expiry)),
+      status: text(s.status),
+    };
   }
 
   /** null when the asset has no pool against `denom` (or an empty one) */

@@ -4,17 +4,15 @@
  * stable denom in the other direction, at or better than the desk's quote, within the trade
  * cap and its inventory. Legs are the proposer's: GIVE is what the proposer gives.
  */
+import type { ProposalSeen } from '../store/indexer-reads';
 import { amountFor } from './pricing';
 import { unitsKey, type Book, type Quote } from './book';
 
 const GIVE = 'LEG_DIRECTION_GIVE';
 const ASK = 'LEG_DIRECTION_ASK';
 
-export interface OfferLeg {
-  direction?: string;
-  coin?: { denom?: string; amount?: string };
-  right?: { asset_id?: string; kind_id?: number; units?: string };
-}
+/** A leg as the chain and the index give it (proto-JSON). */
+export type OfferLeg = ProposalSeen['legs'][number];
 
 export type Verdict = { accept: true; quote: Quote; deskBuys: boolean; units: bigint; amount: bigint } | { accept: false; reason: string };
 

@@ -4,7 +4,9 @@
  */
 import type { Pool } from 'pg';
 import { tablesIn, type Tables } from '../../rest-adapter/db/tables';
-import { quoteIdent } from '../store/sql';
+import { timestampToRfc3339 } from '../../src/lib/contract';
+import { pendingProposalsTo, type ProposalSeen } from '../store/indexer-reads';
+import { quoteIdent, withTransaction } from '../store/sql';
 import type { KindInfo } from './pricing';
 
 export interface QuotedAsset {
@@ -32,11 +34,8 @@ export interface RfqRow {
 
 export type NewRfq = Omit<RfqRow, 'status' | 'settlement_id' | 'error'>;
 
-export interface ProposalToDesk {
-  id: string;
-  proposer: string;
-  legs: { direction?: string; coin?: { denom?: string; amount?: string }; right?: { asset_id?: string; kind_id?: number; units?: string } }[];
-}
+/** The RFQ's expiry in RFC 3339 (whole seconds): as proposed to the chain and as answered. */
+export const rfqExpiry = (r: Pick<RfqRow, 'expiry'>) => timestampToRfc3339(Math.floor(new Date(r.expiry).getTime() / 1000), 0);
 
 export class DeskRepository {
   private readonly rfqs: string;
@@ -75,12 +74,8 @@ export class DeskRepository {
   }
 
   /** Pending settlements proposed to the desk, oldest first. */
-  async pendingProposals(desk: string): Promise<ProposalToDesk[]> {
-    const { rows } = await this.pool.query<ProposalToDesk>(
-      `SELECT id, proposer, legs FROM ${this.svc.settlements} WHERE counterparty = $1 AND status = 'STATUS_PENDING' ORDER BY number`,
-      [desk],
-    );
-    return rows;
+  pendingProposals(desk: string): Promise<ProposalSeen[]> {
+    return pendingProposalsTo(this.pool, this.svc, desk);
   }
 
   // ---------------------------------------------------------------- rfqs
@@ -90,32 +85,21 @@ export class DeskRepository {
    * across every replica, under a per-requester lock). Returns the seconds to wait when over.
    */
   async insertWithinLimit(r: NewRfq, limit: number, windowMs: number): Promise<{ retryAfterSeconds: number } | null> {
-    const c = await this.pool.connect();
-    try {
-      await c.query('BEGIN');
+    return withTransaction(this.pool, async (c) => {
       await c.query(`SELECT pg_advisory_xact_lock(hashtext('svc-desk-rfq/' || $1))`, [r.requester]);
       const { rows } = await c.query<{ count: number; oldest_ms: number | null }>(
         `SELECT count(*)::int AS count, (extract(epoch FROM min(created_at)) * 1000)::float8 AS oldest_ms
            FROM ${this.rfqs} WHERE requester = $1 AND created_at > now() - make_interval(secs => $2)`,
         [r.requester, windowMs / 1000],
       );
-      if (rows[0].count >= limit) {
-        await c.query('ROLLBACK');
-        return { retryAfterSeconds: Math.max(1, Math.ceil((rows[0].oldest_ms! + windowMs - Date.now()) / 1000)) };
-      }
+      if (rows[0].count >= limit) return { retryAfterSeconds: Math.max(1, Math.ceil((rows[0].oldest_ms! + windowMs - Date.now()) / 1000)) };
       await c.query(
         `INSERT INTO ${this.rfqs} (id, requester, asset_id, symbol, kind_id, side, units, price, amount, expiry, status)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending') ON CONFLICT (id) DO NOTHING`,
         [r.id, r.requester, r.asset_id, r.symbol, r.kind_id, r.side, r.units, r.price, r.amount, r.expiry],
       );
-      await c.query('COMMIT');
       return null;
-    } catch (e) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      c.release();
-    }
+    });
   }
 
   async get(id: string): Promise<RfqRow | undefined> {

@@ -13,7 +13,7 @@ import { AppHttpError, badRequest } from '../http/errors';
 import type { Book, DeskBook, Quote } from './book';
 import { unitsKey } from './book';
 import { amountFor, WHOLE_SHARE } from './pricing';
-import type { DeskRepository, NewRfq, RfqRow } from './repository';
+import { rfqExpiry, type DeskRepository, type NewRfq, type RfqRow } from './repository';
 import type { DeskWorker } from './worker';
 
 export const RFQ_WINDOW_MS = 10 * 60_000;
@@ -109,7 +109,7 @@ function presentRfq(r: RfqRow) {
     units: r.units,
     price: r.price,
     amount: r.amount,
-    expiry: new Date(r.expiry).toISOString().replace('.000Z', 'Z'),
+    expiry: rfqExpiry(r),
   };
 }
 

@@ -14,7 +14,7 @@ import * as msg from '../chain/messages';
 import { unitsKey, type Book, type DeskBook } from './book';
 import { judgeOffer, type OfferLeg, type Verdict } from './offers';
 import { WHOLE_SHARE } from './pricing';
-import type { DeskRepository, RfqRow } from './repository';
+import { rfqExpiry, type DeskRepository, type RfqRow } from './repository';
 
 export interface DeskWorkerOptions {
   repository: DeskRepository;
@@ -41,7 +41,7 @@ export function rfqProposal(desk: string, r: RfqRow, denom: string, kindIds: num
   const rights = kindIds.map((k) => ({ direction: r.side === 'sell' ? ASK : GIVE, right: { asset_id: r.asset_id, kind_id: k, units: r.units } }));
   return {
     typeUrl: '/svc.settlement.v1.MsgPropose',
-    value: { proposer: desk, counterparty: r.requester, legs: [coin, ...rights], expiry: new Date(r.expiry).toISOString().replace('.000Z', 'Z'), memo_hash: '' },
+    value: { proposer: desk, counterparty: r.requester, legs: [coin, ...rights], expiry: rfqExpiry(r), memo_hash: '' },
   };
 }
 

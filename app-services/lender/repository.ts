@@ -3,10 +3,11 @@
  * loan_pledges, pledge_refusals, loan_income) and, read-only, the indexer's store (pledges
  * and proposals to the lender, pools, claimable income, assets' launchpad documents).
  */
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import { PENDING_SQL } from '../../rest-adapter/repositories/assetRepository';
 import { tablesIn, type Tables } from '../../rest-adapter/db/tables';
-import { quoteIdent } from '../store/sql';
+import { pendingProposalsTo, type ProposalSeen } from '../store/indexer-reads';
+import { quoteIdent, withTransaction } from '../store/sql';
 import type { PledgeSeen, PledgeSet } from './pledge-sets';
 
 export type LoanStatus = 'opening' | 'active' | 'repaid' | 'liquidated' | 'cancelled';
@@ -33,12 +34,6 @@ export interface LoanView extends LoanRow {
   decimals: number | null;
   claimed: string;
   claimable: string;
-}
-
-export interface ProposalSeen {
-  id: string;
-  proposer: string;
-  legs: { direction?: string; coin?: { denom?: string; amount?: string }; right?: unknown }[];
 }
 
 export interface ClaimedEntry {
@@ -99,12 +94,8 @@ export class LenderRepository {
   }
 
   /** Pending settlements proposed to the lender, oldest first. */
-  async pendingProposals(): Promise<ProposalSeen[]> {
-    const { rows } = await this.pool.query<ProposalSeen>(
-      `SELECT id, proposer, legs FROM ${this.svc.settlements} WHERE counterparty = $1 AND status = 'STATUS_PENDING' ORDER BY number`,
-      [this.lender],
-    );
-    return rows;
+  pendingProposals(): Promise<ProposalSeen[]> {
+    return pendingProposalsTo(this.pool, this.svc, this.lender);
   }
 
   /** Decimals of the asset's first kind (the pool prices 10^decimals units of every kind). */
@@ -117,7 +108,7 @@ export class LenderRepository {
 
   /** Records a complete set as an opening loan (once: a second call for the same set is a no-op). */
   async insertOpening(set: PledgeSet, principal: bigint): Promise<void> {
-    await this.transaction(async (c) => {
+    await withTransaction(this.pool, async (c) => {
       const id = loanIdOf(set);
       const { rowCount } = await c.query(
         `INSERT INTO ${this.app.loans} (id, borrower, asset_id, units, principal, status) VALUES ($1, $2, $3, $4, $5, 'opening') ON CONFLICT (id) DO NOTHING`,
@@ -126,6 +117,11 @@ export class LenderRepository {
       if (rowCount !== 1) return;
       for (const p of set.pledges) await c.query(`INSERT INTO ${this.app.pledges} (encumbrance_id, loan_id, kind_id) VALUES ($1, $2, $3)`, [p.id.toString(), id, p.kindId]);
     });
+  }
+
+  async loan(id: string): Promise<LoanRow | undefined> {
+    const { rows } = await this.pool.query<LoanRow>(`SELECT ${this.loanColumns('l')} FROM ${this.app.loans} l WHERE l.id = $1`, [id]);
+    return rows[0];
   }
 
   async openLoans(): Promise<LoanRow[]> {
@@ -195,7 +191,7 @@ export class LenderRepository {
 
   /** Stores the routed entries of one claim tx (each pledge's share), once. */
   async recordClaim(claimTx: string, entries: ClaimedEntry[]): Promise<void> {
-    await this.transaction(async (c) => {
+    await withTransaction(this.pool, async (c) => {
       const { rowCount } = await c.query(`INSERT INTO ${this.app.claims} (claim_tx) VALUES ($1) ON CONFLICT DO NOTHING`, [claimTx]);
       if (rowCount !== 1) return;
       for (const e of entries) {
@@ -215,19 +211,5 @@ export class LenderRepository {
     return `${l}.id, ${l}.borrower, ${l}.asset_id, ${l}.units::text AS units, ${l}.principal::text AS principal, ${l}.status, ${l}.open_tx, ${l}.close_tx,
             ${l}.repay_settlement::text AS repay_settlement,
             ARRAY(SELECT lp.encumbrance_id::text FROM ${this.app.pledges} lp WHERE lp.loan_id = ${l}.id ORDER BY lp.kind_id) AS pledges`;
-  }
-
-  private async transaction(run: (c: PoolClient) => Promise<void>): Promise<void> {
-    const c = await this.pool.connect();
-    try {
-      await c.query('BEGIN');
-      await run(c);
-      await c.query('COMMIT');
-    } catch (e) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      c.release();
-    }
   }
 }

@@ -18,7 +18,8 @@ import { isFinal } from '../intents/intent-log';
 import type { AppLogger } from '../logger';
 import * as msg from '../chain/messages';
 import { sortPledges, type PledgeSet } from './pledge-sets';
-import { loanIdOf, type LenderRepository, type LoanRow, type ProposalSeen } from './repository';
+import type { ProposalSeen } from '../store/indexer-reads';
+import { loanIdOf, type LenderRepository, type LoanRow } from './repository';
 import { mustLiquidate, principalFor, sharesValue, type LenderTerms } from './terms';
 
 export interface LenderWorkerOptions {
@@ -113,8 +114,8 @@ export class LenderWorker extends PollingWorker {
     if (principal === 0n) return this.refuseSet(set, 'the pledged shares are worth less than one base unit of principal');
     await this.o.repository.insertOpening(set, principal);
     this.o.log.info('lender: opening a loan', { loan: loanIdOf(set), borrower: set.borrower, units: set.units.toString(), principal: principal.toString() });
-    const loan = (await this.o.repository.openLoans()).find((l) => l.id === loanIdOf(set));
-    if (loan) await this.payPrincipal(loan);
+    const loan = await this.o.repository.loan(loanIdOf(set));
+    if (loan?.status === 'opening') await this.payPrincipal(loan);
   }
 
   private async refuseSet(set: PledgeSet, reason: string): Promise<void> {

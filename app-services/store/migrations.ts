@@ -7,7 +7,7 @@
  * A migration, once released, is never edited: a change is a new version at the end.
  */
 import type { Pool, PoolClient } from 'pg';
-import { quoteIdent } from './sql';
+import { quoteIdent, withTransaction } from './sql';
 
 export interface Migration {
   version: number;
@@ -142,26 +142,18 @@ async function ensureBookkeeping(client: PoolClient, schema: string): Promise<vo
 
 /** Applies the missing migrations; returns the versions it applied. */
 export async function migrate(pool: Pool, schema: string, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
-  const client = await pool.connect();
-  const applied: number[] = [];
-  try {
-    await client.query('BEGIN');
+  return withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [LOCK_NAME]);
     await ensureBookkeeping(client, schema);
     const s = quoteIdent(schema);
     const done = new Set((await client.query<{ version: number }>(`SELECT version FROM ${s}.schema_migrations`)).rows.map((r) => r.version));
+    const applied: number[] = [];
     for (const m of migrations) {
       if (done.has(m.version)) continue;
       await client.query(m.sql.split('{schema}').join(s));
       await client.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [m.version, m.name]);
       applied.push(m.version);
     }
-    await client.query('COMMIT');
     return applied;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw e;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -1,4 +1,5 @@
 /** SQL helpers of the app services' store. */
+import type { Pool, PoolClient } from 'pg';
 
 const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -6,4 +7,20 @@ const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
 export function quoteIdent(name: string): string {
   if (!SCHEMA_RE.test(name)) throw new TypeError(`invalid schema name "${name}" (lower-case letters, digits, _; at most 63)`);
   return `"${name}"`;
+}
+
+/** Runs `run` in one transaction on one connection: committed when it returns, rolled back when it throws. */
+export async function withTransaction<T>(pool: Pool, run: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await run(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
 }

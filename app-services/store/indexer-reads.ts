@@ -1,0 +1,16 @@
+/** Reads of the indexer's store that more than one service makes (read-only; tables from rest-adapter/db/tables.ts). */
+import type { Pool } from 'pg';
+import type { Tables } from '../../rest-adapter/db/tables';
+
+/** A pending settlement as indexed: its legs are proto-JSON Leg objects (the proposer's directions). */
+export interface ProposalSeen {
+  id: string;
+  proposer: string;
+  legs: { direction?: string; coin?: { denom?: string; amount?: string }; right?: { asset_id?: string; kind_id?: number; units?: string } }[];
+}
+
+/** Pending settlements proposed to `counterparty`, oldest first. */
+export async function pendingProposalsTo(pool: Pool, svc: Tables, counterparty: string): Promise<ProposalSeen[]> {
+  const { rows } = await pool.query<ProposalSeen>(`SELECT id, proposer, legs FROM ${svc.settlements} WHERE counterparty = $1 AND status = 'STATUS_PENDING' ORDER BY number`, [counterparty]);
+  return rows;
+}
