@@ -22,6 +22,7 @@ import { toBech32 } from '../src/lib/address';
 import { buildDatabaseUrl, createDatabase, parseDatabaseUrl, subqlDbEnv, TestDatabase, uniqueName } from '../tests/harness/postgres';
 import { startNode } from '../tests/harness/subql-node';
 import { ensureProjectBuilt } from '../tests/harness/indexed-store';
+import type { Devnet } from '../devnet/cli';
 
 export const SCHEMA = 'svc';
 
@@ -29,10 +30,16 @@ export interface BaseStore {
   db: TestDatabase;
   txs: number;
   height: number;
+  /** the devnet it came from, still serving RPC when asked for with `keepChain` (the caller closes it) */
+  devnet?: Devnet;
 }
 
 /** The base store: a devnet history indexed by the real node. */
-export async function buildBaseStore(serverUrl: string, o: { seed: string; blocks: number; txsPerBlock: number; holders?: number }, log: (s: string) => void): Promise<BaseStore> {
+export async function buildBaseStore(
+  serverUrl: string,
+  o: { seed: string; blocks: number; txsPerBlock: number; holders?: number; keepChain?: boolean },
+  log: (s: string) => void,
+): Promise<BaseStore> {
   const { startDevnet } = await import('../devnet/cli');
   let t = Date.now();
   const devnet = await startDevnet({ seed: o.seed, blocks: o.blocks, txsPerBlock: o.txsPerBlock, holders: o.holders, blockIntervalMs: 6000 });
@@ -48,12 +55,13 @@ export async function buildBaseStore(serverUrl: string, o: { seed: string; block
       await node.stop();
     }
     log(`node indexed ${devnet.chain.height} blocks in ${Date.now() - t} ms`);
-    return { db, txs: devnet.generation.txs, height: devnet.chain.height };
+    return { db, txs: devnet.generation.txs, height: devnet.chain.height, devnet: o.keepChain ? devnet : undefined };
   } catch (e) {
     await db.drop();
+    if (o.keepChain) await devnet.close();
     throw e;
   } finally {
-    await devnet.close();
+    if (!o.keepChain) await devnet.close();
   }
 }
 

@@ -11,6 +11,7 @@ import { responseCacheFromEnv } from '../rest-adapter/config';
 import type { ResponseCacheOptions } from '../rest-adapter/http/response-cache';
 import { APP_SERVICES_DEFAULTS, APP_SERVICES_VARIABLES, type AppServicesSettings, type LenderSettings } from '../app-services/config';
 import { KeySecret } from '../app-services/keys';
+import { RECONCILER_DEFAULTS, RECONCILER_VARIABLES, type ReconcilerSettings } from '../reconciler/config';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -46,6 +47,8 @@ export interface LauncherConfig {
   stableDenom: string;
   /** the app services under /api (APP_*, LENDER_KEY, DESK_KEY, LAUNCHPAD_*) */
   app: AppServicesSettings;
+  /** the reconciler beside the node (RECONCILE_*) */
+  reconciler: ReconcilerSettings;
 }
 
 /** Every variable npm start reads, with its default as documented (docs/running.md). */
@@ -71,6 +74,7 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   RESPONSE_CACHE_MB: '64',
   RESPONSE_CACHE_POLL_MS: '200',
   ...APP_SERVICES_VARIABLES,
+  ...RECONCILER_VARIABLES,
 };
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -194,6 +198,20 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
   };
 }
 
+function reconcilerOf(env: Env): ReconcilerSettings {
+  const d = RECONCILER_DEFAULTS;
+  const retryMs = integer(env, 'RECONCILE_RETRY_MS', d.retryMs, 100, 3_600_000);
+  return {
+    ...d,
+    everyBlocks: integer(env, 'RECONCILE_EVERY_BLOCKS', d.everyBlocks, 0, 10_000_000),
+    minIntervalMs: integer(env, 'RECONCILE_MIN_INTERVAL_MS', d.minIntervalMs, 0, 86_400_000),
+    queryTimeoutMs: integer(env, 'RECONCILE_QUERY_TIMEOUT_MS', d.queryTimeoutMs, 100, 600_000),
+    concurrency: integer(env, 'RECONCILE_CONCURRENCY', d.concurrency, 1, 64),
+    retryMs,
+    maxRetryMs: Math.max(retryMs, d.maxRetryMs),
+  };
+}
+
 /** Reads and validates the whole configuration (throws ConfigError naming the first bad variable). */
 export function loadLauncherConfig(env: Env, opts: { stdoutIsTTY: boolean; cwd: string }): LauncherConfig {
   const chainConfig = loadChainConfig(env);
@@ -214,6 +232,7 @@ export function loadLauncherConfig(env: Env, opts: { stdoutIsTTY: boolean; cwd: 
     gasDenom: chainConfig.gasDenom,
     stableDenom: chainConfig.stableDenom,
     app: appServicesOf(env, schemaOf(env)),
+    reconciler: reconcilerOf(env),
   };
 }
 
@@ -234,6 +253,8 @@ export interface ServeConfig {
   hrp: string;
   gasDenom: string;
   stableDenom: string;
+  /** reconciler/main.ts (the compose `reconciler` service) */
+  reconciler: ReconcilerSettings;
 }
 
 /** DATABASE_URL, or the node's DB_HOST/DB_PORT/DB_USER/DB_PASS/DB_DATABASE (one compose env for both). */
@@ -272,5 +293,6 @@ export function loadServeConfig(env: Env, opts: { stdoutIsTTY: boolean }): Serve
     hrp: chainConfig.hrp,
     gasDenom: chainConfig.gasDenom,
     stableDenom: chainConfig.stableDenom,
+    reconciler: reconcilerOf(env),
   };
 }

@@ -3,7 +3,8 @@
  *
  * With no configuration: builds the SubQuery project when stale, starts an embedded
  * PostgreSQL (persistent, DATA_DIR/postgres), the devnet (seeded history + live blocks,
- * journaled in DATA_DIR/devnet), the real subql-node-cosmos on this project, and one HTTP
+ * journaled in DATA_DIR/devnet), the real subql-node-cosmos on this project, the reconciler
+ * beside it (reconciler/), the app services, and one HTTP
  * server on PORT (/v1, /openapi.yaml, /graphql, /api, /health, /ready, /metrics).
  * DATABASE_URL and CHAIN_RPC_URL (+ CHAIN_ID) replace the embedded parts.
  * A restart on the same DATA_DIR resumes where indexing stopped.
@@ -32,6 +33,7 @@ import { ensureProjectBuilt, projectFor, REPO_ROOT } from './project';
 import { IndexWatcher, withAppServices, type Readiness } from './readiness';
 import { checkChainId, checkIndexAgainstJournal, readStoredIndex, type ResetHint } from './store-check';
 import { startNode } from './subql-node';
+import { Reconciler } from '../reconciler/reconciler';
 
 const CHAIN_WAIT_MS = 60_000;
 
@@ -78,7 +80,7 @@ export class Launcher {
     const build = ensureProjectBuilt(this.log.child('build'));
     const chainAndDb = this.startDatabase().then(async (db) => ({ db, chain: await this.startChain(db, journal) }));
     const [, { db, chain }] = await Promise.all([build, chainAndDb]);
-    await Promise.all([this.startAppServices(db, chain), this.startIndexer(db, chain)]);
+    await Promise.all([this.startAppServices(db, chain), this.startIndexer(db, chain).then(() => this.startReconciler(db, chain))]);
     this.watch(db, chain);
   }
 
@@ -237,6 +239,25 @@ export class Launcher {
     });
     await this.own('subql node', () => node.stop());
     log.info('subql-node-cosmos running', { pid: node.pid, schema: this.config.schema, batch_size: this.config.node.batchSize, ms: Date.now() - started });
+  }
+
+  /** The chain-vs-store checks, after the node (so they stop before it). */
+  private async startReconciler(db: PgConnection, chain: ChainSource): Promise<void> {
+    const pool = new Pool({ connectionString: db.url, max: 2, options: '-c statement_timeout=60000' });
+    pool.on('error', () => undefined);
+    const reconciler = new Reconciler({
+      pool,
+      schema: this.config.schema,
+      rpcUrl: chain.endpoint,
+      settings: this.config.reconciler,
+      log: this.log.child('reconciler'),
+      onPass: (o) => this.metrics.observeReconcilerPass(o),
+    });
+    reconciler.start();
+    await this.own('reconciler', async () => {
+      await reconciler.stop();
+      await pool.end();
+    });
   }
 
   /** /api: mounted at once (503 until migrated), then the schema, the devnet documents and the actors. */

@@ -1,6 +1,7 @@
 /**
  * Prometheus metrics of `npm start` (served at /metrics): HTTP requests by route template,
- * method and status (count and latency histogram), and the indexer's heights and lag.
+ * method and status (count and latency histogram), the indexer's heights and lag, and the
+ * reconciler's passes.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -8,6 +9,8 @@ export interface LauncherMetrics {
   registry: Registry;
   observeRequest(route: string, method: string, status: number, seconds: number): void;
   setHeights(h: { indexed?: number; chain?: number; ready: boolean }): void;
+  /** after each reconciliation attempt: recorded at a height with its disagreements, or failed */
+  observeReconcilerPass(o: { result?: { height: number; disagreements: number }; error?: string; seconds: number }): void;
 }
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -22,6 +25,10 @@ export function createMetrics(): LauncherMetrics {
   const chain = new Gauge({ name: 'svc_chain_height', help: 'Latest block height of the chain', registers: [registry] });
   const lag = new Gauge({ name: 'svc_index_lag_blocks', help: 'Blocks the index is behind the chain', registers: [registry] });
   const ready = new Gauge({ name: 'svc_ready', help: '1 when /ready answers 200', registers: [registry] });
+  const passes = new Counter({ name: 'svc_reconciler_passes_total', help: 'Reconciliation passes, by outcome (recorded, failed: nothing recorded)', labelNames: ['outcome'] as const, registers: [registry] });
+  const passSeconds = new Histogram({ name: 'svc_reconciler_pass_duration_seconds', help: 'Duration of reconciliation passes in seconds', buckets: [0.1, 0.5, 1, 5, 15, 60, 300], registers: [registry] });
+  const checkedHeight = new Gauge({ name: 'svc_reconciler_height', help: 'Height of the last recorded reconciliation pass', registers: [registry] });
+  const disagreements = new Gauge({ name: 'svc_reconciler_disagreements', help: 'Rows of the last recorded pass that disagree', registers: [registry] });
   return {
     registry,
     observeRequest(route, method, status, seconds) {
@@ -34,6 +41,14 @@ export function createMetrics(): LauncherMetrics {
       if (h.chain !== undefined) chain.set(h.chain);
       if (h.indexed !== undefined && h.chain !== undefined) lag.set(Math.max(0, h.chain - h.indexed));
       ready.set(h.ready ? 1 : 0);
+    },
+    observeReconcilerPass(o) {
+      passes.inc({ outcome: o.result ? 'recorded' : 'failed' });
+      passSeconds.observe(o.seconds);
+      if (o.result) {
+        checkedHeight.set(o.result.height);
+        disagreements.set(o.result.disagreements);
+      }
     },
   };
 }

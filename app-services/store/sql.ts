@@ -9,11 +9,14 @@ export function quoteIdent(name: string): string {
   return `"${name}"`;
 }
 
+/** BEGIN's modes: '' (READ COMMITTED) or one consistent read-only snapshot. */
+export type TransactionMode = '' | 'ISOLATION LEVEL REPEATABLE READ READ ONLY';
+
 /** Runs `run` in one transaction on one connection: committed when it returns, rolled back when it throws. */
-export async function withTransaction<T>(pool: Pool, run: (client: PoolClient) => Promise<T>): Promise<T> {
+export async function withTransaction<T>(pool: Pool, run: (client: PoolClient) => Promise<T>, mode: TransactionMode = ''): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(mode ? `BEGIN ${mode}` : 'BEGIN');
     const result = await run(client);
     await client.query('COMMIT');
     return result;

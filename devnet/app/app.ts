@@ -5,7 +5,7 @@
  * messages run in a branch of their own that is written only on success.
  */
 import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
-import { encodeMessage } from '../../src/lib/contract';
+import { decodeMessage, encodeMessage } from '../../src/lib/contract';
 import { bytesToHex } from '../../src/lib/bytes';
 import type { AbciEvent, AccountInfo, AnteOutcome, Application, QueryResult, TxContext, TxMessage, TxResult } from './types';
 import { CacheKv, KvReader, VersionedStore } from './store';
@@ -63,7 +63,20 @@ function failure(e: unknown, gasWanted: bigint, gasUsed: bigint, msgIndex: numbe
   return { code: err.code, codespace: err.codespace, log: prefix + err.message, gasWanted, gasUsed, events: [], data: EMPTY };
 }
 
+/**
+ * Fault switches of the query side, for tests of what reads the chain (the reconciler): a
+ * state that answers differently from what the blocks said, and pruned history. Nothing in
+ * the scenario or `npm start` sets them.
+ */
+export interface QueryFaults {
+  /** heights below this answer as a pruned node does (0: every height is kept) */
+  prunedBelow: number;
+  /** `${asset_id}/${kind_id}` → amount added to the supply Query/KindSupply answers */
+  supplySkew: Map<string, bigint>;
+}
+
 export class SvcApp implements Application {
+  readonly queryFaults: QueryFaults = { prunedBelow: 0, supplySkew: new Map() };
   private readonly store = new VersionedStore();
   private block: CacheKv;
   private height = 0;
@@ -284,12 +297,27 @@ export class SvcApp implements Application {
       const err = sdkErrors.invalidHeight(`height ${height} is not committed (latest ${latest})`);
       return { code: err.code, codespace: err.codespace, log: err.message, value: EMPTY, height: at };
     }
+    if (at < this.queryFaults.prunedBelow) {
+      // what a Cosmos SDK node answers for a height its pruning removed
+      const err = sdkErrors.invalidRequest(`failed to load state at height ${at}; version does not exist (latest height: ${latest})`);
+      return { code: err.code, codespace: err.codespace, log: err.message, value: EMPTY, height: at };
+    }
     try {
-      const value = runQuery({ kv: this.store.readerAt(at), height: at, config: this.config }, path, data);
+      const value = this.skewed(path, runQuery({ kv: this.store.readerAt(at), height: at, config: this.config }, path, data), data);
       return { code: 0, codespace: '', log: '', value, height: at };
     } catch (e) {
       const err = e instanceof AppError ? e : sdkErrors.internal(String(e));
       return { code: err.code, codespace: err.codespace, log: err.message, value: EMPTY, height: at };
     }
   }
+  /** Query/KindSupply with the supplySkew fault applied. */
+  private skewed(path: string, value: Uint8Array, request: Uint8Array): Uint8Array {
+    if (path !== '/svc.asset.v1.Query/KindSupply' || this.queryFaults.supplySkew.size === 0) return value;
+    const req = decodeMessage('svc.asset.v1.QueryKindSupplyRequest', request);
+    const skew = this.queryFaults.supplySkew.get(`${req.asset_id}/${req.kind_id}`);
+    if (skew === undefined) return value;
+    const answer = decodeMessage('svc.asset.v1.QueryKindSupplyResponse', value);
+    return encodeMessage('svc.asset.v1.QueryKindSupplyResponse', { ...answer, supply: (BigInt(String(answer.supply || '0')) + skew).toString() });
+  }
+
 }

@@ -1,5 +1,7 @@
 /** Asset, Kind, Accrual, holder and graph objects (openapi `assets` schemas). */
 import { carryAmount } from '../../src/lib/accrual';
+import type { SupplySnapshot } from '../../reconciler/checks';
+import type { AccrualAnswer } from '../../reconciler/chain-at-height';
 import { formatNullableTimestamp, formatTimestamp, amountString, byCodePoint, jsonValue, str, toInt } from './values';
 
 export interface AssetRow {
@@ -150,9 +152,16 @@ export function presentAccrual(row: AccrualRow) {
   };
 }
 
-function supplySnapshot(raw: unknown): { supply: string; holder_count: number } {
+/** The reconciler's SupplySnapshot as stored (reconciler/checks.ts writes it): every field present. */
+function supplySnapshot(raw: unknown): SupplySnapshot {
   const s = (jsonValue<Record<string, unknown> | null>(raw) ?? {}) as Record<string, unknown>;
-  return { supply: amountString(String(s.supply ?? '0')), holder_count: toInt(String(s.holder_count ?? 0)) };
+  return {
+    exists: s.exists !== false,
+    supply: amountString(String(s.supply ?? '0')),
+    holder_count: toInt(String(s.holder_count ?? 0)),
+    holders_sum: amountString(String(s.holders_sum ?? '0')),
+    accruals: Array.isArray(s.accruals) ? (s.accruals as AccrualAnswer[]) : [],
+  };
 }
 
 export function presentInvariantCheck(row: InvariantCheckRow) {

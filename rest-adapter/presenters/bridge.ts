@@ -1,14 +1,7 @@
 /** BridgeRoute (with outstanding, current window usage, I8) and BridgeTransfer objects. */
 import type { RouteRow, TransferRow } from '../repositories/bridgeRepository';
 import { amountString, jsonValue } from './values';
-
-/**
- * Expected escrow (NATIVE_OUT, RIGHT_OUT: outbound − inbound) or expected synthetic
- * supply (SYNTHETIC_IN: inbound − outbound).
- */
-export function outstanding(direction: string, outbound: bigint, inbound: bigint): bigint {
-  return direction === 'DIRECTION_SYNTHETIC_IN' ? inbound - outbound : outbound - inbound;
-}
+import { outstanding } from '../../src/lib/bridge-route';
 
 /**
  * Window usage now: the stored *_used counters belong to the window of the route's last

@@ -86,7 +86,7 @@ describe('docker-compose.yml', () => {
   });
 
   test('has the production services, images pinned', () => {
-    expect(Object.keys(services).sort()).toEqual(['app-services', 'postgres', 'project', 'rest-adapter', 'subql-node', 'subql-query']);
+    expect(Object.keys(services).sort()).toEqual(['app-services', 'postgres', 'project', 'reconciler', 'rest-adapter', 'subql-node', 'subql-query']);
     expect(services.postgres.image).toBe('postgres:16');
     expect(services['subql-node'].image).toBe('subquerynetwork/subql-node-cosmos:v5.4.0');
     expect(services['subql-query'].image).toMatch(/^subquerynetwork\/subql-query:v\d+\.\d+\.\d+$/);
@@ -147,7 +147,7 @@ describe('docker-compose.yml', () => {
         else expect([name, dep, condition, services[dep].restart]).toEqual([name, dep, 'service_completed_successfully', 'no']);
       }
     }
-    for (const reader of ['subql-query', 'rest-adapter', 'app-services']) expect(services[reader].depends_on?.['subql-node']?.condition).toBe('service_healthy');
+    for (const reader of ['subql-query', 'rest-adapter', 'app-services', 'reconciler']) expect(services[reader].depends_on?.['subql-node']?.condition).toBe('service_healthy');
     expect(services['subql-node'].depends_on?.postgres?.condition).toBe('service_healthy');
     expect(services['subql-node'].depends_on?.project?.condition).toBe('service_completed_successfully');
   });

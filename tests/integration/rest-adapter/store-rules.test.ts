@@ -84,7 +84,7 @@ describe('store rules on a copy of the node-built store', () => {
     routeId = [...store.summary.routes].sort()[0];
     baseDrift = Number((await q('SELECT drift_total FROM $S.chain_totals')).rows[0].drift_total);
     // what the reconciler writes: an older agreeing check, then a disagreement on kind 0
-    const snapshot = JSON.stringify({ supply: '5', holder_count: 1 });
+    const snapshot = JSON.stringify({ exists: true, supply: '5', holder_count: 1, holders_sum: '5', accruals: [] });
     for (const [id, kind, height, agree] of [['a', 0, 10, true], ['b', 1, 10, true], ['c', 0, 20, false]] as const) {
       await q('INSERT INTO $S.invariant_checks (id, asset_id, kind_id, height, agree, chain, indexer) VALUES ($1, $2, $3, $4, $5, $6, $6)', [id, assetId, kind, height, agree, snapshot]);
     }
