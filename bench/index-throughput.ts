@@ -19,15 +19,21 @@
  *   --subql-flags "..."                       SubQuery flags (default --batch-size=20)
  *   --runs '<json>'                           runs instead of full + floor: [{"label", "project":
  *                                             "full"|"floor"|<dir>|"floor:<dir>", "nodeFlags"?: [...],
- *                                             "subqlFlags"?: [...]}] (floor:<dir> = the floor of <dir>'s manifest)
- *   --repeat N                                each run N times (median reported)
+ *                                             (floor:<dir> = the floor of <dir>'s manifest)
+ *                                             "subqlFlags"?: [...], "reconciler"?: true}] (reconciler: the
+ *                                             reconciler runs beside the node, RECONCILE_* defaults)
+ *   --with-reconciler                         runs full and full+reconciler: the reconciler's cost A/B
+ *   --repeat N                                each run N times, interleaved (A B A B…; median reported)
  *   --logs DIR                                write each run's node log there
  *
  * PostgreSQL: DATABASE_URL when set, else an embedded server (tests/harness/postgres.ts).
  */
 import fs from 'fs';
 import path from 'path';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
+import { createLogger } from '../launcher/logger';
+import { RECONCILER_DEFAULTS } from '../reconciler/config';
+import { Reconciler } from '../reconciler/reconciler';
 import { startRpcServer } from '../devnet/chain';
 import { generateHistory } from '../devnet/scenario';
 import { createDatabase, startPostgres, subqlDbEnv, uniqueName } from '../tests/harness/postgres';
@@ -40,6 +46,8 @@ interface RunSpec {
   project: string;
   nodeFlags?: string[];
   subqlFlags?: string[];
+  /** the reconciler (reconciler/, default settings) runs beside the node against the same chain and store */
+  reconciler?: boolean;
 }
 
 interface Args {
@@ -69,6 +77,11 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--node-flags') a.nodeFlags = words(value());
     else if (flag === '--subql-flags') a.subqlFlags = words(value());
     else if (flag === '--runs') a.runs = JSON.parse(value()) as RunSpec[];
+    else if (flag === '--with-reconciler')
+      a.runs = [
+        { label: 'full', project: 'full' },
+        { label: 'full+reconciler', project: 'full', reconciler: true },
+      ];
     else if (flag === '--repeat') a.repeat = Number(value());
     else if (flag === '--logs') a.logs = value();
     else throw new Error(`unknown option ${flag}`);
@@ -123,6 +136,32 @@ interface RunFigures {
   progress: [number, number][];
 }
 
+/** The reconciler beside a run, as npm start runs it (default settings); stop() reports its passes. */
+function startReconciler(databaseUrl: string, rpcUrl: string): { stop(): Promise<{ recorded: number; failed: number; seconds: number; heights: number[] }> } {
+  const pool = new Pool({ connectionString: databaseUrl, max: 2 });
+  pool.on('error', () => undefined);
+  const passes = { recorded: 0, failed: 0, seconds: 0, heights: [] as number[] };
+  const reconciler = new Reconciler({
+    pool,
+    schema: 'svc',
+    rpcUrl,
+    settings: RECONCILER_DEFAULTS,
+    log: createLogger({ format: 'json', level: 'error', write: () => undefined }),
+    onPass: (o) => {
+      passes.seconds += o.seconds;
+      if (o.result) {
+        passes.recorded += 1;
+        passes.heights.push(o.result.height);
+      } else passes.failed += 1;
+    },
+  });
+  reconciler.start();
+  let stopped: Promise<typeof passes> | undefined;
+  return {
+    stop: () => (stopped ??= reconciler.stop().then(() => pool.end()).then(() => passes)),
+  };
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const before = machineState();
@@ -131,7 +170,7 @@ async function main(): Promise<void> {
   const dist = path.join(REPO_ROOT, 'dist', 'index.js');
   if (!fs.existsSync(dist)) throw new Error('dist/index.js missing: npm run build first');
 
-  let t = Date.now();
+  const t = Date.now();
   const history = await generateHistory({
     seed: args.seed,
     blocks: args.blocks,
@@ -161,45 +200,53 @@ async function main(): Promise<void> {
   ];
   const results: RunFigures[] = [];
   try {
-    for (const spec of specs) {
-      let projectDir = spec.project === 'full' ? REPO_ROOT : spec.project === 'floor' ? floor.dir : path.resolve(spec.project);
+    const projectDirs = specs.map((spec) => {
       if (spec.project.startsWith('floor:')) {
         // the floor of another project's manifest (e.g. a prototype declaring fewer handlers)
         const other = makeFloorProject(path.resolve(spec.project.slice('floor:'.length)));
         extraFloors.push(other);
-        projectDir = other.dir;
+        return other.dir;
       }
-      const runs: NodeRunResult[] = [];
-      let drifts: { total: number | null; sample: string[] } = { total: null, sample: [] };
-      const loadBefore = machineState().load;
-      for (let i = 0; i < args.repeat; i++) {
-        const db = await createDatabase(pg.url, uniqueName(`bench_${spec.label}`));
+      return spec.project === 'full' ? REPO_ROOT : spec.project === 'floor' ? floor.dir : path.resolve(spec.project);
+    });
+    const perSpec = specs.map(() => ({ runs: [] as NodeRunResult[], drifts: { total: null as number | null, sample: [] as string[] }, loadBefore: machineState().load }));
+    // interleaved (A B A B…), so a drift of the machine's speed falls on every run alike
+    for (let i = 0; i < args.repeat; i++) {
+      for (const [k, spec] of specs.entries()) {
+        const acc = perSpec[k];
+        const db = await createDatabase(pg.url, uniqueName(`bench_${spec.label.replace(/[^a-z0-9_]/gi, '_')}`));
+        const reconciler = spec.reconciler ? startReconciler(db.url, rpc.url) : undefined;
         try {
-          t = Date.now();
           const logFile = args.logs ? path.join(args.logs, `${spec.label}-${i + 1}.log`) : undefined;
           if (logFile) fs.mkdirSync(args.logs!, { recursive: true });
           const stream = logFile ? fs.createWriteStream(logFile) : undefined;
           const r = await runNode({
             dbEnv: subqlDbEnv(db),
             endpoint: rpc.url,
-            projectDir,
+            projectDir: projectDirs[k],
             targetHeight: chain.height,
             nodeFlags: spec.nodeFlags ?? args.nodeFlags,
             subqlFlags: spec.subqlFlags ?? args.subqlFlags,
             onLog: stream ? (line) => stream.write(line + '\n') : undefined,
           });
           stream?.end();
-          runs.push(r);
-          drifts = await driftsOf(db.url);
-          if (drifts.total) log(`${spec.label} #${i + 1}: drift_total ${drifts.total}: ${drifts.sample.join(' | ')}`);
+          const passes = reconciler ? await reconciler.stop() : undefined;
+          acc.runs.push(r);
+          acc.drifts = await driftsOf(db.url);
+          if (acc.drifts.total) log(`${spec.label} #${i + 1}: drift_total ${acc.drifts.total}: ${acc.drifts.sample.join(' | ')}`);
           log(
             `${spec.label} #${i + 1}: ${round(r.blocksPerSec)} blocks/s, ${round((r.blocksPerSec * txs) / chain.height)} txs/s (${round(r.indexMs / 1000)} s + ${round(r.startupMs / 1000)} s start-up), ` +
-              `CPU/block node ${r.nodeCpuMsPerBlock} ms + postgres ${r.pgCpuMsPerBlock ?? '?'} ms, peak RSS ${r.hwmRssMb} MB, load ${machineState().load[0]}`,
+              `CPU/block node ${r.nodeCpuMsPerBlock} ms + postgres ${r.pgCpuMsPerBlock ?? '?'} ms, peak RSS ${r.hwmRssMb} MB, load ${machineState().load[0]}` +
+              (passes ? `; reconciler: ${passes.recorded} passes recorded (${passes.failed} failed) in ${round(passes.seconds)} s, at heights ${passes.heights.join(', ')}` : ''),
           );
         } finally {
+          await reconciler?.stop();
           await db.drop().catch(() => undefined);
         }
       }
+    }
+    for (const [k, spec] of specs.entries()) {
+      const { runs, drifts, loadBefore } = perSpec[k];
       const rates = runs.map((r) => r.blocksPerSec);
       const mid = runs[rates.indexOf(median(rates))];
       const loadAfter = machineState().load;
@@ -244,6 +291,10 @@ async function main(): Promise<void> {
   const cpu = (r: RunFigures) => r.nodeCpuMsPerBlock + (r.pgCpuMsPerBlock ?? 0);
   // the same ratio in CPU terms (floor CPU per block / full CPU per block): what it would be on an idle machine if both were CPU-bound
   const cpuRatio = full && fl ? round(cpu(fl) / cpu(full), 2) : null;
+  const withReconciler = results.find((r) => r.label === 'full+reconciler');
+  if (full && withReconciler) {
+    log(`full+reconciler/full = ${round(withReconciler.blocksPerSec / full.blocksPerSec, 3)} in blocks/s (median of ${args.repeat}; target >= 0.95): the reconciler's cost during a catch-up`);
+  }
   if (ratio !== null) log(`full/floor = ${ratio} wall-clock, ${cpuRatio} by CPU per block (target >= 0.67); full ${full!.blocksPerSec} blocks/s (target >= 60)`);
   log(`load before ${before.load.join(' ')}, after ${after.load.join(' ')}${busy(before) || busy(after) ? ' — the machine was busy: repeat on a quiet machine before quoting' : ''}`);
   console.log(
