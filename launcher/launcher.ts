@@ -33,6 +33,7 @@ import { ensureProjectBuilt, projectFor, REPO_ROOT } from './project';
 import { IndexWatcher, withAppServices, type Readiness } from './readiness';
 import { checkChainId, checkIndexAgainstJournal, readStoredIndex, type ResetHint } from './store-check';
 import { startNode } from './subql-node';
+import { Supervisor, SUPERVISOR_DEFAULTS } from './supervisor';
 import { Reconciler } from '../reconciler/reconciler';
 
 const CHAIN_WAIT_MS = 60_000;
@@ -58,6 +59,7 @@ export class Launcher {
   private readonly graphql = new Slot(startingGraphql);
   private readonly api = new Slot(startingApi);
   private appServices: AppServices | undefined;
+  private nodeSupervisor: Supervisor | undefined;
   private readonly closers: { name: string; close: () => Promise<void> }[] = [];
   private server: http.Server | undefined;
   private watcher: IndexWatcher | undefined;
@@ -152,7 +154,15 @@ export class Launcher {
     }
     const dataDir = path.join(this.config.dataDir, 'postgres');
     const started = Date.now();
-    const pg = await startPostgres({ forceEmbedded: true, dataDir, handleSignals: false, onLog: (line) => log.debug(line) });
+    const pg = await startPostgres({
+      forceEmbedded: true,
+      dataDir,
+      handleSignals: false,
+      onLog: (line) => log.debug(line),
+      // everything else needs it and its data is safe on disk: stop clearly rather than restart behind the node's back
+      onUnexpectedExit: (code, signal) =>
+        this.onFatal(`the embedded PostgreSQL exited unexpectedly (code ${code}, signal ${signal}); everything else depends on it, so npm start stops. Its data in ${dataDir} is kept: start again to resume`),
+    });
     await this.own('postgres', () => pg.stop());
     log.info('embedded PostgreSQL up', { pid: pg.pid, port: pg.port, data_dir: dataDir, ms: Date.now() - started });
     this.mountRest(pg);
@@ -221,24 +231,38 @@ export class Launcher {
     return dir;
   }
 
+  /** The node, supervised: restarted with a backoff when it dies, given up on after too many exits (launcher/supervisor.ts). */
   private async startIndexer(db: PgConnection, chain: ChainSource): Promise<void> {
     const log = this.log.child('node');
-    const started = Date.now();
-    const node = await startNode({
-      dbEnv: subqlDbEnv(db),
-      endpoint: chain.endpoint,
-      schema: this.config.schema,
-      projectDir: this.project(chain),
-      port: await freePort(),
-      batchSize: this.config.node.batchSize,
-      workers: this.config.node.workers,
-      extraArgs: ['--output-fmt=json'],
-      ownProcessGroup: true,
-      onLog: (line) => forwardNodeLine(line, log),
-      onUnexpectedExit: (code, signal) => this.onFatal(`the SubQuery node exited unexpectedly (code ${code}, signal ${signal}); its last lines are above (LOG_LEVEL=debug shows all)`),
+    const projectDir = this.project(chain);
+    const supervisor = new Supervisor({
+      name: 'the SubQuery node',
+      ...SUPERVISOR_DEFAULTS,
+      log,
+      start: async (onExit) => {
+        const started = Date.now();
+        const node = await startNode({
+          dbEnv: subqlDbEnv(db),
+          endpoint: chain.endpoint,
+          schema: this.config.schema,
+          projectDir,
+          port: await freePort(),
+          batchSize: this.config.node.batchSize,
+          workers: this.config.node.workers,
+          extraArgs: ['--output-fmt=json'],
+          ownProcessGroup: true,
+          onLog: (line) => forwardNodeLine(line, log),
+          onUnexpectedExit: (code, signal) => onExit(`code ${code}, signal ${signal}`),
+        });
+        log.info('subql-node-cosmos running', { pid: node.pid, schema: this.config.schema, batch_size: this.config.node.batchSize, ms: Date.now() - started });
+        return node;
+      },
+      onRestart: () => this.metrics.countRestart('subql-node'),
+      onGiveUp: (message) => this.onFatal(`${message}; its last lines are above (LOG_LEVEL=debug shows all)`),
     });
-    await this.own('subql node', () => node.stop());
-    log.info('subql-node-cosmos running', { pid: node.pid, schema: this.config.schema, batch_size: this.config.node.batchSize, ms: Date.now() - started });
+    await supervisor.start();
+    this.nodeSupervisor = supervisor;
+    await this.own('subql node', () => supervisor.stop());
   }
 
   /** The chain-vs-store checks, after the node (so they stop before it). */
@@ -317,7 +341,10 @@ export class Launcher {
 
   readiness(): Readiness {
     if (this.stopRequested) return { ready: false, reasons: ['shutting down'], indexed_height: null, chain_height: null, lag_blocks: null, max_lag_blocks: this.config.readyMaxLagBlocks };
-    const index = this.watcher?.readiness() ?? { ready: false, reasons: ['starting'], indexed_height: null, chain_height: null, lag_blocks: null, max_lag_blocks: this.config.readyMaxLagBlocks };
+    const watched = this.watcher?.readiness() ?? { ready: false, reasons: ['starting'], indexed_height: null, chain_height: null, lag_blocks: null, max_lag_blocks: this.config.readyMaxLagBlocks };
+    // while the node restarts the API serves the last committed state, but is not ready
+    const nodeDown = this.nodeSupervisor?.notRunningReason();
+    const index = nodeDown ? { ...watched, ready: false, reasons: [...watched.reasons, nodeDown] } : watched;
     return withAppServices(index, this.appServices?.readiness() ?? { ready: false, reasons: ['app services: starting'], actors: [] });
   }
 

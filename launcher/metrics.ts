@@ -9,6 +9,8 @@ export interface LauncherMetrics {
   registry: Registry;
   observeRequest(route: string, method: string, status: number, seconds: number): void;
   setHeights(h: { indexed?: number; chain?: number; ready: boolean }): void;
+  /** a supervised part (the SubQuery node) was restarted after it died */
+  countRestart(part: string): void;
   /** after each reconciliation attempt: recorded at a height with its disagreements, or failed */
   observeReconcilerPass(o: { result?: { height: number; disagreements: number }; error?: string; seconds: number }): void;
 }
@@ -25,6 +27,7 @@ export function createMetrics(): LauncherMetrics {
   const chain = new Gauge({ name: 'svc_chain_height', help: 'Latest block height of the chain', registers: [registry] });
   const lag = new Gauge({ name: 'svc_index_lag_blocks', help: 'Blocks the index is behind the chain', registers: [registry] });
   const ready = new Gauge({ name: 'svc_ready', help: '1 when /ready answers 200', registers: [registry] });
+  const restarts = new Counter({ name: 'svc_restarts_total', help: 'Supervised parts restarted after they died, by part', labelNames: ['part'] as const, registers: [registry] });
   const passes = new Counter({ name: 'svc_reconciler_passes_total', help: 'Reconciliation passes, by outcome (recorded, failed: nothing recorded)', labelNames: ['outcome'] as const, registers: [registry] });
   const passSeconds = new Histogram({ name: 'svc_reconciler_pass_duration_seconds', help: 'Duration of reconciliation passes in seconds', buckets: [0.1, 0.5, 1, 5, 15, 60, 300], registers: [registry] });
   const checkedHeight = new Gauge({ name: 'svc_reconciler_height', help: 'Height of the last recorded reconciliation pass', registers: [registry] });
@@ -41,6 +44,9 @@ export function createMetrics(): LauncherMetrics {
       if (h.chain !== undefined) chain.set(h.chain);
       if (h.indexed !== undefined && h.chain !== undefined) lag.set(Math.max(0, h.chain - h.indexed));
       ready.set(h.ready ? 1 : 0);
+    },
+    countRestart(part) {
+      restarts.inc({ part });
     },
     observeReconcilerPass(o) {
       passes.inc({ outcome: o.result ? 'recorded' : 'failed' });

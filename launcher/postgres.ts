@@ -67,6 +67,8 @@ export interface StartOptions {
   handleSignals?: boolean;
   /** Receives every line the server prints. */
   onLog?: (line: string) => void;
+  /** Called when the embedded server exits without stop() (killed, crashed, out of memory). */
+  onUnexpectedExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
 }
 
 export interface TestSchema {
@@ -574,6 +576,9 @@ async function startEmbedded(opts: StartOptions): Promise<PgServer> {
     // Don't let the server keep a finished process alive; 'exit' / signal hooks clean up,
     // and the watchdog covers a parent that dies without running them (SIGKILL, OOM).
     if (child.pid) startWatchdog(process.pid, child.pid, removeOnStop);
+    child.once('exit', (code, signal) => {
+      if (!lifecycle.stopping) opts.onUnexpectedExit?.(code, signal);
+    });
     child.unref();
     (child.stdout as unknown as net.Socket | null)?.unref?.();
     (child.stderr as unknown as net.Socket | null)?.unref?.();
@@ -626,6 +631,11 @@ class ServerLifecycle {
       if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
     });
   };
+
+  /** stop() was called: an exit from now on is expected */
+  get stopping(): boolean {
+    return this.stopped;
+  }
 
   async stop(): Promise<void> {
     if (this.stopped) return;

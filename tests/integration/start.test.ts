@@ -13,6 +13,7 @@ import type { Readiness } from '../../launcher/readiness';
 import { EXIT_CODES } from '../../launcher/start';
 import { privateKey } from '../../devnet/scenario/accounts';
 import { bytesToHex } from '../../src/lib/bytes';
+import { until } from '../harness/until';
 
 jest.setTimeout(240_000);
 
@@ -123,8 +124,9 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The pid the latest line starting with `msg` names (a restarted part logs again). */
 function loggedPid(s: Started, msg: string): number {
-  const line = s.lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith(msg));
+  const line = [...s.lines].reverse().find((l) => typeof l.msg === 'string' && l.msg.startsWith(msg));
   expect(line).toBeDefined();
   return Number(line!.pid);
 }
@@ -252,12 +254,23 @@ describe('npm start (embedded default)', () => {
 
     await checkAppServices(s, ready);
 
+    // the reconciler's pass at start: every check of the devnet's assets and routes agrees
+    type Invariants = { checks: { agree: boolean }[]; svc20_registry: { evaluated: boolean; agree: boolean }[] };
+    const invariants = await until('the reconciler pass at start', async () => {
+      const r = await getJson<Invariants>(`${s.base}/v1/invariants`);
+      return r.body.checks.length > 0 ? r.body : undefined;
+    }, { ms: 60_000, everyMs: 500 });
+    expect(invariants.checks.every((c) => c.agree)).toBe(true);
+    expect(invariants.svc20_registry.length).toBeGreaterThan(invariants.checks.length);
+    expect(invariants.svc20_registry.every((r) => r.evaluated && r.agree)).toBe(true);
+
     const metrics = await (await fetch(`${s.base}/metrics`)).text();
     expect(metrics).toMatch(/^http_requests_total\{route="\/v1\/status",method="GET",status="200"\} \d+/m);
     expect(metrics.split('\n').some((l) => l.startsWith('http_request_duration_seconds_bucket{') && l.includes('route="/v1/txs"'))).toBe(true);
     expect(metrics).toMatch(/^svc_indexed_height \d+/m);
     expect(metrics).toMatch(/^svc_chain_height \d+/m);
     expect(metrics).toMatch(/^svc_index_lag_blocks \d+/m);
+    expect(metrics).toMatch(/^svc_reconciler_passes_total\{outcome="recorded"\} [1-9]/m);
 
     lastHeight = await indexedHeight(s.base);
     await stopAndCheckNothingLeft(s);
@@ -266,11 +279,14 @@ describe('npm start (embedded default)', () => {
     expect(stopped('app services')).toBeGreaterThan(-1);
     expect(stopped('app services')).toBeLessThan(stopped('devnet'));
     expect(stopped('app services')).toBeLessThan(stopped('postgres'));
+    // the reconciler stops before the node it runs beside
+    expect(stopped('reconciler')).toBeGreaterThan(-1);
+    expect(stopped('reconciler')).toBeLessThan(stopped('subql node'));
     expect(fs.existsSync(path.join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true); // kept for the next start
     expect(fs.readFileSync(path.join(dataDir, 'devnet', 'blocks.ndjson'), 'utf8').split('\n').length).toBeGreaterThan(60);
   });
 
-  test('second start on the same DATA_DIR resumes where indexing stopped', async () => {
+  test('second start on the same DATA_DIR resumes where indexing stopped; the node killed with SIGKILL is restarted while the API answers', async () => {
     expect(lastHeight).toBeGreaterThan(0);
     const s = (running = npmStart(port, dataDir));
     await waitReady(s);
@@ -278,6 +294,23 @@ describe('npm start (embedded default)', () => {
     expect(Number(resumed?.indexed_height)).toBeGreaterThanOrEqual(lastHeight);
     expect(s.lines.some((l) => l.msg === 'replaying the journal of live blocks')).toBe(true);
     expect(await indexedHeight(s.base)).toBeGreaterThanOrEqual(lastHeight);
+
+    // the node killed outright: the launcher restarts it; meanwhile the API answers from the last committed state
+    const killed = loggedPid(s, 'subql-node-cosmos running');
+    process.kill(killed, 'SIGKILL');
+    const down = await until('/ready to report the node restarting', async () => {
+      const r = await getJson<Readiness>(`${s.base}/ready`);
+      return r.status === 503 ? r.body : undefined;
+    }, { ms: 20_000, everyMs: 100 });
+    expect(down.reasons.join(' ')).toMatch(/the SubQuery node is restarting after it exited \(code null, signal SIGKILL\)/);
+    expect((await getJson(`${s.base}/health`)).status).toBe(200);
+    const during = await indexedHeight(s.base);
+    await waitReady(s);
+    const restarted = s.lines.filter((l) => l.msg === 'subql-node-cosmos running').map((l) => Number(l.pid));
+    expect(restarted).toHaveLength(2);
+    expect(restarted[1]).not.toBe(killed);
+    await until('indexing to go on after the restart', async () => ((await indexedHeight(s.base)) > during ? true : undefined), { ms: 30_000, everyMs: 500 });
+    expect(await (await fetch(`${s.base}/metrics`)).text()).toMatch(/^svc_restarts_total\{part="subql-node"\} 1$/m);
     await stopAndCheckNothingLeft(s);
   });
 });
