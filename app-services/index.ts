@@ -39,7 +39,7 @@ import { ConfigError } from '../src/lib/errors';
 import { quoteIdent } from './store/sql';
 
 export const APP_OPENAPI_PATH = path.resolve(__dirname, 'openapi.yaml');
-export const JSON_BODY_LIMIT_BYTES = 512 * 1024;
+export { JSON_BODY_LIMIT_BYTES } from './http/body';
 const RATE_WINDOW_MS = 10 * 60_000;
 
 export interface AppServicesOptions {
@@ -197,14 +197,13 @@ export class AppServices {
     const openapi = fs.readFileSync(APP_OPENAPI_PATH, 'utf8');
     router.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(openapi));
     router.all('/openapi.yaml', allow('GET'));
-    router.use(express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: false }));
     router.use(this.needsSchema);
     registerLaunchpadRoutes(router, { repository: this.launchpad, limiter: new SlidingWindowLimiter(this.o.settings.launchpadRateLimit, RATE_WINDOW_MS) }, allow);
     registerLenderRoutes(router, { hrp: this.o.hrp, terms: this.lenderTerms, lender: () => this.lender }, allow);
     const { desk } = this.o.settings;
     registerDeskRoutes(router, { hrp: this.o.hrp, denom: this.o.stableDenom, maxTrade: desk.maxTrade, rfqLimit: desk.rfqLimit, waitMs: this.o.settings.inclusionTimeoutMs, desk: () => this.desk }, allow);
     router.use((_req, res) => sendError(res, 'not_found', 'not found'));
-    router.use(errorHandler(this.o.log));
+    router.use(errorHandler(this.o.log, routeMethods(router)));
     return router;
   }
 
@@ -212,6 +211,21 @@ export class AppServices {
     if (this.schemaReady) return next();
     next(new AppHttpError('unavailable', this.startError ? 'the app services failed to start; see /ready' : 'the app services are starting; see /ready'));
   };
+}
+
+/**
+ * The methods each registered route answers, from the router itself: for a request whose path
+ * matched a route but whose parameter could not be decoded (no route handler ran), so the error
+ * handler can still answer 405 to a method the path does not have.
+ */
+function routeMethods(router: Router): (path: string) => string | undefined {
+  const routes = (router.stack as { route?: { path: string; methods: Record<string, boolean> } }[])
+    .filter((layer) => layer.route && typeof layer.route.path === 'string')
+    .map(({ route }) => ({
+      re: new RegExp(`^${route!.path.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`),
+      methods: Object.keys(route!.methods).filter((m) => m !== '_all').map((m) => m.toUpperCase()).join(', '),
+    }));
+  return (path) => routes.find((r) => r.re.test(path))?.methods;
 }
 
 /** 405 with the methods the path has. */

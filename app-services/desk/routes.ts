@@ -10,6 +10,7 @@ import { createHash, randomBytes } from 'crypto';
 import type { Request, RequestHandler, Router } from 'express';
 import { tryParseAccountAddress } from '../../src/lib/address';
 import { AppHttpError, badRequest } from '../http/errors';
+import { jsonBody } from '../http/body';
 import type { Book, DeskBook, Quote } from './book';
 import { unitsKey } from './book';
 import { amountFor, WHOLE_SHARE } from './pricing';
@@ -166,5 +167,5 @@ function quotes(deps: DeskRouteDeps): RequestHandler {
 
 export function registerDeskRoutes(router: Router, deps: DeskRouteDeps, allow: (methods: string) => RequestHandler): void {
   router.route('/desk/quotes').get(quotes(deps)).all(allow('GET'));
-  router.route('/desk/rfq').post(rfq(deps)).all(allow('POST'));
+  router.route('/desk/rfq').post(jsonBody, rfq(deps)).all(allow('POST'));
 }

@@ -51,9 +51,19 @@ function parserError(err: unknown): AppHttpError | undefined {
   return undefined;
 }
 
-export function errorHandler(log: ErrorLogger): ErrorRequestHandler {
+/** The router's "Failed to decode param" (an invalid %-escape in a route parameter). */
+function isParamDecodeError(err: unknown): boolean {
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message.startsWith('Failed to decode param');
+}
+
+/** `methodsAt(path)`: the methods of the route a path matches ("GET, POST"), for 405s the router could not route. */
+export function errorHandler(log: ErrorLogger, methodsAt: (path: string) => string | undefined = () => undefined): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
+    const methods = isParamDecodeError(err) ? methodsAt(req.path) : undefined;
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    if (methods && !methods.split(', ').includes(method)) return sendError(res, 'method_not_allowed', 'method not allowed', { Allow: methods });
     const known = err instanceof AppHttpError ? err : parserError(err);
     if (known) return sendError(res, known.code, known.message, known.headers);
     // the error object may hold request data; log its message and kind only

@@ -6,6 +6,7 @@
  */
 import type { Request, RequestHandler, Router } from 'express';
 import { badRequest, notFound, AppHttpError } from '../http/errors';
+import { jsonBody } from '../http/body';
 import type { SlidingWindowLimiter } from '../http/rate-limit';
 import { canonicalDocumentBytes, documentHash, parseMetadataDocument, type MetadataDocument } from './document';
 import type { LaunchpadRepository } from './repository';
@@ -57,6 +58,6 @@ function getMetadata(deps: LaunchpadDeps): RequestHandler {
 }
 
 export function registerLaunchpadRoutes(router: Router, deps: LaunchpadDeps, allow: (methods: string) => RequestHandler): void {
-  router.route('/launchpad/metadata').post(postMetadata(deps)).all(allow('POST'));
+  router.route('/launchpad/metadata').post(jsonBody, postMetadata(deps)).all(allow('POST'));
   router.route('/launchpad/metadata/:meta_hash').get(getMetadata(deps)).all(allow('GET'));
 }

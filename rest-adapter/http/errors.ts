@@ -29,9 +29,10 @@ export const methodNotAllowed: RequestHandler = (_req, res) => sendError(res, 'm
 /** Every path no route knows. */
 export const notFound: RequestHandler = (_req, res) => sendError(res, 'not_found', 'not found');
 
-// Lookup dispatches on the raw string and never answers 400 (SPEC section 7): a path the
-// router cannot even decode is an unrecognised shape there.
-const LOOKUP_PATH_RE = /^\/v1\/lookup\//;
+// Paths whose parameter is free text answer 404, never 400 (openapi.yaml): lookup dispatches on
+// the raw string, and a route id is any string. A parameter the router cannot even decode names
+// nothing there.
+const FREE_TEXT_PATH_RE = /^\/v1\/(lookup|bridge\/routes)\//;
 
 /** 4xx errors raised by Express itself (e.g. an undecodable %-escape in the path). */
 function clientErrorStatus(err: unknown): number | undefined {
@@ -39,12 +40,21 @@ function clientErrorStatus(err: unknown): number | undefined {
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
 }
 
+/** The router's "Failed to decode param" (an invalid %-escape in a route parameter). */
+function isParamDecodeError(err: unknown): boolean {
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message.startsWith('Failed to decode param');
+}
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
     if (isSvcError(err) && err.code !== 'internal') return sendError(res, err.code, err.message);
     const clientStatus = clientErrorStatus(err);
-    if (clientStatus === 404 || (clientStatus !== undefined && LOOKUP_PATH_RE.test(req.path))) return sendError(res, 'not_found', 'not found');
+    // the router matched a route's pattern before its param failed to decode: the path is one of
+    // ours, so another method than GET is answered as on any other value of that param
+    if (clientStatus !== undefined && isParamDecodeError(err) && req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(req, res, next);
+    if (clientStatus === 404 || (clientStatus !== undefined && FREE_TEXT_PATH_RE.test(req.path))) return sendError(res, 'not_found', 'not found');
     if (clientStatus !== undefined) return sendError(res, 'bad_request', 'malformed request');
     logger.error(`internal error on ${req.method} ${req.originalUrl}`, err);
     sendError(res, 'internal', 'internal error');

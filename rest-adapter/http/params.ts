@@ -32,6 +32,15 @@ export function queryValue(query: QueryValues, name: string): string | undefined
   return v;
 }
 
+/**
+ * Whether a value can be stored in a PostgreSQL text column at all: a NUL character cannot, so a
+ * free-text id or filter holding one names nothing the store has (and must not reach SQL, where
+ * it is an encoding error).
+ */
+export function isStorableText(value: string): boolean {
+  return !value.includes('\u0000');
+}
+
 /** `limit`: a base-10 integer 1..100 (never clamped), `fallback` when absent. */
 export function parseLimit(raw: string | undefined, fallback: number = DEFAULT_PAGE_LIMIT): number {
   if (raw === undefined) return fallback;

@@ -1,7 +1,7 @@
 /** /v1/bridge/routes, /v1/bridge/routes/{id}, /v1/bridge/transfers. */
 import { NotFoundError } from '../../src/lib/errors';
 import type { RouteRow } from '../repositories/bridgeRepository';
-import { parseAccountFilter, parseLimit, parseMessageId, parseTransferStatus, queryValue } from '../http/params';
+import { isStorableText, parseAccountFilter, parseLimit, parseMessageId, parseTransferStatus, queryValue } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { presentRoute, presentTransfer } from '../presenters/bridge';
 import { timestampMs } from '../presenters/values';
@@ -23,6 +23,7 @@ export function registerBridgeRoutes(ctx: RouteContext): void {
 
   ctx.get('/v1/bridge/routes/:id', async (req) => {
     const id = String(req.params.id);
+    if (!isStorableText(id)) throw new NotFoundError('route not found');
     const row = await ctx.store.readOne((sql) => bridge.route(sql, id));
     if (!row) throw new NotFoundError('route not found');
     return { route: presentRoute(row, latestBlockSeconds(row)) };
@@ -37,6 +38,7 @@ export function registerBridgeRoutes(ctx: RouteContext): void {
     };
     const limit = parseLimit(queryValue(req.query, 'limit'));
     const cursor = readCursor(CURSORS.bridgeTransfers, queryValue(req.query, 'cursor'));
+    if (filter.route !== undefined && !isStorableText(filter.route)) return { transfers: [], next_cursor: null };
     const rows = await ctx.store.readOne((sql) => bridge.transfers(sql, filter, cursor ? cursor[0] : null, limit + 1));
     const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.bridgeTransfers, [BigInt(last.seq)]));
     return { transfers: page.items.map(presentTransfer), next_cursor: page.nextCursor };
