@@ -235,6 +235,14 @@ export class DevnetChain {
     };
   };
 
+  /**
+   * The sequence the next tx of `address` must carry to pass CheckTx: its committed sequence
+   * plus the txs of it already in the mempool (anyone's signatures, the scenario's or a user's).
+   */
+  nextSequence(address: string): bigint | undefined {
+    return this.checkStateAccount(address)?.sequence;
+  }
+
   private deliverStateAccount = (address: string): SignerAccount | undefined => {
     const acc = this.app.account(address);
     return acc && { accountNumber: acc.accountNumber, sequence: acc.sequence, pubKey: acc.pubKey };

@@ -11,7 +11,7 @@ import { getBytes, Transaction, type TransactionRequest } from 'ethers';
 import type { SvcApp } from '../app';
 import type { AbciEvent } from '../app/types';
 import { evmNonce } from '../app/modules/evm';
-import type { DevnetChain } from '../chain';
+import { SdkCode, type CheckTxResult, type DevnetChain } from '../chain';
 import { buildEvmTx, signTx } from '../../src/client/registry';
 import { decodeMessage, encodeMessage, lookupContractType } from '../../src/lib/contract';
 import { hexToBytes } from '../../src/lib/bytes';
@@ -240,17 +240,28 @@ export class Ctx {
     if (!this.signsFor(actor)) throw new Error(`scenario: services mode, ${actor.name} is signed for by its app service`);
     const account = this.world.app.account(actor.address);
     if (!account) throw new Error(`scenario: ${actor.name} (${actor.address}) has no account`);
-    const sequence = this.sequences.get(actor.address) ?? account.sequence;
-    const tx = await signTx(actor.wallet, {
-      messages,
-      accountNumber: account.accountNumber,
-      sequence,
-      chainId: this.config.chainId,
-      fee: { amount: [{ denom: this.config.gasDenom, amount: TX_FEE_AMOUNT.toString() }], gas: TX_GAS },
-    });
+    const sign = (sequence: bigint) =>
+      signTx(actor.wallet, {
+        messages,
+        accountNumber: account.accountNumber,
+        sequence,
+        chainId: this.config.chainId,
+        fee: { amount: [{ denom: this.config.gasDenom, amount: TX_FEE_AMOUNT.toString() }], gas: TX_GAS },
+      });
+    let sequence = this.sequences.get(actor.address) ?? account.sequence;
+    let tx = await sign(sequence);
+    let result = await this.world.chain.checkTx(tx);
+    const expected = this.world.chain.nextSequence(actor.address);
+    if (result.codespace === 'sdk' && result.code === SdkCode.WrongSequence && expected !== undefined && expected !== sequence) {
+      // someone else signs with this key too (a user trying the live chain with a devnet account):
+      // sign again at the sequence the mempool expects rather than stall on a taken one
+      sequence = expected;
+      tx = await sign(sequence);
+      result = await this.world.chain.checkTx(tx);
+    }
     this.sequences.set(actor.address, sequence + 1n);
     this.reserveCoins(actor.address, this.config.gasDenom, TX_FEE_AMOUNT);
-    return this.check(tx, actor.address, messages.map((m) => m.typeUrl));
+    return this.admit(result, actor.address, messages.map((m) => m.typeUrl));
   }
 
   /** Signs an EIP-1559 tx with the EVM actor's next nonce and submits it as a MsgEthereumTx of the given form. */
@@ -277,7 +288,11 @@ export class Ctx {
   }
 
   private async check(tx: Uint8Array, signer: string, typeUrls: string[]): Promise<Handle> {
-    const result = await this.world.chain.checkTx(tx);
+    return this.admit(await this.world.chain.checkTx(tx), signer, typeUrls);
+  }
+
+  /** A CheckTx answer: the tx's handle, or a throw when it was refused. */
+  private admit(result: CheckTxResult, signer: string, typeUrls: string[]): Handle {
     if (result.code !== 0) throw new Error(`scenario: CheckTx refused ${typeUrls.join(',')} from ${signer}: ${result.codespace}/${result.code} ${result.log}`);
     const handle: Handle = { hash: result.hash, height: this.height, signer, typeUrls };
     this.world.handles.set(handle.hash, handle);

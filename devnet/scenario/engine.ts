@@ -199,8 +199,14 @@ export class ScenarioEngine {
   async runBlock(timeMs: number): Promise<StoredBlock> {
     const ctx = new Ctx(this.world, this.world.chain.height + 1, timeMs);
     if (this.world.config.txsPerBlock > 0) {
-      await this.runFlows(ctx);
-      await fillBlock(ctx);
+      try {
+        await this.runFlows(ctx);
+        await fillBlock(ctx);
+      } catch (e) {
+        // live: the block is made with what was submitted so far (a chain never stops for one bad tx)
+        if (!this.onFlowError) throw e;
+        this.onFlowError('block filler', e);
+      }
     }
     this.blockEvents.events = [];
     const block = this.world.chain.produceBlock(timeMs);
