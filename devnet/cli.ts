@@ -24,6 +24,8 @@ export const USAGE = `usage: npm run devnet -- --seed S --blocks N [options]
   --services-mode           only with --live: the lender and desk keys are the app services'; the
                             scenario never signs as them (see devnet/README.md, "Services mode")
   --old-chain               answer as chain ${OLD_CHAIN_VERSION} (no token-registry query, no RIGHT_OUT)
+  --cosmos-evm-events       report EVM outcomes only as Cosmos EVM chains do (the ethereum_tx event
+                            and MsgEthereumTxResponse), without svc.evm.v1.EventEthereumTxExecuted
   --start-time ISO          time of block 1, e.g. 2026-01-01T00:00:00Z (default: that date; with
                             --live, so that the history ends now)
   --block-interval-ms MS    history block interval (default: the history spans about 14 days)
@@ -42,7 +44,7 @@ export class UsageError extends Error {
 
 const DEFAULT_PORT = 26657;
 const VALUE_FLAGS = ['seed', 'blocks', 'txs-per-block', 'port', 'host', 'block-ms', 'start-time', 'block-interval-ms', 'holders'] as const;
-const SWITCHES = ['live', 'services-mode', 'old-chain', 'skip-signature-verification', 'help'] as const;
+const SWITCHES = ['live', 'services-mode', 'old-chain', 'cosmos-evm-events', 'skip-signature-verification', 'help'] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 type Switch = (typeof SWITCHES)[number];
 
@@ -116,6 +118,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     blockMs: integer(values, 'block-ms', 50, 3_600_000),
     servicesMode: switches.has('services-mode'),
     oldChain: switches.has('old-chain'),
+    evmOutcomeEvent: !switches.has('cosmos-evm-events'),
     startTimeMs: startTime(values),
     blockIntervalMs: integer(values, 'block-interval-ms', 10, 86_400_000),
     holders: integer(values, 'holders', 6, 200),

@@ -20,6 +20,8 @@ export interface AppConfig {
   bridgeAuthority: string;
   /** extra accounts allowed to relay MsgBridgeIn */
   bridgeRelayers: readonly string[];
+  /** emit svc.evm.v1.EventEthereumTxExecuted beside the ethereum_tx event (false: as Cosmos EVM chains do) */
+  evmOutcomeEvent: boolean;
 }
 
 /** Execution environment of one message (or one block hook). */

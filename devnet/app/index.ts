@@ -31,13 +31,18 @@ export interface SvcAppOptions {
   version?: string;
   /** overrides of the chain configuration (hrp, denoms, chain ids) */
   chain?: Partial<ChainConfig>;
+  /**
+   * false: EVM outcomes only as Cosmos EVM / Ethermint chains report them (the ethereum_tx event
+   * and the MsgEthereumTxResponse), without svc.evm.v1.EventEthereumTxExecuted (default true)
+   */
+  evmOutcomeEvent?: boolean;
 }
 
 /** Creates the application with its genesis committed at height 0. */
 export function createSvcApp(options: SvcAppOptions = {}): SvcApp {
   const chain: ChainConfig = { ...DEFAULT_CHAIN_CONFIG, ...options.chain };
   const genesis = options.genesis ?? {};
-  const base = { chain, version: options.version ?? DEFAULT_APP_VERSION, bridgeAuthority: '', bridgeRelayers: [] as string[] };
+  const base = { chain, version: options.version ?? DEFAULT_APP_VERSION, bridgeAuthority: '', bridgeRelayers: [] as string[], evmOutcomeEvent: options.evmOutcomeEvent ?? true };
   const config: AppConfig = {
     ...base,
     bridgeAuthority: genesis.bridgeAuthority

@@ -45,6 +45,11 @@ export interface EngineOptions {
   /** genesis time (unix ms), before the first block */
   genesisTimeMs: number;
   oldChain?: boolean;
+  /**
+   * false: EVM outcomes only as Cosmos EVM / Ethermint chains report them (the ethereum_tx event
+   * and the MsgEthereumTxResponse), without svc.evm.v1.EventEthereumTxExecuted (default true)
+   */
+  evmOutcomeEvent?: boolean;
   chain?: Partial<ChainConfig>;
   /** skip secp256k1 verification at CheckTx: only for trusted benchmark generation, never for a served devnet */
   skipSignatureVerification?: boolean;
@@ -150,7 +155,7 @@ export class ScenarioEngine {
     };
     const cast = await createCast({ seed, hrp: config.hrp, holders: options.holders });
     const genesis = genesisFor(cast, config);
-    const app = createSvcApp({ genesis, chain: chainConfig, version: config.oldChain ? OLD_CHAIN_VERSION : undefined });
+    const app = createSvcApp({ genesis, chain: chainConfig, version: config.oldChain ? OLD_CHAIN_VERSION : undefined, evmOutcomeEvent: options.evmOutcomeEvent });
     const sink: BlockEventSink = { events: [] };
     const observed = observeBlockEvents(app, (events) => sink.events.push(...events));
     const chain = await DevnetChain.create({

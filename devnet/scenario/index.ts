@@ -37,6 +37,11 @@ export interface HistoryOptions {
   blockIntervalMs?: number;
   /** answer as chain 0.8.3 (no token-registry query, no RIGHT_OUT routes or bridgeable flag) */
   oldChain?: boolean;
+  /**
+   * false: EVM outcomes only as Cosmos EVM / Ethermint chains report them (the ethereum_tx event
+   * and the MsgEthereumTxResponse), without svc.evm.v1.EventEthereumTxExecuted (default true)
+   */
+  evmOutcomeEvent?: boolean;
   chain?: Partial<ChainConfig>;
   /** trusted benchmark generation only: CheckTx skips the secp256k1 check (txs are still signed) */
   skipSignatureVerification?: boolean;
@@ -87,6 +92,7 @@ export async function generateHistory(options: HistoryOptions): Promise<History>
     maxJumpMs: timeline.maxJumpMs,
     genesisTimeMs: firstBlockMs - intervalMs,
     oldChain: options.oldChain,
+    evmOutcomeEvent: options.evmOutcomeEvent,
     chain: options.chain,
     skipSignatureVerification: options.skipSignatureVerification,
     holders: options.holders,

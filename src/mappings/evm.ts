@@ -1,15 +1,18 @@
 /**
  * EVM view of MsgEthereumTx (both type URLs). The message handler derives eth
- * hash, sender, recipient and value from the signed transaction; the typed
- * event svc.evm.v1.EventEthereumTxExecuted (after it in the same tx) adds the
- * EVM outcome: gas used, status, revert reason.
+ * hash, sender, recipient and value from the signed transaction, and the EVM
+ * outcome (status, gas used, vm error, return data, revert reason) from what
+ * every Cosmos EVM / Ethermint chain reports: the MsgEthereumTxResponse in the
+ * tx result data and the `ethereum_tx` event. The typed event
+ * svc.evm.v1.EventEthereumTxExecuted, when the chain emits it (after the
+ * message in the same tx), states the same outcome and is applied over it.
  */
 import type { CosmosEvent, CosmosMessage } from '@subql/types-cosmos';
 import { EvmTx, Tx } from '../types';
 import { enterBlock, flushDirty, load, markDirty, put } from './util/block-cache';
 import { finish, subjectAccount, typedEventContext } from './util/context';
 import { recordDrift } from './util/drift';
-import { revertString, viewOfMsgEthereumTx } from './util/eth';
+import { evmOutcomeOf, revertString, viewOfMsgEthereumTx } from './util/eth';
 import { bech32OfEvm, big, int, str } from './util/values';
 
 interface EventEthereumTxExecuted {
@@ -40,6 +43,9 @@ export async function handleEvmMsgEthereumTx(msg: CosmosMessage): Promise<void> 
   }
   const result = msg.tx.tx;
   const failed = result.code !== 0;
+  // a consensus-level failure never ran the EVM: failed, with the tx log as reason
+  const outcome = failed ? null : evmOutcomeOf(result as unknown as Parameters<typeof evmOutcomeOf>[0], msg.idx, view.ethHash);
+  const reverted = outcome?.failed ?? false;
   put(
     EvmTx,
     EvmTx.create({
@@ -54,10 +60,12 @@ export async function handleEvmMsgEthereumTx(msg: CosmosMessage): Promise<void> 
       fromAccount: bech32OfEvm(view.from) ?? '',
       toAccount: bech32OfEvm(view.to) ?? undefined,
       value: view.value,
-      gasUsed: big(result.gasUsed),
-      // a consensus-level failure never ran the EVM: failed, with the tx log as reason
-      status: failed ? 0 : 1,
-      revertReason: failed ? str(result.log) : undefined,
+      gasUsed: outcome?.gasUsed ?? big(result.gasUsed),
+      status: failed || reverted ? 0 : 1,
+      vmError: outcome?.vmError || undefined,
+      returnData: outcome?.returnData || undefined,
+      contractAddress: view.to ? undefined : outcome?.recipient || undefined,
+      revertReason: failed ? str(result.log) : reverted ? (revertString(outcome!.returnData) ?? outcome!.vmError) : undefined,
     }),
   );
   await linkTx(msg.tx.hash, view.ethHash);

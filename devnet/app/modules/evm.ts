@@ -401,6 +401,7 @@ function emitResult(env: Env, tx: Transaction, r: EvmResult): void {
   };
   if (r.status === 0) attributes.ethereumTxFailed = r.vmError;
   emitPlain(env, 'ethereum_tx', attributes);
+  if (!env.config.evmOutcomeEvent) return;
   emitTyped(env, 'svc.evm.v1.EventEthereumTxExecuted', {
     eth_hash: tx.hash!.toLowerCase(),
     gas_used: r.gasUsed,

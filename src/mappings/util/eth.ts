@@ -17,6 +17,7 @@ import { Secp256k1 } from '@cosmjs/crypto/build/secp256k1';
 import { keccak_256 } from '@noble/hashes/sha3';
 import { toChecksumAddress } from '../../lib/address';
 import { decodeWire } from './protojson';
+import { str } from './values';
 
 export interface EthView {
   ethHash: string;
@@ -219,4 +220,68 @@ export function revertString(returnData: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** The EVM outcome of one MsgEthereumTx as a Cosmos EVM or Ethermint chain reports it. */
+export interface EvmOutcome {
+  failed: boolean;
+  gasUsed: bigint | null;
+  vmError: string;
+  /** 0x-hex of the MsgEthereumTxResponse `ret` ('0x' when empty, '' without a response) */
+  returnData: string;
+  /** the ethereum_tx event's `recipient` ('' when absent): the created contract of a creation */
+  recipient: string;
+}
+
+interface ResultEvent {
+  type: string;
+  attributes: readonly { key: unknown; value: unknown }[];
+}
+
+/** The MsgEthereumTxResponse of message `msgIndex` in a DeliverTx result's data (TxMsgData, SDK >= 0.46 or older). */
+function ethereumTxResponse(data: Uint8Array, msgIndex: number): Record<string, unknown> | null {
+  if (data.length === 0) return null;
+  const msgData = decodeWire('cosmos.base.abci.v1beta1.TxMsgData', data);
+  const any = (msgData.msg_responses as { type_url?: string; value?: Uint8Array }[] | undefined)?.[msgIndex];
+  const legacy = (msgData.data as { msg_type?: string; data?: Uint8Array }[] | undefined)?.[msgIndex];
+  const [typeUrl, bytes] = any ? [str(any.type_url), any.value] : legacy ? [str(legacy.msg_type), legacy.data] : ['', undefined];
+  const type = /(cosmos\.evm\.vm\.v1|ethermint\.evm\.v1)\.MsgEthereumTx(Response)?$/.exec(typeUrl);
+  if (!type || !bytes) return null;
+  return decodeWire(`${type[1]}.MsgEthereumTxResponse`, bytes);
+}
+
+/** The tx's `ethereum_tx` event for `ethHash` as attribute key → value. */
+function ethereumTxEvent(events: readonly ResultEvent[], ethHash: string): Map<string, string> | null {
+  for (const e of events) {
+    if (e.type !== 'ethereum_tx') continue;
+    const attrs = new Map(e.attributes.map((a) => [str(a.key), str(a.value)]));
+    if ((attrs.get('ethereumTxHash') ?? '').toLowerCase() === ethHash) return attrs;
+  }
+  return null;
+}
+
+/**
+ * The outcome from what every Cosmos EVM / Ethermint chain reports: the MsgEthereumTxResponse
+ * (`vm_error`, `ret`, `gas_used`) and the `ethereum_tx` event (`ethereumTxFailed`, `txGasUsed`,
+ * `recipient`). Null when the result carries neither.
+ */
+export function evmOutcomeOf(result: { data?: unknown; events?: readonly ResultEvent[] }, msgIndex: number, ethHash: string): EvmOutcome | null {
+  let response: Record<string, unknown> | null = null;
+  try {
+    response = ethereumTxResponse(Buffer.from((result.data ?? []) as Uint8Array), msgIndex);
+  } catch {
+    response = null; // data that is not a TxMsgData: the event alone decides
+  }
+  const event = ethereumTxEvent(result.events ?? [], ethHash.toLowerCase());
+  if (!response && !event) return null;
+  const vmError = str(response?.vm_error) || (event?.get('ethereumTxFailed') ?? '');
+  const ret = response?.ret as Uint8Array | undefined;
+  const gas = response?.gas_used ?? event?.get('txGasUsed');
+  return {
+    failed: vmError !== '',
+    gasUsed: gas === undefined || gas === '' ? null : BigInt(String(gas)),
+    vmError,
+    returnData: response ? `0x${Buffer.from(ret ?? []).toString('hex')}` : '',
+    recipient: event?.get('recipient') ?? '',
+  };
 }
