@@ -5,7 +5,9 @@
  * every Cosmos EVM / Ethermint chain reports: the MsgEthereumTxResponse in the
  * tx result data and the `ethereum_tx` event. The typed event
  * svc.evm.v1.EventEthereumTxExecuted, when the chain emits it (after the
- * message in the same tx), states the same outcome and is applied over it.
+ * message in the same tx), is a cross-check: a field it states differently
+ * is recorded as a drift, the tx result's value kept. A chain that reports
+ * the outcome only in that event gets it from there.
  */
 import type { CosmosEvent, CosmosMessage } from '@subql/types-cosmos';
 import { EvmTx, Tx } from '../types';
@@ -86,13 +88,36 @@ export async function handleEvmEthereumTxExecuted(event: CosmosEvent): Promise<v
       EvmTx.create({ id: ethHash, ethHash, txHash, height: ctx.height, txIndex: ctx.txIndex, msgIndex: 0, from: '', fromAccount: '', value: 0n, gasUsed: 0n, status: 0 }),
     );
   }
-  const status = int(e.status);
-  evm.gasUsed = big(e.gas_used);
-  evm.status = status;
-  evm.vmError = str(e.vm_error) || undefined;
-  evm.returnData = str(e.return_data) || undefined;
-  evm.contractAddress = str(e.contract_address) || undefined;
-  evm.revertReason = status === 1 ? undefined : (revertString(str(e.return_data)) ?? (str(e.vm_error) || 'execution reverted'));
+  const stated = {
+    status: int(e.status),
+    gasUsed: big(e.gas_used),
+    vmError: str(e.vm_error) || undefined,
+    returnData: str(e.return_data) || undefined,
+    contractAddress: str(e.contract_address) || undefined,
+  };
+  // what the chain's own tx result says (MsgEthereumTxResponse, ethereum_tx) is the outcome; this
+  // event is a cross-check: a disagreement is a drift and the result's value is kept
+  const derived = event.tx ? evmOutcomeOf(event.tx.tx as unknown as Parameters<typeof evmOutcomeOf>[0], evm.msgIndex, ethHash) : null;
+  if (derived) {
+    const checks: [string, unknown, unknown][] = [
+      ['status', stated.status, evm.status],
+      ['gas_used', stated.gasUsed, evm.gasUsed],
+      ['vm_error', stated.vmError ?? '', evm.vmError ?? ''],
+      ['return_data', stated.returnData ?? '', evm.returnData ?? ''],
+    ];
+    for (const [field, chainValue, derivedValue] of checks) {
+      if (String(chainValue) !== String(derivedValue)) await recordDrift(ctx, 'EvmTx', ethHash, field, chainValue, derivedValue);
+    }
+    if (!evm.contractAddress && stated.contractAddress) evm.contractAddress = stated.contractAddress;
+  } else {
+    // a chain that reports the outcome only in this event
+    evm.status = stated.status;
+    evm.gasUsed = stated.gasUsed;
+    evm.vmError = stated.vmError;
+    evm.returnData = stated.returnData;
+    evm.contractAddress = stated.contractAddress;
+    evm.revertReason = stated.status === 1 ? undefined : (revertString(str(e.return_data)) ?? (str(e.vm_error) || 'execution reverted'));
+  }
   markDirty(evm);
   await linkTx(txHash, ethHash);
   subjectAccount(ctx, evm.fromAccount, evm.toAccount);

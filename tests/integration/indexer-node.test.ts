@@ -208,7 +208,8 @@ describe('indexer on the real subql node', () => {
 
 describe('indexer drift policy', () => {
   it('records a post-value the chain got wrong as a drift, keeps the derived value and keeps indexing', async () => {
-    // every EventTransferred reports its second position one unit richer than it is
+    // every EventTransferred reports its second position one unit richer than it is, and every
+    // svc EVM outcome event states one more gas than the tx result (MsgEthereumTxResponse) says
     const tamper = (app: Application): Application =>
       new Proxy(app, {
         get(target, prop) {
@@ -222,6 +223,10 @@ describe('indexer drift policy', () => {
               positions[1].units = String(BigInt(positions[1].units) + 1n);
               attr.value = JSON.stringify(positions);
             }
+            for (const e of result.events.filter((x) => x.type === 'svc.evm.v1.EventEthereumTxExecuted')) {
+              const attr = e.attributes.find((a) => a.key === 'gas_used')!;
+              attr.value = JSON.stringify(String(BigInt(JSON.parse(attr.value) as string) + 1n));
+            }
             return result;
           };
         },
@@ -232,8 +237,17 @@ describe('indexer drift policy', () => {
       const drifts = await indexed.sql("SELECT entity, field, chain_value::numeric - derived_value::numeric AS diff FROM svc.drifts WHERE event_type = 'svc.rights.v1.EventTransferred'");
       expect(drifts.length).toBeGreaterThan(0);
       for (const d of drifts) expect(d).toEqual({ entity: 'Holding', field: 'units', diff: '1' });
+      // the EVM event is a cross-check of the tx result: one gas_used drift per executed EVM tx, the result's gas kept
+      const evmDrifts = await indexed.sql("SELECT entity_id, field, chain_value::numeric - derived_value::numeric AS diff FROM svc.drifts WHERE event_type = 'svc.evm.v1.EventEthereumTxExecuted' ORDER BY entity_id");
+      const executed = await indexed.sql('SELECT e.id, e.gas_used::text FROM svc.evm_txes e JOIN svc.txes t ON t.id = e.tx_hash WHERE t.code = 0 ORDER BY e.id');
+      expect(evmDrifts).toEqual(executed.map((x) => ({ entity_id: x.id, field: 'gas_used', diff: '1' })));
+      for (const x of executed) {
+        const [tx] = await indexed.sql('SELECT events FROM svc.txes WHERE eth_hash = $1', [x.id]);
+        const ethereumTx = (JSON.parse(tx.events) as { type: string; attributes: { key: string; value: string }[] }[]).find((ev) => ev.type === 'ethereum_tx')!;
+        expect(x.gas_used).toBe(ethereumTx.attributes.find((a) => a.key === 'txGasUsed')!.value);
+      }
       const [totals] = await indexed.sql('SELECT drift_total, latest_height FROM svc.chain_totals');
-      expect(totals).toEqual({ drift_total: drifts.length, latest_height: history.chain.height });
+      expect(totals).toEqual({ drift_total: drifts.length + evmDrifts.length, latest_height: history.chain.height });
       const [bob] = await indexed.sql('SELECT units FROM svc.holdings WHERE asset_id = $1 AND kind_id = 0 AND holder = $2', [history.assetId, history.actors.bob.address]);
       const chain = queryJson(history.app, '/svc.rights.v1.Query/Position', { asset_id: history.assetId, kind_id: 0, holder: history.actors.bob.address }).json!;
       expect(bob.units).toBe(String(chain.units)); // derived value kept: it is the true one
