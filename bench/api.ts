@@ -27,19 +27,16 @@
  *
  * PostgreSQL: DATABASE_URL when set, else an embedded server (tests/harness/postgres.ts).
  */
-import { ChildProcess, spawn } from 'child_process';
 import os from 'os';
-import path from 'path';
 import { Pool } from 'pg';
-import { freePort } from '../launcher/ports';
 import { startPostgres } from '../tests/harness/postgres';
 import { endpoints } from './endpoints';
 import { explainEndpoints } from './explain';
 import { measureHttpFloor } from './http-floor';
 import { runLoad } from './load';
+import { startApiServer } from './lib/api-server';
 import { buildBaseStore, copyDatabase, scaleStore, SCHEMA } from './store';
 
-const ROOT = path.resolve(__dirname, '..');
 const TARGET_P99_MS = 20;
 
 interface Options {
@@ -86,27 +83,6 @@ function log(line: string): void {
   console.log(`[bench] ${line}`);
 }
 
-/** rest-adapter/server.ts in its own process, ready to answer. */
-async function startServer(databaseUrl: string, clients: number, cache: boolean): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'rest-adapter', 'server.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, DB_SCHEMA: SCHEMA, PORT: String(port), HOST: '127.0.0.1', DB_POOL_MAX: String(clients), RESPONSE_CACHE_MB: cache ? '64' : '0' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${url}/v1/status`)).ok) return { url, child };
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('rest-adapter did not start');
-}
-
 function formatRow(cells: (string | number)[], widths: number[]): string {
   return cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
 }
@@ -150,8 +126,8 @@ async function benchSize(serverUrl: string, template: string, size: number, o: O
     for (const s of report.seqScans) log(`  seq scan: ${s}`);
     log(`statements per request (BEGIN and COMMIT not counted): ${[...report.perEndpoint].map(([name, n]) => `${name} ${n}`).join(', ')}`);
     if (!o.cold) log(`pg_prewarm: ${await prewarm(db.url)} MB of tables and indexes loaded into shared_buffers`);
-    const server = await startServer(db.url, o.clients, o.cache);
-    const uncached = await startServer(db.url, 1, false);
+    const server = await startApiServer(db.url, SCHEMA, o.clients, o.cache);
+    const uncached = await startApiServer(db.url, SCHEMA, 1, false);
     try {
       const widths = [26, 10, 9, 9, 9, 8, 6, 7];
       console.log(`\n${txs} txs, ${o.clients} clients, ${o.durationMs / 1000} s per endpoint, response cache ${o.cache ? 'on' : 'off'} (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs)`);
