@@ -3,17 +3,10 @@ import { SqlParams } from '../db/params';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
 import type { InvariantCheckRow } from '../presenters/asset';
+import type { Svc20CheckRow as WrittenSvc20Check } from '../../reconciler/checks';
 
-export interface Svc20CheckRow {
-  asset_id: string;
-  kind_id: number | null;
-  bundle: boolean;
-  height: number;
-  indexer_address: string;
-  chain_address: string;
-  evaluated: boolean;
-  agree: boolean;
-}
+/** A registry row as the reconciler writes it (reconciler/checks.ts), less its id. */
+export type Svc20CheckRow = Omit<WrittenSvc20Check, 'id'>;
 
 function assetScope(p: SqlParams, assetId: string | undefined): string {
   return assetId === undefined ? '' : `WHERE asset_id = ${p.add(assetId)}`;
