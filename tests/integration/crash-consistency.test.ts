@@ -3,12 +3,19 @@
  * killed with SIGKILL at several points — twice while it is writing a flush (an INSERT or UPDATE
  * of its connection seen active in pg_stat_activity), the others at random heights — and
  * restarted each time, must leave every entity table equal, row for row, to a clean run of the
- * same history (the node's own `_metadata` excepted: it records runs, not chain data).
+ * same history (the node's own `_metadata` excepted: it records runs, not chain data). Then once
+ * as a user's crash would be: `npm start` (on the test's database and chain) killed with its whole
+ * process group mid-catch-up, and started again.
  *
  * CRASH_BLOCKS / CRASH_KILLS / CRASH_SEED run a larger case: `CRASH_BLOCKS=5000 CRASH_KILLS=12 npx
  * jest tests/integration/crash-consistency.test.ts --selectProjects integration` (docs/indexer.md).
  */
+import { spawn, type ChildProcess } from 'child_process';
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
 import { Client } from 'pg';
+import { freePort } from '../../launcher/ports';
 import { startRpcServer } from '../../devnet/chain';
 import { generateHistory } from '../../devnet/scenario';
 import { Prng } from '../../devnet/scenario/prng';
@@ -69,22 +76,103 @@ async function duringFlush(c: Client, database: string, ms: number): Promise<boo
   return false;
 }
 
-describe(`crash consistency: ${BLOCKS} blocks, the node killed ${KILLS} times`, () => {
-  it('every entity table equals a clean run of the same history, row for row', async () => {
+/** Every entity table of both stores, compared row for row; the number of rows compared. */
+async function expectSameTables(clean: TestDatabase, crashed: TestDatabase, what: string): Promise<number> {
+  const [a, b] = await Promise.all(
+    [clean, crashed].map(async (db) => {
+      const c = await connect(db);
+      try {
+        return await tables(c);
+      } finally {
+        await c.end();
+      }
+    }),
+  );
+  expect([...b.keys()]).toEqual([...a.keys()]);
+  expect(a.size).toBeGreaterThan(25);
+  let rows = 0;
+  for (const [name, expected] of a) {
+    const actual = b.get(name)!;
+    rows += expected.length;
+    if (actual.length !== expected.length || actual.some((r, i) => r !== expected[i])) {
+      const first = actual.findIndex((r, i) => r !== expected[i]);
+      throw new Error(`table ${name} differs after ${what}: ${actual.length} rows vs ${expected.length}; first difference:\n  killed: ${actual[first]}\n  clean:  ${expected[first]}`);
+    }
+  }
+  return rows;
+}
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/** `npm start`'s command (not through npm) as its own process-group leader, on the test's database and chain. */
+function launcher(databaseUrl: string, rpcUrl: string, chainId: string, dataDir: string, port: number): { child: ChildProcess; lines: Record<string, unknown>[]; exited: Promise<void> } {
+  const script = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const [command, ...args] = script.split(' ');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+    DATABASE_URL: databaseUrl,
+    CHAIN_RPC_URL: rpcUrl,
+    CHAIN_ID: chainId,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_FORMAT: 'json',
+    RECONCILE_EVERY_BLOCKS: '0', // its rows are not the node's: keep the comparison to what the node wrote
+  };
+  delete env.DB_SCHEMA;
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const lines: Record<string, unknown>[] = [];
+  let rest = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const parts = (rest + chunk.toString('utf8')).split('\n');
+    rest = parts.pop() ?? '';
+    for (const l of parts) {
+      try {
+        lines.push(JSON.parse(l) as Record<string, unknown>);
+      } catch {
+        lines.push({ msg: l });
+      }
+    }
+  });
+  child.stderr!.on('data', (chunk: Buffer) => lines.push({ stderr: chunk.toString('utf8') }));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { child, lines, exited };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe(`crash consistency: ${BLOCKS} blocks`, () => {
+  let history: Awaited<ReturnType<typeof generateHistory>>;
+  let rpc: Awaited<ReturnType<typeof startRpcServer>>;
+  let clean: TestDatabase;
+
+  beforeAll(async () => {
     ensureProjectBuilt();
-    const history = await generateHistory({ seed: SEED, blocks: BLOCKS, txsPerBlock: 5, skipSignatureVerification: true });
-    const rpc = await startRpcServer(history.chain);
-    const clean = await createTestDatabase('crash_clean');
+    history = await generateHistory({ seed: SEED, blocks: BLOCKS, txsPerBlock: 5, skipSignatureVerification: true });
+    rpc = await startRpcServer(history.chain);
+    clean = await createTestDatabase('crash_clean');
+    const node = await startNode({ dbEnv: subqlDbEnv(clean), endpoint: rpc.url, schema: SCHEMA });
+    await node.waitForHeight(BLOCKS, 600_000);
+    await node.stop();
+  });
+  afterAll(async () => {
+    await rpc?.close();
+    await clean?.drop().catch(() => undefined);
+  });
+
+  it(`the node killed with SIGKILL ${KILLS} times (twice during a flush) and restarted: every entity table equals the clean run, row for row`, async () => {
     const crashed = await createTestDatabase('crash_killed');
     const prng = new Prng(`${SEED}/kills`);
     const kills: string[] = [];
     try {
-      // the clean run
-      const node = await startNode({ dbEnv: subqlDbEnv(clean), endpoint: rpc.url, schema: SCHEMA });
-      await node.waitForHeight(BLOCKS, 600_000);
-      await node.stop();
-
-      // the same history, killed and restarted
       const watch = await connect(crashed);
       try {
         // kill heights spread over the history, in order
@@ -106,30 +194,50 @@ describe(`crash consistency: ${BLOCKS} blocks, the node killed ${KILLS} times`, 
       } finally {
         await watch.end();
       }
-
-      const [a, b] = await Promise.all([clean, crashed].map(async (db) => {
-        const c = await connect(db);
-        try {
-          return await tables(c);
-        } finally {
-          await c.end();
-        }
-      }));
-      expect([...b.keys()]).toEqual([...a.keys()]);
-      expect(a.size).toBeGreaterThan(25);
-      let rows = 0;
-      for (const [name, expected] of a) {
-        const actual = b.get(name)!;
-        rows += expected.length;
-        if (actual.length !== expected.length || actual.some((r, i) => r !== expected[i])) {
-          const first = actual.findIndex((r, i) => r !== expected[i]);
-          throw new Error(`table ${name} differs after kills ${kills.join(', ')}: ${actual.length} rows vs ${expected.length}; first difference:\n  killed: ${actual[first]}\n  clean:  ${expected[first]}`);
-        }
-      }
-      expect(rows).toBeGreaterThan(BLOCKS);
+      expect(await expectSameTables(clean, crashed, `kills ${kills.join(', ')}`)).toBeGreaterThan(BLOCKS);
     } finally {
-      await rpc.close();
-      await clean.drop().catch(() => undefined);
+      await crashed.drop().catch(() => undefined);
+    }
+  });
+
+  it('the launcher\'s whole process group killed with SIGKILL mid-catch-up, then npm start again: the same tables', async () => {
+    const crashed = await createTestDatabase('crash_launcher');
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-crash-'));
+    let killedAtHeight = 0;
+    try {
+      const watch = await connect(crashed);
+      try {
+        const first = launcher(crashed.url, rpc.url, history.chain.chainId, dataDir, await freePort());
+        const target = Math.floor(BLOCKS / 2);
+        const deadline = Date.now() + 300_000;
+        while ((await indexedHeight(watch)) < target) {
+          if (Date.now() > deadline || first.child.exitCode !== null) throw new Error(`npm start did not reach ${target}: ${JSON.stringify(first.lines.slice(-20))}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        const nodePid = Number(first.lines.find((l) => l.msg === 'subql-node-cosmos running')?.pid);
+        process.kill(-first.child.pid!, 'SIGKILL'); // the launcher's group: it and everything in it, at once
+        await first.exited;
+        // the node runs in its own group; its watchdog stops it when the launcher is gone
+        const gone = Date.now() + 30_000;
+        while (alive(nodePid) && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
+        expect(alive(nodePid)).toBe(false);
+        killedAtHeight = await indexedHeight(watch);
+        expect(killedAtHeight).toBeLessThan(BLOCKS);
+
+        const second = launcher(crashed.url, rpc.url, history.chain.chainId, dataDir, await freePort());
+        while ((await indexedHeight(watch)) < BLOCKS) {
+          if (Date.now() > deadline + 300_000 || second.child.exitCode !== null) throw new Error(`npm start did not resume: ${JSON.stringify(second.lines.slice(-20))}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        second.child.kill('SIGTERM');
+        await second.exited;
+        expect(second.child.exitCode).toBe(0);
+      } finally {
+        await watch.end();
+      }
+      expect(await expectSameTables(clean, crashed, `the launcher group killed at ${killedAtHeight}`)).toBeGreaterThan(BLOCKS);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
       await crashed.drop().catch(() => undefined);
     }
   });
