@@ -1,13 +1,35 @@
-// ESLint flat config: @eslint/js recommended everywhere, typescript-eslint recommended for TypeScript.
+// ESLint flat config: @eslint/js recommended everywhere, typescript-eslint recommended for TypeScript,
+// eslint-config-prettier last (formatting is Prettier's).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
 
 const nodeGlobals = Object.fromEntries(
   [
-    'require', 'module', 'exports', '__dirname', '__filename', 'process', 'console', 'Buffer',
-    'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate',
-    'queueMicrotask', 'structuredClone', 'URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder',
-    'AbortController', 'AbortSignal', 'fetch', 'performance',
+    'require',
+    'module',
+    'exports',
+    '__dirname',
+    '__filename',
+    'process',
+    'console',
+    'Buffer',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'setImmediate',
+    'clearImmediate',
+    'queueMicrotask',
+    'structuredClone',
+    'URL',
+    'URLSearchParams',
+    'TextEncoder',
+    'TextDecoder',
+    'AbortController',
+    'AbortSignal',
+    'fetch',
+    'performance',
   ].map((name) => [name, 'readonly']),
 );
 
@@ -39,7 +61,12 @@ export default [
   {
     files: tsFiles,
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
+  // formatting is Prettier's (.prettierrc.json, `prettier --check` in npm run lint): rules that would fight it are off
+  prettier,
 ];

@@ -68,7 +68,9 @@ export class ActorLock {
     client.on('error', () => undefined); // 'end' follows and reports the loss
     try {
       await client.connect();
-      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [lockKey(this.options.address).toString()]);
+      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [
+        lockKey(this.options.address).toString(),
+      ]);
       if (!rows[0].ok || this.stopped) {
         await client.end();
         return this.retryLater();

@@ -59,7 +59,12 @@ export class KeyActor {
 
   constructor(private readonly o: KeyActorOptions) {
     this.signer = new ChainSigner(o.chain, o.wallet, o.address, { fee: o.fee });
-    this.intents = new IntentLog({ pool: o.pool, schema: o.schema, signer: this.signer, inclusionTimeoutMs: o.inclusionTimeoutMs });
+    this.intents = new IntentLog({
+      pool: o.pool,
+      schema: o.schema,
+      signer: this.signer,
+      inclusionTimeoutMs: o.inclusionTimeoutMs,
+    });
     this.workers = o.workers ?? [];
     this.lock = new ActorLock({
       connection: o.connection,
@@ -135,7 +140,10 @@ export class KeyActor {
       this.openIntents = open.length;
       if (open.length) this.o.log.debug('intents still open', { role: this.o.role, ids: open.map((i) => i.id) });
     } catch (e) {
-      this.o.log.warn('settling open intents failed; trying again later', { role: this.o.role, error: e instanceof Error ? e.message : String(e) });
+      this.o.log.warn('settling open intents failed; trying again later', {
+        role: this.o.role,
+        error: e instanceof Error ? e.message : String(e),
+      });
     }
   }
 }

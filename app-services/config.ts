@@ -90,5 +90,5 @@ export const APP_SERVICES_VARIABLES: Record<string, string> = {
   DESK_MAX_TRADE: '5000000000',
   DESK_POLL_MS: '500',
   DESK_QUOTE_CACHE_MS: '2000',
-  LENDER_FROM_HEIGHT: "(embedded devnet: the first live height; otherwise 0, every pledge)",
+  LENDER_FROM_HEIGHT: '(embedded devnet: the first live height; otherwise 0, every pledge)',
 };

@@ -108,7 +108,8 @@ export class AppServices {
     const reasons: string[] = [];
     if (this.startError) reasons.push(`app services failed to start: ${this.startError}`);
     else if (!this.schemaReady) reasons.push('app services: migrating their schema');
-    for (const a of this.actors) if (a.state === 'recovering') reasons.push(`app services: ${a.role} is settling open intents`);
+    for (const a of this.actors)
+      if (a.state === 'recovering') reasons.push(`app services: ${a.role} is settling open intents`);
     return { ready: reasons.length === 0, reasons, actors: this.actors.map((a) => a.status()) };
   }
 
@@ -124,16 +125,32 @@ export class AppServices {
       if (!parsed.ok) throw new Error(`a devnet launch document is refused by the launchpad rules: ${parsed.error}`);
       await this.launchpad.save(documentHash(parsed.doc), canonicalDocumentBytes(parsed.doc), 'devnet');
     }
-    if (this.o.devnetDocuments?.length) this.o.log.info('registered the devnet launch documents', { documents: this.o.devnetDocuments.length });
+    if (this.o.devnetDocuments?.length)
+      this.o.log.info('registered the devnet launch documents', { documents: this.o.devnetDocuments.length });
   }
 
   private async startActors(): Promise<void> {
     const keys = new Map<string, LoadedKey>();
-    for (const [role, secret] of Object.entries(this.o.settings.keys)) if (secret) keys.set(role, await loadKey(secret, this.o.hrp));
+    for (const [role, secret] of Object.entries(this.o.settings.keys))
+      if (secret) keys.set(role, await loadKey(secret, this.o.hrp));
     const addresses = [...keys.values()].map((k) => k.address);
-    if (new Set(addresses).size !== addresses.length) throw new ConfigError('DESK_KEY', 'is the same key as LENDER_KEY: each service needs its own key (one actor per key)');
+    if (new Set(addresses).size !== addresses.length)
+      throw new ConfigError(
+        'DESK_KEY',
+        'is the same key as LENDER_KEY: each service needs its own key (one actor per key)',
+      );
     const lenderKey = keys.get('lender');
-    if (lenderKey) this.lender = { address: lenderKey.address, repository: new LenderRepository(this.o.pool, this.o.settings.schema, this.o.indexerSchema, lenderKey.address, this.o.stableDenom) };
+    if (lenderKey)
+      this.lender = {
+        address: lenderKey.address,
+        repository: new LenderRepository(
+          this.o.pool,
+          this.o.settings.schema,
+          this.o.indexerSchema,
+          lenderKey.address,
+          this.o.stableDenom,
+        ),
+      };
     if (!this.o.chain || keys.size === 0) {
       this.o.log.warn('the lender and desk do not act: no chain or no keys configured (LENDER_KEY, DESK_KEY)');
       return;
@@ -152,7 +169,10 @@ export class AppServices {
         pool: this.o.pool,
         connection: { connectionString: this.o.databaseUrl },
         schema: this.o.settings.schema,
-        fee: { amount: [{ denom: this.o.gasDenom, amount: this.o.settings.txFee.toString() }], gas: this.o.settings.txGas },
+        fee: {
+          amount: [{ denom: this.o.gasDenom, amount: this.o.settings.txFee.toString() }],
+          gas: this.o.settings.txGas,
+        },
         inclusionTimeoutMs: this.o.settings.inclusionTimeoutMs,
         reconcileMs: this.o.settings.reconcileMs,
         lockRetryMs: this.o.settings.lockRetryMs,
@@ -167,8 +187,23 @@ export class AppServices {
   private deskOf(address: string, chain: ChainClient, queries: ChainQueries) {
     const { desk } = this.o.settings;
     const repository = new DeskRepository(this.o.pool, this.o.settings.schema, this.o.indexerSchema);
-    const book = new DeskBook({ repository, queries, chain, desk: address, denom: this.o.stableDenom, cacheMs: desk.quoteCacheMs });
-    const worker = new DeskWorker({ repository, book, queries, denom: this.o.stableDenom, maxTrade: desk.maxTrade, pollMs: desk.pollMs, log: this.o.log });
+    const book = new DeskBook({
+      repository,
+      queries,
+      chain,
+      desk: address,
+      denom: this.o.stableDenom,
+      cacheMs: desk.quoteCacheMs,
+    });
+    const worker = new DeskWorker({
+      repository,
+      book,
+      queries,
+      denom: this.o.stableDenom,
+      maxTrade: desk.maxTrade,
+      pollMs: desk.pollMs,
+      log: this.o.log,
+    });
     return { address, book, repository, worker };
   }
 
@@ -198,10 +233,28 @@ export class AppServices {
     router.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(openapi));
     router.all('/openapi.yaml', allow('GET'));
     router.use(this.needsSchema);
-    registerLaunchpadRoutes(router, { repository: this.launchpad, limiter: new SlidingWindowLimiter(this.o.settings.launchpadRateLimit, RATE_WINDOW_MS) }, allow);
+    registerLaunchpadRoutes(
+      router,
+      {
+        repository: this.launchpad,
+        limiter: new SlidingWindowLimiter(this.o.settings.launchpadRateLimit, RATE_WINDOW_MS),
+      },
+      allow,
+    );
     registerLenderRoutes(router, { hrp: this.o.hrp, terms: this.lenderTerms, lender: () => this.lender }, allow);
     const { desk } = this.o.settings;
-    registerDeskRoutes(router, { hrp: this.o.hrp, denom: this.o.stableDenom, maxTrade: desk.maxTrade, rfqLimit: desk.rfqLimit, waitMs: this.o.settings.inclusionTimeoutMs, desk: () => this.desk }, allow);
+    registerDeskRoutes(
+      router,
+      {
+        hrp: this.o.hrp,
+        denom: this.o.stableDenom,
+        maxTrade: desk.maxTrade,
+        rfqLimit: desk.rfqLimit,
+        waitMs: this.o.settings.inclusionTimeoutMs,
+        desk: () => this.desk,
+      },
+      allow,
+    );
     router.use((_req, res) => sendError(res, 'not_found', 'not found'));
     router.use(errorHandler(this.o.log, routeMethods(router)));
     return router;
@@ -209,7 +262,12 @@ export class AppServices {
 
   private readonly needsSchema: RequestHandler = (_req, _res, next) => {
     if (this.schemaReady) return next();
-    next(new AppHttpError('unavailable', this.startError ? 'the app services failed to start; see /ready' : 'the app services are starting; see /ready'));
+    next(
+      new AppHttpError(
+        'unavailable',
+        this.startError ? 'the app services failed to start; see /ready' : 'the app services are starting; see /ready',
+      ),
+    );
   };
 }
 
@@ -222,8 +280,16 @@ function routeMethods(router: Router): (path: string) => string | undefined {
   const routes = (router.stack as { route?: { path: string; methods: Record<string, boolean> } }[])
     .filter((layer) => layer.route && typeof layer.route.path === 'string')
     .map(({ route }) => ({
-      re: new RegExp(`^${route!.path.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`),
-      methods: Object.keys(route!.methods).filter((m) => m !== '_all').map((m) => m.toUpperCase()).join(', '),
+      re: new RegExp(
+        `^${route!.path
+          .split('/')
+          .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+          .join('/')}$`,
+      ),
+      methods: Object.keys(route!.methods)
+        .filter((m) => m !== '_all')
+        .map((m) => m.toUpperCase())
+        .join(', '),
     }));
   return (path) => routes.find((r) => r.re.test(path))?.methods;
 }

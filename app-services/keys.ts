@@ -51,10 +51,14 @@ export async function loadKey(secret: KeySecret, hrp: string): Promise<LoadedKey
   let wallet: OfflineDirectSigner;
   try {
     if (hex) wallet = await DirectSecp256k1Wallet.fromKey(Buffer.from(hex[1], 'hex'), hrp);
-    else if ([12, 15, 18, 21, 24].includes(mnemonicWords(text).length)) wallet = await DirectSecp256k1HdWallet.fromMnemonic(mnemonicWords(text).join(' '), { prefix: hrp });
+    else if ([12, 15, 18, 21, 24].includes(mnemonicWords(text).length))
+      wallet = await DirectSecp256k1HdWallet.fromMnemonic(mnemonicWords(text).join(' '), { prefix: hrp });
     else throw new Error('shape');
   } catch {
-    throw new ConfigError(secret.source, 'not a usable key: give 64 hex characters (a secp256k1 private key) or a 12–24 word BIP-39 mnemonic');
+    throw new ConfigError(
+      secret.source,
+      'not a usable key: give 64 hex characters (a secp256k1 private key) or a 12–24 word BIP-39 mnemonic',
+    );
   }
   const [account] = await wallet.getAccounts();
   return { wallet, address: account.address };

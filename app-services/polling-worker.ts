@@ -64,7 +64,9 @@ export abstract class PollingWorker implements ActorWorker {
         await run();
       } catch (e) {
         const level = (e as { code?: string }).code === UNDEFINED_TABLE ? 'debug' : 'warn';
-        this.log[level](`${this.name}: ${name} failed; trying again next pass`, { error: e instanceof Error ? e.message : String(e) });
+        this.log[level](`${this.name}: ${name} failed; trying again next pass`, {
+          error: e instanceof Error ? e.message : String(e),
+        });
       }
     }
   }
@@ -74,7 +76,10 @@ export abstract class PollingWorker implements ActorWorker {
     try {
       return await this.actor.intents.perform(request);
     } catch (e) {
-      this.log.debug(`${this.name}: action still open`, { id: request.id, error: e instanceof Error ? e.message : String(e) });
+      this.log.debug(`${this.name}: action still open`, {
+        id: request.id,
+        error: e instanceof Error ? e.message : String(e),
+      });
       return null;
     }
   }

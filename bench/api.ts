@@ -55,27 +55,67 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-  const o: Options = { txs: 1_000_000, clients: 20, durationMs: 5000, warmupMs: 1000, serialMs: 1000, holders: 100_000, baseBlocks: 300, sharedBuffersMb: 6144, cold: false, cache: true, only: undefined, keep: false };
+  const o: Options = {
+    txs: 1_000_000,
+    clients: 20,
+    durationMs: 5000,
+    warmupMs: 1000,
+    serialMs: 1000,
+    holders: 100_000,
+    baseBlocks: 300,
+    sharedBuffersMb: 6144,
+    cold: false,
+    cache: true,
+    only: undefined,
+    keep: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=');
     const value = () => Number(inline ?? argv[++i]);
     switch (flag) {
-      case '--txs': o.txs = value(); break;
-      case '--clients': o.clients = value(); break;
-      case '--duration': o.durationMs = value() * 1000; break;
-      case '--warmup': o.warmupMs = value() * 1000; break;
-      case '--serial': o.serialMs = value() * 1000; break;
-      case '--holders': o.holders = value(); break;
-      case '--base-blocks': o.baseBlocks = value(); break;
-      case '--shared-buffers-mb': o.sharedBuffersMb = value(); break;
-      case '--cold': o.cold = true; break;
-      case '--no-cache': o.cache = false; break;
-      case '--only': o.only = new RegExp(inline ?? argv[++i]); break;
-      case '--keep': o.keep = true; break;
-      default: throw new Error(`unknown option ${argv[i]}`);
+      case '--txs':
+        o.txs = value();
+        break;
+      case '--clients':
+        o.clients = value();
+        break;
+      case '--duration':
+        o.durationMs = value() * 1000;
+        break;
+      case '--warmup':
+        o.warmupMs = value() * 1000;
+        break;
+      case '--serial':
+        o.serialMs = value() * 1000;
+        break;
+      case '--holders':
+        o.holders = value();
+        break;
+      case '--base-blocks':
+        o.baseBlocks = value();
+        break;
+      case '--shared-buffers-mb':
+        o.sharedBuffersMb = value();
+        break;
+      case '--cold':
+        o.cold = true;
+        break;
+      case '--no-cache':
+        o.cache = false;
+        break;
+      case '--only':
+        o.only = new RegExp(inline ?? argv[++i]);
+        break;
+      case '--keep':
+        o.keep = true;
+        break;
+      default:
+        throw new Error(`unknown option ${argv[i]}`);
     }
   }
-  for (const [k, v] of Object.entries(o)) if (typeof v === 'number' && !(Number.isFinite(v) && v >= 0)) throw new Error(`--${k} must be a non-negative number`);
+  for (const [k, v] of Object.entries(o))
+    if (typeof v === 'number' && !(Number.isFinite(v) && v >= 0))
+      throw new Error(`--${k} must be a non-negative number`);
   return o;
 }
 
@@ -109,7 +149,13 @@ async function prewarm(databaseUrl: string): Promise<number> {
   }
 }
 
-async function benchSize(serverUrl: string, template: string, size: number, o: Options, holders: number): Promise<void> {
+async function benchSize(
+  serverUrl: string,
+  template: string,
+  size: number,
+  o: Options,
+  holders: number,
+): Promise<void> {
   const db = await copyDatabase(serverUrl, template);
   try {
     log(`--- store of ${size} txs (copy ${db.name}) ---`);
@@ -122,22 +168,43 @@ async function benchSize(serverUrl: string, template: string, size: number, o: O
     log(`scaled x${copies} to ${txs} txs in ${Math.round((Date.now() - t) / 1000)} s`);
     const list = (await endpoints(pool).finally(() => pool.end())).filter((e) => !o.only || o.only.test(e.name));
     const report = await explainEndpoints(db.url, list);
-    log(`EXPLAIN: ${report.statements} statements, ${report.indexes.size} indexes used, ${report.seqScans.length} sequential scans of tables over 10,000 rows`);
+    log(
+      `EXPLAIN: ${report.statements} statements, ${report.indexes.size} indexes used, ${report.seqScans.length} sequential scans of tables over 10,000 rows`,
+    );
     for (const s of report.seqScans) log(`  seq scan: ${s}`);
-    log(`statements per request (BEGIN and COMMIT not counted): ${[...report.perEndpoint].map(([name, n]) => `${name} ${n}`).join(', ')}`);
+    log(
+      `statements per request (BEGIN and COMMIT not counted): ${[...report.perEndpoint].map(([name, n]) => `${name} ${n}`).join(', ')}`,
+    );
     if (!o.cold) log(`pg_prewarm: ${await prewarm(db.url)} MB of tables and indexes loaded into shared_buffers`);
     const server = await startApiServer(db.url, SCHEMA, o.clients, o.cache);
     const uncached = await startApiServer(db.url, SCHEMA, 1, false);
     try {
       const widths = [26, 10, 9, 9, 9, 8, 6, 7];
-      console.log(`\n${txs} txs, ${o.clients} clients, ${o.durationMs / 1000} s per endpoint, response cache ${o.cache ? 'on' : 'off'} (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs)`);
-      console.log(formatRow(['endpoint', '1c p50 nc', 'p50 ms', 'p99 ms', 'max ms', 'req/s', 'hit %', 'errors'], widths));
+      console.log(
+        `\n${txs} txs, ${o.clients} clients, ${o.durationMs / 1000} s per endpoint, response cache ${o.cache ? 'on' : 'off'} (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs)`,
+      );
+      console.log(
+        formatRow(['endpoint', '1c p50 nc', 'p50 ms', 'p99 ms', 'max ms', 'req/s', 'hit %', 'errors'], widths),
+      );
       let over = 0;
       for (const e of list) {
         const serial = await runLoad(uncached.url, e.next, { clients: 1, durationMs: o.serialMs, warmupMs: 100 });
-        const r = await runLoad(server.url, e.next, { clients: o.clients, durationMs: o.durationMs, warmupMs: o.warmupMs });
+        const r = await runLoad(server.url, e.next, {
+          clients: o.clients,
+          durationMs: o.durationMs,
+          warmupMs: o.warmupMs,
+        });
         if (r.p99 >= TARGET_P99_MS) over++;
-        const cells = [e.name, serial.p50.toFixed(1), r.p50.toFixed(1), r.p99.toFixed(1), r.max.toFixed(1), Math.round(r.rps), Math.round(r.hitRate * 100), r.errors + serial.errors];
+        const cells = [
+          e.name,
+          serial.p50.toFixed(1),
+          r.p50.toFixed(1),
+          r.p99.toFixed(1),
+          r.max.toFixed(1),
+          Math.round(r.rps),
+          Math.round(r.hitRate * 100),
+          r.errors + serial.errors,
+        ];
         console.log(formatRow(cells, widths) + (r.p99 >= TARGET_P99_MS ? '  > target' : ''));
         const firstError = serial.firstError ?? r.firstError;
         if (firstError) console.log(`    first error: ${firstError}`);
@@ -157,13 +224,17 @@ async function benchSize(serverUrl: string, template: string, size: number, o: O
 async function logHttpFloor(o: Options): Promise<void> {
   for (const bytes of [300, 75_000]) {
     const r = await measureHttpFloor(bytes, { clients: o.clients, durationMs: o.durationMs, warmupMs: o.warmupMs });
-    log(`HTTP floor, fixed ${bytes}-byte answer, no database: p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${Math.round(r.rps)} req/s`);
+    log(
+      `HTTP floor, fixed ${bytes}-byte answer, no database: p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${Math.round(r.rps)} req/s`,
+    );
   }
 }
 
 async function main(): Promise<void> {
   const o = parseOptions(process.argv.slice(2));
-  const pg = await startPostgres({ settings: { shared_buffers: `${o.sharedBuffersMb}MB`, work_mem: '16MB', max_connections: 200 } });
+  const pg = await startPostgres({
+    settings: { shared_buffers: `${o.sharedBuffersMb}MB`, work_mem: '16MB', max_connections: 200 },
+  });
   try {
     await logHttpFloor(o);
     const base = await buildBaseStore(pg.url, { seed: 'bench-api', blocks: o.baseBlocks, txsPerBlock: 10 }, log);

@@ -34,12 +34,24 @@ export async function endpoints(pool: Pool): Promise<Endpoint[]> {
   const txHashes = await column(pool, `SELECT hash FROM ${S}.txes ORDER BY random() LIMIT 20000`);
   const ethHashes = await column(pool, `SELECT id FROM ${S}.evm_txes ORDER BY random() LIMIT 5000`);
   const assets = await column(pool, `SELECT id FROM ${S}.assets ORDER BY id`);
-  const bigKind = (await pool.query(`SELECT asset_id, kind_id FROM ${S}.kinds ORDER BY holder_count DESC LIMIT 1`)).rows[0] as { asset_id: string; kind_id: number };
-  const holderKeys = (await pool.query(`SELECT units, holder FROM ${S}.holdings WHERE kind_ref = $1 AND units > 0 ORDER BY random() LIMIT 500`, [`${bigKind.asset_id}-${bigKind.kind_id}`])).rows as { units: string; holder: string }[];
-  const busyAccounts = await column(pool, `SELECT substr(feed, length('account:') + 1) FROM ${S}.activity_entries WHERE feed LIKE 'account:%' GROUP BY feed ORDER BY count(*) DESC LIMIT 20`);
+  const bigKind = (await pool.query(`SELECT asset_id, kind_id FROM ${S}.kinds ORDER BY holder_count DESC LIMIT 1`))
+    .rows[0] as { asset_id: string; kind_id: number };
+  const holderKeys = (
+    await pool.query(
+      `SELECT units, holder FROM ${S}.holdings WHERE kind_ref = $1 AND units > 0 ORDER BY random() LIMIT 500`,
+      [`${bigKind.asset_id}-${bigKind.kind_id}`],
+    )
+  ).rows as { units: string; holder: string }[];
+  const busyAccounts = await column(
+    pool,
+    `SELECT substr(feed, length('account:') + 1) FROM ${S}.activity_entries WHERE feed LIKE 'account:%' GROUP BY feed ORDER BY count(*) DESC LIMIT 20`,
+  );
   const someAccounts = await column(pool, `SELECT id FROM ${S}.accounts ORDER BY random() LIMIT 5000`);
   // the 0x form exists for 20-byte accounts only (module and escrow accounts are 32 bytes)
-  const evmShapedAccounts = someAccounts.map((a) => decodeBech32Address(a).bytes).filter((b) => b.length === 20).map((b) => toChecksumAddress(b));
+  const evmShapedAccounts = someAccounts
+    .map((a) => decodeBech32Address(a).bytes)
+    .filter((b) => b.length === 20)
+    .map((b) => toChecksumAddress(b));
   const attesters = await column(pool, `SELECT DISTINCT attester FROM ${S}.attestations`);
   const settlementMax = Number((await pool.query(`SELECT max(number) AS n FROM ${S}.settlements`)).rows[0].n);
   const encumbranceMax = Number((await pool.query(`SELECT max(id::numeric) AS n FROM ${S}.encumbrances`)).rows[0].n);
@@ -49,7 +61,8 @@ export async function endpoints(pool: Pool): Promise<Endpoint[]> {
   const svc20 = await column(pool, `SELECT svc20_address FROM ${S}.kinds`);
   const desk = busyAccounts[0];
   const olderCursor = () => encodeTxCursor({ direction: 'older', key: { height: randomInt(2, height), txIndex: 0 } });
-  const newerCursor = () => encodeTxCursor({ direction: 'newer', key: { height: randomInt(1, height - 1), txIndex: 0 } });
+  const newerCursor = () =>
+    encodeTxCursor({ direction: 'newer', key: { height: randomInt(1, height - 1), txIndex: 0 } });
   const feedCursor = (kind: string) => encodeCursor(kind, [randomInt(2, height), 0, 0]);
   const holderCursor = () => {
     const k = pick(holderKeys);
@@ -76,24 +89,44 @@ export async function endpoints(pool: Pool): Promise<Endpoint[]> {
     { name: 'asset (big kind)', next: () => `/v1/assets/${bigAsset}` },
     { name: 'graph (big kind)', next: () => `/v1/assets/${bigAsset}/graph` },
     { name: 'holders first page', next: () => `/v1/assets/${bigAsset}/kinds/${bigKind.kind_id}/holders` },
-    { name: 'holders deep', next: () => `/v1/assets/${bigAsset}/kinds/${bigKind.kind_id}/holders?cursor=${holderCursor()}` },
-    { name: 'distributions', next: () => `/v1/assets/${pick(assets)}/distributions?cursor=${feedCursor('distributions')}` },
+    {
+      name: 'holders deep',
+      next: () => `/v1/assets/${bigAsset}/kinds/${bigKind.kind_id}/holders?cursor=${holderCursor()}`,
+    },
+    {
+      name: 'distributions',
+      next: () => `/v1/assets/${pick(assets)}/distributions?cursor=${feedCursor('distributions')}`,
+    },
     { name: 'liquidation', next: () => `/v1/assets/${pick(assets)}/liquidation` },
     { name: 'asset events', next: () => `/v1/assets/${pick(assets)}/events?cursor=${feedCursor('asset_events')}` },
     { name: 'account (busy)', next: () => `/v1/accounts/${pick(busyAccounts)}` },
     { name: 'account (any, 0x)', next: () => `/v1/accounts/${pick(evmShapedAccounts)}` },
     { name: 'account attestations', next: () => `/v1/accounts/${pick(busyAccounts)}/attestations` },
-    { name: 'account events', next: () => `/v1/accounts/${pick(busyAccounts)}/events?cursor=${feedCursor('account_events')}` },
+    {
+      name: 'account events',
+      next: () => `/v1/accounts/${pick(busyAccounts)}/events?cursor=${feedCursor('account_events')}`,
+    },
     { name: 'attester', next: () => `/v1/attesters/${pick(attesters.length ? attesters : busyAccounts)}` },
-    { name: 'settlements', next: () => `/v1/settlements?cursor=${encodeCursor('settlements', [BigInt(randomInt(2, settlementMax))])}` },
+    {
+      name: 'settlements',
+      next: () => `/v1/settlements?cursor=${encodeCursor('settlements', [BigInt(randomInt(2, settlementMax))])}`,
+    },
     { name: 'settlements pending', next: () => '/v1/settlements?status=pending' },
-    { name: 'settlements party', next: () => `/v1/settlements?party=${desk}&cursor=${encodeCursor('settlements', [BigInt(randomInt(2, settlementMax))])}` },
+    {
+      name: 'settlements party',
+      next: () =>
+        `/v1/settlements?party=${desk}&cursor=${encodeCursor('settlements', [BigInt(randomInt(2, settlementMax))])}`,
+    },
     { name: 'settlement', next: () => `/v1/settlements/${randomInt(1, settlementMax)}` },
     { name: 'encumbrance', next: () => `/v1/encumbrances/${randomInt(1, encumbranceMax)}` },
     { name: 'delegation', next: () => `/v1/delegations/${randomInt(1, delegationMax)}` },
     { name: 'bridge routes', next: () => '/v1/bridge/routes' },
     { name: 'bridge route', next: () => `/v1/bridge/routes/${pick(routes)}` },
-    { name: 'bridge transfers', next: () => `/v1/bridge/transfers?cursor=${encodeCursor('bridge_transfers', [BigInt(randomInt(2, height)) * 10_000_000_000n])}` },
+    {
+      name: 'bridge transfers',
+      next: () =>
+        `/v1/bridge/transfers?cursor=${encodeCursor('bridge_transfers', [BigInt(randomInt(2, height)) * 10_000_000_000n])}`,
+    },
     { name: 'bridge transfers route', next: () => `/v1/bridge/transfers?route=${pick(routes)}` },
     { name: 'lookup tx', next: () => `/v1/lookup/${pick(txHashes)}` },
     { name: 'lookup account', next: () => `/v1/lookup/${pick(someAccounts)}` },
@@ -108,6 +141,7 @@ export async function endpoints(pool: Pool): Promise<Endpoint[]> {
 async function txsLastCursor(pool: Pool): Promise<string | null> {
   const total = Number((await pool.query(`SELECT tx_count FROM ${S}.chain_totals`)).rows[0].tx_count);
   const r = total % 20 || 20;
-  const row = (await pool.query(`SELECT height, tx_index FROM ${S}.txes ORDER BY seq ASC OFFSET $1 LIMIT 1`, [r])).rows[0];
+  const row = (await pool.query(`SELECT height, tx_index FROM ${S}.txes ORDER BY seq ASC OFFSET $1 LIMIT 1`, [r]))
+    .rows[0];
   return row ? encodeTxCursor({ direction: 'older', key: { height: row.height, txIndex: row.tx_index } }) : null;
 }

@@ -70,7 +70,12 @@ export async function explainEndpoints(databaseUrl: string, list: Endpoint[]): P
   const recorded: Recorded[] = [];
   let current = '';
   // no response cache: every request must reach the store, and the cache's height poller would be recorded too
-  const app = createRestApp({ pool: recordingPool(base, recorded, () => current), schema: SCHEMA, hrp: 'svc', responseCache: false });
+  const app = createRestApp({
+    pool: recordingPool(base, recorded, () => current),
+    schema: SCHEMA,
+    hrp: 'svc',
+    responseCache: false,
+  });
   const server = await new Promise<import('http').Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -94,7 +99,8 @@ export async function explainEndpoints(databaseUrl: string, list: Endpoint[]): P
     );
     const large = new Set(sizes.rows.filter((r) => r.rows > SMALL_TABLE_ROWS).map((r) => r.relname));
     for (const r of recorded) {
-      const plan = (await client.query({ text: `EXPLAIN (FORMAT JSON) ${r.text}`, values: r.values as unknown[] })).rows[0]['QUERY PLAN'][0].Plan as PlanNode;
+      const plan = (await client.query({ text: `EXPLAIN (FORMAT JSON) ${r.text}`, values: r.values as unknown[] }))
+        .rows[0]['QUERY PLAN'][0].Plan as PlanNode;
       walk(plan, (n) => {
         if (n['Index Name']) report.indexes.add(`${n['Relation Name'] ?? ''}:${n['Index Name']}`);
         if (n['Node Type'] === 'Seq Scan' && n['Relation Name'] && large.has(n['Relation Name'])) {

@@ -25,9 +25,16 @@ function serve(bytes: number, port: number): void {
 }
 
 /** Drives a floor server answering `bytes`-byte bodies with `clients` closed-loop clients. */
-export async function measureHttpFloor(bytes: number, o: { clients: number; durationMs: number; warmupMs: number }): Promise<LoadResult> {
+export async function measureHttpFloor(
+  bytes: number,
+  o: { clients: number; durationMs: number; warmupMs: number },
+): Promise<LoadResult> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', __filename, String(bytes), String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', __filename, String(bytes), String(port)],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   try {
     const url = `http://127.0.0.1:${port}`;
     for (let i = 0; i < 100; i++) {

@@ -98,10 +98,24 @@ async function driftsOf(url: string): Promise<{ total: number | null; sample: st
   const c = new Client({ connectionString: url });
   await c.connect();
   try {
-    const r = await c.query<{ height: number; event_type: string; entity: string; entity_id: string; field: string; chain_value: string; derived_value: string }>(
-      'SELECT height, event_type, entity, entity_id, field, chain_value, derived_value FROM svc.drifts ORDER BY seq',
-    );
-    return { total: r.rows.length, sample: r.rows.slice(0, 5).map((d) => `${d.height} ${d.event_type} ${d.entity} ${d.entity_id} ${d.field}: chain ${d.chain_value} derived ${d.derived_value}`) };
+    const r = await c.query<{
+      height: number;
+      event_type: string;
+      entity: string;
+      entity_id: string;
+      field: string;
+      chain_value: string;
+      derived_value: string;
+    }>('SELECT height, event_type, entity, entity_id, field, chain_value, derived_value FROM svc.drifts ORDER BY seq');
+    return {
+      total: r.rows.length,
+      sample: r.rows
+        .slice(0, 5)
+        .map(
+          (d) =>
+            `${d.height} ${d.event_type} ${d.entity} ${d.entity_id} ${d.field}: chain ${d.chain_value} derived ${d.derived_value}`,
+        ),
+    };
   } catch {
     return { total: null, sample: [] };
   } finally {
@@ -137,7 +151,10 @@ interface RunFigures {
 }
 
 /** The reconciler beside a run, as npm start runs it (default settings); stop() reports its passes. */
-function startReconciler(databaseUrl: string, rpcUrl: string): { stop(): Promise<{ recorded: number; failed: number; seconds: number; heights: number[] }> } {
+function startReconciler(
+  databaseUrl: string,
+  rpcUrl: string,
+): { stop(): Promise<{ recorded: number; failed: number; seconds: number; heights: number[] }> } {
   const pool = new Pool({ connectionString: databaseUrl, max: 2 });
   pool.on('error', () => undefined);
   const passes = { recorded: 0, failed: 0, seconds: 0, heights: [] as number[] };
@@ -158,14 +175,20 @@ function startReconciler(databaseUrl: string, rpcUrl: string): { stop(): Promise
   reconciler.start();
   let stopped: Promise<typeof passes> | undefined;
   return {
-    stop: () => (stopped ??= reconciler.stop().then(() => pool.end()).then(() => passes)),
+    stop: () =>
+      (stopped ??= reconciler
+        .stop()
+        .then(() => pool.end())
+        .then(() => passes)),
   };
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const before = machineState();
-  log(`machine: ${before.cores} cores, load ${before.load.join(' ')}${busy(before) ? ' (BUSY: figures below are disturbed)' : ''}; busiest: ${before.busiest.join(' | ')}`);
+  log(
+    `machine: ${before.cores} cores, load ${before.load.join(' ')}${busy(before) ? ' (BUSY: figures below are disturbed)' : ''}; busiest: ${before.busiest.join(' | ')}`,
+  );
 
   const dist = path.join(REPO_ROOT, 'dist', 'index.js');
   if (!fs.existsSync(dist)) throw new Error('dist/index.js missing: npm run build first');
@@ -183,12 +206,23 @@ async function main(): Promise<void> {
   const chain = history.chain;
   let events = 0;
   for (let h = 1; h <= chain.height; h++) {
-    const r = JSON.parse(chain.block(h)!.resultsJson) as { txs_results: { events: unknown[] }[] | null; finalize_block_events: unknown[] | null };
+    const r = JSON.parse(chain.block(h)!.resultsJson) as {
+      txs_results: { events: unknown[] }[] | null;
+      finalize_block_events: unknown[] | null;
+    };
     events += (r.txs_results ?? []).reduce((n, x) => n + x.events.length, 0) + (r.finalize_block_events ?? []).length;
   }
   const txs = history.summary.txs.total;
-  const generation = { seconds: round((Date.now() - t) / 1000), blocks: chain.height, txs, failedTxs: history.summary.txs.failed, events };
-  log(`history: seed ${args.seed}, ${chain.height} blocks, ${txs} txs (${history.summary.txs.failed} failed), ${events} events, generated in ${generation.seconds} s (skipSignatureVerification)`);
+  const generation = {
+    seconds: round((Date.now() - t) / 1000),
+    blocks: chain.height,
+    txs,
+    failedTxs: history.summary.txs.failed,
+    events,
+  };
+  log(
+    `history: seed ${args.seed}, ${chain.height} blocks, ${txs} txs (${history.summary.txs.failed} failed), ${events} events, generated in ${generation.seconds} s (skipSignatureVerification)`,
+  );
 
   const rpc = await startRpcServer(chain);
   const pg = await startPostgres();
@@ -209,7 +243,11 @@ async function main(): Promise<void> {
       }
       return spec.project === 'full' ? REPO_ROOT : spec.project === 'floor' ? floor.dir : path.resolve(spec.project);
     });
-    const perSpec = specs.map(() => ({ runs: [] as NodeRunResult[], drifts: { total: null as number | null, sample: [] as string[] }, loadBefore: machineState().load }));
+    const perSpec = specs.map(() => ({
+      runs: [] as NodeRunResult[],
+      drifts: { total: null as number | null, sample: [] as string[] },
+      loadBefore: machineState().load,
+    }));
     // interleaved (A B A B…), so a drift of the machine's speed falls on every run alike
     for (let i = 0; i < args.repeat; i++) {
       for (const [k, spec] of specs.entries()) {
@@ -233,11 +271,14 @@ async function main(): Promise<void> {
           const passes = reconciler ? await reconciler.stop() : undefined;
           acc.runs.push(r);
           acc.drifts = await driftsOf(db.url);
-          if (acc.drifts.total) log(`${spec.label} #${i + 1}: drift_total ${acc.drifts.total}: ${acc.drifts.sample.join(' | ')}`);
+          if (acc.drifts.total)
+            log(`${spec.label} #${i + 1}: drift_total ${acc.drifts.total}: ${acc.drifts.sample.join(' | ')}`);
           log(
             `${spec.label} #${i + 1}: ${round(r.blocksPerSec)} blocks/s, ${round((r.blocksPerSec * txs) / chain.height)} txs/s (${round(r.indexMs / 1000)} s + ${round(r.startupMs / 1000)} s start-up), ` +
               `CPU/block node ${r.nodeCpuMsPerBlock} ms + postgres ${r.pgCpuMsPerBlock ?? '?'} ms, peak RSS ${r.hwmRssMb} MB, load ${machineState().load[0]}` +
-              (passes ? `; reconciler: ${passes.recorded} passes recorded (${passes.failed} failed) in ${round(passes.seconds)} s, at heights ${passes.heights.join(', ')}` : ''),
+              (passes
+                ? `; reconciler: ${passes.recorded} passes recorded (${passes.failed} failed) in ${round(passes.seconds)} s, at heights ${passes.heights.join(', ')}`
+                : ''),
           );
         } finally {
           await reconciler?.stop();
@@ -293,10 +334,17 @@ async function main(): Promise<void> {
   const cpuRatio = full && fl ? round(cpu(fl) / cpu(full), 2) : null;
   const withReconciler = results.find((r) => r.label === 'full+reconciler');
   if (full && withReconciler) {
-    log(`full+reconciler/full = ${round(withReconciler.blocksPerSec / full.blocksPerSec, 3)} in blocks/s (median of ${args.repeat}; target >= 0.95): the reconciler's cost during a catch-up`);
+    log(
+      `full+reconciler/full = ${round(withReconciler.blocksPerSec / full.blocksPerSec, 3)} in blocks/s (median of ${args.repeat}; target >= 0.95): the reconciler's cost during a catch-up`,
+    );
   }
-  if (ratio !== null) log(`full/floor = ${ratio} wall-clock, ${cpuRatio} by CPU per block (target >= 0.67); full ${full!.blocksPerSec} blocks/s (target >= 60)`);
-  log(`load before ${before.load.join(' ')}, after ${after.load.join(' ')}${busy(before) || busy(after) ? ' — the machine was busy: repeat on a quiet machine before quoting' : ''}`);
+  if (ratio !== null)
+    log(
+      `full/floor = ${ratio} wall-clock, ${cpuRatio} by CPU per block (target >= 0.67); full ${full!.blocksPerSec} blocks/s (target >= 60)`,
+    );
+  log(
+    `load before ${before.load.join(' ')}, after ${after.load.join(' ')}${busy(before) || busy(after) ? ' — the machine was busy: repeat on a quiet machine before quoting' : ''}`,
+  );
   console.log(
     JSON.stringify({
       bench: 'index-throughput',
@@ -305,7 +353,13 @@ async function main(): Promise<void> {
       runs: results.map(({ progress: _p, ...r }) => r),
       ratioFullFloor: ratio,
       ratioFullFloorByCpu: cpuRatio,
-      machine: { cores: before.cores, loadBefore: before.load, loadAfter: after.load, busiestBefore: before.busiest, busiestAfter: after.busiest },
+      machine: {
+        cores: before.cores,
+        loadBefore: before.load,
+        loadAfter: after.load,
+        busiestBefore: before.busiest,
+        busiestAfter: after.busiest,
+      },
     }),
   );
 }

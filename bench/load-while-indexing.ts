@@ -52,7 +52,13 @@ export async function loadWhileIndexing(o: LoadWhileIndexingOptions): Promise<Lo
   const log = o.log ?? (() => undefined);
   ensureProjectBuilt();
   const { startDevnet } = await import('../devnet/cli');
-  const devnet: Devnet = await startDevnet({ seed: 'load-indexing', blocks: o.historyBlocks, txsPerBlock: 10, live: true, blockMs: o.blockMs });
+  const devnet: Devnet = await startDevnet({
+    seed: 'load-indexing',
+    blocks: o.historyBlocks,
+    txsPerBlock: 10,
+    live: true,
+    blockMs: o.blockMs,
+  });
   const db = await createDatabase(o.serverUrl, uniqueName('load_indexing'));
   const pool = new Pool({ connectionString: db.url, max: 2 });
   pool.on('error', () => undefined);
@@ -67,7 +73,9 @@ export async function loadWhileIndexing(o: LoadWhileIndexingOptions): Promise<Lo
         const next = () => list[i++ % list.length].next();
         const rssBeforeMb = rssMb(api.child.pid!);
         const indexedBefore = await indexedHeight(pool);
-        log(`load: ${o.clients} clients for ${o.durationMs / 1000} s over ${list.length} endpoints; indexed ${indexedBefore}, chain ${devnet.chain.height}, API RSS ${rssBeforeMb} MB`);
+        log(
+          `load: ${o.clients} clients for ${o.durationMs / 1000} s over ${list.length} endpoints; indexed ${indexedBefore}, chain ${devnet.chain.height}, API RSS ${rssBeforeMb} MB`,
+        );
         const load = await runLoad(api.url, next, { clients: o.clients, durationMs: o.durationMs, warmupMs: 0 });
         const rssAfterMb = rssMb(api.child.pid!);
         const indexedAfter = await indexedHeight(pool);
@@ -109,7 +117,14 @@ async function main(): Promise<void> {
   const a = parseArgs(process.argv.slice(2));
   const pg = await startPostgres({ settings: { max_connections: Math.max(200, a.clients + 50) } });
   try {
-    const r = await loadWhileIndexing({ serverUrl: pg.url, clients: a.clients, durationMs: a.seconds * 1000, blockMs: a.blockMs, historyBlocks: a.historyBlocks, log: (l) => console.log(`[bench:load-indexing] ${l}`) });
+    const r = await loadWhileIndexing({
+      serverUrl: pg.url,
+      clients: a.clients,
+      durationMs: a.seconds * 1000,
+      blockMs: a.blockMs,
+      historyBlocks: a.historyBlocks,
+      log: (l) => console.log(`[bench:load-indexing] ${l}`),
+    });
     console.log(JSON.stringify({ bench: 'load-while-indexing', ...a, ...r }));
     if (r.load.errors > 0 || r.indexedAfter <= r.indexedBefore) process.exitCode = 1;
   } finally {

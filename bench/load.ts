@@ -37,7 +37,11 @@ function get(agent: http.Agent, base: URL, path: string): Promise<{ status: numb
 }
 
 /** Runs `clients` loops of GET next() until `durationMs` has passed (after a warm-up that is not counted). */
-export async function runLoad(baseUrl: string, next: () => string, o: { clients: number; durationMs: number; warmupMs: number }): Promise<LoadResult> {
+export async function runLoad(
+  baseUrl: string,
+  next: () => string,
+  o: { clients: number; durationMs: number; warmupMs: number },
+): Promise<LoadResult> {
   const base = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: o.clients });
   const latencies: number[] = [];

@@ -69,7 +69,15 @@ async function vacuum(url: string): Promise<void> {
 }
 
 /** `passes` passes on a copy of the base store scaled to `txs`; the median pass by total time. */
-async function benchSize(serverUrl: string, template: string, rpcUrl: string, chainHeight: number, txs: number, holders: number, o: Options): Promise<SizeFigures> {
+async function benchSize(
+  serverUrl: string,
+  template: string,
+  rpcUrl: string,
+  chainHeight: number,
+  txs: number,
+  holders: number,
+  o: Options,
+): Promise<SizeFigures> {
   const db = await copyDatabase(serverUrl, template);
   const pool = new Pool({ connectionString: db.url, max: 2 });
   pool.on('error', () => undefined);
@@ -83,9 +91,18 @@ async function benchSize(serverUrl: string, template: string, rpcUrl: string, ch
     const runs: { result: PassResult; totalMs: number }[] = [];
     for (let i = 0; i < o.passes; i++) {
       // each pass at a new store height, as beside a running node (a pass at a height already checked keeps its rows)
-      await pool.query(`UPDATE "${SCHEMA}"._metadata SET value = to_jsonb((value::text)::int + 1) WHERE key = 'lastProcessedHeight'`);
+      await pool.query(
+        `UPDATE "${SCHEMA}"._metadata SET value = to_jsonb((value::text)::int + 1) WHERE key = 'lastProcessedHeight'`,
+      );
       const t = Date.now();
-      const result = await runPass({ pool, tables: tablesIn(SCHEMA), rpcUrl, queryTimeoutMs: RECONCILER_DEFAULTS.queryTimeoutMs, concurrency: RECONCILER_DEFAULTS.concurrency, chainHeight });
+      const result = await runPass({
+        pool,
+        tables: tablesIn(SCHEMA),
+        rpcUrl,
+        queryTimeoutMs: RECONCILER_DEFAULTS.queryTimeoutMs,
+        concurrency: RECONCILER_DEFAULTS.concurrency,
+        chainHeight,
+      });
       const totalMs = Date.now() - t;
       log(
         `${stored} txs, ${holdings} holdings: pass ${i + 1} in ${totalMs} ms (store snapshot ${result!.storeMs} ms, chain ${result!.chainMs} ms for ${result!.queries} queries, write ${result!.writeMs} ms); ` +
@@ -103,19 +120,38 @@ async function benchSize(serverUrl: string, template: string, rpcUrl: string, ch
 
 async function main(): Promise<void> {
   const o = parseOptions(process.argv.slice(2));
-  log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  log(
+    `machine: ${os.cpus().length} cores, load ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   const pg = await startPostgres({ settings: { shared_buffers: '2048MB', work_mem: '16MB' } });
   try {
-    const base = await buildBaseStore(pg.url, { seed: 'bench-api', blocks: o.baseBlocks, txsPerBlock: 10, keepChain: true }, log);
+    const base = await buildBaseStore(
+      pg.url,
+      { seed: 'bench-api', blocks: o.baseBlocks, txsPerBlock: 10, keepChain: true },
+      log,
+    );
     try {
       const rpcUrl = base.devnet!.url;
       const small = await benchSize(pg.url, base.db.name, rpcUrl, base.height, base.txs, 0, o);
       const large = await benchSize(pg.url, base.db.name, rpcUrl, base.height, o.txs, o.holders, o);
       for (const f of [small, large]) {
-        log(`${String(f.txs).padStart(8)} txs ${String(f.holdings).padStart(7)} holdings: median pass ${f.totalMs} ms = store ${f.result.storeMs} + chain ${f.result.chainMs} + write ${f.result.writeMs} ms (${f.result.queries} queries)`);
+        log(
+          `${String(f.txs).padStart(8)} txs ${String(f.holdings).padStart(7)} holdings: median pass ${f.totalMs} ms = store ${f.result.storeMs} + chain ${f.result.chainMs} + write ${f.result.writeMs} ms (${f.result.queries} queries)`,
+        );
       }
-      log(`large/base pass time = ${(large.totalMs / small.totalMs).toFixed(2)}; the store snapshot ${(large.result.storeMs / Math.max(1, small.result.storeMs)).toFixed(1)}x`);
-      console.log(JSON.stringify({ bench: 'reconcile', small: { txs: small.txs, holdings: small.holdings, ms: small.totalMs, ...small.result }, large: { txs: large.txs, holdings: large.holdings, ms: large.totalMs, ...large.result } }));
+      log(
+        `large/base pass time = ${(large.totalMs / small.totalMs).toFixed(2)}; the store snapshot ${(large.result.storeMs / Math.max(1, small.result.storeMs)).toFixed(1)}x`,
+      );
+      console.log(
+        JSON.stringify({
+          bench: 'reconcile',
+          small: { txs: small.txs, holdings: small.holdings, ms: small.totalMs, ...small.result },
+          large: { txs: large.txs, holdings: large.holdings, ms: large.totalMs, ...large.result },
+        }),
+      );
     } finally {
       await base.devnet?.close();
       await base.db.drop().catch(() => undefined);

@@ -19,7 +19,14 @@
  */
 import { Client, Pool } from 'pg';
 import { toBech32 } from '../src/lib/address';
-import { buildDatabaseUrl, createDatabase, parseDatabaseUrl, subqlDbEnv, TestDatabase, uniqueName } from '../tests/harness/postgres';
+import {
+  buildDatabaseUrl,
+  createDatabase,
+  parseDatabaseUrl,
+  subqlDbEnv,
+  TestDatabase,
+  uniqueName,
+} from '../tests/harness/postgres';
 import { startNode } from '../tests/harness/subql-node';
 import { ensureProjectBuilt } from '../tests/harness/indexed-store';
 import type { Devnet } from '../devnet/cli';
@@ -42,7 +49,13 @@ export async function buildBaseStore(
 ): Promise<BaseStore> {
   const { startDevnet } = await import('../devnet/cli');
   let t = Date.now();
-  const devnet = await startDevnet({ seed: o.seed, blocks: o.blocks, txsPerBlock: o.txsPerBlock, holders: o.holders, blockIntervalMs: 6000 });
+  const devnet = await startDevnet({
+    seed: o.seed,
+    blocks: o.blocks,
+    txsPerBlock: o.txsPerBlock,
+    holders: o.holders,
+    blockIntervalMs: 6000,
+  });
   log(`devnet history: ${devnet.generation.blocks} blocks, ${devnet.generation.txs} txs (${Date.now() - t} ms)`);
   ensureProjectBuilt();
   const db = await createDatabase(serverUrl, uniqueName('bench_base'));
@@ -84,7 +97,10 @@ export async function copyDatabase(serverUrl: string, template: string): Promise
       const c = new Client({ connectionString: serverUrl });
       await c.connect();
       try {
-        await c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+        await c.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [name],
+        );
         await c.query(`DROP DATABASE IF EXISTS ${name}`);
       } finally {
         await c.end();
@@ -182,14 +198,25 @@ async function addHolders(pool: Pool, count: number, log: (s: string) => void): 
        FROM unnest($4::text[], $5::text[], $6::text[]) AS x(h, u, s)`,
       [t.asset_id, t.kind_id, t.denom, holders, units, snapshots],
     );
-    await pool.query(`INSERT INTO ${S}.accounts (id, evm_address, first_height, assets_created) SELECT h, NULL, 1, 0 FROM unnest($1::text[]) AS h`, [holders]);
+    await pool.query(
+      `INSERT INTO ${S}.accounts (id, evm_address, first_height, assets_created) SELECT h, NULL, 1, 0 FROM unnest($1::text[]) AS h`,
+      [holders],
+    );
   }
-  await pool.query(`UPDATE ${S}.kinds SET holder_count = holder_count + $3, supply = supply + $4::numeric WHERE asset_id = $1 AND kind_id = $2`, [t.asset_id, t.kind_id, count, totalUnits.toString()]);
+  await pool.query(
+    `UPDATE ${S}.kinds SET holder_count = holder_count + $3, supply = supply + $4::numeric WHERE asset_id = $1 AND kind_id = $2`,
+    [t.asset_id, t.kind_id, count, totalUnits.toString()],
+  );
   log(`added ${count} holders (with income entries) to ${t.asset_id.slice(0, 12)}…/${t.kind_id}`);
 }
 
 /** Scales a copy of the base store to `copies` times its history. */
-export async function scaleStore(url: string, copies: number, extraHolders: number, log: (s: string) => void): Promise<{ txs: number }> {
+export async function scaleStore(
+  url: string,
+  copies: number,
+  extraHolders: number,
+  log: (s: string) => void,
+): Promise<{ txs: number }> {
   const pool = new Pool({ connectionString: url, max: 2 });
   pool.on('error', () => undefined); // idle clients dropped when the bench database goes away
   try {

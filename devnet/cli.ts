@@ -43,8 +43,25 @@ export class UsageError extends Error {
 }
 
 const DEFAULT_PORT = 26657;
-const VALUE_FLAGS = ['seed', 'blocks', 'txs-per-block', 'port', 'host', 'block-ms', 'start-time', 'block-interval-ms', 'holders'] as const;
-const SWITCHES = ['live', 'services-mode', 'old-chain', 'cosmos-evm-events', 'skip-signature-verification', 'help'] as const;
+const VALUE_FLAGS = [
+  'seed',
+  'blocks',
+  'txs-per-block',
+  'port',
+  'host',
+  'block-ms',
+  'start-time',
+  'block-interval-ms',
+  'holders',
+] as const;
+const SWITCHES = [
+  'live',
+  'services-mode',
+  'old-chain',
+  'cosmos-evm-events',
+  'skip-signature-verification',
+  'help',
+] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 type Switch = (typeof SWITCHES)[number];
 
@@ -72,7 +89,8 @@ function readFlags(argv: readonly string[]): { values: Map<ValueFlag, string>; s
     if (!(VALUE_FLAGS as readonly string[]).includes(name)) throw new UsageError(`unknown option --${name}`);
     if (values.has(name as ValueFlag)) throw new UsageError(`--${name} given twice`);
     const value = inline ?? argv[++i];
-    if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
+    if (value === undefined || (inline === undefined && value.startsWith('--')))
+      throw new UsageError(`--${name} needs a value`);
     values.set(name as ValueFlag, value);
   }
   return { values, switches };
@@ -81,7 +99,8 @@ function readFlags(argv: readonly string[]): { values: Map<ValueFlag, string>; s
 function integer(values: Map<ValueFlag, string>, name: ValueFlag, min: number, max: number): number | undefined {
   const raw = values.get(name);
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
   return Number(raw);
 }
 
@@ -91,7 +110,8 @@ function startTime(values: Map<ValueFlag, string>): number | undefined {
   const raw = values.get('start-time');
   if (raw === undefined) return undefined;
   const ms = RFC3339_UTC.test(raw) ? Date.parse(raw) : NaN;
-  if (!Number.isFinite(ms) || ms <= 0) throw new UsageError(`--start-time must be a UTC time like 2026-01-01T00:00:00Z, got ${JSON.stringify(raw)}`);
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new UsageError(`--start-time must be a UTC time like 2026-01-01T00:00:00Z, got ${JSON.stringify(raw)}`);
   return ms;
 }
 
@@ -143,12 +163,22 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  print({ event: 'generating', seed: options.seed, blocks: options.blocks, txs_per_block: options.txsPerBlock, old_chain: options.oldChain, skip_signature_verification: options.skipSignatureVerification });
+  print({
+    event: 'generating',
+    seed: options.seed,
+    blocks: options.blocks,
+    txs_per_block: options.txsPerBlock,
+    old_chain: options.oldChain,
+    skip_signature_verification: options.skipSignatureVerification,
+  });
   const progressEvery = Math.max(100, Math.ceil(options.blocks / 20));
   const devnet = await startDevnet({
     ...options,
     log: print,
-    onBlock: (height, ms) => height % progressEvery === 0 && height < options.blocks && print({ event: 'progress', height, ms: Math.round(ms) }),
+    onBlock: (height, ms) =>
+      height % progressEvery === 0 &&
+      height < options.blocks &&
+      print({ event: 'progress', height, ms: Math.round(ms) }),
   });
   const { elapsedMs, txs, blocks } = devnet.generation;
   const seconds = elapsedMs / 1000;
@@ -163,7 +193,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     last_block_time: devnet.summary.lastBlockTime,
     failed_txs: devnet.summary.txs.failed,
   });
-  print({ event: 'listening', url: devnet.url, height: devnet.chain.height, chain_id: devnet.chain.chainId, version: devnet.app.version, live: options.live ?? false });
+  print({
+    event: 'listening',
+    url: devnet.url,
+    height: devnet.chain.height,
+    chain_id: devnet.chain.chainId,
+    version: devnet.app.version,
+    live: options.live ?? false,
+  });
   return new Promise((resolve) => {
     const shutdown = (signal: string) => {
       process.off('SIGINT', onInt);

@@ -38,7 +38,11 @@ export interface AppServicesLaunch {
 function withDevnetDefaults(settings: AppServicesSettings, seed: string, liveFrom: number): AppServicesSettings {
   const key = (role: string) => new KeySecret(bytesToHex(privateKey(seed, role)), `the devnet's ${role} key`);
   const fromHeight = settings.lender.fromHeight ?? liveFrom;
-  return { ...settings, keys: { lender: settings.keys.lender ?? key('lender'), desk: settings.keys.desk ?? key('desk') }, lender: { ...settings.lender, fromHeight } };
+  return {
+    ...settings,
+    keys: { lender: settings.keys.lender ?? key('lender'), desk: settings.keys.desk ?? key('desk') },
+    lender: { ...settings.lender, fromHeight },
+  };
 }
 
 export function createAppServices(o: AppServicesLaunch): { services: AppServices; close: () => Promise<void> } {

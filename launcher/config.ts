@@ -9,7 +9,12 @@ import { ConfigError } from '../src/lib/errors';
 import type { LogFormat, LogLevel } from './logger';
 import { responseCacheFromEnv } from '../rest-adapter/config';
 import type { ResponseCacheOptions } from '../rest-adapter/http/response-cache';
-import { APP_SERVICES_DEFAULTS, APP_SERVICES_VARIABLES, type AppServicesSettings, type LenderSettings } from '../app-services/config';
+import {
+  APP_SERVICES_DEFAULTS,
+  APP_SERVICES_VARIABLES,
+  type AppServicesSettings,
+  type LenderSettings,
+} from '../app-services/config';
 import { KeySecret } from '../app-services/keys';
 import { RECONCILER_DEFAULTS, RECONCILER_VARIABLES, type ReconcilerSettings } from '../reconciler/config';
 
@@ -97,7 +102,8 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = read(env, name)?.toLowerCase();
   if (raw === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
 }
 
@@ -110,7 +116,11 @@ function url(env: Env, name: string, protocols: string[], example: string): stri
   } catch {
     throw new ConfigError(name, `is not a URL (expected ${example})`);
   }
-  if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `must use ${protocols.map((p) => `${p}//`).join(' or ')}, got "${parsed.protocol}" (expected ${example})`);
+  if (!protocols.includes(parsed.protocol))
+    throw new ConfigError(
+      name,
+      `must use ${protocols.map((p) => `${p}//`).join(' or ')}, got "${parsed.protocol}" (expected ${example})`,
+    );
   return raw;
 }
 
@@ -119,7 +129,10 @@ function chainOf(env: Env): LauncherConfig['chain'] {
   const chainId = chainIdOf(env);
   if (rpcUrl === undefined) {
     if (chainId !== undefined && chainId !== DEFAULT_CHAIN_CONFIG.chainId) {
-      throw new ConfigError('CHAIN_ID', `applies with CHAIN_RPC_URL only; the embedded devnet is ${DEFAULT_CHAIN_CONFIG.chainId}`);
+      throw new ConfigError(
+        'CHAIN_ID',
+        `applies with CHAIN_RPC_URL only; the embedded devnet is ${DEFAULT_CHAIN_CONFIG.chainId}`,
+      );
     }
     return undefined;
   }
@@ -140,7 +153,11 @@ function devnetOf(env: Env): DevnetConfig {
 
 function schemaOf(env: Env): string {
   const schema = read(env, 'DB_SCHEMA') ?? 'svc';
-  if (!SCHEMA_RE.test(schema)) throw new ConfigError('DB_SCHEMA', `must be a lower-case PostgreSQL identifier ([a-z_][a-z0-9_]*, at most 63), got "${schema}"`);
+  if (!SCHEMA_RE.test(schema))
+    throw new ConfigError(
+      'DB_SCHEMA',
+      `must be a lower-case PostgreSQL identifier ([a-z_][a-z0-9_]*, at most 63), got "${schema}"`,
+    );
   return schema;
 }
 
@@ -161,7 +178,11 @@ function lenderOf(env: Env): LenderSettings {
   const d = APP_SERVICES_DEFAULTS.lender;
   const ltvBps = integer(env, 'LENDER_LTV_BPS', d.ltvBps, 1, 10_000);
   const liquidationLtvBps = integer(env, 'LENDER_LIQUIDATION_LTV_BPS', d.liquidationLtvBps, 1, 10_000);
-  if (liquidationLtvBps <= ltvBps) throw new ConfigError('LENDER_LIQUIDATION_LTV_BPS', `must be above LENDER_LTV_BPS (${ltvBps}), got ${liquidationLtvBps}: a new loan would be liquidated at once`);
+  if (liquidationLtvBps <= ltvBps)
+    throw new ConfigError(
+      'LENDER_LIQUIDATION_LTV_BPS',
+      `must be above LENDER_LTV_BPS (${ltvBps}), got ${liquidationLtvBps}: a new loan would be liquidated at once`,
+    );
   return {
     ltvBps,
     liquidationLtvBps,
@@ -169,15 +190,26 @@ function lenderOf(env: Env): LenderSettings {
     pledgeWindowMs: integer(env, 'LENDER_PLEDGE_WINDOW_S', d.pledgeWindowMs / 1000, 1, 86_400) * 1000,
     pollMs: integer(env, 'LENDER_POLL_MS', d.pollMs, 100, 3_600_000),
     claimEveryMs: integer(env, 'LENDER_CLAIM_MS', d.claimEveryMs, 1000, 86_400_000),
-    fromHeight: read(env, 'LENDER_FROM_HEIGHT') === undefined ? undefined : integer(env, 'LENDER_FROM_HEIGHT', 0, 0, Number.MAX_SAFE_INTEGER),
+    fromHeight:
+      read(env, 'LENDER_FROM_HEIGHT') === undefined
+        ? undefined
+        : integer(env, 'LENDER_FROM_HEIGHT', 0, 0, Number.MAX_SAFE_INTEGER),
   };
 }
 
 function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
   const d = APP_SERVICES_DEFAULTS;
   const schema = read(env, 'APP_SCHEMA') ?? d.schema;
-  if (!SCHEMA_RE.test(schema)) throw new ConfigError('APP_SCHEMA', `must be a lower-case PostgreSQL identifier ([a-z_][a-z0-9_]*, at most 63), got "${schema}"`);
-  if (schema === indexerSchema) throw new ConfigError('APP_SCHEMA', `must differ from DB_SCHEMA ("${indexerSchema}"): the indexer's schema is read-only to the app services`);
+  if (!SCHEMA_RE.test(schema))
+    throw new ConfigError(
+      'APP_SCHEMA',
+      `must be a lower-case PostgreSQL identifier ([a-z_][a-z0-9_]*, at most 63), got "${schema}"`,
+    );
+  if (schema === indexerSchema)
+    throw new ConfigError(
+      'APP_SCHEMA',
+      `must differ from DB_SCHEMA ("${indexerSchema}"): the indexer's schema is read-only to the app services`,
+    );
   return {
     schema,
     keys: { lender: secretOf(env, 'LENDER_KEY'), desk: secretOf(env, 'DESK_KEY') },
@@ -225,7 +257,10 @@ export function loadLauncherConfig(env: Env, opts: { stdoutIsTTY: boolean; cwd: 
     devnet: devnetOf(env),
     readyMaxLagBlocks: integer(env, 'READY_MAX_LAG_BLOCKS', 10, 0, 1_000_000),
     progressIntervalMs: integer(env, 'PROGRESS_INTERVAL_MS', 5000, 500, 600_000),
-    log: { format: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, opts.stdoutIsTTY ? 'pretty' : 'json'), level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info') },
+    log: {
+      format: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, opts.stdoutIsTTY ? 'pretty' : 'json'),
+      level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    },
     node: { batchSize: integer(env, 'NODE_BATCH_SIZE', 20, 1, 1000), workers: integer(env, 'NODE_WORKERS', 0, 0, 64) },
     responseCache: responseCacheFromEnv(env),
     hrp: chainConfig.hrp,
@@ -262,7 +297,11 @@ function databaseUrlOf(env: Env): string {
   const direct = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');
   if (direct) return direct;
   const host = read(env, 'DB_HOST');
-  if (!host) throw new ConfigError('DATABASE_URL', 'set DATABASE_URL, or DB_HOST (with DB_PORT, DB_USER, DB_PASS, DB_DATABASE) as for the SubQuery node');
+  if (!host)
+    throw new ConfigError(
+      'DATABASE_URL',
+      'set DATABASE_URL, or DB_HOST (with DB_PORT, DB_USER, DB_PASS, DB_DATABASE) as for the SubQuery node',
+    );
   const u = new URL('postgres://localhost');
   u.hostname = host;
   u.port = String(integer(env, 'DB_PORT', 5432, 1, 65535));
@@ -274,7 +313,8 @@ function databaseUrlOf(env: Env): string {
 
 function chainIdOf(env: Env): string | undefined {
   const chainId = read(env, 'CHAIN_ID');
-  if (chainId !== undefined && !isValidChainId(chainId)) throw new ConfigError('CHAIN_ID', `"${chainId}" is not a chain id (1..50 printable characters)`);
+  if (chainId !== undefined && !isValidChainId(chainId))
+    throw new ConfigError('CHAIN_ID', `"${chainId}" is not a chain id (1..50 printable characters)`);
   return chainId;
 }
 
@@ -287,7 +327,10 @@ export function loadServeConfig(env: Env, opts: { stdoutIsTTY: boolean }): Serve
     schema: schemaOf(env),
     chainRpcUrl: url(env, 'CHAIN_RPC_URL', ['http:', 'https:'], 'http://host:26657')?.replace(/\/+$/, ''),
     readyMaxLagBlocks: integer(env, 'READY_MAX_LAG_BLOCKS', 10, 0, 1_000_000),
-    log: { format: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, opts.stdoutIsTTY ? 'pretty' : 'json'), level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info') },
+    log: {
+      format: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, opts.stdoutIsTTY ? 'pretty' : 'json'),
+      level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    },
     chainId: chainIdOf(env),
     app: appServicesOf(env, schemaOf(env)),
     hrp: chainConfig.hrp,

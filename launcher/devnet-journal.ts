@@ -48,7 +48,12 @@ export class JournalConflict extends Error {
 
 export function journalEntry(block: StoredBlock, liveBlockMs?: number): JournalBlock {
   const timeMs = Number(block.header.time.seconds) * 1000 + Math.floor(block.header.time.nanos / 1e6);
-  const entry: JournalBlock = { height: block.height, timeMs, hash: upperHex(block.blockId.hash), txs: block.txs.map((t) => Buffer.from(t).toString('base64')) };
+  const entry: JournalBlock = {
+    height: block.height,
+    timeMs,
+    hash: upperHex(block.blockId.hash),
+    txs: block.txs.map((t) => Buffer.from(t).toString('base64')),
+  };
   if (liveBlockMs !== undefined) entry.liveBlockMs = liveBlockMs;
   return entry;
 }
@@ -88,7 +93,10 @@ export class DevnetJournal {
     fs.mkdirSync(dir, { recursive: true });
     const metaFile = path.join(dir, 'devnet.json');
     const meta = fs.existsSync(metaFile) ? (JSON.parse(fs.readFileSync(metaFile, 'utf8')) as JournalMeta) : undefined;
-    if (meta && meta.version !== JOURNAL_VERSION) throw new JournalConflict(`${metaFile} has journal version ${meta.version}; this launcher reads version ${JOURNAL_VERSION}`);
+    if (meta && meta.version !== JOURNAL_VERSION)
+      throw new JournalConflict(
+        `${metaFile} has journal version ${meta.version}; this launcher reads version ${JOURNAL_VERSION}`,
+      );
     const blocks = meta ? readBlocks(path.join(dir, 'blocks.ndjson')) : [];
     return new DevnetJournal(dir, meta, blocks);
   }

@@ -16,10 +16,32 @@
  * as txs the scenario did not plan.
  */
 import { DEFAULT_CHAIN_CONFIG } from '../src/lib/config';
-import { startRpcServer, txHashHex, upperHex, type CheckTxResult, type DevnetChain, type DevnetRpcServer, type StoredBlock } from '../devnet/chain';
-import { autoIntervalMs, DEFAULT_START_TIME_MS, generateHistory, historyTimeline, LiveLoop, type ScenarioEngine } from '../devnet/scenario';
+import {
+  startRpcServer,
+  txHashHex,
+  upperHex,
+  type CheckTxResult,
+  type DevnetChain,
+  type DevnetRpcServer,
+  type StoredBlock,
+} from '../devnet/chain';
+import {
+  autoIntervalMs,
+  DEFAULT_START_TIME_MS,
+  generateHistory,
+  historyTimeline,
+  LiveLoop,
+  type ScenarioEngine,
+} from '../devnet/scenario';
 import type { DevnetConfig } from './config';
-import { DevnetJournal, JournalConflict, journalEntry, txBytes, type DevnetIdentity, type JournalBlock } from './devnet-journal';
+import {
+  DevnetJournal,
+  JournalConflict,
+  journalEntry,
+  txBytes,
+  type DevnetIdentity,
+  type JournalBlock,
+} from './devnet-journal';
 import type { Logger } from './logger';
 
 export interface EmbeddedDevnet {
@@ -43,17 +65,28 @@ export interface EmbeddedDevnetOptions {
 }
 
 export function devnetIdentity(config: DevnetConfig): DevnetIdentity {
-  return { seed: config.seed, historyBlocks: config.historyBlocks, txsPerBlock: config.txsPerBlock, chainId: DEFAULT_CHAIN_CONFIG.chainId };
+  return {
+    seed: config.seed,
+    historyBlocks: config.historyBlocks,
+    txsPerBlock: config.txsPerBlock,
+    chainId: DEFAULT_CHAIN_CONFIG.chainId,
+  };
 }
 
 /** A first start: the history ends just before now, so live blocks follow on (as startDevnet does). */
 function liveStartTime(config: DevnetConfig): number {
-  const span = historyTimeline({ seed: config.seed, blocks: config.historyBlocks, startTimeMs: DEFAULT_START_TIME_MS }).spanMs;
+  const span = historyTimeline({
+    seed: config.seed,
+    blocks: config.historyBlocks,
+    startTimeMs: DEFAULT_START_TIME_MS,
+  }).spanMs;
   return Math.floor((Date.now() - span - 2 * autoIntervalMs(config.historyBlocks)) / 1000) * 1000;
 }
 
 function conflict(dataDir: string, what: string): JournalConflict {
-  return new JournalConflict(`${what}. The devnet saved in ${dataDir} cannot be rebuilt: remove ${dataDir} (rm -rf ${dataDir}) or pass a new DATA_DIR.`);
+  return new JournalConflict(
+    `${what}. The devnet saved in ${dataDir} cannot be rebuilt: remove ${dataDir} (rm -rf ${dataDir}) or pass a new DATA_DIR.`,
+  );
 }
 
 /** Logs "x / n" at most every 5 s during a long loop. */
@@ -92,12 +125,25 @@ async function history(o: EmbeddedDevnetOptions): Promise<ScenarioEngine> {
     const block = h.chain.block(height)!;
     const saved = o.journal.block(height);
     if (!saved) o.journal.append(journalEntry(block));
-    else if (saved.hash !== upperHex(block.blockId.hash)) throw conflict(o.dataDir, `history block ${height} differs from the journal (the devnet code changed since it was saved)`);
+    else if (saved.hash !== upperHex(block.blockId.hash))
+      throw conflict(
+        o.dataDir,
+        `history block ${height} differs from the journal (the devnet code changed since it was saved)`,
+      );
   }
   return h.engine;
 }
 
-const PLANNED_OK = (hash: string): CheckTxResult => ({ hash, code: 0, codespace: '', log: '', gasWanted: 0n, gasUsed: 0n, events: [], data: new Uint8Array(0) });
+const PLANNED_OK = (hash: string): CheckTxResult => ({
+  hash,
+  code: 0,
+  codespace: '',
+  log: '',
+  gasWanted: 0n,
+  gasUsed: 0n,
+  events: [],
+  data: new Uint8Array(0),
+});
 
 /**
  * The chain as the scenario sees it during a replay: its CheckTx only notes what the
@@ -125,7 +171,11 @@ async function replayLiveBlock(engine: ScenarioEngine, saved: JournalBlock, o: E
   const chain = engine.chain;
   for (const tx of txBytes(saved)) {
     const r = await chain.checkTx(tx);
-    if (r.code !== 0) throw conflict(o.dataDir, `journaled tx ${r.hash} of block ${saved.height} is refused on replay (${r.codespace}/${r.code} ${r.log})`);
+    if (r.code !== 0)
+      throw conflict(
+        o.dataDir,
+        `journaled tx ${r.hash} of block ${saved.height} is refused on replay (${r.codespace}/${r.code} ${r.log})`,
+      );
   }
   const planned = new Set<string>();
   engine.world.chain = plannerView(chain, planned);
@@ -135,7 +185,8 @@ async function replayLiveBlock(engine: ScenarioEngine, saved: JournalBlock, o: E
   } finally {
     engine.world.chain = chain;
   }
-  if (upperHex(block.blockId.hash) !== saved.hash) throw conflict(o.dataDir, `replayed block ${saved.height} hashes differently from the journal`);
+  if (upperHex(block.blockId.hash) !== saved.hash)
+    throw conflict(o.dataDir, `replayed block ${saved.height} hashes differently from the journal`);
   return block.txHashes.filter((h) => !planned.has(h)).length;
 }
 
@@ -161,7 +212,9 @@ async function replayLiveBlocks(engine: ScenarioEngine, o: EmbeddedDevnetOptions
     const saved = journal.block(h)!;
     if (saved.liveBlockMs !== liveMs) {
       liveMs = saved.liveBlockMs ?? o.config.blockMs;
-      engine.enterLiveMode(liveMs, (flow, error) => log.debug('scenario flow dropped during replay', { flow, error }), { servicesMode: o.servicesMode });
+      engine.enterLiveMode(liveMs, (flow, error) => log.debug('scenario flow dropped during replay', { flow, error }), {
+        servicesMode: o.servicesMode,
+      });
     }
     unplanned += await replayLiveBlock(engine, saved, o);
     report(h - first + 1);
@@ -189,10 +242,14 @@ export async function startEmbeddedDevnet(o: EmbeddedDevnetOptions): Promise<Emb
     server = await startRpcServer(engine.chain, { host: o.host ?? '127.0.0.1', port: config.port });
   } catch (e) {
     const busy = (e as NodeJS.ErrnoException).code === 'EADDRINUSE';
-    throw busy ? new Error(`DEVNET_PORT ${config.port} is in use (another devnet?); set DEVNET_PORT to a free port or 0 for any`) : e;
+    throw busy
+      ? new Error(`DEVNET_PORT ${config.port} is in use (another devnet?); set DEVNET_PORT to a free port or 0 for any`)
+      : e;
   }
   // the same mode as the replay just used, so the flows go on where the replay left them
-  engine.enterLiveMode(config.blockMs, (flow, error) => log.warn('scenario flow dropped', { flow, error }), { servicesMode: o.servicesMode });
+  engine.enterLiveMode(config.blockMs, (flow, error) => log.warn('scenario flow dropped', { flow, error }), {
+    servicesMode: o.servicesMode,
+  });
   // each live block is journaled as soon as it exists, before any RPC request can see it
   const live = new LiveLoop(engine, config.blockMs, {
     onError: (e) => log.error('live block failed', { error: e }),

@@ -58,15 +58,23 @@ const METADATA_FIELDS = gql`
  */
 function subqlMetadataPlugins(schema: string) {
   const table = `"${schema.replace(/"/g, '""')}"._metadata`;
-  const hideTable = makeJSONPgSmartTagsPlugin({ version: 1, config: { class: { _metadata: { tags: { omit: true } } } } });
+  const hideTable = makeJSONPgSmartTagsPlugin({
+    version: 1,
+    config: { class: { _metadata: { tags: { omit: true } } } },
+  });
   const metadataField = makeExtendSchemaPlugin(() => ({
     typeDefs: METADATA_FIELDS,
     resolvers: {
       Query: {
         _metadata: async (_parent: unknown, _args: unknown, context: { pgClient: PoolClient }) => {
-          const { rows } = await context.pgClient.query<{ key: string; value: unknown }>(`SELECT key, value FROM ${table}`);
+          const { rows } = await context.pgClient.query<{ key: string; value: unknown }>(
+            `SELECT key, value FROM ${table}`,
+          );
           const by = Object.fromEntries(rows.map((r) => [r.key, r.value]));
-          return { ...by, lastProcessedTimestamp: by.lastProcessedTimestamp === undefined ? null : String(by.lastProcessedTimestamp) };
+          return {
+            ...by,
+            lastProcessedTimestamp: by.lastProcessedTimestamp === undefined ? null : String(by.lastProcessedTimestamp),
+          };
         },
       },
     },
@@ -91,11 +99,14 @@ const readJson = express.json({ limit: '1mb' });
  */
 const refuseWrites: RequestHandler = (req, res, next) =>
   readJson(req, res, (err?: unknown) => {
-    if (err) return void res.status(400).json({ errors: [{ message: `invalid request body: ${(err as Error).message}` }] });
+    if (err)
+      return void res.status(400).json({ errors: [{ message: `invalid request body: ${(err as Error).message}` }] });
     (req as unknown as { _body: boolean })._body = true;
     const query = (req.body as { query?: unknown } | undefined)?.query;
     if (typeof query === 'string' && writesOrSubscribes(query)) {
-      return void res.status(400).json({ errors: [{ message: 'this GraphQL endpoint is read-only: mutations and subscriptions are not available' }] });
+      return void res.status(400).json({
+        errors: [{ message: 'this GraphQL endpoint is read-only: mutations and subscriptions are not available' }],
+      });
     }
     next();
   });
@@ -114,13 +125,20 @@ export function createGraphqlService(conn: Pick<PgConnection, 'url'>, schema: st
     disableQueryLog: true,
     retryOnInitFail: true,
     bodySizeLimit: '1mb',
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS plugins without types
-    appendPlugins: [require('@graphile-contrib/pg-simplify-inflector'), require('postgraphile-plugin-connection-filter'), ...subqlMetadataPlugins(schema)],
+    appendPlugins: [
+      /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS plugins without types */
+      require('@graphile-contrib/pg-simplify-inflector'),
+      require('postgraphile-plugin-connection-filter'),
+      /* eslint-enable @typescript-eslint/no-require-imports */
+      ...subqlMetadataPlugins(schema),
+    ],
   });
   return {
     handler: (req, res, next) => {
       if (req.method !== 'POST') return void (handler as unknown as RequestHandler)(req, res, next);
-      refuseWrites(req, res, (err?: unknown) => (err ? next(err) : (handler as unknown as RequestHandler)(req, res, next)));
+      refuseWrites(req, res, (err?: unknown) =>
+        err ? next(err) : (handler as unknown as RequestHandler)(req, res, next),
+      );
     },
     async close() {
       await handler.release?.();

@@ -55,7 +55,8 @@ function routeLabel(req: Request): string {
   const route = req.route as { path?: unknown } | undefined;
   if (route && typeof route.path === 'string') return route.path;
   const p = req.originalUrl.split('?')[0];
-  for (const prefix of ['/graphql', '/graphiql', '/api', '/v1']) if (p === prefix || p.startsWith(`${prefix}/`)) return prefix === '/v1' ? 'unmatched /v1' : prefix;
+  for (const prefix of ['/graphql', '/graphiql', '/api', '/v1'])
+    if (p === prefix || p.startsWith(`${prefix}/`)) return prefix === '/v1' ? 'unmatched /v1' : prefix;
   return 'other';
 }
 
@@ -65,7 +66,12 @@ export function observe(deps: Pick<HttpDeps, 'metrics' | 'log'>): RequestHandler
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       deps.metrics.observeRequest(routeLabel(req), req.method, res.statusCode, seconds);
-      deps.log.debug('request', { method: req.method, path: req.originalUrl, status: res.statusCode, ms: Math.round(seconds * 1000) });
+      deps.log.debug('request', {
+        method: req.method,
+        path: req.originalUrl,
+        status: res.statusCode,
+        ms: Math.round(seconds * 1000),
+      });
     });
     next();
   };
@@ -73,7 +79,9 @@ export function observe(deps: Pick<HttpDeps, 'metrics' | 'log'>): RequestHandler
 
 /** /health, /ready, /metrics. */
 export function operations(app: Express, deps: Pick<HttpDeps, 'readiness' | 'metrics' | 'startedAt'>): void {
-  app.get('/health', (_req, res) => sendJson(res, 200, { status: 'ok', uptime_s: Math.round((Date.now() - deps.startedAt) / 1000) }));
+  app.get('/health', (_req, res) =>
+    sendJson(res, 200, { status: 'ok', uptime_s: Math.round((Date.now() - deps.startedAt) / 1000) }),
+  );
   app.get('/ready', (_req, res) => {
     const r = deps.readiness();
     sendJson(res, r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'not_ready', ...r });
@@ -89,7 +97,10 @@ export function operations(app: Express, deps: Pick<HttpDeps, 'readiness' | 'met
 }
 
 export const startingApi: RequestHandler = (_req, res) =>
-  sendJson(res, 503, { error: 'the app services start once PostgreSQL and the chain are up; see /ready', code: 'unavailable' });
+  sendJson(res, 503, {
+    error: 'the app services start once PostgreSQL and the chain are up; see /ready',
+    code: 'unavailable',
+  });
 
 function restUntilIndexed(deps: HttpDeps): RequestHandler {
   return (req, res, next) => {

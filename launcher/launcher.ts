@@ -82,7 +82,10 @@ export class Launcher {
     const build = ensureProjectBuilt(this.log.child('build'));
     const chainAndDb = this.startDatabase().then(async (db) => ({ db, chain: await this.startChain(db, journal) }));
     const [, { db, chain }] = await Promise.all([build, chainAndDb]);
-    await Promise.all([this.startAppServices(db, chain), this.startIndexer(db, chain).then(() => this.startReconciler(db, chain))]);
+    await Promise.all([
+      this.startAppServices(db, chain),
+      this.startIndexer(db, chain).then(() => this.startReconciler(db, chain)),
+    ]);
     this.watch(db, chain);
   }
 
@@ -111,7 +114,11 @@ export class Launcher {
     server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
     await new Promise<void>((resolve, reject) => {
       server.once('error', (e: NodeJS.ErrnoException) =>
-        reject(e.code === 'EADDRINUSE' ? new Error(`PORT ${this.config.port} on ${this.config.host} is in use; set PORT to a free port`) : e),
+        reject(
+          e.code === 'EADDRINUSE'
+            ? new Error(`PORT ${this.config.port} on ${this.config.host} is in use; set PORT to a free port`)
+            : e,
+        ),
       );
       server.listen(this.config.port, this.config.host, () => resolve());
     });
@@ -161,7 +168,9 @@ export class Launcher {
       onLog: (line) => log.debug(line),
       // everything else needs it and its data is safe on disk: stop clearly rather than restart behind the node's back
       onUnexpectedExit: (code, signal) =>
-        this.onFatal(`the embedded PostgreSQL exited unexpectedly (code ${code}, signal ${signal}); everything else depends on it, so npm start stops. Its data in ${dataDir} is kept: start again to resume`),
+        this.onFatal(
+          `the embedded PostgreSQL exited unexpectedly (code ${code}, signal ${signal}); everything else depends on it, so npm start stops. Its data in ${dataDir} is kept: start again to resume`,
+        ),
     });
     await this.own('postgres', () => pg.stop());
     log.info('embedded PostgreSQL up', { pid: pg.pid, port: pg.port, data_dir: dataDir, ms: Date.now() - started });
@@ -173,12 +182,25 @@ export class Launcher {
     const pool = new Pool({ connectionString: conn.url, max: 10 });
     pool.on('error', () => undefined); // idle connection cut (server restart): the next query reconnects
     const log = this.log.child('http');
-    this.rest.set(createRestApp({ pool, schema: this.config.schema, hrp: this.config.hrp, gasDenom: this.config.gasDenom, responseCache: this.config.responseCache, logger: { error: (message, error) => log.error(message, { error }) } }));
+    this.rest.set(
+      createRestApp({
+        pool,
+        schema: this.config.schema,
+        hrp: this.config.hrp,
+        gasDenom: this.config.gasDenom,
+        responseCache: this.config.responseCache,
+        logger: { error: (message, error) => log.error(message, { error }) },
+      }),
+    );
     void this.own('rest pool', () => pool.end());
   }
 
   private resetHint(): ResetHint {
-    return { dataDir: this.config.dataDir, schema: this.config.schema, externalDatabase: this.config.databaseUrl !== undefined };
+    return {
+      dataDir: this.config.dataDir,
+      schema: this.config.schema,
+      externalDatabase: this.config.databaseUrl !== undefined,
+    };
   }
 
   private async storedIndex(db: PgConnection) {
@@ -193,11 +215,15 @@ export class Launcher {
   private async startChain(db: PgConnection, journal: DevnetJournal | undefined): Promise<ChainSource> {
     const index = await this.storedIndex(db);
     const chain = journal ? await this.startDevnet(journal, index) : await this.externalChain(index);
-    if (index?.indexedHeight !== undefined) this.log.info('resuming the index', { indexed_height: index.indexedHeight, schema: this.config.schema });
+    if (index?.indexedHeight !== undefined)
+      this.log.info('resuming the index', { indexed_height: index.indexedHeight, schema: this.config.schema });
     return chain;
   }
 
-  private async startDevnet(journal: DevnetJournal, index: Awaited<ReturnType<typeof readStoredIndex>>): Promise<ChainSource> {
+  private async startDevnet(
+    journal: DevnetJournal,
+    index: Awaited<ReturnType<typeof readStoredIndex>>,
+  ): Promise<ChainSource> {
     const log = this.log.child('devnet');
     checkIndexAgainstJournal(index, journal, this.resetHint());
     checkChainId(index, devnetIdentity(this.config.devnet).chainId, this.resetHint());
@@ -209,25 +235,51 @@ export class Launcher {
       saved_blocks: journal.height || undefined,
     });
     // services mode: the live scenario leaves the lender's and the desk's signatures to the app services (docs/app-services.md)
-    const devnet = await startEmbeddedDevnet({ config: d, journal, dataDir: this.config.dataDir, log, servicesMode: true });
+    const devnet = await startEmbeddedDevnet({
+      config: d,
+      journal,
+      dataDir: this.config.dataDir,
+      log,
+      servicesMode: true,
+    });
     await this.own('devnet', () => devnet.close());
-    log.info('devnet live', { rpc: devnet.url, chain_id: devnet.chainId, height: devnet.chain.height, block_ms: d.blockMs, journal: journal.dir });
-    return { endpoint: devnet.url, chainId: devnet.chainId, tip: async () => devnet.chain.height, devnetSeed: d.seed, devnetLiveFrom: journal.meta!.historyBlocks + 1 };
+    log.info('devnet live', {
+      rpc: devnet.url,
+      chain_id: devnet.chainId,
+      height: devnet.chain.height,
+      block_ms: d.blockMs,
+      journal: journal.dir,
+    });
+    return {
+      endpoint: devnet.url,
+      chainId: devnet.chainId,
+      tip: async () => devnet.chain.height,
+      devnetSeed: d.seed,
+      devnetLiveFrom: journal.meta!.historyBlocks + 1,
+    };
   }
 
   private async externalChain(index: Awaited<ReturnType<typeof readStoredIndex>>): Promise<ChainSource> {
     const { rpcUrl, chainId } = this.config.chain!;
     const log = this.log.child('chain');
-    const status = await resolveExternalChain(rpcUrl, chainId, CHAIN_WAIT_MS, (error) => log.warn('waiting for the chain RPC', { rpc: rpcUrl, error }));
+    const status = await resolveExternalChain(rpcUrl, chainId, CHAIN_WAIT_MS, (error) =>
+      log.warn('waiting for the chain RPC', { rpc: rpcUrl, error }),
+    );
     checkChainId(index, status.chainId, this.resetHint());
-    log.info('using CHAIN_RPC_URL', { rpc: rpcUrl, chain_id: status.chainId, height: status.height, version: status.version });
+    log.info('using CHAIN_RPC_URL', {
+      rpc: rpcUrl,
+      chain_id: status.chainId,
+      height: status.height,
+      version: status.version,
+    });
     return { endpoint: rpcUrl, chainId: status.chainId, tip: async () => (await fetchChainStatus(rpcUrl)).height };
   }
 
   /** The repository, or (another chain id) a project copy in DATA_DIR/project: the node requires the manifest's chainId to be the chain's. */
   private project(chain: ChainSource): string {
     const dir = projectFor(chain.chainId, chain.endpoint, path.join(this.config.dataDir, 'project'));
-    if (dir !== REPO_ROOT) this.log.info('running the node from a project copy for this chain id', { chain_id: chain.chainId, dir });
+    if (dir !== REPO_ROOT)
+      this.log.info('running the node from a project copy for this chain id', { chain_id: chain.chainId, dir });
     return dir;
   }
 
@@ -254,7 +306,12 @@ export class Launcher {
           onLog: (line) => forwardNodeLine(line, log),
           onUnexpectedExit: (code, signal) => onExit(`code ${code}, signal ${signal}`),
         });
-        log.info('subql-node-cosmos running', { pid: node.pid, schema: this.config.schema, batch_size: this.config.node.batchSize, ms: Date.now() - started });
+        log.info('subql-node-cosmos running', {
+          pid: node.pid,
+          schema: this.config.schema,
+          batch_size: this.config.node.batchSize,
+          ms: Date.now() - started,
+        });
         return node;
       },
       onRestart: () => this.metrics.countRestart('subql-node'),
@@ -303,7 +360,10 @@ export class Launcher {
     this.api.set(services.router);
     await this.own('app services', close);
     await services.start();
-    log.info('app services running', { schema: this.config.app.schema, actors: services.readiness().actors.map((a) => `${a.role} ${a.address}`) });
+    log.info('app services running', {
+      schema: this.config.app.schema,
+      actors: services.readiness().actors.map((a) => `${a.role} ${a.address}`),
+    });
   }
 
   private watch(db: PgConnection, chain: ChainSource): void {
@@ -336,16 +396,37 @@ export class Launcher {
 
   private announceReady(r: Readiness): void {
     const seconds = ((Date.now() - this.startedAt) / 1000).toFixed(1);
-    this.log.info(`API ready after ${seconds} s: ${this.baseUrl()}/v1/status`, { indexed_height: r.indexed_height, chain_height: r.chain_height });
+    this.log.info(`API ready after ${seconds} s: ${this.baseUrl()}/v1/status`, {
+      indexed_height: r.indexed_height,
+      chain_height: r.chain_height,
+    });
   }
 
   readiness(): Readiness {
-    if (this.stopRequested) return { ready: false, reasons: ['shutting down'], indexed_height: null, chain_height: null, lag_blocks: null, max_lag_blocks: this.config.readyMaxLagBlocks };
-    const watched = this.watcher?.readiness() ?? { ready: false, reasons: ['starting'], indexed_height: null, chain_height: null, lag_blocks: null, max_lag_blocks: this.config.readyMaxLagBlocks };
+    if (this.stopRequested)
+      return {
+        ready: false,
+        reasons: ['shutting down'],
+        indexed_height: null,
+        chain_height: null,
+        lag_blocks: null,
+        max_lag_blocks: this.config.readyMaxLagBlocks,
+      };
+    const watched = this.watcher?.readiness() ?? {
+      ready: false,
+      reasons: ['starting'],
+      indexed_height: null,
+      chain_height: null,
+      lag_blocks: null,
+      max_lag_blocks: this.config.readyMaxLagBlocks,
+    };
     // while the node restarts the API serves the last committed state, but is not ready
     const nodeDown = this.nodeSupervisor?.notRunningReason();
     const index = nodeDown ? { ...watched, ready: false, reasons: [...watched.reasons, nodeDown] } : watched;
-    return withAppServices(index, this.appServices?.readiness() ?? { ready: false, reasons: ['app services: starting'], actors: [] });
+    return withAppServices(
+      index,
+      this.appServices?.readiness() ?? { ready: false, reasons: ['app services: starting'], actors: [] },
+    );
   }
 
   // ------------------------------------------------------------------ stop

@@ -50,7 +50,14 @@ function prettyValue(v: unknown): string {
   return /[\s"=]/.test(s) ? JSON.stringify(s) : s;
 }
 
-function prettyLine(time: Date, level: LogLevel, component: string, msg: string, fields: LogFields, color: boolean): string {
+function prettyLine(
+  time: Date,
+  level: LogLevel,
+  component: string,
+  msg: string,
+  fields: LogFields,
+  color: boolean,
+): string {
   const clock = time.toISOString().slice(11, 19);
   const extras = Object.entries(fields)
     .filter(([, v]) => v !== undefined)
@@ -69,7 +76,11 @@ export function createLogger(options: LoggerOptions, component = 'launcher'): Lo
   const log = (level: LogLevel, msg: string, fields: LogFields = {}) => {
     if (RANK[level] < min) return;
     const now = new Date();
-    write(options.format === 'json' ? jsonLine(now, level, component, msg, fields) : prettyLine(now, level, component, msg, fields, color));
+    write(
+      options.format === 'json'
+        ? jsonLine(now, level, component, msg, fields)
+        : prettyLine(now, level, component, msg, fields, color),
+    );
   };
   return {
     debug: (msg, fields) => log('debug', msg, fields),

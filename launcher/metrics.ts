@@ -12,7 +12,11 @@ export interface LauncherMetrics {
   /** a supervised part (the SubQuery node) was restarted after it died */
   countRestart(part: string): void;
   /** after each reconciliation attempt: recorded at a height with its disagreements, or failed */
-  observeReconcilerPass(o: { result?: { height: number; disagreements: number }; error?: string; seconds: number }): void;
+  observeReconcilerPass(o: {
+    result?: { height: number; disagreements: number };
+    error?: string;
+    seconds: number;
+  }): void;
 }
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -21,17 +25,63 @@ export function createMetrics(): LauncherMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['route', 'method', 'status'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route template, method and status', labelNames, registers: [registry] });
-  const latency = new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP request latency in seconds, by route template, method and status', labelNames, buckets: LATENCY_BUCKETS, registers: [registry] });
-  const indexed = new Gauge({ name: 'svc_indexed_height', help: 'Last block height the SubQuery node committed (_metadata.lastProcessedHeight)', registers: [registry] });
-  const chain = new Gauge({ name: 'svc_chain_height', help: 'Latest block height of the chain', registers: [registry] });
-  const lag = new Gauge({ name: 'svc_index_lag_blocks', help: 'Blocks the index is behind the chain', registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by route template, method and status',
+    labelNames,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency in seconds, by route template, method and status',
+    labelNames,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const indexed = new Gauge({
+    name: 'svc_indexed_height',
+    help: 'Last block height the SubQuery node committed (_metadata.lastProcessedHeight)',
+    registers: [registry],
+  });
+  const chain = new Gauge({
+    name: 'svc_chain_height',
+    help: 'Latest block height of the chain',
+    registers: [registry],
+  });
+  const lag = new Gauge({
+    name: 'svc_index_lag_blocks',
+    help: 'Blocks the index is behind the chain',
+    registers: [registry],
+  });
   const ready = new Gauge({ name: 'svc_ready', help: '1 when /ready answers 200', registers: [registry] });
-  const restarts = new Counter({ name: 'svc_restarts_total', help: 'Supervised parts restarted after they died, by part', labelNames: ['part'] as const, registers: [registry] });
-  const passes = new Counter({ name: 'svc_reconciler_passes_total', help: 'Reconciliation passes, by outcome (recorded, failed: nothing recorded)', labelNames: ['outcome'] as const, registers: [registry] });
-  const passSeconds = new Histogram({ name: 'svc_reconciler_pass_duration_seconds', help: 'Duration of reconciliation passes in seconds', buckets: [0.1, 0.5, 1, 5, 15, 60, 300], registers: [registry] });
-  const checkedHeight = new Gauge({ name: 'svc_reconciler_height', help: 'Height of the last recorded reconciliation pass', registers: [registry] });
-  const disagreements = new Gauge({ name: 'svc_reconciler_disagreements', help: 'Rows of the last recorded pass that disagree', registers: [registry] });
+  const restarts = new Counter({
+    name: 'svc_restarts_total',
+    help: 'Supervised parts restarted after they died, by part',
+    labelNames: ['part'] as const,
+    registers: [registry],
+  });
+  const passes = new Counter({
+    name: 'svc_reconciler_passes_total',
+    help: 'Reconciliation passes, by outcome (recorded, failed: nothing recorded)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const passSeconds = new Histogram({
+    name: 'svc_reconciler_pass_duration_seconds',
+    help: 'Duration of reconciliation passes in seconds',
+    buckets: [0.1, 0.5, 1, 5, 15, 60, 300],
+    registers: [registry],
+  });
+  const checkedHeight = new Gauge({
+    name: 'svc_reconciler_height',
+    help: 'Height of the last recorded reconciliation pass',
+    registers: [registry],
+  });
+  const disagreements = new Gauge({
+    name: 'svc_reconciler_disagreements',
+    help: 'Rows of the last recorded pass that disagree',
+    registers: [registry],
+  });
   return {
     registry,
     observeRequest(route, method, status, seconds) {

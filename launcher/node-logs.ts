@@ -11,7 +11,14 @@ interface NodeLine {
   message?: string;
 }
 
-const LEVELS: Record<string, LogLevel> = { trace: 'debug', debug: 'debug', info: 'debug', warn: 'warn', error: 'error', fatal: 'error' };
+const LEVELS: Record<string, LogLevel> = {
+  trace: 'debug',
+  debug: 'debug',
+  info: 'debug',
+  warn: 'warn',
+  error: 'error',
+  fatal: 'error',
+};
 
 /** DESIGN.md: offline, the GitHub dictionary lookup fails with an ERROR and nothing else is affected. */
 const HARMLESS = [/dictionary/i, /network-config|raw\.githubusercontent|github/i, /does not support SSL/i];

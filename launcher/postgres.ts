@@ -117,7 +117,9 @@ export function buildDatabaseUrl(c: Omit<PgConnection, 'url'>): string {
 }
 
 /** The environment variables the SubQuery node reads for its database. */
-export function subqlDbEnv(c: PgConnection): Record<'DB_HOST' | 'DB_PORT' | 'DB_USER' | 'DB_PASS' | 'DB_DATABASE', string> {
+export function subqlDbEnv(
+  c: PgConnection,
+): Record<'DB_HOST' | 'DB_PORT' | 'DB_USER' | 'DB_PASS' | 'DB_DATABASE', string> {
   return {
     DB_HOST: c.host,
     DB_PORT: String(c.port),
@@ -129,7 +131,11 @@ export function subqlDbEnv(c: PgConnection): Record<'DB_HOST' | 'DB_PORT' | 'DB_
 
 /** A lower-case identifier-safe name: `<prefix>_<12 hex>`. */
 export function uniqueName(prefix: string): string {
-  const clean = prefix.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40);
+  const clean = prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 40);
   return `${clean || 'x'}_${crypto.randomBytes(6).toString('hex')}`;
 }
 
@@ -187,7 +193,10 @@ export async function createDatabase(url: string, name: string): Promise<TestDat
       if (dropped) return;
       dropped = true;
       await withClient(url, async (c) => {
-        await c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+        await c.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [name],
+        );
         await c.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)}`);
       });
     },
@@ -358,7 +367,9 @@ function runToEnd(bin: string, args: string[], as: RunAs, env: NodeJS.ProcessEnv
     child.stderr?.on('data', (c: Buffer) => log.add(c));
     child.on('error', reject);
     child.on('close', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`${path.basename(bin)} failed (code ${code}, signal ${signal}):\n${log.text()}`)),
+      code === 0
+        ? resolve()
+        : reject(new Error(`${path.basename(bin)} failed (code ${code}, signal ${signal}):\n${log.text()}`)),
     );
   });
 }
@@ -366,7 +377,10 @@ function runToEnd(bin: string, args: string[], as: RunAs, env: NodeJS.ProcessEnv
 function waitReady(child: ChildProcess, log: LogTail, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let buf = '';
-    const timer = setTimeout(() => done(new Error(`postgres not ready after ${timeoutMs} ms:\n${log.text()}`)), timeoutMs);
+    const timer = setTimeout(
+      () => done(new Error(`postgres not ready after ${timeoutMs} ms:\n${log.text()}`)),
+      timeoutMs,
+    );
     const onData = (c: Buffer) => {
       buf = (buf + c.toString('utf8')).slice(-4096);
       if (buf.includes(READY_MARKER)) done();
@@ -467,7 +481,9 @@ function checkMajorVersion(dataDir: string, binariesVersion: string): void {
   const onDisk = fs.readFileSync(path.join(dataDir, 'PG_VERSION'), 'utf8').trim();
   const major = binariesVersion.split('.')[0];
   if (onDisk !== major) {
-    throw new Error(`${dataDir} holds a PostgreSQL ${onDisk} cluster but the embedded binaries are PostgreSQL ${major}; move it away or use another data dir`);
+    throw new Error(
+      `${dataDir} holds a PostgreSQL ${onDisk} cluster but the embedded binaries are PostgreSQL ${major}; move it away or use another data dir`,
+    );
   }
 }
 
@@ -486,18 +502,30 @@ function persistentCluster(dataDir: string, as: RunAs, binariesVersion: string):
   const settings = { unix_socket_directories: '', synchronous_commit: 'off' }; // TCP only; fsync stays on: the data is kept
   if (fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     checkMajorVersion(dataDir, binariesVersion);
-    if (!fs.existsSync(pwFile)) throw new Error(`${dataDir} is a cluster whose password file ${pwFile} is missing; remove the data dir to start afresh`);
+    if (!fs.existsSync(pwFile))
+      throw new Error(
+        `${dataDir} is a cluster whose password file ${pwFile} is missing; remove the data dir to start afresh`,
+      );
     return { dataDir, password: fs.readFileSync(pwFile, 'utf8').trim(), fresh: false, removeOnStop: [], settings };
   }
-  if (fs.readdirSync(dataDir).length > 0) throw new Error(`${dataDir} is neither empty nor a PostgreSQL data dir; remove it or use another data dir`);
+  if (fs.readdirSync(dataDir).length > 0)
+    throw new Error(`${dataDir} is neither empty nor a PostgreSQL data dir; remove it or use another data dir`);
   const password = crypto.randomBytes(18).toString('hex');
   fs.writeFileSync(pwFile, `${password}\n`, { mode: 0o600 });
   return { dataDir, password, fresh: true, removeOnStop: [], settings };
 }
 
-async function initCluster(cluster: Cluster, bin: (name: string) => string, as: RunAs, env: NodeJS.ProcessEnv): Promise<void> {
+async function initCluster(
+  cluster: Cluster,
+  bin: (name: string) => string,
+  as: RunAs,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   // initdb reads the password from a file the server user can read (beside the data dir, which it can reach); gone right after
-  const pwfile = path.join(path.dirname(cluster.dataDir), `.svc-pg-pw-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
+  const pwfile = path.join(
+    path.dirname(cluster.dataDir),
+    `.svc-pg-pw-${process.pid}-${crypto.randomBytes(4).toString('hex')}`,
+  );
   fs.writeFileSync(pwfile, `${cluster.password}\n`, { mode: 0o600 });
   chownTo(pwfile, as);
   try {
@@ -529,8 +557,17 @@ interface Launch {
 }
 
 /** Starts the server on a free port (a few attempts: another process may take the port first). */
-async function launchServer(cluster: Cluster, l: Launch, onChild: (c: ChildProcess) => void): Promise<{ child: ChildProcess; port: number }> {
-  const settings: Record<string, string | number> = { listen_addresses: '127.0.0.1', max_connections: 200, ...cluster.settings, ...l.opts.settings };
+async function launchServer(
+  cluster: Cluster,
+  l: Launch,
+  onChild: (c: ChildProcess) => void,
+): Promise<{ child: ChildProcess; port: number }> {
+  const settings: Record<string, string | number> = {
+    listen_addresses: '127.0.0.1',
+    max_connections: 200,
+    ...cluster.settings,
+    ...l.opts.settings,
+  };
   let lastErr: Error | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
@@ -538,7 +575,12 @@ async function launchServer(cluster: Cluster, l: Launch, onChild: (c: ChildProce
     for (const [k, v] of Object.entries(settings)) args.push('-c', `${k}=${v}`);
     const log = new LogTail(l.opts.onLog);
     const ownGroup = l.opts.handleSignals === false;
-    const c = spawn(l.bin('postgres'), args, { ...l.as, env: l.env, stdio: ['ignore', 'pipe', 'pipe'], detached: ownGroup });
+    const c = spawn(l.bin('postgres'), args, {
+      ...l.as,
+      env: l.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: ownGroup,
+    });
     onChild(c);
     c.stdout?.on('data', (b: Buffer) => log.add(b));
     c.stderr?.on('data', (b: Buffer) => log.add(b));
@@ -553,7 +595,9 @@ async function launchServer(cluster: Cluster, l: Launch, onChild: (c: ChildProce
       }
       if (/could not bind|address already in use/i.test(lastErr.message)) continue; // port race
       if (/lock file .* already exists/i.test(lastErr.message)) {
-        throw new Error(`another PostgreSQL already runs on ${cluster.dataDir} (is another npm start using this data dir?):\n${lastErr.message}`);
+        throw new Error(
+          `another PostgreSQL already runs on ${cluster.dataDir} (is another npm start using this data dir?):\n${lastErr.message}`,
+        );
       }
       throw lastErr;
     }
@@ -618,7 +662,12 @@ class ServerLifecycle {
     const pid = this.child?.pid;
     if (pid && alive(pid)) {
       signalPid(pid, 'SIGINT');
-      spawnSync('sh', ['-c', 'i=0; while kill -0 "$1" 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done', 'sh', String(pid)]);
+      spawnSync('sh', [
+        '-c',
+        'i=0; while kill -0 "$1" 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done',
+        'sh',
+        String(pid),
+      ]);
       if (alive(pid)) signalPid(pid, 'SIGKILL');
     }
     for (const p of this.removeOnStop) fs.rmSync(p, { recursive: true, force: true });

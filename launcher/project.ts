@@ -44,7 +44,9 @@ function runSubql(args: string[], log: Logger): Promise<void> {
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`subql ${args.join(' ')} failed (exit ${code}):\n${tail.join('\n')}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`subql ${args.join(' ')} failed (exit ${code}):\n${tail.join('\n')}`)),
+    );
   });
 }
 
@@ -52,7 +54,9 @@ function runSubql(args: string[], log: Logger): Promise<void> {
 export async function ensureProjectBuilt(log: Logger): Promise<boolean> {
   if (!projectIsStale()) return false;
   const started = Date.now();
-  log.info('building the SubQuery project (subql codegen + subql build): dist/ is missing or older than src/, schema.graphql, project.yaml or proto/');
+  log.info(
+    'building the SubQuery project (subql codegen + subql build): dist/ is missing or older than src/, schema.graphql, project.yaml or proto/',
+  );
   await runSubql(['codegen', 'project.yaml'], log);
   await runSubql(['build', 'project.yaml'], log);
   log.info('project built', { ms: Date.now() - started });
@@ -73,7 +77,8 @@ const PROJECT_FILES = ['dist', 'schema.graphql', 'proto'];
  * back here: the node's sandbox refuses to load a mapping file outside the manifest's directory.
  */
 export function writeProjectCopy(dir: string, network: { chainId?: string; endpoint?: string } = {}): void {
-  if (!fs.existsSync(BUILD_OUTPUT)) throw new Error(`${BUILD_OUTPUT} is missing: build the project first (npm run build)`);
+  if (!fs.existsSync(BUILD_OUTPUT))
+    throw new Error(`${BUILD_OUTPUT} is missing: build the project first (npm run build)`);
   fs.mkdirSync(dir, { recursive: true });
   for (const entry of fs.readdirSync(dir)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true }); // dir may be a mount point
   for (const f of PROJECT_FILES) fs.cpSync(path.join(REPO_ROOT, f), path.join(dir, f), { recursive: true });
@@ -83,7 +88,10 @@ export function writeProjectCopy(dir: string, network: { chainId?: string; endpo
   if (network.chainId) section.set('chainId', network.chainId);
   if (network.endpoint) section.set('endpoint', [network.endpoint]);
   const origin = network.chainId ? ` for chain ${network.chainId}` : '';
-  fs.writeFileSync(path.join(dir, 'project.yaml'), `# generated from project.yaml${origin}; do not edit\n${doc.toString()}`);
+  fs.writeFileSync(
+    path.join(dir, 'project.yaml'),
+    `# generated from project.yaml${origin}; do not edit\n${doc.toString()}`,
+  );
 }
 
 /**
@@ -106,6 +114,9 @@ if (require.main === module) {
     process.stderr.write('usage: ts-node launcher/project.ts <output dir>   (CHAIN_ID, CHAIN_RPC_URL: optional)\n');
     process.exit(2);
   }
-  writeProjectCopy(dir, { chainId: process.env.CHAIN_ID || undefined, endpoint: process.env.CHAIN_RPC_URL || undefined });
+  writeProjectCopy(dir, {
+    chainId: process.env.CHAIN_ID || undefined,
+    endpoint: process.env.CHAIN_RPC_URL || undefined,
+  });
   process.stdout.write(`project copied to ${dir}${process.env.CHAIN_ID ? ` for chain ${process.env.CHAIN_ID}` : ''}\n`);
 }

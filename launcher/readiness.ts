@@ -64,8 +64,16 @@ export function evaluateReadiness(s: IndexState, maxLagBlocks: number): Readines
   if (!s.storeReachable) reasons.push(`store unreachable${s.error ? `: ${s.error}` : ''}`);
   else if (!s.schemaReady) reasons.push('the indexer has not committed its first blocks yet');
   if (chain === undefined) reasons.push('chain height unknown (chain RPC unreachable?)');
-  if (lag !== undefined && lag > maxLagBlocks) reasons.push(`indexing lags ${lag} blocks behind the chain (more than ${maxLagBlocks})`);
-  return { ready: reasons.length === 0, reasons, indexed_height: s.indexedHeight ?? null, chain_height: chain ?? null, lag_blocks: lag ?? null, max_lag_blocks: maxLagBlocks };
+  if (lag !== undefined && lag > maxLagBlocks)
+    reasons.push(`indexing lags ${lag} blocks behind the chain (more than ${maxLagBlocks})`);
+  return {
+    ready: reasons.length === 0,
+    reasons,
+    indexed_height: s.indexedHeight ?? null,
+    chain_height: chain ?? null,
+    lag_blocks: lag ?? null,
+    max_lag_blocks: maxLagBlocks,
+  };
 }
 
 export class IndexWatcher {
@@ -103,14 +111,21 @@ export class IndexWatcher {
     return (s[s.length - 1].h - s[0].h) / ((s[s.length - 1].t - s[0].t) / 1000);
   }
 
-  private async readStore(): Promise<Pick<IndexState, 'storeReachable' | 'schemaReady' | 'indexedHeight' | 'targetHeight' | 'error'>> {
+  private async readStore(): Promise<
+    Pick<IndexState, 'storeReachable' | 'schemaReady' | 'indexedHeight' | 'targetHeight' | 'error'>
+  > {
     try {
       const r = await this.o.pool.query<{ key: string; value: unknown }>(
         `SELECT key, value FROM ${quoteIdent(this.o.schema)}._metadata WHERE key IN ('lastProcessedHeight', 'targetHeight')`,
       );
       const by = new Map(r.rows.map((row) => [row.key, Number(row.value)]));
       const indexed = by.get('lastProcessedHeight');
-      return { storeReachable: true, schemaReady: indexed !== undefined, indexedHeight: indexed, targetHeight: by.get('targetHeight') };
+      return {
+        storeReachable: true,
+        schemaReady: indexed !== undefined,
+        indexedHeight: indexed,
+        targetHeight: by.get('targetHeight'),
+      };
     } catch (e) {
       if ((e as { code?: string }).code === '42P01') return { storeReachable: true, schemaReady: false }; // no _metadata yet
       return { storeReachable: false, schemaReady: false, error: (e as Error).message };
@@ -156,7 +171,11 @@ export class IndexWatcher {
       this.lastProgressLog = now;
       const rate = this.rate();
       const eta = rate && rate > 0 ? Math.round(r.lag_blocks! / rate) : undefined;
-      log.info(`indexing ${r.indexed_height} / ${r.chain_height}`, { lag_blocks: r.lag_blocks, blocks_per_s: rate === null ? undefined : Number(rate.toFixed(1)), eta_s: eta });
+      log.info(`indexing ${r.indexed_height} / ${r.chain_height}`, {
+        lag_blocks: r.lag_blocks,
+        blocks_per_s: rate === null ? undefined : Number(rate.toFixed(1)),
+        eta_s: eta,
+      });
     }
   }
 }

@@ -68,7 +68,9 @@ export function main(): void {
   app.use('/api', services.router);
   app.use((_req, res) => void res.status(404).json({ error: 'not found', code: 'not_found' }));
   app.use(lastResort(log));
-  const server = app.listen(config.port, config.host, () => log.info(`listening on ${config.host}:${config.port}`, { schema: config.schema }));
+  const server = app.listen(config.port, config.host, () =>
+    log.info(`listening on ${config.host}:${config.port}`, { schema: config.schema }),
+  );
   server.keepAliveTimeout = 65_000;
   services.start().catch((e) => {
     log.error(`the app services cannot start: ${e instanceof Error ? e.message : String(e)}`);

@@ -26,7 +26,9 @@ function configOrExit(): LauncherConfig {
   try {
     return loadLauncherConfig(process.env, { stdoutIsTTY: Boolean(process.stdout.isTTY), cwd: process.cwd() });
   } catch (e) {
-    process.stderr.write(`npm start: invalid configuration: ${e instanceof Error ? e.message : String(e)}\nSee docs/running.md for every variable and its default.\n`);
+    process.stderr.write(
+      `npm start: invalid configuration: ${e instanceof Error ? e.message : String(e)}\nSee docs/running.md for every variable and its default.\n`,
+    );
     process.exit(EXIT_CODES.config);
   }
 }

@@ -29,7 +29,11 @@ export async function readStoredIndex(pool: Pool, schema: string): Promise<Store
   const s = quoteIdent(schema);
   let rows: { key: string; value: unknown }[];
   try {
-    rows = (await pool.query<{ key: string; value: unknown }>(`SELECT key, value FROM ${s}._metadata WHERE key IN ('chain', 'lastProcessedHeight')`)).rows;
+    rows = (
+      await pool.query<{ key: string; value: unknown }>(
+        `SELECT key, value FROM ${s}._metadata WHERE key IN ('chain', 'lastProcessedHeight')`,
+      )
+    ).rows;
   } catch (e) {
     if ((e as { code?: string }).code === '42P01') return undefined; // no _metadata: fresh
     throw e;
@@ -38,7 +42,9 @@ export async function readStoredIndex(pool: Pool, schema: string): Promise<Store
   const height = by.has('lastProcessedHeight') ? Number(by.get('lastProcessedHeight')) : undefined;
   let hash: string | undefined;
   if (height !== undefined) {
-    const r = await pool.query<{ hash: string }>(`SELECT hash FROM ${s}.blocks WHERE id = $1`, [String(height)]).catch(() => ({ rows: [] as { hash: string }[] }));
+    const r = await pool
+      .query<{ hash: string }>(`SELECT hash FROM ${s}.blocks WHERE id = $1`, [String(height)])
+      .catch(() => ({ rows: [] as { hash: string }[] }));
     hash = r.rows[0]?.hash;
   }
   return { chainId: by.has('chain') ? String(by.get('chain')) : undefined, indexedHeight: height, hashAtHeight: hash };
@@ -46,12 +52,16 @@ export async function readStoredIndex(pool: Pool, schema: string): Promise<Store
 
 function howToReset(h: ResetHint): string {
   const fresh = `remove ${h.dataDir} (rm -rf ${h.dataDir}) or pass a new DATA_DIR`;
-  return h.externalDatabase ? `Start afresh: drop schema "${h.schema}" in DATABASE_URL or set another DB_SCHEMA, and ${fresh}.` : `Start afresh: ${fresh}.`;
+  return h.externalDatabase
+    ? `Start afresh: drop schema "${h.schema}" in DATABASE_URL or set another DB_SCHEMA, and ${fresh}.`
+    : `Start afresh: ${fresh}.`;
 }
 
 export function checkChainId(index: StoredIndex | undefined, chainId: string, h: ResetHint): void {
   if (index?.chainId !== undefined && index.chainId !== chainId) {
-    throw new JournalConflict(`the index in schema "${h.schema}" was built from chain "${index.chainId}", not "${chainId}". ${howToReset(h)}`);
+    throw new JournalConflict(
+      `the index in schema "${h.schema}" was built from chain "${index.chainId}", not "${chainId}". ${howToReset(h)}`,
+    );
   }
 }
 
@@ -62,7 +72,9 @@ export function checkIndexAgainstJournal(index: StoredIndex | undefined, journal
   const saved = journal.block(height);
   if (!saved) {
     const what = journal.height === 0 ? 'no saved devnet' : `a saved devnet of ${journal.height} blocks only`;
-    throw new JournalConflict(`the index in schema "${h.schema}" is at height ${height} but there is ${what} in ${h.dataDir}/devnet. ${howToReset(h)}`);
+    throw new JournalConflict(
+      `the index in schema "${h.schema}" is at height ${height} but there is ${what} in ${h.dataDir}/devnet. ${howToReset(h)}`,
+    );
   }
   if (index!.hashAtHeight !== undefined && index!.hashAtHeight !== saved.hash) {
     throw new JournalConflict(

@@ -93,11 +93,18 @@ async function queryHeight(db: Client, schema: string): Promise<number> {
   }
 }
 
-async function waitForHealth(port: number, child: ChildProcess, timeoutMs: number, logs: () => string[]): Promise<void> {
+async function waitForHealth(
+  port: number,
+  child: ChildProcess,
+  timeoutMs: number,
+  logs: () => string[],
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`subql node exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${logs().slice(-40).join('\n')}`);
+      throw new Error(
+        `subql node exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${logs().slice(-40).join('\n')}`,
+      );
     }
     try {
       const res = await fetch(`http://127.0.0.1:${port}/health`);
@@ -170,11 +177,16 @@ export async function startNode(options: StartNodeOptions): Promise<SubqlNode> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         if (child.exitCode !== null || child.signalCode !== null) {
-          throw new Error(`subql node exited (${child.exitCode ?? child.signalCode}) at height ${await queryHeight(db, options.schema)}:\n${lines.slice(-60).join('\n')}`);
+          throw new Error(
+            `subql node exited (${child.exitCode ?? child.signalCode}) at height ${await queryHeight(db, options.schema)}:\n${lines.slice(-60).join('\n')}`,
+          );
         }
         const h = await queryHeight(db, options.schema);
         if (h >= height) return;
-        if (Date.now() > deadline) throw new Error(`subql node at height ${h} after ${timeoutMs} ms, waiting for ${height}:\n${lines.slice(-40).join('\n')}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `subql node at height ${h} after ${timeoutMs} ms, waiting for ${height}:\n${lines.slice(-40).join('\n')}`,
+          );
         await new Promise((r) => setTimeout(r, 200));
       }
     },

@@ -29,7 +29,12 @@ export interface SupervisorOptions {
 
 export type SupervisorState = 'starting' | 'running' | 'restarting' | 'stopped' | 'failed';
 
-export const SUPERVISOR_DEFAULTS = { initialBackoffMs: 1000, maxBackoffMs: 30_000, maxRestarts: 5, windowMs: 600_000 } as const;
+export const SUPERVISOR_DEFAULTS = {
+  initialBackoffMs: 1000,
+  maxBackoffMs: 30_000,
+  maxRestarts: 5,
+  windowMs: 600_000,
+} as const;
 
 export class Supervisor {
   private child: SupervisedChild | undefined;
@@ -55,7 +60,8 @@ export class Supervisor {
   /** Null while running; otherwise why the part is not there (for /ready). */
   notRunningReason(): string | null {
     if (this.state === 'running') return null;
-    if (this.state === 'restarting') return `${this.o.name} is restarting after it exited (${this.lastExit}); restart ${this.restartsTotal + 1}`;
+    if (this.state === 'restarting')
+      return `${this.o.name} is restarting after it exited (${this.lastExit}); restart ${this.restartsTotal + 1}`;
     if (this.state === 'failed') return `${this.o.name} stopped for good: ${this.lastExit}`;
     return `${this.o.name} is ${this.state}`;
   }
@@ -77,12 +83,19 @@ export class Supervisor {
     this.exits = [...this.exits.filter((t) => now - t < this.o.windowMs), now];
     if (this.exits.length > this.o.maxRestarts) {
       this.state = 'failed';
-      this.o.onGiveUp(`${this.o.name} exited ${this.exits.length} times within ${Math.round(this.o.windowMs / 1000)} s (last: ${reason}); not restarting it again`);
+      this.o.onGiveUp(
+        `${this.o.name} exited ${this.exits.length} times within ${Math.round(this.o.windowMs / 1000)} s (last: ${reason}); not restarting it again`,
+      );
       return;
     }
     this.state = 'restarting';
     const backoff = Math.min(this.o.initialBackoffMs * 2 ** (this.exits.length - 1), this.o.maxBackoffMs);
-    this.o.log.warn(`${this.o.name} exited unexpectedly; restarting it`, { reason, backoff_ms: backoff, exits_in_window: this.exits.length, max: this.o.maxRestarts });
+    this.o.log.warn(`${this.o.name} exited unexpectedly; restarting it`, {
+      reason,
+      backoff_ms: backoff,
+      exits_in_window: this.exits.length,
+      max: this.o.maxRestarts,
+    });
     this.timer = setTimeout(() => void this.restart(), backoff);
   }
 

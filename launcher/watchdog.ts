@@ -19,7 +19,11 @@ kill -KILL "$child" 2>/dev/null
 /** Best effort: a watchdog that exits by itself once the child has exited. */
 export function stopWhenParentDies(childPid: number, graceMs = 10_000): void {
   try {
-    const w = spawn('sh', ['-c', SCRIPT, 'svc-watchdog', String(process.pid), String(childPid), String(Math.ceil(graceMs / 100))], { detached: true, stdio: 'ignore' });
+    const w = spawn(
+      'sh',
+      ['-c', SCRIPT, 'svc-watchdog', String(process.pid), String(childPid), String(Math.ceil(graceMs / 100))],
+      { detached: true, stdio: 'ignore' },
+    );
     w.on('error', () => undefined);
     w.unref();
   } catch {

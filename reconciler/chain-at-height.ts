@@ -90,7 +90,10 @@ export class ChainAtHeight {
     if (response.code) {
       const codespace = response.codespace ?? '';
       if (codespace === 'sdk' && response.code === SDK_UNKNOWN_REQUEST) throw new QueryNotServed(path);
-      if (codespace === 'sdk' || codespace === '') throw new ChainUnavailable(`${path} at height ${this.height}: ${codespace}/${response.code} ${response.log ?? ''}`.trim());
+      if (codespace === 'sdk' || codespace === '')
+        throw new ChainUnavailable(
+          `${path} at height ${this.height}: ${codespace}/${response.code} ${response.log ?? ''}`.trim(),
+        );
       return null;
     }
     if (Number(response.height ?? this.height) !== this.height) {
@@ -108,14 +111,21 @@ export class ChainAtHeight {
     });
     let answer: { result?: { response?: AbciResponse }; error?: { message?: string; data?: string } };
     try {
-      const r = await fetch(this.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(this.timeoutMs) });
+      const r = await fetch(this.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
       answer = (await r.json()) as typeof answer;
     } catch (e) {
       throw new ChainUnavailable(`abci_query ${path} at height ${this.height}: ${transportFailure(e, this.timeoutMs)}`);
     }
     if (answer.error || !answer.result?.response) {
-      throw new ChainUnavailable(`abci_query ${path} at height ${this.height}: ${answer.error?.data ?? answer.error?.message ?? 'no response'}`);
+      throw new ChainUnavailable(
+        `abci_query ${path} at height ${this.height}: ${answer.error?.data ?? answer.error?.message ?? 'no response'}`,
+      );
     }
     return answer.result.response;
   }
@@ -135,7 +145,12 @@ export class ChainAtHeight {
   async holdersSum(assetId: string, kindId: number): Promise<bigint | null> {
     let sum = 0n;
     for (let offset = 0; ; offset += HOLDERS_PAGE) {
-      const page = await this.query<{ holders?: Json[]; total?: string }>('/svc.rights.v1.Query/Holders', { asset_id: assetId, kind_id: kindId, offset: String(offset), limit: HOLDERS_PAGE });
+      const page = await this.query<{ holders?: Json[]; total?: string }>('/svc.rights.v1.Query/Holders', {
+        asset_id: assetId,
+        kind_id: kindId,
+        offset: String(offset),
+        limit: HOLDERS_PAGE,
+      });
       if (!page) return null;
       const holders = page.holders ?? [];
       for (const h of holders) sum += BigInt(text(h.units, '0'));
@@ -144,7 +159,11 @@ export class ChainAtHeight {
   }
 
   async accrual(assetId: string, kindId: number, denom: string): Promise<AccrualAnswer | null> {
-    const r = await this.query<{ accrual?: Json }>('/svc.payout.v1.Query/Accrual', { asset_id: assetId, kind_id: kindId, denom });
+    const r = await this.query<{ accrual?: Json }>('/svc.payout.v1.Query/Accrual', {
+      asset_id: assetId,
+      kind_id: kindId,
+      denom,
+    });
     if (!r) return null;
     const a = r.accrual ?? {};
     return {
@@ -161,7 +180,13 @@ export class ChainAtHeight {
   /** The asset's precompile registry (chain 0.9.0 on); QueryNotServed on an older chain. */
   async tokenRegistry(assetId: string): Promise<RegistryEntry[] | null> {
     const r = await this.query<{ entries?: Json[] }>('/svc.asset.v1.Query/TokenRegistry', { asset_id: assetId });
-    return r ? (r.entries ?? []).map((e) => ({ kind_id: Number(e.kind_id ?? 0), bundle: e.bundle === true, address: text(e.address) })) : null;
+    return r
+      ? (r.entries ?? []).map((e) => ({
+          kind_id: Number(e.kind_id ?? 0),
+          bundle: e.bundle === true,
+          address: text(e.address),
+        }))
+      : null;
   }
 
   /** What the chain holds for a route (escrow, synthetic supply or escrow units). */
@@ -174,6 +199,10 @@ export class ChainAtHeight {
   async route(routeId: string): Promise<{ direction: string; outbound: bigint; inbound: bigint } | null> {
     const r = await this.query<{ route?: Json; counters?: Json }>('/svc.bridge.v1.Query/Route', { route_id: routeId });
     if (!r) return null;
-    return { direction: text(r.route?.direction), outbound: BigInt(text(r.counters?.outbound, '0')), inbound: BigInt(text(r.counters?.inbound, '0')) };
+    return {
+      direction: text(r.route?.direction),
+      outbound: BigInt(text(r.counters?.outbound, '0')),
+      inbound: BigInt(text(r.counters?.inbound, '0')),
+    };
   }
 }

@@ -23,10 +23,24 @@ interface Target {
 
 function targets(t: Tables): { invariants: Target; registry: Target; routes: Target } {
   return {
-    invariants: { table: t.invariantChecks, columns: ['id', 'asset_id', 'kind_id', 'height', 'agree', 'chain', 'indexer'], superseded: 'agree' },
+    invariants: {
+      table: t.invariantChecks,
+      columns: ['id', 'asset_id', 'kind_id', 'height', 'agree', 'chain', 'indexer'],
+      superseded: 'agree',
+    },
     registry: {
       table: t.svc20Checks,
-      columns: ['id', 'asset_id', 'kind_id', 'bundle', 'height', 'indexer_address', 'chain_address', 'evaluated', 'agree'],
+      columns: [
+        'id',
+        'asset_id',
+        'kind_id',
+        'bundle',
+        'height',
+        'indexer_address',
+        'chain_address',
+        'evaluated',
+        'agree',
+      ],
       superseded: '(agree OR NOT evaluated)',
     },
     routes: {

@@ -52,12 +52,19 @@ export interface I8CheckRow {
   agree: boolean;
 }
 
-export const ABSENT: SupplySnapshot = Object.freeze({ exists: false, supply: '0', holder_count: 0, holders_sum: '0', accruals: [] });
+export const ABSENT: SupplySnapshot = Object.freeze({
+  exists: false,
+  supply: '0',
+  holder_count: 0,
+  holders_sum: '0',
+  accruals: [],
+});
 
 /** An accrual that never received anything is the same as no accrual: both sides leave it out. */
 export function accrualsOf(answers: readonly AccrualAnswer[]): AccrualAnswer[] {
   const isEmpty = (a: AccrualAnswer) =>
-    a.distributions_count === 0 && [a.index, a.carry_scaled, a.module_held, a.total_distributed, a.total_paid].every((v) => BigInt(v) === 0n);
+    a.distributions_count === 0 &&
+    [a.index, a.carry_scaled, a.module_held, a.total_distributed, a.total_paid].every((v) => BigInt(v) === 0n);
   return answers.filter((a) => !isEmpty(a)).sort((a, b) => (a.denom < b.denom ? -1 : a.denom > b.denom ? 1 : 0));
 }
 
@@ -75,7 +82,9 @@ function sameSnapshot(a: SupplySnapshot, b: SupplySnapshot): boolean {
     return (
       x.denom === y.denom &&
       x.distributions_count === y.distributions_count &&
-      (['index', 'carry_scaled', 'module_held', 'total_distributed', 'total_paid'] as const).every((f) => BigInt(x[f]) === BigInt(y[f]))
+      (['index', 'carry_scaled', 'module_held', 'total_distributed', 'total_paid'] as const).every(
+        (f) => BigInt(x[f]) === BigInt(y[f]),
+      )
     );
   });
 }
@@ -84,8 +93,15 @@ function sameSnapshot(a: SupplySnapshot, b: SupplySnapshot): boolean {
  * InvariantCheck of one (asset, kind): agree when both sides know the kind, show the same
  * supply, holder count, Σ holders' units and accruals, and each side's Σ equals its supply.
  */
-export function invariantCheck(height: number, assetId: string, kindId: number, chain: SupplySnapshot, indexer: SupplySnapshot): InvariantCheckRow {
-  const agree = chain.exists && indexer.exists && sameSnapshot(chain, indexer) && consistent(chain) && consistent(indexer);
+export function invariantCheck(
+  height: number,
+  assetId: string,
+  kindId: number,
+  chain: SupplySnapshot,
+  indexer: SupplySnapshot,
+): InvariantCheckRow {
+  const agree =
+    chain.exists && indexer.exists && sameSnapshot(chain, indexer) && consistent(chain) && consistent(indexer);
   return { id: `${height}/${assetId}/${kindId}`, asset_id: assetId, kind_id: kindId, height, agree, chain, indexer };
 }
 
@@ -146,7 +162,8 @@ export interface IndexedRoute {
 }
 
 /** The chain's route: what it holds and its own counters; null when it has no such route; 'not-served' on a binary without the query. */
-export type RouteAnswer = { actual: bigint; direction: string; outbound: bigint; inbound: bigint } | 'not-served' | null;
+export type RouteAnswer =
+  { actual: bigint; direction: string; outbound: bigint; inbound: bigint } | 'not-served' | null;
 
 /**
  * I8Check of one route: chain_actual is what the chain holds (escrow balance, synthetic supply or
@@ -155,9 +172,18 @@ export type RouteAnswer = { actual: bigint; direction: string; outbound: bigint;
  */
 export function i8Check(height: number, route: IndexedRoute, chain: RouteAnswer): I8CheckRow {
   const base = { id: `${height}/${route.routeId}`, route_id: route.routeId, height };
-  if (chain === 'not-served') return { ...base, chain_actual: '', indexer_actual: '', chain_ok: false, evaluated: false, agree: false };
+  if (chain === 'not-served')
+    return { ...base, chain_actual: '', indexer_actual: '', chain_ok: false, evaluated: false, agree: false };
   const indexerActual = outstanding(route.direction, route.outbound, route.inbound);
-  if (chain === null) return { ...base, chain_actual: '', indexer_actual: indexerActual.toString(), chain_ok: false, evaluated: true, agree: false };
+  if (chain === null)
+    return {
+      ...base,
+      chain_actual: '',
+      indexer_actual: indexerActual.toString(),
+      chain_ok: false,
+      evaluated: true,
+      agree: false,
+    };
   const chainOk = chain.actual === outstanding(chain.direction, chain.outbound, chain.inbound);
   return {
     ...base,

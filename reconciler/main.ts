@@ -30,7 +30,13 @@ export function main(): void {
   const log = createLogger({ format: config.log.format, level: config.log.level }, 'reconciler');
   const pool = new Pool({ connectionString: config.databaseUrl, max: 2, options: '-c statement_timeout=60000' });
   pool.on('error', () => undefined);
-  const reconciler = new Reconciler({ pool, schema: config.schema, rpcUrl: config.chainRpcUrl, settings: config.reconciler, log });
+  const reconciler = new Reconciler({
+    pool,
+    schema: config.schema,
+    rpcUrl: config.chainRpcUrl,
+    settings: config.reconciler,
+    log,
+  });
   reconciler.start();
   const stop = () => {
     void reconciler.stop().finally(() => void pool.end().finally(() => process.exit(0)));

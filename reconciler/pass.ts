@@ -5,7 +5,19 @@
 import type { Pool } from 'pg';
 import type { Tables } from '../rest-adapter/db/tables';
 import { ChainAtHeight, ChainUnavailable, QueryNotServed, type AccrualAnswer } from './chain-at-height';
-import { ABSENT, accrualsOf, i8Check, invariantCheck, registryChecks, type I8CheckRow, type InvariantCheckRow, type RegistryAnswer, type RouteAnswer, type SupplySnapshot, type Svc20CheckRow } from './checks';
+import {
+  ABSENT,
+  accrualsOf,
+  i8Check,
+  invariantCheck,
+  registryChecks,
+  type I8CheckRow,
+  type InvariantCheckRow,
+  type RegistryAnswer,
+  type RouteAnswer,
+  type SupplySnapshot,
+  type Svc20CheckRow,
+} from './checks';
 import { writeChecks } from './check-writer';
 import { readStoreSnapshot, type IndexedAsset, type IndexedKind, type IndexedRouteRow } from './store-snapshot';
 
@@ -78,7 +90,13 @@ async function servedOrNot<T>(ask: () => Promise<T>): Promise<T | 'not-served'> 
 
 function indexerSide(kind: IndexedKind | undefined): SupplySnapshot {
   if (!kind) return ABSENT;
-  return { exists: true, supply: kind.supply, holder_count: kind.holderCount, holders_sum: kind.holdersSum, accruals: accrualsOf(kind.accruals) };
+  return {
+    exists: true,
+    supply: kind.supply,
+    holder_count: kind.holderCount,
+    holders_sum: kind.holdersSum,
+    accruals: accrualsOf(kind.accruals),
+  };
 }
 
 /** Invariant queries must be served by every chain version: not served means the chain cannot be checked now. */
@@ -87,7 +105,12 @@ function required<T>(answer: T | 'not-served', what: string): T {
   return answer;
 }
 
-async function chainSide(chain: ChainAtHeight, assetId: string, kindId: number, denoms: string[]): Promise<SupplySnapshot> {
+async function chainSide(
+  chain: ChainAtHeight,
+  assetId: string,
+  kindId: number,
+  denoms: string[],
+): Promise<SupplySnapshot> {
   const supply = required(await servedOrNot(() => chain.kindSupply(assetId, kindId)), 'KindSupply');
   if (!supply) return ABSENT;
   const holdersSum = required(await servedOrNot(() => chain.holdersSum(assetId, kindId)), 'Holders');
@@ -96,7 +119,13 @@ async function chainSide(chain: ChainAtHeight, assetId: string, kindId: number, 
     const a = required(await servedOrNot(() => chain.accrual(assetId, kindId, denom)), 'Accrual');
     if (a) accruals.push(a);
   }
-  return { exists: true, supply: supply.supply, holder_count: supply.holder_count, holders_sum: (holdersSum ?? 0n).toString(), accruals: accrualsOf(accruals) };
+  return {
+    exists: true,
+    supply: supply.supply,
+    holder_count: supply.holder_count,
+    holders_sum: (holdersSum ?? 0n).toString(),
+    accruals: accrualsOf(accruals),
+  };
 }
 
 /** Every (asset, kind) either side knows: the indexed kinds and the kinds the chain lists for the asset. */
@@ -116,7 +145,11 @@ async function assetChecks(chain: ChainAtHeight, height: number, asset: IndexedA
 
 async function registryOf(chain: ChainAtHeight, height: number, asset: IndexedAsset): Promise<Svc20CheckRow[]> {
   const answer: RegistryAnswer = await servedOrNot(() => chain.tokenRegistry(asset.assetId));
-  const tokens = { assetId: asset.assetId, bundleAddress: asset.bundleAddress, kinds: asset.kinds.map((k) => ({ kindId: k.kindId, svc20Address: k.svc20Address })) };
+  const tokens = {
+    assetId: asset.assetId,
+    bundleAddress: asset.bundleAddress,
+    kinds: asset.kinds.map((k) => ({ kindId: k.kindId, svc20Address: k.svc20Address })),
+  };
   return registryChecks(height, tokens, answer);
 }
 
@@ -130,7 +163,9 @@ async function routeOf(chain: ChainAtHeight, height: number, route: IndexedRoute
 }
 
 /** Reads both sides at the store's height and builds every row; throws ChainUnavailable when the chain cannot answer at H. */
-export async function collectChecks(o: PassOptions): Promise<{ height: number; rows: PassRows; queries: number; storeMs: number; chainMs: number } | null> {
+export async function collectChecks(
+  o: PassOptions,
+): Promise<{ height: number; rows: PassRows; queries: number; storeMs: number; chainMs: number } | null> {
   let t = Date.now();
   const snapshot = await readStoreSnapshot(o.pool, o.tables);
   if (!snapshot) return null;
@@ -138,10 +173,25 @@ export async function collectChecks(o: PassOptions): Promise<{ height: number; r
   t = Date.now();
   const chain = new ChainAtHeight(o.rpcUrl, o.chainHeight ?? snapshot.height, o.queryTimeoutMs);
   // one group after the other, so at most `concurrency` queries are in flight
-  const invariants = await runLimited(snapshot.assets.map((a) => () => assetChecks(chain, snapshot.height, a)), o.concurrency);
-  const registry = await runLimited(snapshot.assets.map((a) => () => registryOf(chain, snapshot.height, a)), o.concurrency);
-  const routes = await runLimited(snapshot.routes.map((r) => () => routeOf(chain, snapshot.height, r)), o.concurrency);
-  return { height: snapshot.height, rows: { invariants: invariants.flat(), registry: registry.flat(), routes }, queries: chain.queries, storeMs, chainMs: Date.now() - t };
+  const invariants = await runLimited(
+    snapshot.assets.map((a) => () => assetChecks(chain, snapshot.height, a)),
+    o.concurrency,
+  );
+  const registry = await runLimited(
+    snapshot.assets.map((a) => () => registryOf(chain, snapshot.height, a)),
+    o.concurrency,
+  );
+  const routes = await runLimited(
+    snapshot.routes.map((r) => () => routeOf(chain, snapshot.height, r)),
+    o.concurrency,
+  );
+  return {
+    height: snapshot.height,
+    rows: { invariants: invariants.flat(), registry: registry.flat(), routes },
+    queries: chain.queries,
+    storeMs,
+    chainMs: Date.now() - t,
+  };
 }
 
 /** One whole pass: collect, then write. Null when the node has not processed a block yet. */
@@ -152,7 +202,9 @@ export async function runPass(o: PassOptions): Promise<PassResult | null> {
   const t = Date.now();
   await writeChecks(o.pool, o.tables, height, rows);
   const disagreements =
-    rows.invariants.filter((r) => !r.agree).length + rows.registry.filter((r) => r.evaluated && !r.agree).length + rows.routes.filter((r) => r.evaluated && !r.agree).length;
+    rows.invariants.filter((r) => !r.agree).length +
+    rows.registry.filter((r) => r.evaluated && !r.agree).length +
+    rows.routes.filter((r) => r.evaluated && !r.agree).length;
   return {
     height,
     invariants: rows.invariants.length,

@@ -54,7 +54,10 @@ export class Reconciler {
       this.o.log.info('reconciler off (RECONCILE_EVERY_BLOCKS=0)');
       return;
     }
-    this.o.log.info('reconciler running', { every_blocks: this.o.settings.everyBlocks, min_interval_ms: this.o.settings.minIntervalMs });
+    this.o.log.info('reconciler running', {
+      every_blocks: this.o.settings.everyBlocks,
+      min_interval_ms: this.o.settings.minIntervalMs,
+    });
     this.schedule(0);
   }
 
@@ -66,7 +69,12 @@ export class Reconciler {
   }
 
   status(): ReconcilerStatus {
-    return { lastHeight: this.lastHeight, lastDisagreements: this.lastDisagreements, lastError: this.lastError, consecutiveFailures: this.failures };
+    return {
+      lastHeight: this.lastHeight,
+      lastDisagreements: this.lastDisagreements,
+      lastError: this.lastError,
+      consecutiveFailures: this.failures,
+    };
   }
 
   private schedule(ms: number): void {
@@ -98,14 +106,27 @@ export class Reconciler {
   async passNow(): Promise<PassResult | null> {
     const started = Date.now();
     try {
-      const result = await runPass({ pool: this.o.pool, tables: this.tables, rpcUrl: this.o.rpcUrl, queryTimeoutMs: this.o.settings.queryTimeoutMs, concurrency: this.o.settings.concurrency });
+      const result = await runPass({
+        pool: this.o.pool,
+        tables: this.tables,
+        rpcUrl: this.o.rpcUrl,
+        queryTimeoutMs: this.o.settings.queryTimeoutMs,
+        concurrency: this.o.settings.concurrency,
+      });
       this.failures = 0;
       this.lastError = null;
       this.notBefore = Date.now() + this.o.settings.minIntervalMs;
       if (!result) return null;
       this.lastHeight = result.height;
       this.lastDisagreements = result.disagreements;
-      const fields = { height: result.height, invariants: result.invariants, registry: result.registry, routes: result.routes, disagreements: result.disagreements, ms: Date.now() - started };
+      const fields = {
+        height: result.height,
+        invariants: result.invariants,
+        registry: result.registry,
+        routes: result.routes,
+        disagreements: result.disagreements,
+        ms: Date.now() - started,
+      };
       if (result.disagreements > 0) this.o.log.warn('reconciliation found disagreements (see /v1/invariants)', fields);
       else this.o.log.info('reconciliation agrees', fields);
       this.o.onPass?.({ result, seconds: (Date.now() - started) / 1000 });
@@ -115,7 +136,11 @@ export class Reconciler {
       this.lastError = e instanceof Error ? e.message : String(e);
       const backoff = Math.min(this.o.settings.retryMs * 2 ** (this.failures - 1), this.o.settings.maxRetryMs);
       this.notBefore = Date.now() + backoff;
-      this.o.log.warn('reconciliation pass recorded nothing; retrying later', { error: this.lastError, failures: this.failures, retry_ms: backoff });
+      this.o.log.warn('reconciliation pass recorded nothing; retrying later', {
+        error: this.lastError,
+        failures: this.failures,
+        retry_ms: backoff,
+      });
       this.o.onPass?.({ error: this.lastError, seconds: (Date.now() - started) / 1000 });
       return null;
     }

@@ -83,7 +83,12 @@ export async function readStoreSnapshot(pool: Pool, t: Tables): Promise<StoreSna
       return {
         height,
         assets: assembleAssets(assets.rows, kinds.rows, accruals.rows),
-        routes: routes.rows.map((r) => ({ routeId: r.id, direction: r.direction, outbound: BigInt(r.outbound), inbound: BigInt(r.inbound) })),
+        routes: routes.rows.map((r) => ({
+          routeId: r.id,
+          direction: r.direction,
+          outbound: BigInt(r.outbound),
+          inbound: BigInt(r.inbound),
+        })),
       };
     },
     'ISOLATION LEVEL REPEATABLE READ READ ONLY',
@@ -96,14 +101,25 @@ function assembleAssets(
   accruals: AccrualRow[],
 ): IndexedAsset[] {
   const byAsset = new Map<string, IndexedAsset>(
-    assets.map((a) => [a.id, { assetId: a.id, bundleAddress: a.bundle_address, distributionDenoms: a.distribution_denoms ?? [], kinds: [] }]),
+    assets.map((a) => [
+      a.id,
+      { assetId: a.id, bundleAddress: a.bundle_address, distributionDenoms: a.distribution_denoms ?? [], kinds: [] },
+    ]),
   );
   const byKind = new Map<string, IndexedKind>();
   for (const k of kinds) {
-    const kind: IndexedKind = { kindId: k.kind_id, supply: k.supply, holderCount: k.holder_count, holdersSum: k.holders_sum, svc20Address: k.svc20_address, accruals: [] };
+    const kind: IndexedKind = {
+      kindId: k.kind_id,
+      supply: k.supply,
+      holderCount: k.holder_count,
+      holdersSum: k.holders_sum,
+      svc20Address: k.svc20_address,
+      accruals: [],
+    };
     byAsset.get(k.asset_id)?.kinds.push(kind);
     byKind.set(`${k.asset_id}/${k.kind_id}`, kind);
   }
-  for (const { asset_id, kind_id, ...accrual } of accruals) byKind.get(`${asset_id}/${kind_id}`)?.accruals.push(accrual);
+  for (const { asset_id, kind_id, ...accrual } of accruals)
+    byKind.get(`${asset_id}/${kind_id}`)?.accruals.push(accrual);
   return [...byAsset.values()];
 }

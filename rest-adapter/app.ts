@@ -55,24 +55,40 @@ export interface RestAppOptions {
 
 function checkOptions(o: RestAppOptions): void {
   if (!o.pool) throw new TypeError('createRestApp: pool is required');
-  if (typeof o.schema !== 'string' || o.schema.length === 0 || o.schema.length > 63) throw new TypeError('createRestApp: schema must be 1..63 characters');
+  if (typeof o.schema !== 'string' || o.schema.length === 0 || o.schema.length > 63)
+    throw new TypeError('createRestApp: schema must be 1..63 characters');
   if (!isValidHrp(o.hrp)) throw new TypeError(`createRestApp: invalid hrp "${o.hrp}"`);
-  if (o.gasDenom !== undefined && !isValidDenom(o.gasDenom)) throw new TypeError(`createRestApp: invalid gasDenom "${o.gasDenom}"`);
+  if (o.gasDenom !== undefined && !isValidDenom(o.gasDenom))
+    throw new TypeError(`createRestApp: invalid gasDenom "${o.gasDenom}"`);
   const cache = o.responseCache;
-  if (cache && !(cache.maxBytes > 0 && cache.pollMs > 0)) throw new TypeError('createRestApp: responseCache needs maxBytes > 0 and pollMs > 0 (or false)');
+  if (cache && !(cache.maxBytes > 0 && cache.pollMs > 0))
+    throw new TypeError('createRestApp: responseCache needs maxBytes > 0 and pollMs > 0 (or false)');
 }
 
 export function createRestApp(options: RestAppOptions): Express {
   checkOptions(options);
   const openapi = fs.readFileSync(options.openapiPath ?? DEFAULT_OPENAPI_PATH, 'utf8');
-  const store = createStore(options.pool, { statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS });
+  const store = createStore(options.pool, {
+    statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+  });
   const repos = createRepositories(options.schema, options.gasDenom ?? DEFAULT_CHAIN_CONFIG.gasDenom);
   const cacheOptions = options.responseCache ?? DEFAULT_RESPONSE_CACHE;
-  const cache = cacheOptions ? new ResponseCache(async () => (await store.readOne((sql) => repos.chain.progress(sql))).indexedHeight, cacheOptions) : undefined;
+  const cache = cacheOptions
+    ? new ResponseCache(
+        async () => (await store.readOne((sql) => repos.chain.progress(sql))).indexedHeight,
+        cacheOptions,
+      )
+    : undefined;
 
   // paths are exactly the documented ones: /V1/Status or /v1/status/ are unknown paths (404)
   const router = Router({ caseSensitive: true, strict: true });
-  const ctx: RouteContext = { get: jsonRoutes(router, cache), store, repos, hrp: options.hrp, now: options.now ?? Date.now };
+  const ctx: RouteContext = {
+    get: jsonRoutes(router, cache),
+    store,
+    repos,
+    hrp: options.hrp,
+    now: options.now ?? Date.now,
+  };
 
   const app = express();
   app.disable('x-powered-by');

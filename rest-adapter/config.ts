@@ -45,7 +45,8 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const raw = read(env, name);
   if (raw === undefined) return fallback;
   const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
-  if (!(n >= min && n <= max)) throw new ConfigError(name, `must be an integer between ${min} and ${max}, got "${raw}"`);
+  if (!(n >= min && n <= max))
+    throw new ConfigError(name, `must be an integer between ${min} and ${max}, got "${raw}"`);
   return n;
 }
 
@@ -66,7 +67,11 @@ function databaseUrl(env: Env): PoolConfig | undefined {
 
 function databaseParts(env: Env): PoolConfig {
   const host = read(env, 'DB_HOST');
-  if (host === undefined) throw new ConfigError('DB_HOST', 'set DATABASE_URL, or DB_HOST (with DB_PORT, DB_USER, DB_PASS, DB_DATABASE) as for the SubQuery node');
+  if (host === undefined)
+    throw new ConfigError(
+      'DB_HOST',
+      'set DATABASE_URL, or DB_HOST (with DB_PORT, DB_USER, DB_PASS, DB_DATABASE) as for the SubQuery node',
+    );
   return {
     host,
     port: integer(env, 'DB_PORT', 5432, 1, 65535),

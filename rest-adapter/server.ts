@@ -19,8 +19,13 @@ function configOrExit(): RestConfig {
 /** Warns (does not fail) when the node has not created the schema yet: it may still be starting. */
 async function checkStore(pool: Pool, schema: string): Promise<void> {
   try {
-    const r = await pool.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [`"${schema.replace(/"/g, '""')}"._metadata`]);
-    if (!r.rows[0]?.t) console.warn(`rest-adapter: schema "${schema}" has no _metadata table yet (is the SubQuery node running with --db-schema=${schema}?)`);
+    const r = await pool.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [
+      `"${schema.replace(/"/g, '""')}"._metadata`,
+    ]);
+    if (!r.rows[0]?.t)
+      console.warn(
+        `rest-adapter: schema "${schema}" has no _metadata table yet (is the SubQuery node running with --db-schema=${schema}?)`,
+      );
   } catch (e) {
     console.warn(`rest-adapter: database not reachable yet: ${(e as Error).message}`);
   }
@@ -31,8 +36,17 @@ async function main(): Promise<void> {
   const pool = new Pool(config.database);
   pool.on('error', (e) => console.error('rest-adapter: idle database connection failed', e));
   await checkStore(pool, config.schema);
-  const app = createRestApp({ pool, schema: config.schema, hrp: config.hrp, gasDenom: config.gasDenom, statementTimeoutMs: config.statementTimeoutMs, responseCache: config.responseCache });
-  const server = app.listen(config.port, config.host, () => console.log(`rest-adapter: listening on ${config.host}:${config.port} (schema ${config.schema})`));
+  const app = createRestApp({
+    pool,
+    schema: config.schema,
+    hrp: config.hrp,
+    gasDenom: config.gasDenom,
+    statementTimeoutMs: config.statementTimeoutMs,
+    responseCache: config.responseCache,
+  });
+  const server = app.listen(config.port, config.host, () =>
+    console.log(`rest-adapter: listening on ${config.host}:${config.port} (schema ${config.schema})`),
+  );
   server.on('error', (e) => {
     console.error(`rest-adapter: cannot listen on ${config.host}:${config.port}: ${e.message}`);
     process.exit(1);

@@ -27,7 +27,10 @@ function buildDescriptor() {
   const root = new protobuf.Root();
   // imports are relative to proto/, as protoc -I proto would resolve them
   root.resolvePath = (_origin, target) => (target.startsWith(protoDir) ? target : path.join(protoDir, target));
-  root.loadSync(protoFiles(protoDir).map((f) => path.join(protoDir, f)), { keepCase: true });
+  root.loadSync(
+    protoFiles(protoDir).map((f) => path.join(protoDir, f)),
+    { keepCase: true },
+  );
   root.resolveAll();
   return JSON.stringify(root.toJSON({ keepComments: false }), null, 1) + '\n';
 }

@@ -17,8 +17,11 @@ function eventsOf(file) {
   const pkg = /^package\s+([\w.]+);/m.exec(text)[1];
   const out = [];
   const re = /((?:^[ \t]*\/\/.*\n)+)^message (Event\w+)/gm;
-  for (let m; (m = re.exec(text)); ) {
-    const lines = m[1].split('\n').map((l) => l.replace(/^\s*\/\/ ?/, '')).filter(Boolean);
+  for (let m; (m = re.exec(text));) {
+    const lines = m[1]
+      .split('\n')
+      .map((l) => l.replace(/^\s*\/\/ ?/, ''))
+      .filter(Boolean);
     const field = (name) => {
       const i = lines.findIndex((l) => l.startsWith(`${name}:`));
       if (i < 0) return '';
@@ -40,7 +43,15 @@ function render() {
     .sort((a, b) => a.type.localeCompare(b.type));
   const esc = (s) => s.replace(/\|/g, '\\|');
   const rows = events.map((e) => `| \`${e.type}\` | ${esc(e.summary)} | ${esc(e.changes)} | ${esc(e.subjects)} |`);
-  return [BEGIN, '', '| event | when | entities it changes | subjects (activity feeds) |', '|---|---|---|---|', ...rows, '', END].join('\n');
+  return [
+    BEGIN,
+    '',
+    '| event | when | entities it changes | subjects (activity feeds) |',
+    '|---|---|---|---|',
+    ...rows,
+    '',
+    END,
+  ].join('\n');
 }
 
 function withTable(current) {

@@ -75,7 +75,13 @@ class CometChainClient implements ChainClient {
   async broadcast(tx: Uint8Array): Promise<BroadcastResult> {
     try {
       const r = await this.client.broadcastTxSync({ tx });
-      return { hash: toHex(r.hash).toUpperCase(), code: r.code, codespace: r.codespace ?? '', log: r.log ?? '', alreadyKnown: false };
+      return {
+        hash: toHex(r.hash).toUpperCase(),
+        code: r.code,
+        codespace: r.codespace ?? '',
+        log: r.log ?? '',
+        alreadyKnown: false,
+      };
     } catch (e) {
       if (!ALREADY_KNOWN_RE.test(errorText(e))) throw e;
       return { hash: '', code: 0, codespace: '', log: 'tx already exists in cache', alreadyKnown: true };
@@ -85,8 +91,18 @@ class CometChainClient implements ChainClient {
   async findTx(hash: string): Promise<CommittedTx | null> {
     try {
       const r = await this.client.tx({ hash: fromHex(hash) });
-      const events = r.result.events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ key: String(a.key), value: String(a.value) })) }));
-      return { hash: toHex(r.hash).toUpperCase(), height: r.height, code: r.result.code, codespace: r.result.codespace ?? '', log: r.result.log ?? '', events };
+      const events = r.result.events.map((e) => ({
+        type: e.type,
+        attributes: e.attributes.map((a) => ({ key: String(a.key), value: String(a.value) })),
+      }));
+      return {
+        hash: toHex(r.hash).toUpperCase(),
+        height: r.height,
+        code: r.result.code,
+        codespace: r.result.codespace ?? '',
+        log: r.result.log ?? '',
+        events,
+      };
     } catch (e) {
       if (NOT_FOUND_RE.test(errorText(e))) return null;
       throw e;
@@ -101,13 +117,17 @@ class CometChainClient implements ChainClient {
       throw new Error(`auth Account query for ${address} failed: ${r.codespace}/${r.code} ${r.log ?? ''}`);
     }
     const any = QueryAccountResponse.decode(r.value).account;
-    if (!any || any.typeUrl !== '/cosmos.auth.v1beta1.BaseAccount') throw new Error(`auth Account query for ${address}: unsupported account type ${any?.typeUrl ?? '(none)'}`);
+    if (!any || any.typeUrl !== '/cosmos.auth.v1beta1.BaseAccount')
+      throw new Error(`auth Account query for ${address}: unsupported account type ${any?.typeUrl ?? '(none)'}`);
     const base = BaseAccount.decode(any.value);
     return { accountNumber: base.accountNumber, sequence: base.sequence };
   }
 
   async balance(address: string, denom: string): Promise<bigint> {
-    const r = await this.client.abciQuery({ path: '/cosmos.bank.v1beta1.Query/Balance', data: QueryBalanceRequest.encode({ address, denom }).finish() });
+    const r = await this.client.abciQuery({
+      path: '/cosmos.bank.v1beta1.Query/Balance',
+      data: QueryBalanceRequest.encode({ address, denom }).finish(),
+    });
     if (r.code) throw new Error(`bank Balance query for ${address} failed: ${r.codespace}/${r.code} ${r.log ?? ''}`);
     return BigInt(QueryBalanceResponse.decode(r.value).balance?.amount ?? '0');
   }

@@ -4,9 +4,18 @@ import type { IntentMessage } from '../intents/intent-log';
 const m = (typeUrl: string, value: Record<string, unknown>): IntentMessage => ({ typeUrl, value });
 
 export const bankSend = (from: string, to: string, denom: string, amount: bigint) =>
-  m('/cosmos.bank.v1beta1.MsgSend', { fromAddress: from, toAddress: to, amount: [{ denom, amount: amount.toString() }] });
-export const accept = (counterparty: string, settlementId: bigint) => m('/svc.settlement.v1.MsgAccept', { counterparty, settlement_id: settlementId.toString() });
-export const cancel = (sender: string, settlementId: bigint) => m('/svc.settlement.v1.MsgCancel', { sender, settlement_id: settlementId.toString() });
-export const release = (sender: string, encumbranceId: bigint | string) => m('/svc.encumbrance.v1.MsgRelease', { sender, encumbrance_id: encumbranceId.toString() });
-export const exercise = (sender: string, encumbranceId: bigint | string) => m('/svc.encumbrance.v1.MsgExercise', { sender, encumbrance_id: encumbranceId.toString() });
-export const claim = (claimer: string, assetId: string, kindId: number, denom: string) => m('/svc.payout.v1.MsgClaim', { claimer, asset_id: assetId, kind_id: kindId, denom });
+  m('/cosmos.bank.v1beta1.MsgSend', {
+    fromAddress: from,
+    toAddress: to,
+    amount: [{ denom, amount: amount.toString() }],
+  });
+export const accept = (counterparty: string, settlementId: bigint) =>
+  m('/svc.settlement.v1.MsgAccept', { counterparty, settlement_id: settlementId.toString() });
+export const cancel = (sender: string, settlementId: bigint) =>
+  m('/svc.settlement.v1.MsgCancel', { sender, settlement_id: settlementId.toString() });
+export const release = (sender: string, encumbranceId: bigint | string) =>
+  m('/svc.encumbrance.v1.MsgRelease', { sender, encumbrance_id: encumbranceId.toString() });
+export const exercise = (sender: string, encumbranceId: bigint | string) =>
+  m('/svc.encumbrance.v1.MsgExercise', { sender, encumbrance_id: encumbranceId.toString() });
+export const claim = (claimer: string, assetId: string, kindId: number, denom: string) =>
+  m('/svc.payout.v1.MsgClaim', { claimer, asset_id: assetId, kind_id: kindId, denom });

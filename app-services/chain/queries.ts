@@ -73,7 +73,9 @@ export class ChainQueries {
 
   /** null when the chain has no such encumbrance */
   async encumbrance(id: bigint): Promise<ChainEncumbrance | null> {
-    const r = await this.found<{ encumbrance: Json }>('/svc.encumbrance.v1.Query/Encumbrance', { encumbrance_id: id.toString() });
+    const r = await this.found<{ encumbrance: Json }>('/svc.encumbrance.v1.Query/Encumbrance', {
+      encumbrance_id: id.toString(),
+    });
     if (!r) return null;
     const e = r.encumbrance;
     return {
@@ -94,7 +96,9 @@ export class ChainQueries {
 
   /** null when the chain has no such settlement */
   async settlement(id: bigint): Promise<ChainSettlement | null> {
-    const r = await this.found<{ settlement: Json }>('/svc.settlement.v1.Query/Settlement', { settlement_id: id.toString() });
+    const r = await this.found<{ settlement: Json }>('/svc.settlement.v1.Query/Settlement', {
+      settlement_id: id.toString(),
+    });
     if (!r) return null;
     const s = r.settlement;
     return {

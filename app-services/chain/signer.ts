@@ -91,7 +91,11 @@ export class ChainSigner {
    * Serialised per key. Resolves with CheckTx's answer (code 0: in the mempool); a refusal
    * other than a sequence mismatch resolves too, with its code, and consumes no sequence.
    */
-  submit(messages: readonly EncodeObject[], record: (signed: SignedTx) => Promise<void>, memo = ''): Promise<Submission> {
+  submit(
+    messages: readonly EncodeObject[],
+    record: (signed: SignedTx) => Promise<void>,
+    memo = '',
+  ): Promise<Submission> {
     const run = this.queue.then(() => this.signAndBroadcast(messages, record, memo));
     this.queue = run.catch(() => undefined);
     return run;
@@ -118,7 +122,8 @@ export class ChainSigner {
   private async current(): Promise<AccountState> {
     if (!this.account) {
       const account = await this.chain.account(this.address);
-      if (!account) throw new Error(`account ${this.address} does not exist on the chain yet (it needs funds before it can sign)`);
+      if (!account)
+        throw new Error(`account ${this.address} does not exist on the chain yet (it needs funds before it can sign)`);
       this.account = account;
     }
     return this.account;
@@ -126,11 +131,23 @@ export class ChainSigner {
 
   private async sign(messages: readonly EncodeObject[], memo: string): Promise<SignedTx> {
     const { accountNumber, sequence } = await this.current();
-    const bytes = await signTx(this.wallet, { messages, accountNumber, sequence, chainId: this.chain.chainId, fee: this.options.fee, memo, signerAddress: this.address });
+    const bytes = await signTx(this.wallet, {
+      messages,
+      accountNumber,
+      sequence,
+      chainId: this.chain.chainId,
+      fee: this.options.fee,
+      memo,
+      signerAddress: this.address,
+    });
     return { hash: txHash(bytes), bytes, sequence };
   }
 
-  private async signAndBroadcast(messages: readonly EncodeObject[], record: (signed: SignedTx) => Promise<void>, memo: string): Promise<Submission> {
+  private async signAndBroadcast(
+    messages: readonly EncodeObject[],
+    record: (signed: SignedTx) => Promise<void>,
+    memo: string,
+  ): Promise<Submission> {
     for (let attempt = 0; ; attempt++) {
       const signed = await this.sign(messages, memo);
       await record(signed);

@@ -38,7 +38,14 @@ export class DeskBook {
   private cached: { at: number; book: Promise<Book> } | undefined;
 
   constructor(
-    private readonly o: { repository: DeskRepository; queries: ChainQueries; chain: ChainClient; desk: string; denom: string; cacheMs: number },
+    private readonly o: {
+      repository: DeskRepository;
+      queries: ChainQueries;
+      chain: ChainClient;
+      desk: string;
+      denom: string;
+      cacheMs: number;
+    },
   ) {}
 
   /** The book, at most `cacheMs` old. */
@@ -65,7 +72,11 @@ export class DeskBook {
     for (const asset of assets) {
       const price = await this.o.queries.poolPrice(asset.asset_id, this.o.denom);
       if (!price || price.pricePerWhole === 0n || !asset.kinds?.length) continue;
-      for (const k of asset.kinds) units.set(unitsKey(asset.asset_id, k.kind_id), await this.o.queries.transferable(asset.asset_id, k.kind_id, this.o.desk));
+      for (const k of asset.kinds)
+        units.set(
+          unitsKey(asset.asset_id, k.kind_id),
+          await this.o.queries.transferable(asset.asset_id, k.kind_id, this.o.desk),
+        );
       quotes.push(...quotesOf(asset, price.pricePerWhole, cash, units));
     }
     return { quotes, cash, units };
@@ -77,13 +88,25 @@ export function quotesOf(asset: QuotedAsset, wholeMid: bigint, cash: bigint, uni
   const mids = kindMids(wholeMid, asset.kinds);
   const instruments = [
     { kind: WHOLE_SHARE, kinds: asset.kinds.map((k) => k.kind_id), mid: wholeMid, decimals: asset.kinds[0].decimals },
-    ...asset.kinds.filter((k) => (mids.get(k.kind_id) ?? 0n) > 0n).map((k) => ({ kind: k.kind_id, kinds: [k.kind_id], mid: mids.get(k.kind_id)!, decimals: k.decimals })),
+    ...asset.kinds
+      .filter((k) => (mids.get(k.kind_id) ?? 0n) > 0n)
+      .map((k) => ({ kind: k.kind_id, kinds: [k.kind_id], mid: mids.get(k.kind_id)!, decimals: k.decimals })),
   ];
   return instruments.map((i) => {
     const whole = 10n ** BigInt(i.decimals);
     const bid = bidOf(i.mid);
     const ask = askOf(i.mid);
     const holdsWhole = i.kinds.every((k) => (units.get(unitsKey(asset.asset_id, k)) ?? 0n) >= whole);
-    return { asset_id: asset.asset_id, name: asset.name, symbol: asset.symbol, kind: i.kind, decimals: i.decimals, kinds: i.kinds, mid: i.mid, bid: bid > 0n && cash >= bid ? bid : null, ask: holdsWhole ? ask : null };
+    return {
+      asset_id: asset.asset_id,
+      name: asset.name,
+      symbol: asset.symbol,
+      kind: i.kind,
+      decimals: i.decimals,
+      kinds: i.kinds,
+      mid: i.mid,
+      bid: bid > 0n && cash >= bid ? bid : null,
+      ask: holdsWhole ? ask : null,
+    };
   });
 }

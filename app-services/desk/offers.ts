@@ -14,7 +14,8 @@ const ASK = 'LEG_DIRECTION_ASK';
 /** A leg as the chain and the index give it (proto-JSON). */
 export type OfferLeg = ProposalSeen['legs'][number];
 
-export type Verdict = { accept: true; quote: Quote; deskBuys: boolean; units: bigint; amount: bigint } | { accept: false; reason: string };
+export type Verdict =
+  { accept: true; quote: Quote; deskBuys: boolean; units: bigint; amount: bigint } | { accept: false; reason: string };
 
 const INTEGER = /^[0-9]+$/;
 const no = (reason: string): Verdict => ({ accept: false, reason });
@@ -23,19 +24,28 @@ const no = (reason: string): Verdict => ({ accept: false, reason });
 function instrumentOf(rights: OfferLeg[], book: Book): Quote | undefined {
   const assetId = rights[0].right?.asset_id;
   const kinds = rights.map((l) => Number(l.right?.kind_id ?? 0)).sort((a, b) => a - b);
-  return book.quotes.find((q) => q.asset_id === assetId && q.kinds.length === kinds.length && q.kinds.every((k, i) => k === kinds[i]));
+  return book.quotes.find(
+    (q) => q.asset_id === assetId && q.kinds.length === kinds.length && q.kinds.every((k, i) => k === kinds[i]),
+  );
 }
 
 export function judgeOffer(legs: readonly OfferLeg[], book: Book, o: { denom: string; maxTrade: bigint }): Verdict {
   const coins = legs.filter((l) => l.coin);
   const rights = legs.filter((l) => l.right);
-  if (coins.length !== 1 || rights.length === 0 || coins.length + rights.length !== legs.length) return no('not one stable leg against rights');
+  if (coins.length !== 1 || rights.length === 0 || coins.length + rights.length !== legs.length)
+    return no('not one stable leg against rights');
   const coin = coins[0];
-  if (coin.coin?.denom !== o.denom || !INTEGER.test(String(coin.coin.amount ?? ''))) return no('the coin leg is not the stable denom');
+  if (coin.coin?.denom !== o.denom || !INTEGER.test(String(coin.coin.amount ?? '')))
+    return no('the coin leg is not the stable denom');
   const direction = rights[0].direction;
-  if (rights.some((l) => l.direction !== direction || l.right?.asset_id !== rights[0].right?.asset_id) || coin.direction === direction) return no('the rights are not one asset in one direction against the coin');
+  if (
+    rights.some((l) => l.direction !== direction || l.right?.asset_id !== rights[0].right?.asset_id) ||
+    coin.direction === direction
+  )
+    return no('the rights are not one asset in one direction against the coin');
   const units = String(rights[0].right?.units ?? '');
-  if (!INTEGER.test(units) || rights.some((l) => l.right?.units !== units) || BigInt(units) === 0n) return no('the kinds are not in equal units');
+  if (!INTEGER.test(units) || rights.some((l) => l.right?.units !== units) || BigInt(units) === 0n)
+    return no('the kinds are not in equal units');
   const quote = instrumentOf(rights, book);
   if (!quote) return no('the desk does not quote these rights');
   const amount = BigInt(coin.coin.amount!);
@@ -45,11 +55,12 @@ export function judgeOffer(legs: readonly OfferLeg[], book: Book, o: { denom: st
   if (deskBuys) {
     if (quote.bid === null) return no('the desk is not bidding');
     if (amount > amountFor(quote.bid, n, quote.decimals, true)) return no('asks more than the desk bids');
-    if (amount > book.cash) return no('beyond the desk\'s stable inventory');
+    if (amount > book.cash) return no("beyond the desk's stable inventory");
   } else {
     if (quote.ask === null) return no('the desk is not offering');
     if (amount < amountFor(quote.ask, n, quote.decimals, false)) return no('gives less than the desk asks');
-    if (quote.kinds.some((k) => (book.units.get(unitsKey(quote.asset_id, k)) ?? 0n) < n)) return no('beyond the desk\'s unit inventory');
+    if (quote.kinds.some((k) => (book.units.get(unitsKey(quote.asset_id, k)) ?? 0n) < n))
+      return no("beyond the desk's unit inventory");
   }
   return { accept: true, quote, deskBuys, units: n, amount };
 }

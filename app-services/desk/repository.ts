@@ -35,7 +35,8 @@ export interface RfqRow {
 export type NewRfq = Omit<RfqRow, 'status' | 'settlement_id' | 'error'>;
 
 /** The RFQ's expiry in RFC 3339 (whole seconds): as proposed to the chain and as answered. */
-export const rfqExpiry = (r: Pick<RfqRow, 'expiry'>) => timestampToRfc3339(Math.floor(new Date(r.expiry).getTime() / 1000), 0);
+export const rfqExpiry = (r: Pick<RfqRow, 'expiry'>) =>
+  timestampToRfc3339(Math.floor(new Date(r.expiry).getTime() / 1000), 0);
 
 export class DeskRepository {
   private readonly rfqs: string;
@@ -69,7 +70,10 @@ export class DeskRepository {
 
   /** The kind ids of an asset (a whole share moves one unit of each). */
   async kindIds(assetId: string): Promise<number[]> {
-    const { rows } = await this.pool.query<{ kind_id: number }>(`SELECT kind_id FROM ${this.svc.kinds} WHERE asset_id = $1 ORDER BY kind_id`, [assetId]);
+    const { rows } = await this.pool.query<{ kind_id: number }>(
+      `SELECT kind_id FROM ${this.svc.kinds} WHERE asset_id = $1 ORDER BY kind_id`,
+      [assetId],
+    );
     return rows.map((r) => r.kind_id);
   }
 
@@ -92,7 +96,8 @@ export class DeskRepository {
            FROM ${this.rfqs} WHERE requester = $1 AND created_at > now() - make_interval(secs => $2)`,
         [r.requester, windowMs / 1000],
       );
-      if (rows[0].count >= limit) return { retryAfterSeconds: Math.max(1, Math.ceil((rows[0].oldest_ms! + windowMs - Date.now()) / 1000)) };
+      if (rows[0].count >= limit)
+        return { retryAfterSeconds: Math.max(1, Math.ceil((rows[0].oldest_ms! + windowMs - Date.now()) / 1000)) };
       await c.query(
         `INSERT INTO ${this.rfqs} (id, requester, asset_id, symbol, kind_id, side, units, price, amount, expiry, status)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending') ON CONFLICT (id) DO NOTHING`,
@@ -108,17 +113,25 @@ export class DeskRepository {
   }
 
   async pending(): Promise<RfqRow[]> {
-    const { rows } = await this.pool.query<RfqRow>(`SELECT ${RFQ_COLUMNS} FROM ${this.rfqs} WHERE status = 'pending' ORDER BY created_at`);
+    const { rows } = await this.pool.query<RfqRow>(
+      `SELECT ${RFQ_COLUMNS} FROM ${this.rfqs} WHERE status = 'pending' ORDER BY created_at`,
+    );
     return rows;
   }
 
-  async settle(id: string, outcome: { status: 'proposed'; settlementId: string } | { status: 'failed'; error: string }): Promise<void> {
-    await this.pool.query(`UPDATE ${this.rfqs} SET status = $2, settlement_id = $3, error = $4 WHERE id = $1 AND status = 'pending'`, [
-      id,
-      outcome.status,
-      outcome.status === 'proposed' ? outcome.settlementId : null,
-      outcome.status === 'failed' ? outcome.error : null,
-    ]);
+  async settle(
+    id: string,
+    outcome: { status: 'proposed'; settlementId: string } | { status: 'failed'; error: string },
+  ): Promise<void> {
+    await this.pool.query(
+      `UPDATE ${this.rfqs} SET status = $2, settlement_id = $3, error = $4 WHERE id = $1 AND status = 'pending'`,
+      [
+        id,
+        outcome.status,
+        outcome.status === 'proposed' ? outcome.settlementId : null,
+        outcome.status === 'failed' ? outcome.error : null,
+      ],
+    );
   }
 }
 

@@ -44,32 +44,46 @@ interface RfqBody {
 const instrumentOf = (symbol: string, kind: number) => (kind === WHOLE_SHARE ? symbol : `${symbol}.${kind}`);
 
 export function presentQuote(q: Quote) {
-  return { name: q.name, symbol: q.symbol, asset_id: q.asset_id, kind: q.kind, instrument: instrumentOf(q.symbol, q.kind), bid: q.bid?.toString() ?? null, ask: q.ask?.toString() ?? null, mid: q.mid.toString() };
+  return {
+    name: q.name,
+    symbol: q.symbol,
+    asset_id: q.asset_id,
+    kind: q.kind,
+    instrument: instrumentOf(q.symbol, q.kind),
+    bid: q.bid?.toString() ?? null,
+    ask: q.ask?.toString() ?? null,
+    mid: q.mid.toString(),
+  };
 }
 
 function requireDesk(deps: DeskRouteDeps) {
   const desk = deps.desk();
-  if (!desk) throw new AppHttpError('unavailable', 'the desk is not running here (no DESK_KEY or no chain); see /ready');
+  if (!desk)
+    throw new AppHttpError('unavailable', 'the desk is not running here (no DESK_KEY or no chain); see /ready');
   return desk;
 }
 
 function parseBody(body: unknown, hrp: string): RfqBody {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the RFQ must be a JSON object {address, symbol, kind, side, units}');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest('the RFQ must be a JSON object {address, symbol, kind, side, units}');
   const b = body as Record<string, unknown>;
   const unknown = Object.keys(b).find((key) => !['address', 'symbol', 'kind', 'side', 'units'].includes(key));
   if (unknown) throw badRequest(`unknown field "${unknown}"`);
   const address = typeof b.address === 'string' ? tryParseAccountAddress(b.address, hrp) : null;
   if (!address) throw badRequest(`address must be an account address: bech32 with prefix ${hrp}1, or 0x + 40 hex`);
   if (typeof b.symbol !== 'string' || b.symbol === '') throw badRequest('symbol must be a non-empty string');
-  if (typeof b.kind !== 'number' || !Number.isInteger(b.kind) || b.kind < -1) throw badRequest('kind must be an integer: -1 for a whole share, or a kind id');
+  if (typeof b.kind !== 'number' || !Number.isInteger(b.kind) || b.kind < -1)
+    throw badRequest('kind must be an integer: -1 for a whole share, or a kind id');
   if (b.side !== 'sell' && b.side !== 'buy') throw badRequest('side must be "sell" or "buy"');
-  if (typeof b.units !== 'string' || !UNITS_RE.test(b.units)) throw badRequest('units must be a positive integer as a decimal string (base units)');
+  if (typeof b.units !== 'string' || !UNITS_RE.test(b.units))
+    throw badRequest('units must be a positive integer as a decimal string (base units)');
   return { requester: address.bech32, symbol: b.symbol, kind: b.kind, side: b.side, units: BigInt(b.units) };
 }
 
 function quoteFor(book: Book, symbol: string, kind: number): Quote {
   const assets = new Set(book.quotes.filter((q) => q.symbol === symbol).map((q) => q.asset_id));
-  if (assets.size === 0) throw badRequest(`the desk quotes no asset with symbol "${symbol}" (GET /api/desk/quotes lists them)`);
+  if (assets.size === 0)
+    throw badRequest(`the desk quotes no asset with symbol "${symbol}" (GET /api/desk/quotes lists them)`);
   if (assets.size > 1) throw badRequest(`symbol "${symbol}" names ${assets.size} assets; the desk cannot tell which`);
   const quote = book.quotes.find((q) => q.symbol === symbol && q.kind === kind);
   if (!quote) throw badRequest(`the desk quotes no kind ${kind} of ${symbol}`);
@@ -80,16 +94,34 @@ function quoteFor(book: Book, symbol: string, kind: number): Quote {
 function termsOf(rfq: RfqBody, book: Book, deps: DeskRouteDeps): Omit<NewRfq, 'id' | 'requester' | 'expiry'> {
   const quote = quoteFor(book, rfq.symbol, rfq.kind);
   const price = rfq.side === 'sell' ? quote.bid : quote.ask;
-  if (price === null) throw badRequest(`the desk is not ${rfq.side === 'sell' ? 'buying' : 'selling'} ${instrumentOf(rfq.symbol, rfq.kind)} now: its inventory is low`);
+  if (price === null)
+    throw badRequest(
+      `the desk is not ${rfq.side === 'sell' ? 'buying' : 'selling'} ${instrumentOf(rfq.symbol, rfq.kind)} now: its inventory is low`,
+    );
   const amount = amountFor(price, rfq.units, quote.decimals, rfq.side === 'sell');
   if (amount === 0n) throw badRequest('too small: the trade is worth less than one base unit of the stable denom');
-  if (amount > deps.maxTrade) throw badRequest(`above the desk's trade cap: ${amount} > ${deps.maxTrade} base units of ${deps.denom} per trade`);
-  if (rfq.side === 'sell' && amount > book.cash) throw badRequest(`beyond the desk's inventory: it holds ${book.cash} ${deps.denom}, the trade needs ${amount}`);
+  if (amount > deps.maxTrade)
+    throw badRequest(`above the desk's trade cap: ${amount} > ${deps.maxTrade} base units of ${deps.denom} per trade`);
+  if (rfq.side === 'sell' && amount > book.cash)
+    throw badRequest(`beyond the desk's inventory: it holds ${book.cash} ${deps.denom}, the trade needs ${amount}`);
   if (rfq.side === 'buy') {
-    const held = quote.kinds.map((k) => book.units.get(unitsKey(quote.asset_id, k)) ?? 0n).reduce((a, b) => (a < b ? a : b));
-    if (rfq.units > held) throw badRequest(`beyond the desk's inventory: it holds ${held} units of ${instrumentOf(rfq.symbol, rfq.kind)}, the trade needs ${rfq.units}`);
+    const held = quote.kinds
+      .map((k) => book.units.get(unitsKey(quote.asset_id, k)) ?? 0n)
+      .reduce((a, b) => (a < b ? a : b));
+    if (rfq.units > held)
+      throw badRequest(
+        `beyond the desk's inventory: it holds ${held} units of ${instrumentOf(rfq.symbol, rfq.kind)}, the trade needs ${rfq.units}`,
+      );
   }
-  return { asset_id: quote.asset_id, symbol: rfq.symbol, kind_id: rfq.kind, side: rfq.side, units: rfq.units.toString(), price: price.toString(), amount: amount.toString() };
+  return {
+    asset_id: quote.asset_id,
+    symbol: rfq.symbol,
+    kind_id: rfq.kind,
+    side: rfq.side,
+    units: rfq.units.toString(),
+    price: price.toString(),
+    amount: amount.toString(),
+  };
 }
 
 function rfqIdOf(req: Request, requester: string): string {
@@ -130,11 +162,21 @@ async function answer(row: RfqRow, deps: DeskRouteDeps) {
   const r = await outcome(row, deps);
   if (r?.status === 'proposed') return presentRfq(r);
   if (r?.status === 'failed') throw badRequest(`the desk could not propose: ${r.error}`);
-  throw new AppHttpError('unavailable', `RFQ ${row.id} is recorded and will be proposed; ask again with the same Idempotency-Key for its answer`, { 'Retry-After': '2' });
+  throw new AppHttpError(
+    'unavailable',
+    `RFQ ${row.id} is recorded and will be proposed; ask again with the same Idempotency-Key for its answer`,
+    { 'Retry-After': '2' },
+  );
 }
 
 function sameRequest(r: RfqRow, rfq: RfqBody): boolean {
-  return r.requester === rfq.requester && r.symbol === rfq.symbol && r.kind_id === rfq.kind && r.side === rfq.side && r.units === rfq.units.toString();
+  return (
+    r.requester === rfq.requester &&
+    r.symbol === rfq.symbol &&
+    r.kind_id === rfq.kind &&
+    r.side === rfq.side &&
+    r.units === rfq.units.toString()
+  );
 }
 
 function rfq(deps: DeskRouteDeps): RequestHandler {
@@ -149,10 +191,19 @@ function rfq(deps: DeskRouteDeps): RequestHandler {
       return void res.json(await answer(earlier, deps));
     }
     const terms = termsOf(body, await desk.book.fresh(), deps);
-    const row = { id, requester: body.requester, expiry: new Date(Math.floor((Date.now() + PROPOSAL_LIFETIME_MS) / 1000) * 1000), ...terms };
+    const row = {
+      id,
+      requester: body.requester,
+      expiry: new Date(Math.floor((Date.now() + PROPOSAL_LIFETIME_MS) / 1000) * 1000),
+      ...terms,
+    };
     const limited = await desk.repository.insertWithinLimit(row, deps.rfqLimit, RFQ_WINDOW_MS);
     if (limited) {
-      throw new AppHttpError('too_many_requests', `too many RFQs from ${body.requester}: at most ${deps.rfqLimit} per 10 minutes`, { 'Retry-After': String(limited.retryAfterSeconds) });
+      throw new AppHttpError(
+        'too_many_requests',
+        `too many RFQs from ${body.requester}: at most ${deps.rfqLimit} per 10 minutes`,
+        { 'Retry-After': String(limited.retryAfterSeconds) },
+      );
     }
     res.json(await answer((await desk.repository.get(id))!, deps));
   };
@@ -165,7 +216,11 @@ function quotes(deps: DeskRouteDeps): RequestHandler {
   };
 }
 
-export function registerDeskRoutes(router: Router, deps: DeskRouteDeps, allow: (methods: string) => RequestHandler): void {
+export function registerDeskRoutes(
+  router: Router,
+  deps: DeskRouteDeps,
+  allow: (methods: string) => RequestHandler,
+): void {
   router.route('/desk/quotes').get(quotes(deps)).all(allow('GET'));
   router.route('/desk/rfq').post(jsonBody, rfq(deps)).all(allow('POST'));
 }

@@ -38,7 +38,10 @@ export const deskIntentIds = {
 /** The desk's proposal for an RFQ: its own side given (escrowed at propose), the requester's asked. */
 export function rfqProposal(desk: string, r: RfqRow, denom: string, kindIds: number[]): IntentMessage {
   const coin = { direction: r.side === 'sell' ? GIVE : ASK, coin: { denom, amount: r.amount } };
-  const rights = kindIds.map((k) => ({ direction: r.side === 'sell' ? ASK : GIVE, right: { asset_id: r.asset_id, kind_id: k, units: r.units } }));
+  const rights = kindIds.map((k) => ({
+    direction: r.side === 'sell' ? ASK : GIVE,
+    right: { asset_id: r.asset_id, kind_id: k, units: r.units },
+  }));
   return {
     typeUrl: '/svc.settlement.v1.MsgPropose',
     value: { proposer: desk, counterparty: r.requester, legs: [coin, ...rights], expiry: rfqExpiry(r), memo_hash: '' },
@@ -75,10 +78,22 @@ export class DeskWorker extends PollingWorker {
   /** Proposes the RFQ (once) and records its settlement id; the row as it stands after. */
   async propose(r: RfqRow): Promise<RfqRow | undefined> {
     const kinds = r.kind_id === WHOLE_SHARE ? await this.kindsOf(r.asset_id) : [r.kind_id];
-    const done = await this.act({ id: deskIntentIds.rfq(r.id), kind: 'desk.rfq', messages: [rfqProposal(this.actor.address, r, this.o.denom, kinds)] });
+    const done = await this.act({
+      id: deskIntentIds.rfq(r.id),
+      kind: 'desk.rfq',
+      messages: [rfqProposal(this.actor.address, r, this.o.denom, kinds)],
+    });
     if (done && isFinal(done.status)) {
-      if (done.status === 'committed') await this.o.repository.settle(r.id, { status: 'proposed', settlementId: await this.settlementIdOf(done.txHash!) });
-      else await this.o.repository.settle(r.id, { status: 'failed', error: `the chain refused the proposal (${done.codespace}/${done.code}): ${done.log}` });
+      if (done.status === 'committed')
+        await this.o.repository.settle(r.id, {
+          status: 'proposed',
+          settlementId: await this.settlementIdOf(done.txHash!),
+        });
+      else
+        await this.o.repository.settle(r.id, {
+          status: 'failed',
+          error: `the chain refused the proposal (${done.codespace}/${done.code}): ${done.log}`,
+        });
     }
     return this.o.repository.get(r.id);
   }
@@ -108,14 +123,25 @@ export class DeskWorker extends PollingWorker {
       if (onChain?.status !== 'STATUS_PENDING') continue;
       const verdict = judgeOffer(onChain.legs as OfferLeg[], book, { denom: this.o.denom, maxTrade: this.o.maxTrade });
       if (verdict.accept && onChain.expiryMs > Date.now()) {
-        const done = await this.act({ id: deskIntentIds.accept(p.id), kind: 'desk.accept', messages: [msg.accept(this.actor.address, BigInt(p.id))] });
+        const done = await this.act({
+          id: deskIntentIds.accept(p.id),
+          kind: 'desk.accept',
+          messages: [msg.accept(this.actor.address, BigInt(p.id))],
+        });
         if (done?.status === 'committed') {
           this.o.log.info('desk: accepted a proposal', { settlement: p.id, amount: verdict.amount.toString() });
           takeFromBook(book, verdict);
         }
       } else {
-        this.o.log.info('desk: cancelling a proposal', { settlement: p.id, reason: verdict.accept ? 'expired' : verdict.reason });
-        await this.act({ id: deskIntentIds.cancel(p.id), kind: 'desk.cancel', messages: [msg.cancel(this.actor.address, BigInt(p.id))] });
+        this.o.log.info('desk: cancelling a proposal', {
+          settlement: p.id,
+          reason: verdict.accept ? 'expired' : verdict.reason,
+        });
+        await this.act({
+          id: deskIntentIds.cancel(p.id),
+          kind: 'desk.cancel',
+          messages: [msg.cancel(this.actor.address, BigInt(p.id))],
+        });
       }
     }
   }

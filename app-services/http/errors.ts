@@ -5,7 +5,14 @@
  */
 import type { ErrorRequestHandler, Response } from 'express';
 
-export type AppErrorCode = 'bad_request' | 'not_found' | 'method_not_allowed' | 'payload_too_large' | 'too_many_requests' | 'unavailable' | 'internal';
+export type AppErrorCode =
+  | 'bad_request'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'too_many_requests'
+  | 'unavailable'
+  | 'internal';
 
 const STATUS_OF: Record<AppErrorCode, number> = {
   bad_request: 400,
@@ -32,8 +39,17 @@ export class AppHttpError extends Error {
 export const badRequest = (message: string) => new AppHttpError('bad_request', message);
 export const notFound = (message = 'not found') => new AppHttpError('not_found', message);
 
-export function sendError(res: Response, code: AppErrorCode, message: string, headers: Record<string, string> = {}): void {
-  res.set(headers).status(STATUS_OF[code]).type('application/json').send(JSON.stringify({ error: message, code }));
+export function sendError(
+  res: Response,
+  code: AppErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  res
+    .set(headers)
+    .status(STATUS_OF[code])
+    .type('application/json')
+    .send(JSON.stringify({ error: message, code }));
 }
 
 export interface ErrorLogger {
@@ -45,7 +61,8 @@ function parserError(err: unknown): AppHttpError | undefined {
   const type = (err as { type?: unknown } | null)?.type;
   if (type === 'entity.too.large') return new AppHttpError('payload_too_large', 'request body too large');
   if (type === 'entity.parse.failed') return badRequest('request body is not valid JSON');
-  if (type === 'charset.unsupported' || type === 'encoding.unsupported') return badRequest('request body must be UTF-8 JSON');
+  if (type === 'charset.unsupported' || type === 'encoding.unsupported')
+    return badRequest('request body must be UTF-8 JSON');
   const status = (err as { status?: unknown } | null)?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) return badRequest('malformed request');
   return undefined;
@@ -58,16 +75,24 @@ function isParamDecodeError(err: unknown): boolean {
 }
 
 /** `methodsAt(path)`: the methods of the route a path matches ("GET, POST"), for 405s the router could not route. */
-export function errorHandler(log: ErrorLogger, methodsAt: (path: string) => string | undefined = () => undefined): ErrorRequestHandler {
+export function errorHandler(
+  log: ErrorLogger,
+  methodsAt: (path: string) => string | undefined = () => undefined,
+): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
     const methods = isParamDecodeError(err) ? methodsAt(req.path) : undefined;
     const method = req.method === 'HEAD' ? 'GET' : req.method;
-    if (methods && !methods.split(', ').includes(method)) return sendError(res, 'method_not_allowed', 'method not allowed', { Allow: methods });
+    if (methods && !methods.split(', ').includes(method))
+      return sendError(res, 'method_not_allowed', 'method not allowed', { Allow: methods });
     const known = err instanceof AppHttpError ? err : parserError(err);
     if (known) return sendError(res, known.code, known.message, known.headers);
     // the error object may hold request data; log its message and kind only
-    log.error('app services request failed', { method: req.method, path: req.path, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+    log.error('app services request failed', {
+      method: req.method,
+      path: req.path,
+      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+    });
     sendError(res, 'internal', 'internal error');
   };
 }

@@ -183,7 +183,13 @@ export class IntentLog {
     failpoint('after-broadcast');
     if (checkTx.code === 0 || checkTx.alreadyKnown) return this.waitAndSettle(row.id, signed.hash);
     if (isSequenceMismatch(checkTx)) throw new IntentOpen(row.id, `sequence mismatch after retries (${checkTx.log})`);
-    return this.settle(row.id, signed.hash, { status: 'rejected', code: checkTx.code, codespace: checkTx.codespace, log: checkTx.log, height: null });
+    return this.settle(row.id, signed.hash, {
+      status: 'rejected',
+      code: checkTx.code,
+      codespace: checkTx.codespace,
+      log: checkTx.log,
+      height: null,
+    });
   }
 
   /** A signed intent found open after a crash, a timeout or a broadcast error. */
@@ -200,9 +206,18 @@ export class IntentLog {
     const r = await this.signer.rebroadcast(row.tx_bytes!);
     if (r.code === 0 || r.alreadyKnown) return this.waitAndSettle(row.id, hash);
     if (isSequenceMismatch(r)) {
-      throw new IntentOpen(row.id, `waits for sequence ${sequence} (the chain expects ${expectedSequence(r.log) ?? '?'})`);
+      throw new IntentOpen(
+        row.id,
+        `waits for sequence ${sequence} (the chain expects ${expectedSequence(r.log) ?? '?'})`,
+      );
     }
-    return this.settle(row.id, hash, { status: 'rejected', code: r.code, codespace: r.codespace, log: r.log, height: null });
+    return this.settle(row.id, hash, {
+      status: 'rejected',
+      code: r.code,
+      codespace: r.codespace,
+      log: r.log,
+      height: null,
+    });
   }
 
   /** The recorded tx can never be included (its sequence is used and it is not in a block): the action has not happened; sign it anew. */
@@ -221,7 +236,13 @@ export class IntentLog {
   }
 
   private settleCommitted(id: string, tx: CommittedTx): Promise<Intent> {
-    return this.settle(id, tx.hash, { status: tx.code === 0 ? 'committed' : 'failed', code: tx.code, codespace: tx.codespace, log: tx.log, height: tx.height });
+    return this.settle(id, tx.hash, {
+      status: tx.code === 0 ? 'committed' : 'failed',
+      code: tx.code,
+      codespace: tx.codespace,
+      log: tx.log,
+      height: tx.height,
+    });
   }
 
   // ---------------------------------------------------------------- rows
@@ -250,7 +271,11 @@ export class IntentLog {
     failpoint('before-broadcast');
   }
 
-  private async settle(id: string, hash: string, outcome: { status: IntentStatus; code: number; codespace: string; log: string; height: number | null }): Promise<Intent> {
+  private async settle(
+    id: string,
+    hash: string,
+    outcome: { status: IntentStatus; code: number; codespace: string; log: string; height: number | null },
+  ): Promise<Intent> {
     const { rows } = await this.options.pool.query<IntentRow>(
       `UPDATE ${this.table} SET status = $3, code = $4, codespace = $5, log = $6, height = $7, updated_at = now()
        WHERE id = $1 AND tx_hash = $2 RETURNING *`,

@@ -105,7 +105,8 @@ function own(input: Record<string, unknown>, key: string): unknown {
 }
 
 const codePoints = (s: string): number => [...s].length;
-const hexCodePoint = (ch: string): string => `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+const hexCodePoint = (ch: string): string =>
+  `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 
 /** A required string field: type, Unicode validity, NFC, trimming, characters, length. */
 function textField(input: Record<string, unknown>, field: TextField): Checked<string> {
@@ -124,7 +125,11 @@ function textField(input: Record<string, unknown>, field: TextField): Checked<st
     return fail(field, `${field} holds the control character ${hexCodePoint(bad[0])}${allowed}`);
   }
   const length = codePoints(text);
-  if (length > max) return fail(field, `${field} is ${length} characters long; the limit is ${max} (Unicode code points after NFC and trimming)`);
+  if (length > max)
+    return fail(
+      field,
+      `${field} is ${length} characters long; the limit is ${max} (Unicode code points after NFC and trimming)`,
+    );
   return ok(text);
 }
 
@@ -133,7 +138,11 @@ function symbolField(input: Record<string, unknown>): Checked<string> {
   if (!text.ok || SYMBOL_PATTERN.test(text.value)) return text;
   const symbol = text.value;
   // upper-casing for the sender would store something other than what was sent
-  if (/^[A-Za-z0-9]+$/.test(symbol)) return fail('symbol', `symbol must be upper case: send ${JSON.stringify(symbol.toUpperCase())}, not ${JSON.stringify(symbol)}`);
+  if (/^[A-Za-z0-9]+$/.test(symbol))
+    return fail(
+      'symbol',
+      `symbol must be upper case: send ${JSON.stringify(symbol.toUpperCase())}, not ${JSON.stringify(symbol)}`,
+    );
   return fail('symbol', `symbol may hold only A-Z and 0-9, not ${JSON.stringify(symbol)}`);
 }
 
@@ -175,7 +184,8 @@ function logoField(input: Record<string, unknown>): Checked<string | undefined> 
   if (raw === undefined || raw === null) return ok(undefined);
   if (typeof raw !== 'string') return fail('logo', `logo must be a string (base64 of a PNG), not ${describe(raw)}`);
   if (raw.trim() === '') return fail('logo', 'logo is empty: leave the key out (or send null) when there is no logo');
-  if (/^\s*data:/i.test(raw)) return fail('logo', 'logo must be the base64 of the PNG bytes alone, without a data: URL prefix');
+  if (/^\s*data:/i.test(raw))
+    return fail('logo', 'logo must be the base64 of the PNG bytes alone, without a data: URL prefix');
   const { maxBytes } = DOCUMENT_LIMITS.logo;
   if (decodedLength(raw) > maxBytes) return fail('logo', `logo is over ${maxBytes} bytes (256 KiB) of PNG`);
   const bytes = decodeBase64(raw);
@@ -200,9 +210,11 @@ function refusedField(doc: MetadataDocument): Failure | null {
  * description, template, logo, then the refusal rule on name, symbol, description.
  */
 export function parseMetadataDocument(input: unknown): ParseResult {
-  if (!isPlainObject(input)) return fail('document', `the metadata document must be a JSON object, not ${describe(input)}`);
+  if (!isPlainObject(input))
+    return fail('document', `the metadata document must be a JSON object, not ${describe(input)}`);
   const unknown = Object.keys(input).find((k) => !(KEYS as readonly string[]).includes(k));
-  if (unknown !== undefined) return fail(unknown, `unknown key ${JSON.stringify(unknown)}: a metadata document has only ${KEYS.join(', ')}`);
+  if (unknown !== undefined)
+    return fail(unknown, `unknown key ${JSON.stringify(unknown)}: a metadata document has only ${KEYS.join(', ')}`);
   const name = textField(input, 'name');
   if (!name.ok) return name;
   const symbol = symbolField(input);
@@ -213,14 +225,24 @@ export function parseMetadataDocument(input: unknown): ParseResult {
   if (!template.ok) return template;
   const logo = logoField(input);
   if (!logo.ok) return logo;
-  const doc: MetadataDocument = { name: name.value, symbol: symbol.value, description: description.value, template: template.value };
+  const doc: MetadataDocument = {
+    name: name.value,
+    symbol: symbol.value,
+    description: description.value,
+    template: template.value,
+  };
   if (logo.value !== undefined) doc.logo = logo.value;
   return refusedField(doc) ?? { ok: true, doc };
 }
 
 /** The object that is hashed: the document's five fields only, "logo" only when set. */
 function canonicalObject(doc: MetadataDocument): Record<string, string> {
-  const out: Record<string, string> = { name: doc.name, symbol: doc.symbol, description: doc.description, template: doc.template };
+  const out: Record<string, string> = {
+    name: doc.name,
+    symbol: doc.symbol,
+    description: doc.description,
+    template: doc.template,
+  };
   if (doc.logo !== undefined && doc.logo !== '') out.logo = doc.logo;
   return out;
 }

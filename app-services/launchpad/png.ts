@@ -90,14 +90,20 @@ function readChunks(bytes: Uint8Array): { ok: true; chunks: Chunk[]; end: number
   const chunks: Chunk[] = [];
   let at = SIGNATURE.length;
   while (at < bytes.length && chunks[chunks.length - 1]?.type !== 'IEND') {
-    if (at + CHUNK_OVERHEAD > bytes.length) return { ok: false, error: `truncated: the chunk at byte ${at} is cut short` };
+    if (at + CHUNK_OVERHEAD > bytes.length)
+      return { ok: false, error: `truncated: the chunk at byte ${at} is cut short` };
     const length = u32(bytes, at);
     const dataEnd = at + 8 + length;
-    if (dataEnd + 4 > bytes.length) return { ok: false, error: `truncated: the chunk at byte ${at} declares ${length} data bytes past the end of the file` };
+    if (dataEnd + 4 > bytes.length)
+      return {
+        ok: false,
+        error: `truncated: the chunk at byte ${at} declares ${length} data bytes past the end of the file`,
+      };
     const type = ascii(bytes, at + 4, 4);
     if (!/^[A-Za-z]{4}$/.test(type)) return { ok: false, error: `the chunk at byte ${at} has no valid type` };
     // the CRC covers the type and the data, not the length
-    if (crc32(bytes, at + 4, dataEnd) !== u32(bytes, dataEnd)) return { ok: false, error: `chunk ${type} has a bad CRC` };
+    if (crc32(bytes, at + 4, dataEnd) !== u32(bytes, dataEnd))
+      return { ok: false, error: `chunk ${type} has a bad CRC` };
     chunks.push({ type, data: bytes.subarray(at + 8, dataEnd) });
     at = dataEnd + 4;
   }

@@ -23,21 +23,34 @@ export interface LaunchpadDeps {
 }
 
 export function presentDocument(metaHash: string, doc: MetadataDocument) {
-  return { meta_hash: metaHash, name: doc.name, symbol: doc.symbol, template: doc.template, description: doc.description, logo: doc.logo ?? null, notice: DOCUMENT_NOTICE };
+  return {
+    meta_hash: metaHash,
+    name: doc.name,
+    symbol: doc.symbol,
+    template: doc.template,
+    description: doc.description,
+    logo: doc.logo ?? null,
+    notice: DOCUMENT_NOTICE,
+  };
 }
 
 function rateLimited(limiter: SlidingWindowLimiter, req: Request): void {
   const decision = limiter.hit(req.ip ?? 'unknown');
   if (!decision.allowed) {
-    throw new AppHttpError('too_many_requests', `too many metadata documents from this address: at most ${limiter.limit} per ${limiter.windowMs / 60_000} minutes`, {
-      'Retry-After': String(decision.retryAfterSeconds),
-    });
+    throw new AppHttpError(
+      'too_many_requests',
+      `too many metadata documents from this address: at most ${limiter.limit} per ${limiter.windowMs / 60_000} minutes`,
+      {
+        'Retry-After': String(decision.retryAfterSeconds),
+      },
+    );
   }
 }
 
 function postMetadata(deps: LaunchpadDeps): RequestHandler {
   return async (req, res) => {
-    if (!req.is('application/json')) throw badRequest('send the document as a JSON body (Content-Type: application/json)');
+    if (!req.is('application/json'))
+      throw badRequest('send the document as a JSON body (Content-Type: application/json)');
     rateLimited(deps.limiter, req);
     const parsed = parseMetadataDocument(req.body);
     if (!parsed.ok) throw badRequest(parsed.error);
@@ -57,7 +70,11 @@ function getMetadata(deps: LaunchpadDeps): RequestHandler {
   };
 }
 
-export function registerLaunchpadRoutes(router: Router, deps: LaunchpadDeps, allow: (methods: string) => RequestHandler): void {
+export function registerLaunchpadRoutes(
+  router: Router,
+  deps: LaunchpadDeps,
+  allow: (methods: string) => RequestHandler,
+): void {
   router.route('/launchpad/metadata').post(jsonBody, postMetadata(deps)).all(allow('POST'));
   router.route('/launchpad/metadata/:meta_hash').get(getMetadata(deps)).all(allow('GET'));
 }

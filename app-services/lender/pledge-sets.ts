@@ -91,13 +91,20 @@ function sortGroup(group: PledgeSeen[], nowMs: number, windowMs: number, out: So
     const byKind = new Map<number, PledgeSeen>([[first.kindId, first]]);
     const left: PledgeSeen[] = [];
     for (const p of rest.slice(1)) {
-      const fits = p.units === first.units && !byKind.has(p.kindId) && p.createdMs - first.createdMs <= windowMs && byKind.size < first.kindCount;
+      const fits =
+        p.units === first.units &&
+        !byKind.has(p.kindId) &&
+        p.createdMs - first.createdMs <= windowMs &&
+        byKind.size < first.kindCount;
       if (fits) byKind.set(p.kindId, p);
       else left.push(p);
     }
     const members = [...byKind.values()].sort((a, b) => a.kindId - b.kindId);
-    if (byKind.size === first.kindCount) out.complete.push({ borrower: first.holder, assetId: first.assetId, units: first.units, pledges: members });
-    else if (nowMs - first.createdMs > windowMs) for (const p of members) out.refused.push({ pledge: p, reason: `the set was not complete within ${windowMs / 1000} s` });
+    if (byKind.size === first.kindCount)
+      out.complete.push({ borrower: first.holder, assetId: first.assetId, units: first.units, pledges: members });
+    else if (nowMs - first.createdMs > windowMs)
+      for (const p of members)
+        out.refused.push({ pledge: p, reason: `the set was not complete within ${windowMs / 1000} s` });
     else out.waiting.push(...members);
     rest = left;
   }

@@ -48,7 +48,14 @@ export const loanIdOf = (set: PledgeSet) => `L${set.pledges.map((p) => p.id).red
 export const MAX_LOANS_LISTED = 1000;
 
 export class LenderRepository {
-  private readonly app: { loans: string; pledges: string; refusals: string; income: string; claims: string; documents: string };
+  private readonly app: {
+    loans: string;
+    pledges: string;
+    refusals: string;
+    income: string;
+    claims: string;
+    documents: string;
+  };
   private readonly svc: Tables;
 
   constructor(
@@ -59,7 +66,14 @@ export class LenderRepository {
     private readonly denom: string,
   ) {
     const a = quoteIdent(appSchema);
-    this.app = { loans: `${a}.loans`, pledges: `${a}.loan_pledges`, refusals: `${a}.pledge_refusals`, income: `${a}.loan_income`, claims: `${a}.income_claims`, documents: `${a}.launchpad_documents` };
+    this.app = {
+      loans: `${a}.loans`,
+      pledges: `${a}.loan_pledges`,
+      refusals: `${a}.pledge_refusals`,
+      income: `${a}.loan_income`,
+      claims: `${a}.income_claims`,
+      documents: `${a}.launchpad_documents`,
+    };
     this.svc = tablesIn(indexerSchema);
   }
 
@@ -100,7 +114,10 @@ export class LenderRepository {
 
   /** Decimals of the asset's first kind (the pool prices 10^decimals units of every kind). */
   async decimalsOf(assetId: string): Promise<number | undefined> {
-    const { rows } = await this.pool.query<{ decimals: number }>(`SELECT decimals FROM ${this.svc.kinds} WHERE id = $1`, [`${assetId}-0`]);
+    const { rows } = await this.pool.query<{ decimals: number }>(
+      `SELECT decimals FROM ${this.svc.kinds} WHERE id = $1`,
+      [`${assetId}-0`],
+    );
     return rows[0]?.decimals;
   }
 
@@ -115,17 +132,27 @@ export class LenderRepository {
         [id, set.borrower, set.assetId, set.units.toString(), principal.toString()],
       );
       if (rowCount !== 1) return;
-      for (const p of set.pledges) await c.query(`INSERT INTO ${this.app.pledges} (encumbrance_id, loan_id, kind_id) VALUES ($1, $2, $3)`, [p.id.toString(), id, p.kindId]);
+      for (const p of set.pledges)
+        await c.query(`INSERT INTO ${this.app.pledges} (encumbrance_id, loan_id, kind_id) VALUES ($1, $2, $3)`, [
+          p.id.toString(),
+          id,
+          p.kindId,
+        ]);
     });
   }
 
   async loan(id: string): Promise<LoanRow | undefined> {
-    const { rows } = await this.pool.query<LoanRow>(`SELECT ${this.loanColumns('l')} FROM ${this.app.loans} l WHERE l.id = $1`, [id]);
+    const { rows } = await this.pool.query<LoanRow>(
+      `SELECT ${this.loanColumns('l')} FROM ${this.app.loans} l WHERE l.id = $1`,
+      [id],
+    );
     return rows[0];
   }
 
   async openLoans(): Promise<LoanRow[]> {
-    const { rows } = await this.pool.query<LoanRow>(`SELECT ${this.loanColumns('l')} FROM ${this.app.loans} l WHERE l.status IN ('opening', 'active') ORDER BY l.created_at`);
+    const { rows } = await this.pool.query<LoanRow>(
+      `SELECT ${this.loanColumns('l')} FROM ${this.app.loans} l WHERE l.status IN ('opening', 'active') ORDER BY l.created_at`,
+    );
     return rows;
   }
 
@@ -137,7 +164,10 @@ export class LenderRepository {
   }
 
   async setRepaySettlement(id: string, settlementId: bigint | null): Promise<void> {
-    await this.pool.query(`UPDATE ${this.app.loans} SET repay_settlement = $2, updated_at = now() WHERE id = $1`, [id, settlementId?.toString() ?? null]);
+    await this.pool.query(`UPDATE ${this.app.loans} SET repay_settlement = $2, updated_at = now() WHERE id = $1`, [
+      id,
+      settlementId?.toString() ?? null,
+    ]);
   }
 
   /** The borrower's loans, newest first, with what GET /api/lender/loans shows. */
@@ -167,7 +197,10 @@ export class LenderRepository {
   // ---------------------------------------------------------------- refusals and income
 
   async refuse(encumbranceId: bigint, reason: string): Promise<void> {
-    await this.pool.query(`INSERT INTO ${this.app.refusals} (encumbrance_id, reason) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [encumbranceId.toString(), reason]);
+    await this.pool.query(
+      `INSERT INTO ${this.app.refusals} (encumbrance_id, reason) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+      [encumbranceId.toString(), reason],
+    );
   }
 
   /** Refused pledges whose release has not committed yet (intent lender/release/<id>). */
@@ -192,7 +225,10 @@ export class LenderRepository {
   /** Stores the routed entries of one claim tx (each pledge's share), once. */
   async recordClaim(claimTx: string, entries: ClaimedEntry[]): Promise<void> {
     await withTransaction(this.pool, async (c) => {
-      const { rowCount } = await c.query(`INSERT INTO ${this.app.claims} (claim_tx) VALUES ($1) ON CONFLICT DO NOTHING`, [claimTx]);
+      const { rowCount } = await c.query(
+        `INSERT INTO ${this.app.claims} (claim_tx) VALUES ($1) ON CONFLICT DO NOTHING`,
+        [claimTx],
+      );
       if (rowCount !== 1) return;
       for (const e of entries) {
         const m = /^encumbrance\/(\d+)$/.exec(e.ref);

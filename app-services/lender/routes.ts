@@ -18,7 +18,13 @@ export interface LenderRouteDeps {
 
 /** principal over the pledged shares' value at the pool's current reserves (the indexed pool). */
 function currentLtv(loan: LoanView): number | null {
-  if (loan.base_reserve === null || loan.quote_reserve === null || loan.decimals === null || BigInt(loan.base_reserve) === 0n) return null;
+  if (
+    loan.base_reserve === null ||
+    loan.quote_reserve === null ||
+    loan.decimals === null ||
+    BigInt(loan.base_reserve) === 0n
+  )
+    return null;
   const pricePerWhole = (BigInt(loan.quote_reserve) * 10n ** BigInt(loan.decimals)) / BigInt(loan.base_reserve);
   return loanToValueBps(BigInt(loan.principal), sharesValue(BigInt(loan.units), pricePerWhole, loan.decimals));
 }
@@ -65,13 +71,20 @@ function loans(deps: LenderRouteDeps): RequestHandler {
     if (raw === undefined || raw === '') throw badRequest('address is required (a bech32 or 0x account address)');
     if (typeof raw !== 'string') throw badRequest('address must be given once');
     const address = tryParseAccountAddress(raw, deps.hrp);
-    if (!address) throw badRequest(`address is not an account address: bech32 with prefix ${deps.hrp}1, or 0x + 40 hex (EIP-55 when mixed case)`);
+    if (!address)
+      throw badRequest(
+        `address is not an account address: bech32 with prefix ${deps.hrp}1, or 0x + 40 hex (EIP-55 when mixed case)`,
+      );
     const { repository } = requireLender(deps);
     res.json({ address: address.bech32, loans: (await repository.loansOf(address.bech32)).map(presentLoan) });
   };
 }
 
-export function registerLenderRoutes(router: Router, deps: LenderRouteDeps, allow: (methods: string) => RequestHandler): void {
+export function registerLenderRoutes(
+  router: Router,
+  deps: LenderRouteDeps,
+  allow: (methods: string) => RequestHandler,
+): void {
   router.route('/lender/terms').get(terms(deps)).all(allow('GET'));
   router.route('/lender/loans').get(loans(deps)).all(allow('GET'));
 }

@@ -44,6 +44,10 @@ export function loanToValueBps(principal: bigint, value: bigint): number | null 
 }
 
 /** The loan has reached the liquidation threshold (or the shares have no value left). */
-export function mustLiquidate(principal: bigint, value: bigint, terms: Pick<LenderTerms, 'liquidationLtvBps'>): boolean {
+export function mustLiquidate(
+  principal: bigint,
+  value: bigint,
+  terms: Pick<LenderTerms, 'liquidationLtvBps'>,
+): boolean {
   return principal * BPS >= value * BigInt(terms.liquidationLtvBps);
 }

@@ -45,7 +45,8 @@ export const intentIds = {
   liquidate: (loan: string) => `lender/liquidate/${loan}`,
   release: (pledge: bigint) => `lender/release/${pledge}`,
   cancel: (settlement: bigint | string) => `lender/cancel/${settlement}`,
-  claim: (assetId: string, kindId: number, denom: string, height: number) => `lender/claim/${assetId}/${kindId}/${denom}/${height}`,
+  claim: (assetId: string, kindId: number, denom: string, height: number) =>
+    `lender/claim/${assetId}/${kindId}/${denom}/${height}`,
 };
 
 /** The coin a repayment proposal gives, when it is one: exactly one leg, a coin given, nothing asked. */
@@ -97,7 +98,10 @@ export class LenderWorker extends PollingWorker {
   }
 
   private async refuse(pledge: bigint, reason: string): Promise<void> {
-    this.o.log.info('lender: a pledge opens no loan; it will be released', { encumbrance_id: pledge.toString(), reason });
+    this.o.log.info('lender: a pledge opens no loan; it will be released', {
+      encumbrance_id: pledge.toString(),
+      reason,
+    });
     await this.o.repository.refuse(pledge, reason);
   }
 
@@ -106,14 +110,27 @@ export class LenderWorker extends PollingWorker {
     for (const p of set.pledges) {
       const e = await this.o.queries.encumbrance(p.id);
       if (e?.status !== ACTIVE) return; // the index is behind the chain: the next pass sees it
-      const agrees = e.beneficiary === this.actor.address && e.holder === set.borrower && e.units === set.units && e.exercisable && e.income_to_beneficiary && !e.holder_release_after && !e.expiry;
+      const agrees =
+        e.beneficiary === this.actor.address &&
+        e.holder === set.borrower &&
+        e.units === set.units &&
+        e.exercisable &&
+        e.income_to_beneficiary &&
+        !e.holder_release_after &&
+        !e.expiry;
       if (!agrees) return this.refuseSet(set, 'the chain disagrees with the indexed pledge');
     }
     const principal = await this.principalOf(set.assetId, set.units);
     if (principal === null) return this.refuseSet(set, 'the asset has no pool price against the stable denom');
-    if (principal === 0n) return this.refuseSet(set, 'the pledged shares are worth less than one base unit of principal');
+    if (principal === 0n)
+      return this.refuseSet(set, 'the pledged shares are worth less than one base unit of principal');
     await this.o.repository.insertOpening(set, principal);
-    this.o.log.info('lender: opening a loan', { loan: loanIdOf(set), borrower: set.borrower, units: set.units.toString(), principal: principal.toString() });
+    this.o.log.info('lender: opening a loan', {
+      loan: loanIdOf(set),
+      borrower: set.borrower,
+      units: set.units.toString(),
+      principal: principal.toString(),
+    });
     const loan = await this.o.repository.loan(loanIdOf(set));
     if (loan?.status === 'opening') await this.payPrincipal(loan);
   }
@@ -129,13 +146,20 @@ export class LenderWorker extends PollingWorker {
 
   /** The shares' value at the pool price now; null without a pool. */
   private async valueOf(assetId: string, units: bigint): Promise<bigint | null> {
-    const [price, decimals] = await Promise.all([this.o.queries.poolPrice(assetId, this.o.terms.denom), this.o.repository.decimalsOf(assetId)]);
+    const [price, decimals] = await Promise.all([
+      this.o.queries.poolPrice(assetId, this.o.terms.denom),
+      this.o.repository.decimalsOf(assetId),
+    ]);
     if (!price || decimals === undefined) return null;
     return sharesValue(units, price.pricePerWhole, decimals);
   }
 
   private async payPrincipal(loan: LoanRow): Promise<void> {
-    const done = await this.act({ id: intentIds.principal(loan.id), kind: 'lender.principal', messages: [msg.bankSend(this.actor.address, loan.borrower, this.o.terms.denom, BigInt(loan.principal))] });
+    const done = await this.act({
+      id: intentIds.principal(loan.id),
+      kind: 'lender.principal',
+      messages: [msg.bankSend(this.actor.address, loan.borrower, this.o.terms.denom, BigInt(loan.principal))],
+    });
     if (!done || !isFinal(done.status)) return;
     if (done.status === 'committed') {
       await this.o.repository.setStatus(loan.id, 'active', { open_tx: done.txHash! });
@@ -143,13 +167,18 @@ export class LenderWorker extends PollingWorker {
     } else {
       // not paid (the lender lacks funds, say): no loan; the pledges go back
       await this.o.repository.setStatus(loan.id, 'cancelled');
-      for (const p of loan.pledges) await this.refuse(BigInt(p), `the principal could not be paid (${done.codespace}/${done.code})`);
+      for (const p of loan.pledges)
+        await this.refuse(BigInt(p), `the principal could not be paid (${done.codespace}/${done.code})`);
     }
   }
 
   private async releaseRefused(): Promise<void> {
     for (const pledge of await this.o.repository.refusalsToRelease(this.o.intentsTable)) {
-      await this.act({ id: intentIds.release(pledge), kind: 'lender.release', messages: [msg.release(this.actor.address, pledge)] });
+      await this.act({
+        id: intentIds.release(pledge),
+        kind: 'lender.release',
+        messages: [msg.release(this.actor.address, pledge)],
+      });
     }
   }
 
@@ -165,7 +194,11 @@ export class LenderWorker extends PollingWorker {
         loans.splice(loans.indexOf(loan), 1);
         await this.startRepayment(loan, BigInt(p.id));
       } else if (!loans.some((l) => l.repay_settlement === p.id)) {
-        await this.act({ id: intentIds.cancel(p.id), kind: 'lender.cancel', messages: [msg.cancel(this.actor.address, BigInt(p.id))] });
+        await this.act({
+          id: intentIds.cancel(p.id),
+          kind: 'lender.cancel',
+          messages: [msg.cancel(this.actor.address, BigInt(p.id))],
+        });
       }
     }
   }
@@ -185,14 +218,24 @@ export class LenderWorker extends PollingWorker {
   }
 
   private isRepayment(s: ChainSettlement | null, loan: LoanRow): boolean {
-    if (!s || s.status !== PENDING || s.counterparty !== this.actor.address || s.proposer !== loan.borrower || s.expiryMs <= Date.now()) return false;
+    if (
+      !s ||
+      s.status !== PENDING ||
+      s.counterparty !== this.actor.address ||
+      s.proposer !== loan.borrower ||
+      s.expiryMs <= Date.now()
+    )
+      return false;
     const amount = repaymentAmount(s.legs, this.o.terms.denom);
     return amount !== null && amount >= BigInt(loan.principal);
   }
 
   /** Accept + release of every pledge, in one tx. */
   private async repay(loan: LoanRow, settlementId: bigint): Promise<void> {
-    const messages = [msg.accept(this.actor.address, settlementId), ...loan.pledges.map((p) => msg.release(this.actor.address, p))];
+    const messages = [
+      msg.accept(this.actor.address, settlementId),
+      ...loan.pledges.map((p) => msg.release(this.actor.address, p)),
+    ];
     const done = await this.act({ id: intentIds.repay(loan.id, settlementId), kind: 'lender.repay', messages });
     if (!done || !isFinal(done.status)) return;
     if (done.status === 'committed') {
@@ -218,8 +261,13 @@ export class LenderWorker extends PollingWorker {
 
   /** Exercise of every pledge of the loan, in one tx. */
   private async liquidate(loan: LoanRow): Promise<void> {
-    const done = await this.act({ id: intentIds.liquidate(loan.id), kind: 'lender.liquidate', messages: loan.pledges.map((p) => msg.exercise(this.actor.address, p)) });
-    if (done?.status === 'committed') await this.o.repository.setStatus(loan.id, 'liquidated', { close_tx: done.txHash! });
+    const done = await this.act({
+      id: intentIds.liquidate(loan.id),
+      kind: 'lender.liquidate',
+      messages: loan.pledges.map((p) => msg.exercise(this.actor.address, p)),
+    });
+    if (done?.status === 'committed')
+      await this.o.repository.setStatus(loan.id, 'liquidated', { close_tx: done.txHash! });
   }
 
   // ---------------------------------------------------------------- 5. income
@@ -227,14 +275,20 @@ export class LenderWorker extends PollingWorker {
   private async claimIncome(): Promise<void> {
     if (Date.now() - this.lastClaimMs >= this.o.claimEveryMs) {
       this.lastClaimMs = Date.now();
-      const routed = (await this.o.queries.claimable(this.actor.address)).filter((e) => e.routed_from !== '' && e.amount > 0n);
+      const routed = (await this.o.queries.claimable(this.actor.address)).filter(
+        (e) => e.routed_from !== '' && e.amount > 0n,
+      );
       const height = await this.actor.signer.chainClient.height();
       const seen = new Set<string>();
       for (const e of routed) {
         const key = `${e.asset_id}/${e.kind_id}/${e.denom}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        await this.act({ id: intentIds.claim(e.asset_id, e.kind_id, e.denom, height), kind: 'lender.claim', messages: [msg.claim(this.actor.address, e.asset_id, e.kind_id, e.denom)] });
+        await this.act({
+          id: intentIds.claim(e.asset_id, e.kind_id, e.denom, height),
+          kind: 'lender.claim',
+          messages: [msg.claim(this.actor.address, e.asset_id, e.kind_id, e.denom)],
+        });
       }
     }
     await this.recordClaims();
@@ -247,7 +301,13 @@ export class LenderWorker extends PollingWorker {
       if (!tx) continue;
       const entries = tx.events
         .filter((e) => e.type === 'svc.payout.v1.EventClaimed')
-        .flatMap((e) => JSON.parse(e.attributes.find((a) => a.key === 'entries')?.value ?? '[]') as { ref?: string; amount?: string }[])
+        .flatMap(
+          (e) =>
+            JSON.parse(e.attributes.find((a) => a.key === 'entries')?.value ?? '[]') as {
+              ref?: string;
+              amount?: string;
+            }[],
+        )
         .map((x) => ({ ref: String(x.ref ?? ''), amount: String(x.amount ?? '0') }));
       await this.o.repository.recordClaim(hash, entries);
     }

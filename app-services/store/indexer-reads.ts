@@ -6,11 +6,18 @@ import type { Tables } from '../../rest-adapter/db/tables';
 export interface ProposalSeen {
   id: string;
   proposer: string;
-  legs: { direction?: string; coin?: { denom?: string; amount?: string }; right?: { asset_id?: string; kind_id?: number; units?: string } }[];
+  legs: {
+    direction?: string;
+    coin?: { denom?: string; amount?: string };
+    right?: { asset_id?: string; kind_id?: number; units?: string };
+  }[];
 }
 
 /** Pending settlements proposed to `counterparty`, oldest first. */
 export async function pendingProposalsTo(pool: Pool, svc: Tables, counterparty: string): Promise<ProposalSeen[]> {
-  const { rows } = await pool.query<ProposalSeen>(`SELECT id, proposer, legs FROM ${svc.settlements} WHERE counterparty = $1 AND status = 'STATUS_PENDING' ORDER BY number`, [counterparty]);
+  const { rows } = await pool.query<ProposalSeen>(
+    `SELECT id, proposer, legs FROM ${svc.settlements} WHERE counterparty = $1 AND status = 'STATUS_PENDING' ORDER BY number`,
+    [counterparty],
+  );
   return rows;
 }

@@ -137,16 +137,26 @@ const LOCK_NAME = 'svc-app-services/migrations';
 async function ensureBookkeeping(client: PoolClient, schema: string): Promise<void> {
   const s = quoteIdent(schema);
   await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-  await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  await client.query(
+    `CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+  );
 }
 
 /** Applies the missing migrations; returns the versions it applied. */
-export async function migrate(pool: Pool, schema: string, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+export async function migrate(
+  pool: Pool,
+  schema: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<number[]> {
   return withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [LOCK_NAME]);
     await ensureBookkeeping(client, schema);
     const s = quoteIdent(schema);
-    const done = new Set((await client.query<{ version: number }>(`SELECT version FROM ${s}.schema_migrations`)).rows.map((r) => r.version));
+    const done = new Set(
+      (await client.query<{ version: number }>(`SELECT version FROM ${s}.schema_migrations`)).rows.map(
+        (r) => r.version,
+      ),
+    );
     const applied: number[] = [];
     for (const m of migrations) {
       if (done.has(m.version)) continue;

@@ -7,13 +7,30 @@ import { freePort } from '../../launcher/ports';
 const ROOT = path.resolve(__dirname, '..', '..');
 
 /** Starts the API on the store and waits until /v1/status answers 200. `clients` sizes its pool; `cache` the response cache. */
-export async function startApiServer(databaseUrl: string, schema: string, clients: number, cache: boolean): Promise<{ url: string; child: ChildProcess }> {
+export async function startApiServer(
+  databaseUrl: string,
+  schema: string,
+  clients: number,
+  cache: boolean,
+): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'rest-adapter', 'server.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, DB_SCHEMA: schema, PORT: String(port), HOST: '127.0.0.1', DB_POOL_MAX: String(clients), RESPONSE_CACHE_MB: cache ? '64' : '0' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'rest-adapter', 'server.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        DB_SCHEMA: schema,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DB_POOL_MAX: String(clients),
+        RESPONSE_CACHE_MB: cache ? '64' : '0',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     try {

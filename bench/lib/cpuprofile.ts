@@ -68,7 +68,13 @@ export function category(f: CallFrame): string {
   if (u.includes('/dist/index.js')) return 'mapping bundle (dist/index.js)';
   if (u.includes('/vm2/')) return 'sandbox bridge (vm2)';
   if (u.includes('x-sequelize') || u.includes('/sequelize/')) return 'Sequelize';
-  if (u.includes('/pg-protocol/') || u.includes('/node_modules/pg/') || u.includes('/pg-types/') || u.includes('postgres-')) return 'pg driver';
+  if (
+    u.includes('/pg-protocol/') ||
+    u.includes('/node_modules/pg/') ||
+    u.includes('/pg-types/') ||
+    u.includes('postgres-')
+  )
+    return 'pg driver';
   if (u.includes('@subql/node-cosmos')) return '@subql/node-cosmos (fetch, wrap, filter)';
   if (u.includes('@subql/node-core')) return '@subql/node-core (dispatch, cache, sandbox)';
   if (u.includes('@cosmjs') || u.includes('cosmjs-types')) return 'cosmjs (RPC, decode)';
@@ -112,13 +118,20 @@ export function summarise(profile: CpuProfile, skipMs = 0): ProfileSummary {
       }
     }
   }
-  const sorted = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round(v)] as [string, number]);
-  return { totalMs: Math.round(total), categories: sorted(categories), functions: sorted(functions), inclusive: Object.fromEntries(Object.entries(inclusive).map(([k, v]) => [k, Math.round(v)])) };
+  const sorted = (m: Map<string, number>) =>
+    [...m].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round(v)] as [string, number]);
+  return {
+    totalMs: Math.round(total),
+    categories: sorted(categories),
+    functions: sorted(functions),
+    inclusive: Object.fromEntries(Object.entries(inclusive).map(([k, v]) => [k, Math.round(v)])),
+  };
 }
 
 if (require.main === module) {
   const file = process.argv[2];
-  const opt = (name: string) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : undefined);
+  const opt = (name: string) =>
+    process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : undefined;
   const top = opt('--top') ?? 25;
   const skipMs = opt('--skip-ms') ?? 0;
   if (!file) {
@@ -129,9 +142,12 @@ if (require.main === module) {
   const pct = (ms: number) => `${((100 * ms) / s.totalMs).toFixed(1)}%`;
   console.log(`total sampled ${s.totalMs} ms`);
   console.log('\nself time by category:');
-  for (const [c, ms] of s.categories.slice(0, top)) console.log(`  ${String(ms).padStart(7)} ms ${pct(ms).padStart(6)}  ${c}`);
+  for (const [c, ms] of s.categories.slice(0, top))
+    console.log(`  ${String(ms).padStart(7)} ms ${pct(ms).padStart(6)}  ${c}`);
   console.log('\ninclusive time of pipeline functions:');
-  for (const [f, ms] of Object.entries(s.inclusive)) console.log(`  ${String(ms).padStart(7)} ms ${pct(ms).padStart(6)}  ${f}`);
+  for (const [f, ms] of Object.entries(s.inclusive))
+    console.log(`  ${String(ms).padStart(7)} ms ${pct(ms).padStart(6)}  ${f}`);
   console.log(`\ntop ${top} functions by self time:`);
-  for (const [f, ms] of s.functions.slice(0, top)) console.log(`  ${String(ms).padStart(7)} ms ${pct(ms).padStart(6)}  ${f}`);
+  for (const [f, ms] of s.functions.slice(0, top))
+    console.log(`  ${String(ms).padStart(7)} ms ${pct(ms).padStart(6)}  ${f}`);
 }

@@ -100,7 +100,8 @@ export function pgServerCpuMs(port: number): number | null {
       parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
       if (!postmaster) {
         const args = fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
-        if (/postgres$/.test(args[0]) && args.includes('-p') && args[args.indexOf('-p') + 1] === String(port)) postmaster = Number(d);
+        if (/postgres$/.test(args[0]) && args.includes('-p') && args[args.indexOf('-p') + 1] === String(port))
+          postmaster = Number(d);
       }
     } catch {
       /* gone */
@@ -147,7 +148,11 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
     ...(o.subqlFlags ?? DEFAULT_SUBQL_FLAGS),
   ];
   const spawned = Date.now();
-  const child = spawn(process.execPath, args, { cwd: o.cwd ?? o.projectDir ?? REPO_ROOT, env: { ...process.env, ...o.dbEnv, TZ: 'UTC' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: o.cwd ?? o.projectDir ?? REPO_ROOT,
+    env: { ...process.env, ...o.dbEnv, TZ: 'UTC' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logs: string[] = [];
   const onData = (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) {
@@ -164,7 +169,13 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
   const killOnExit = () => child.kill('SIGKILL'); // never leave a node behind when the bench dies
   process.once('exit', killOnExit);
 
-  const db = new Client({ host: o.dbEnv.DB_HOST, port: Number(o.dbEnv.DB_PORT), user: o.dbEnv.DB_USER, password: o.dbEnv.DB_PASS, database: o.dbEnv.DB_DATABASE });
+  const db = new Client({
+    host: o.dbEnv.DB_HOST,
+    port: Number(o.dbEnv.DB_PORT),
+    user: o.dbEnv.DB_USER,
+    password: o.dbEnv.DB_PASS,
+    database: o.dbEnv.DB_DATABASE,
+  });
   db.on('error', () => undefined);
   await db.connect();
 
@@ -179,7 +190,9 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
   try {
     for (;;) {
       if (child.exitCode !== null || child.signalCode !== null) {
-        throw new Error(`subql node exited (${child.exitCode ?? child.signalCode}) before height ${o.targetHeight}:\n${logs.slice(-40).join('\n')}`);
+        throw new Error(
+          `subql node exited (${child.exitCode ?? child.signalCode}) before height ${o.targetHeight}:\n${logs.slice(-40).join('\n')}`,
+        );
       }
       peakKb = Math.max(peakKb, procStatusKb(pid, 'VmRSS'));
       const now = Date.now();
@@ -203,7 +216,8 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
         return {
           blocks: o.targetHeight,
           nodeCpuMsPerBlock: Math.round((nodeCpu / o.targetHeight) * 10) / 10,
-          pgCpuMsPerBlock: pgNow !== null && pgAtFirst !== null ? Math.round(((pgNow - pgAtFirst) / o.targetHeight) * 10) / 10 : null,
+          pgCpuMsPerBlock:
+            pgNow !== null && pgAtFirst !== null ? Math.round(((pgNow - pgAtFirst) / o.targetHeight) * 10) / 10 : null,
           startupMs: firstBlockAt - spawned,
           indexMs,
           blocksPerSec: o.targetHeight / (indexMs / 1000),
@@ -213,7 +227,8 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
           logs,
         };
       }
-      if (Date.now() > deadline) throw new Error(`subql node not at ${o.targetHeight} after ${o.timeoutMs} ms:\n${logs.slice(-40).join('\n')}`);
+      if (Date.now() > deadline)
+        throw new Error(`subql node not at ${o.targetHeight} after ${o.timeoutMs} ms:\n${logs.slice(-40).join('\n')}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   } finally {

@@ -35,7 +35,14 @@ export function profilerTimings(text: string): Timing[] {
     .map(([name, xs]) => {
       const sorted = [...xs].sort((a, b) => a - b);
       const total = xs.reduce((a, b) => a + b, 0);
-      return { name, calls: xs.length, totalMs: Math.round(total), meanMs: total / xs.length, p50Ms: pick(sorted, 0.5), p95Ms: pick(sorted, 0.95) };
+      return {
+        name,
+        calls: xs.length,
+        totalMs: Math.round(total),
+        meanMs: total / xs.length,
+        p50Ms: pick(sorted, 0.5),
+        p95Ms: pick(sorted, 0.95),
+      };
     })
     .sort((a, b) => b.totalMs - a.totalMs);
 }
@@ -50,9 +57,15 @@ if (require.main === module) {
   }
   const rows = profilerTimings(fs.readFileSync(file, 'utf8'));
   const f = (x: number) => x.toFixed(2).padStart(8);
-  console.log(`${'name'.padEnd(44)} ${'calls'.padStart(7)} ${'total ms'.padStart(9)} ${'mean'.padStart(8)} ${'p50'.padStart(8)} ${'p95'.padStart(8)}${blocks ? '  per block: calls, ms' : ''}`);
+  console.log(
+    `${'name'.padEnd(44)} ${'calls'.padStart(7)} ${'total ms'.padStart(9)} ${'mean'.padStart(8)} ${'p50'.padStart(8)} ${'p95'.padStart(8)}${blocks ? '  per block: calls, ms' : ''}`,
+  );
   for (const r of rows) {
-    const perBlock = blocks ? `  ${(r.calls / blocks).toFixed(2).padStart(6)} ${(r.totalMs / blocks).toFixed(2).padStart(7)}` : '';
-    console.log(`${r.name.padEnd(44)} ${String(r.calls).padStart(7)} ${String(r.totalMs).padStart(9)} ${f(r.meanMs)} ${f(r.p50Ms)} ${f(r.p95Ms)}${perBlock}`);
+    const perBlock = blocks
+      ? `  ${(r.calls / blocks).toFixed(2).padStart(6)} ${(r.totalMs / blocks).toFixed(2).padStart(7)}`
+      : '';
+    console.log(
+      `${r.name.padEnd(44)} ${String(r.calls).padStart(7)} ${String(r.totalMs).padStart(9)} ${f(r.meanMs)} ${f(r.p50Ms)} ${f(r.p95Ms)}${perBlock}`,
+    );
   }
 }

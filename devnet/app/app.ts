@@ -7,9 +7,27 @@
 import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
 import { decodeMessage, encodeMessage } from '../../src/lib/contract';
 import { bytesToHex } from '../../src/lib/bytes';
-import type { AbciEvent, AccountInfo, AnteOutcome, Application, QueryResult, TxContext, TxMessage, TxResult } from './types';
+import type {
+  AbciEvent,
+  AccountInfo,
+  AnteOutcome,
+  Application,
+  QueryResult,
+  TxContext,
+  TxMessage,
+  TxResult,
+} from './types';
 import { CacheKv, KvReader, VersionedStore } from './store';
-import { AppConfig, Env, emitPlain, moduleAccount, nonNegativeAmount, requireAddress, requireSigner, wire } from './env';
+import {
+  AppConfig,
+  Env,
+  emitPlain,
+  moduleAccount,
+  nonNegativeAmount,
+  requireAddress,
+  requireSigner,
+  wire,
+} from './env';
 import { AppError, sdkErrors } from './errors';
 import { routeOf, normalizeMessage, Route } from './router';
 import { runQuery } from './queries';
@@ -54,13 +72,24 @@ function eventBytes(events: AbciEvent[]): bigint {
 }
 
 function withMsgIndex(events: AbciEvent[], index: number): AbciEvent[] {
-  return events.map((e) => ({ type: e.type, attributes: [...e.attributes, { key: 'msg_index', value: String(index) }] }));
+  return events.map((e) => ({
+    type: e.type,
+    attributes: [...e.attributes, { key: 'msg_index', value: String(index) }],
+  }));
 }
 
 function failure(e: unknown, gasWanted: bigint, gasUsed: bigint, msgIndex: number | null): TxResult {
   const err = e instanceof AppError ? e : sdkErrors.internal(`internal error: ${(e as Error)?.stack ?? String(e)}`);
   const prefix = msgIndex === null ? '' : `failed to execute message; message index: ${msgIndex}: `;
-  return { code: err.code, codespace: err.codespace, log: prefix + err.message, gasWanted, gasUsed, events: [], data: EMPTY };
+  return {
+    code: err.code,
+    codespace: err.codespace,
+    log: prefix + err.message,
+    gasWanted,
+    gasUsed,
+    events: [],
+    data: EMPTY,
+  };
 }
 
 /**
@@ -197,7 +226,15 @@ export class SvcApp implements Application {
 
   private runBlockHook(hook: (env: Env) => void): AbciEvent[] {
     const cache = new CacheKv(this.block);
-    const env: Env = { kv: cache, height: this.height, timeMs: this.timeMs, txHash: null, txIndex: -1, events: [], config: this.config };
+    const env: Env = {
+      kv: cache,
+      height: this.height,
+      timeMs: this.timeMs,
+      txHash: null,
+      txIndex: -1,
+      events: [],
+      config: this.config,
+    };
     hook(env);
     cache.writeTo(this.block);
     return env.events;
@@ -220,7 +257,8 @@ export class SvcApp implements Application {
     const cache = new CacheKv(this.block);
     const evmOnly = messages.length > 0 && messages.every((m) => EVM_TYPE_URLS.has(m.typeUrl));
     let gas = evmOnly ? 0n : GAS_SCHEDULE.txBase;
-    if (messages.length === 0) return { result: failure(sdkErrors.invalidRequest('tx has no messages'), ctx.gasLimit, gas, null), cache };
+    if (messages.length === 0)
+      return { result: failure(sdkErrors.invalidRequest('tx has no messages'), ctx.gasLimit, gas, null), cache };
     const events: AbciEvent[] = [];
     const responses: { typeUrl: string; value: Uint8Array }[] = [];
     for (let i = 0; i < messages.length; i++) {
@@ -237,7 +275,9 @@ export class SvcApp implements Application {
     if (!evmOnly) {
       gas += GAS_SCHEDULE.perEventByte * eventBytes(events);
       if (gas > ctx.gasLimit) {
-        const oog = sdkErrors.outOfGas(`out of gas in location: txExecution; gasWanted: ${ctx.gasLimit}, gasUsed: ${gas}`);
+        const oog = sdkErrors.outOfGas(
+          `out of gas in location: txExecution; gasWanted: ${ctx.gasLimit}, gasUsed: ${gas}`,
+        );
         return { result: failure(oog, ctx.gasLimit, gas, null), cache };
       }
     }
@@ -281,11 +321,22 @@ export class SvcApp implements Application {
 
   private encodeResponse(route: Route, response: Record<string, unknown>): { typeUrl: string; value: Uint8Array } {
     if (!route.responseType) return { typeUrl: `${route.typeUrl}Response`, value: EMPTY };
-    return { typeUrl: `/${route.responseType}`, value: encodeMessage(route.responseType, wire(response) as Record<string, unknown>) };
+    return {
+      typeUrl: `/${route.responseType}`,
+      value: encodeMessage(route.responseType, wire(response) as Record<string, unknown>),
+    };
   }
 
   private env(kv: CacheKv, ctx: TxContext): Env {
-    return { kv, height: ctx.height, timeMs: ctx.timeMs, txHash: ctx.txHash, txIndex: ctx.txIndex, events: [], config: this.config };
+    return {
+      kv,
+      height: ctx.height,
+      timeMs: ctx.timeMs,
+      txHash: ctx.txHash,
+      txIndex: ctx.txIndex,
+      events: [],
+      config: this.config,
+    };
   }
 
   // ---------------------------------------------------------------- queries
@@ -299,11 +350,17 @@ export class SvcApp implements Application {
     }
     if (at < this.queryFaults.prunedBelow) {
       // what a Cosmos SDK node answers for a height its pruning removed
-      const err = sdkErrors.invalidRequest(`failed to load state at height ${at}; version does not exist (latest height: ${latest})`);
+      const err = sdkErrors.invalidRequest(
+        `failed to load state at height ${at}; version does not exist (latest height: ${latest})`,
+      );
       return { code: err.code, codespace: err.codespace, log: err.message, value: EMPTY, height: at };
     }
     try {
-      const value = this.skewed(path, runQuery({ kv: this.store.readerAt(at), height: at, config: this.config }, path, data), data);
+      const value = this.skewed(
+        path,
+        runQuery({ kv: this.store.readerAt(at), height: at, config: this.config }, path, data),
+        data,
+      );
       return { code: 0, codespace: '', log: '', value, height: at };
     } catch (e) {
       const err = e instanceof AppError ? e : sdkErrors.internal(String(e));
@@ -317,7 +374,9 @@ export class SvcApp implements Application {
     const skew = this.queryFaults.supplySkew.get(`${req.asset_id}/${req.kind_id}`);
     if (skew === undefined) return value;
     const answer = decodeMessage('svc.asset.v1.QueryKindSupplyResponse', value);
-    return encodeMessage('svc.asset.v1.QueryKindSupplyResponse', { ...answer, supply: (BigInt(String(answer.supply || '0')) + skew).toString() });
+    return encodeMessage('svc.asset.v1.QueryKindSupplyResponse', {
+      ...answer,
+      supply: (BigInt(String(answer.supply || '0')) + skew).toString(),
+    });
   }
-
 }

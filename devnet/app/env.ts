@@ -61,7 +61,9 @@ export function wire<T>(value: T): unknown {
 /** Emits a typed event (Cosmos SDK convention, JSON-encoded proto-JSON values). */
 export function emitTyped(env: Env, type: string, value: Record<string, unknown>): void {
   // the SDK's TypedEventToEvent sorts attribute keys
-  const attributes = typedEventAttributes(type, wire(value) as Record<string, unknown>).sort((a, b) => (a.key < b.key ? -1 : 1));
+  const attributes = typedEventAttributes(type, wire(value) as Record<string, unknown>).sort((a, b) =>
+    a.key < b.key ? -1 : 1,
+  );
   env.events.push({ type, attributes });
 }
 
@@ -80,7 +82,9 @@ function canonicalBech32(value: string, hrp: string): string {
   const key = `${hrp}:${value}`;
   let canonical = canonicalCache.get(key);
   if (canonical === undefined) {
-    canonical = value.startsWith('0x') ? parseAccountAddress(value, hrp).bech32 : toBech32(decodeBech32Address(value, hrp).bytes, hrp);
+    canonical = value.startsWith('0x')
+      ? parseAccountAddress(value, hrp).bech32
+      : toBech32(decodeBech32Address(value, hrp).bytes, hrp);
     if (canonicalCache.size >= CANONICAL_CACHE_LIMIT) canonicalCache.clear();
     canonicalCache.set(key, canonical);
   }
@@ -108,7 +112,8 @@ const moduleAccountCache = new Map<string, string>();
 export function moduleAccount(config: { chain: { hrp: string } }, name: string): string {
   const key = `${config.chain.hrp}:${name}`;
   let address = moduleAccountCache.get(key);
-  if (address === undefined) moduleAccountCache.set(key, (address = toBech32(legacyModuleAddress(name), config.chain.hrp)));
+  if (address === undefined)
+    moduleAccountCache.set(key, (address = toBech32(legacyModuleAddress(name), config.chain.hrp)));
   return address;
 }
 
@@ -142,7 +147,12 @@ export function requireAssetId(value: unknown, onError: (detail: string) => AppE
 const HEX_RE = /^(?:[0-9a-f]{2})*$/;
 
 /** Lower-case hex of `bytes` bytes (or empty when allowEmpty). */
-export function requireHexHash(value: unknown, bytes: number, allowEmpty: boolean, onError: (d: string) => AppError): string {
+export function requireHexHash(
+  value: unknown,
+  bytes: number,
+  allowEmpty: boolean,
+  onError: (d: string) => AppError,
+): string {
   const s = typeof value === 'string' ? value.toLowerCase() : '';
   if (s === '' && allowEmpty) return '';
   if (!HEX_RE.test(s) || s.length !== bytes * 2) throw onError(`expected ${bytes} bytes of hex`);

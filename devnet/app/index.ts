@@ -11,7 +11,17 @@ import type { AppConfig } from './env';
 import { moduleAccount } from './env';
 import type { QueryResult } from './types';
 
-export type { Application, AbciEvent, AbciAttribute, TxContext, TxMessage, TxResult, QueryResult, AccountInfo, AnteOutcome } from './types';
+export type {
+  Application,
+  AbciEvent,
+  AbciAttribute,
+  TxContext,
+  TxMessage,
+  TxResult,
+  QueryResult,
+  AccountInfo,
+  AnteOutcome,
+} from './types';
 export { SvcApp, GAS_SCHEDULE };
 export type { Genesis, GenesisBalance, AppConfig };
 export { AppError } from './errors';
@@ -42,7 +52,13 @@ export interface SvcAppOptions {
 export function createSvcApp(options: SvcAppOptions = {}): SvcApp {
   const chain: ChainConfig = { ...DEFAULT_CHAIN_CONFIG, ...options.chain };
   const genesis = options.genesis ?? {};
-  const base = { chain, version: options.version ?? DEFAULT_APP_VERSION, bridgeAuthority: '', bridgeRelayers: [] as string[], evmOutcomeEvent: options.evmOutcomeEvent ?? true };
+  const base = {
+    chain,
+    version: options.version ?? DEFAULT_APP_VERSION,
+    bridgeAuthority: '',
+    bridgeRelayers: [] as string[],
+    evmOutcomeEvent: options.evmOutcomeEvent ?? true,
+  };
   const config: AppConfig = {
     ...base,
     bridgeAuthority: genesis.bridgeAuthority

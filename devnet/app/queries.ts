@@ -6,7 +6,12 @@
 import * as protobuf from 'protobufjs';
 import { BaseAccount } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
 import { QueryAccountRequest, QueryAccountResponse } from 'cosmjs-types/cosmos/auth/v1beta1/query';
-import { QueryBalanceRequest, QueryBalanceResponse, QueryAllBalancesRequest, QueryAllBalancesResponse } from 'cosmjs-types/cosmos/bank/v1beta1/query';
+import {
+  QueryBalanceRequest,
+  QueryBalanceResponse,
+  QueryAllBalancesRequest,
+  QueryAllBalancesResponse,
+} from 'cosmjs-types/cosmos/bank/v1beta1/query';
 import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { contractRoot, decodeMessage, encodeMessage } from '../../src/lib/contract';
 import { hexToBytes } from '../../src/lib/bytes';
@@ -47,14 +52,24 @@ const locksProto = (p: rights.PositionRec) => p.locks.map((l) => ({ ref: l.ref, 
 const SVC_QUERIES: Record<string, SvcQuery> = {
   '/svc.asset.v1.Query/Asset': (q, req) => {
     const a = requireAsset(q, req.asset_id);
-    return { asset_id: a.asset_id, issuer: a.issuer, nonce: a.nonce, status: a.status, meta_hash: a.meta_hash, issuance_locked: a.issuance_locked, kinds: a.kinds.map(kindProto) };
+    return {
+      asset_id: a.asset_id,
+      issuer: a.issuer,
+      nonce: a.nonce,
+      status: a.status,
+      meta_hash: a.meta_hash,
+      issuance_locked: a.issuance_locked,
+      kinds: a.kinds.map(kindProto),
+    };
   },
   '/svc.asset.v1.Query/KindSupply': (q, req) => {
     const { asset, kind } = requireKindOf(q, req);
     const s = rights.getSupply(q.kv, asset.asset_id, kind.kind_id);
     return { supply: s.supply, holder_count: s.holder_count, multiplier: kind.multiplier };
   },
-  '/svc.asset.v1.Query/TokenRegistry': (q, req) => ({ entries: tokenRegistry(q.kv, requireAsset(q, req.asset_id).asset_id) }),
+  '/svc.asset.v1.Query/TokenRegistry': (q, req) => ({
+    entries: tokenRegistry(q.kv, requireAsset(q, req.asset_id).asset_id),
+  }),
   '/svc.rights.v1.Query/Position': (q, req) => {
     const { asset, kind } = requireKindOf(q, req);
     const p = rights.getPosition(q.kv, asset.asset_id, kind.kind_id, String(req.holder ?? ''));
@@ -112,7 +127,9 @@ const SVC_QUERIES: Record<string, SvcQuery> = {
   }),
   '/svc.attestation.v1.Query/Attestation': (q, req) => {
     const a = getAttestation(q.kv, String(req.attester ?? ''), String(req.subject ?? ''), String(req.type ?? ''));
-    return a ? { found: true, expiry: rfc3339(a.expiry_ms), revoked: a.revoked, evidence_hash: a.evidence_hash } : { found: false };
+    return a
+      ? { found: true, expiry: rfc3339(a.expiry_ms), revoked: a.revoked, evidence_hash: a.evidence_hash }
+      : { found: false };
   },
   '/svc.delegation.v1.Query/Delegation': (q, req) => {
     const d = getDelegation(q.kv, idNumber(req.delegation_id));
@@ -152,7 +169,13 @@ const SVC_QUERIES: Record<string, SvcQuery> = {
     const asset = pool && assetMod.getAsset(q.kv, pool.asset_id);
     if (!pool || !asset) return { found: false };
     const r = dex.reserves(q.kv, pool, asset);
-    return { found: true, pool_id: pool.pool_id, base_reserve: r.base, quote_reserve: r.quote, price_per_whole: dex.pricePerWhole(q.kv, pool, asset) };
+    return {
+      found: true,
+      pool_id: pool.pool_id,
+      base_reserve: r.base,
+      quote_reserve: r.quote,
+      price_per_whole: dex.pricePerWhole(q.kv, pool, asset),
+    };
   },
 };
 
@@ -168,7 +191,8 @@ function queryTypes(): Map<string, [string, string]> {
     for (const o of ns.nestedArray) {
       if (o instanceof protobuf.Service && o.name === 'Query') {
         const pkg = o.parent!.fullName.slice(1);
-        for (const m of o.methodsArray) out.set(`/${pkg}.Query/${m.name}`, [`${pkg}.${m.requestType}`, `${pkg}.${m.responseType}`]);
+        for (const m of o.methodsArray)
+          out.set(`/${pkg}.Query/${m.name}`, [`${pkg}.${m.requestType}`, `${pkg}.${m.responseType}`]);
       } else if (o instanceof protobuf.Namespace) walk(o);
     }
   };
@@ -183,13 +207,17 @@ const QUERY_TYPES = queryTypes();
 function accountQuery(q: QueryEnv, data: Uint8Array): Uint8Array {
   const { address } = QueryAccountRequest.decode(data);
   const account = getAccount(q.kv, address);
-  if (!account) throw new AppError('sdk', 22, `rpc error: code = NotFound desc = account ${address} not found: key not found`);
+  if (!account)
+    throw new AppError('sdk', 22, `rpc error: code = NotFound desc = account ${address} not found: key not found`);
   const base = BaseAccount.fromPartial({
     address,
     accountNumber: account.account_number,
     sequence: account.sequence,
     pubKey: account.pub_key
-      ? { typeUrl: '/cosmos.crypto.secp256k1.PubKey', value: PubKey.encode({ key: hexToBytes(account.pub_key) }).finish() }
+      ? {
+          typeUrl: '/cosmos.crypto.secp256k1.PubKey',
+          value: PubKey.encode({ key: hexToBytes(account.pub_key) }).finish(),
+        }
       : undefined,
   });
   return QueryAccountResponse.encode({

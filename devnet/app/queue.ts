@@ -10,7 +10,8 @@ import type { KvWriter } from './store';
 import { padNumber } from './store';
 
 const queueParent = (name: string) => `${name}/queue/`;
-const entryKey = (name: string, timeMs: number, id: number) => `${queueParent(name)}${padNumber(timeMs)}.${padNumber(id, 12)}`;
+const entryKey = (name: string, timeMs: number, id: number) =>
+  `${queueParent(name)}${padNumber(timeMs)}.${padNumber(id, 12)}`;
 const cursorKey = (name: string) => `${name}/queue_cursor`;
 
 export function enqueue(kv: KvWriter, name: string, timeMs: number, id: number): void {
@@ -25,7 +26,10 @@ export function dequeue(kv: KvWriter, name: string, timeMs: number, id: number):
 export function takeDue(kv: KvWriter, name: string, nowMs: number): number[] {
   const cursor = kv.get<number>(cursorKey(name)) ?? -1;
   if (nowMs <= cursor) return [];
-  const keys = kv.keys(queueParent(name), { gt: `${queueParent(name)}${padNumber(cursor)}.~`, lte: `${queueParent(name)}${padNumber(nowMs)}.~` });
+  const keys = kv.keys(queueParent(name), {
+    gt: `${queueParent(name)}${padNumber(cursor)}.~`,
+    lte: `${queueParent(name)}${padNumber(nowMs)}.~`,
+  });
   const ids = keys.map((key) => kv.get<number>(key) as number);
   for (const key of keys) kv.delete(key);
   kv.set(cursorKey(name), nowMs);

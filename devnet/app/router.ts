@@ -82,7 +82,11 @@ function msgResponseTypes(): Map<string, string> {
   const walk = (ns: protobuf.NamespaceBase) => {
     for (const o of ns.nestedArray) {
       if (o instanceof protobuf.Service && o.name === 'Msg') {
-        for (const m of o.methodsArray) out.set(o.parent!.fullName.slice(1) + '.' + m.requestType, o.parent!.fullName.slice(1) + '.' + m.responseType);
+        for (const m of o.methodsArray)
+          out.set(
+            o.parent!.fullName.slice(1) + '.' + m.requestType,
+            o.parent!.fullName.slice(1) + '.' + m.responseType,
+          );
       } else if (o instanceof protobuf.Namespace) walk(o);
     }
   };

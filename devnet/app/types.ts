@@ -69,8 +69,7 @@ export interface AccountInfo {
 }
 
 export type AnteOutcome =
-  | { ok: true; events: AbciEvent[] }
-  | { ok: false; code: number; codespace: string; log: string };
+  { ok: true; events: AbciEvent[] } | { ok: false; code: number; codespace: string; log: string };
 
 /** The application the chain layer drives, one block at a time. */
 export interface Application {

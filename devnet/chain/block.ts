@@ -87,7 +87,12 @@ export interface Commit {
 }
 
 /** The empty Commit CometBFT puts in the block at height 1. */
-export const EMPTY_COMMIT: Commit = Object.freeze({ height: 0n, round: 0, blockId: EMPTY_BLOCK_ID, signatures: [] }) as Commit;
+export const EMPTY_COMMIT: Commit = Object.freeze({
+  height: 0n,
+  round: 0,
+  blockId: EMPTY_BLOCK_ID,
+  signatures: [],
+}) as Commit;
 
 // ---------------------------------------------------------------- protobuf encodings
 
@@ -222,7 +227,9 @@ export async function deriveValidatorKey(seed: string, votingPower = 10n): Promi
 /** ValidatorSet.Hash(): Merkle root of SimpleValidator{pub_key, voting_power} encodings. */
 export function validatorsHash(validators: readonly ValidatorKey[]): Uint8Array {
   return merkleRoot(
-    validators.map((v) => SimpleValidator.encode({ pubKey: { ed25519: v.pubKey }, votingPower: v.votingPower }).finish()),
+    validators.map((v) =>
+      SimpleValidator.encode({ pubKey: { ed25519: v.pubKey }, votingPower: v.votingPower }).finish(),
+    ),
   );
 }
 
@@ -253,7 +260,12 @@ export function consensusHash(p: ConsensusParams): Uint8Array {
  * like ed25519). Nobody verifies commits on the devnet; real signing is
  * async in cosmjs and would make block production async for no reader.
  */
-export function pseudoCommitSignature(key: ValidatorKey, height: bigint, blockHash: Uint8Array, time: BlockTime): Uint8Array {
+export function pseudoCommitSignature(
+  key: ValidatorKey,
+  height: bigint,
+  blockHash: Uint8Array,
+  time: BlockTime,
+): Uint8Array {
   const msg = utf8Encode(`precommit/${height}/${time.seconds}.${time.nanos}/`);
   const buf = new Uint8Array(key.privKey.length + msg.length + blockHash.length);
   buf.set(key.privKey, 0);
@@ -277,6 +289,7 @@ export function encodeBlock(header: Header, txs: readonly Uint8Array[], lastComm
 /** PartSet header of the block bytes: 64 KiB parts, hash = Merkle root of the parts. */
 export function partSetHeader(blockBytes: Uint8Array): PartSetHeader {
   const parts: Uint8Array[] = [];
-  for (let off = 0; off < blockBytes.length; off += BLOCK_PART_SIZE) parts.push(blockBytes.subarray(off, off + BLOCK_PART_SIZE));
+  for (let off = 0; off < blockBytes.length; off += BLOCK_PART_SIZE)
+    parts.push(blockBytes.subarray(off, off + BLOCK_PART_SIZE));
   return { total: parts.length, hash: merkleRoot(parts) };
 }

@@ -34,7 +34,17 @@ import {
   validatorsHash,
   ValidatorKey,
 } from './block';
-import { blockIdJson, blockJson, blockMetaJson, blockResultsJson, commitJson, execResultJson, ExecResult, headerJson, Json } from './render';
+import {
+  blockIdJson,
+  blockJson,
+  blockMetaJson,
+  blockResultsJson,
+  commitJson,
+  execResultJson,
+  ExecResult,
+  headerJson,
+  Json,
+} from './render';
 import { txHashHex, upperHex } from './hashing';
 import { anteGasEstimate, checkSigners, DecodedTx, decodeTx, SignerAccount, TxRejection, verifySignatures } from './tx';
 
@@ -126,17 +136,36 @@ function initialAppHash(app: Application): Uint8Array {
 
 function withModeAttribute(events: AbciEvent[], mode: 'BeginBlock' | 'EndBlock'): AbciEvent[] {
   // the SDK appends mode (not indexed) to every block-level event
-  return events.map((e) => ({ type: e.type, attributes: [...e.attributes, { key: 'mode', value: mode, index: false }] }));
+  return events.map((e) => ({
+    type: e.type,
+    attributes: [...e.attributes, { key: 'mode', value: mode, index: false }],
+  }));
 }
 
 function rejectionResult(tx: DecodedTx, err: TxRejection): ExecResult {
-  return { code: err.code, codespace: err.codespace, log: err.log, gasWanted: tx.gasLimit, gasUsed: anteGasEstimate(tx), events: [], data: EMPTY };
+  return {
+    code: err.code,
+    codespace: err.codespace,
+    log: err.log,
+    gasWanted: tx.gasLimit,
+    gasUsed: anteGasEstimate(tx),
+    events: [],
+    data: EMPTY,
+  };
 }
 
 /** A thrown app error becomes the SDK's recovered-panic result (ErrPanic 111222) instead of stopping the chain. */
 function panicResult(tx: DecodedTx, err: unknown): ExecResult {
   const log = `panic: ${err instanceof Error ? err.message : String(err)}`;
-  return { code: 111222, codespace: 'undefined', log, gasWanted: tx.gasLimit, gasUsed: anteGasEstimate(tx), events: [], data: EMPTY };
+  return {
+    code: 111222,
+    codespace: 'undefined',
+    log,
+    gasWanted: tx.gasLimit,
+    gasUsed: anteGasEstimate(tx),
+    events: [],
+    data: EMPTY,
+  };
 }
 
 export class DevnetChain {
@@ -254,7 +283,8 @@ export class DevnetChain {
   }
 
   private assertAdmissible(bytes: Uint8Array, hash: string): void {
-    if (bytes.length > this.maxTxBytes) throw new MempoolError(`tx too large. Max size is ${this.maxTxBytes}, but got ${bytes.length}`);
+    if (bytes.length > this.maxTxBytes)
+      throw new MempoolError(`tx too large. Max size is ${this.maxTxBytes}, but got ${bytes.length}`);
     if (this.mempoolHashes.has(hash) || this.txIndex.has(hash)) throw new MempoolError('tx already exists in cache');
   }
 
@@ -266,7 +296,10 @@ export class DevnetChain {
       const signers = checkSigners(tx, this.checkStateAccount);
       if (!this.skipSignatureVerification) await verifySignatures(tx, signers, this.chainId);
       this.assertAdmissible(bytes, hash);
-      this.enqueue(tx, signers.map((s) => s.account.accountNumber));
+      this.enqueue(
+        tx,
+        signers.map((s) => s.account.accountNumber),
+      );
       signers.forEach((s) => {
         this.pendingSequences.set(s.address, s.account.sequence + 1n);
         this.pendingPubKeys.set(s.address, s.pubKey);
@@ -274,7 +307,16 @@ export class DevnetChain {
       return { hash, code: 0, codespace: '', log: '', gasWanted: tx.gasLimit, gasUsed: 0n, events: [], data: EMPTY };
     } catch (e) {
       if (!(e instanceof TxRejection)) throw e;
-      return { hash, code: e.code, codespace: e.codespace, log: e.log, gasWanted: tx?.gasLimit ?? 0n, gasUsed: 0n, events: [], data: EMPTY };
+      return {
+        hash,
+        code: e.code,
+        codespace: e.codespace,
+        log: e.log,
+        gasWanted: tx?.gasLimit ?? 0n,
+        gasUsed: 0n,
+        events: [],
+        data: EMPTY,
+      };
     }
   }
 
@@ -303,7 +345,10 @@ export class DevnetChain {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         const list = this.txWaiters.get(hash) ?? [];
-        this.txWaiters.set(hash, list.filter((f) => f !== done));
+        this.txWaiters.set(
+          hash,
+          list.filter((f) => f !== done),
+        );
         resolve(undefined);
       }, timeoutMs);
       const done = (tx: StoredTx) => {
@@ -330,7 +375,16 @@ export class DevnetChain {
     }
     try {
       const ante = this.app.ante(ctx, pubKeys);
-      if (!ante.ok) return { code: ante.code, codespace: ante.codespace, log: ante.log, gasWanted: tx.gasLimit, gasUsed: anteGasEstimate(tx), events: [], data: EMPTY };
+      if (!ante.ok)
+        return {
+          code: ante.code,
+          codespace: ante.codespace,
+          log: ante.log,
+          gasWanted: tx.gasLimit,
+          gasUsed: anteGasEstimate(tx),
+          events: [],
+          data: EMPTY,
+        };
       const res = this.app.deliverTx(ctx, tx.messages as TxMessage[]);
       return {
         code: res.code,
@@ -347,7 +401,16 @@ export class DevnetChain {
   }
 
   private txContext(tx: DecodedTx, height: number, timeMs: number, txIndex: number): TxContext {
-    return { height, timeMs, txIndex, txHash: tx.hash, signers: tx.signers, fee: tx.fee, gasLimit: tx.gasLimit, memo: tx.memo };
+    return {
+      height,
+      timeMs,
+      txIndex,
+      txHash: tx.hash,
+      signers: tx.signers,
+      fee: tx.fee,
+      gasLimit: tx.gasLimit,
+      memo: tx.memo,
+    };
   }
 
   private lastCommitFor(height: number, timeMs: number): Commit {
@@ -356,7 +419,12 @@ export class DevnetChain {
     // BFT time with one validator: the block time is its precommit's timestamp
     const time = blockTimeFromMs(timeMs);
     const signature = pseudoCommitSignature(this.validator, BigInt(height - 1), prev.blockId.hash, time);
-    return { height: BigInt(height - 1), round: 0, blockId: prev.blockId, signatures: [{ validatorAddress: this.validator.address, time, signature }] };
+    return {
+      height: BigInt(height - 1),
+      round: 0,
+      blockId: prev.blockId,
+      signatures: [{ validatorAddress: this.validator.address, time, signature }],
+    };
   }
 
   private makeHeader(height: number, timeMs: number, txs: Uint8Array[], lastCommit: Commit): Header {
@@ -397,10 +465,19 @@ export class DevnetChain {
     const height = this.height + 1;
     const entries = this.takeMempool();
     const begin = withModeAttribute(this.app.beginBlock(height, timeMs), 'BeginBlock');
-    const results = entries.map((e, i) => this.deliverTx(e.tx, e.accountNumbers, this.txContext(e.tx, height, timeMs, i)));
+    const results = entries.map((e, i) =>
+      this.deliverTx(e.tx, e.accountNumbers, this.txContext(e.tx, height, timeMs, i)),
+    );
     const end = withModeAttribute(this.app.endBlock(height, timeMs), 'EndBlock');
     const appHash = this.app.commit(height);
-    const block = this.storeBlock(height, timeMs, entries.map((e) => e.tx), results, [...begin, ...end], appHash);
+    const block = this.storeBlock(
+      height,
+      timeMs,
+      entries.map((e) => e.tx),
+      results,
+      [...begin, ...end],
+      appHash,
+    );
     this.notifyWaiters(block);
     return block;
   }
@@ -414,7 +491,14 @@ export class DevnetChain {
     return entries;
   }
 
-  private storeBlock(height: number, timeMs: number, txs: DecodedTx[], results: ExecResult[], finalizeEvents: AbciEvent[], appHash: Uint8Array): StoredBlock {
+  private storeBlock(
+    height: number,
+    timeMs: number,
+    txs: DecodedTx[],
+    results: ExecResult[],
+    finalizeEvents: AbciEvent[],
+    appHash: Uint8Array,
+  ): StoredBlock {
     const txBytes = txs.map((t) => t.bytes);
     const lastCommit = this.lastCommitFor(height, timeMs);
     const header = this.makeHeader(height, timeMs, txBytes, lastCommit);
@@ -436,7 +520,14 @@ export class DevnetChain {
     this.blocks.push(stored);
     this.heightsByHash.set(upperHex(blockId.hash), height);
     txs.forEach((t, i) => {
-      this.txIndex.set(t.hash, { hash: t.hash, height, index: i, tx: t.bytes, result: results[i], resultJson: JSON.stringify(execResultJson(results[i])) });
+      this.txIndex.set(t.hash, {
+        hash: t.hash,
+        height,
+        index: i,
+        tx: t.bytes,
+        result: results[i],
+        resultJson: JSON.stringify(execResultJson(results[i])),
+      });
     });
     return stored;
   }
@@ -462,7 +553,12 @@ export class DevnetChain {
     const timeMs = next ? this.blockTimeMs(next) : this.blockTimeMs(block);
     const time = blockTimeFromMs(timeMs);
     const signature = pseudoCommitSignature(this.validator, BigInt(height), block.blockId.hash, time);
-    const commit: Commit = { height: BigInt(height), round: 0, blockId: block.blockId, signatures: [{ validatorAddress: this.validator.address, time, signature }] };
+    const commit: Commit = {
+      height: BigInt(height),
+      round: 0,
+      blockId: block.blockId,
+      signatures: [{ validatorAddress: this.validator.address, time, signature }],
+    };
     return { commit: commitJson(commit), canonical: next !== undefined };
   }
 
@@ -477,7 +573,10 @@ export class DevnetChain {
    * increasing), and one at once on an empty chain so `status` has a tip.
    * `onError` hears an app failure instead of it crashing the process (default: console.error).
    */
-  startLive(intervalMs: number, onError: (e: unknown) => void = (e) => console.error('devnet: block production failed', e)): void {
+  startLive(
+    intervalMs: number,
+    onError: (e: unknown) => void = (e) => console.error('devnet: block production failed', e),
+  ): void {
     this.stopLive();
     const tick = () => {
       try {

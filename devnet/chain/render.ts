@@ -117,7 +117,12 @@ export function listOrNull(items: Json[]): Json {
   return items.length ? items : null;
 }
 
-export function blockResultsJson(height: bigint, results: readonly ExecResult[], finalizeEvents: readonly AbciEvent[], appHash: Uint8Array): Json {
+export function blockResultsJson(
+  height: bigint,
+  results: readonly ExecResult[],
+  finalizeEvents: readonly AbciEvent[],
+  appHash: Uint8Array,
+): Json {
   return {
     height: height.toString(),
     txs_results: listOrNull(results.map(execResultJson)),
@@ -129,5 +134,10 @@ export function blockResultsJson(height: bigint, results: readonly ExecResult[],
 }
 
 export function blockMetaJson(blockId: BlockId, blockSize: number, header: Header, numTxs: number): Json {
-  return { block_id: blockIdJson(blockId), block_size: String(blockSize), header: headerJson(header), num_txs: String(numTxs) };
+  return {
+    block_id: blockIdJson(blockId),
+    block_size: String(blockSize),
+    header: headerJson(header),
+    num_txs: String(numTxs),
+  };
 }

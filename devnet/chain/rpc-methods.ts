@@ -39,7 +39,15 @@ const BLOCKCHAIN_LIMIT = 20;
 const DEFAULT_PER_PAGE = 30;
 const MAX_PER_PAGE = 100;
 const EMPTY_BLOCK_ID_JSON = '{"hash":"","parts":{"total":0,"hash":""}}';
-const EMPTY_EXEC_RESULT = execResultJson({ code: 0, codespace: '', log: '', gasWanted: 0n, gasUsed: 0n, events: [], data: new Uint8Array(0) });
+const EMPTY_EXEC_RESULT = execResultJson({
+  code: 0,
+  codespace: '',
+  log: '',
+  gasWanted: 0n,
+  gasUsed: 0n,
+  events: [],
+  data: new Uint8Array(0),
+});
 
 const json = (value: Json): string => JSON.stringify(value);
 
@@ -48,14 +56,18 @@ function resolveHeight(chain: DevnetChain, requested: number | undefined): numbe
   const latest = chain.height;
   if (requested === undefined) return latest;
   if (requested <= 0) throw internalError(`height must be greater than 0, but got ${requested}`);
-  if (requested > latest) throw internalError(`height ${requested} must be less than or equal to the current blockchain height ${latest}`);
+  if (requested > latest)
+    throw internalError(`height ${requested} must be less than or equal to the current blockchain height ${latest}`);
   return requested;
 }
 
 /** validatePage / validatePerPage of rpc/core/env.go. */
 function paging(p: RawParams, total: number): { start: number; perPage: number } {
   const requestedPerPage = intParam(p, 'per_page');
-  const perPage = requestedPerPage === undefined || requestedPerPage <= 0 ? DEFAULT_PER_PAGE : Math.min(requestedPerPage, MAX_PER_PAGE);
+  const perPage =
+    requestedPerPage === undefined || requestedPerPage <= 0
+      ? DEFAULT_PER_PAGE
+      : Math.min(requestedPerPage, MAX_PER_PAGE);
   const page = intParam(p, 'page') ?? 1;
   const pages = Math.max(1, Math.ceil(total / perPage));
   if (page < 1 || page > pages) throw internalError(`page should be within [1, ${pages}] range, given ${page}`);
@@ -102,7 +114,11 @@ function status(ctx: RpcContext): string {
       earliest_block_time: earliest ? timeJson(earliest.header.time) : genesisTime,
       catching_up: false,
     },
-    validator_info: { address: upperHex(chain.validator.address), pub_key: pubKeyJson(chain), voting_power: chain.validator.votingPower.toString() },
+    validator_info: {
+      address: upperHex(chain.validator.address),
+      pub_key: pubKeyJson(chain),
+      voting_power: chain.validator.votingPower.toString(),
+    },
   });
 }
 
@@ -130,7 +146,14 @@ function genesis(ctx: RpcContext): string {
       chain_id: chain.chainId,
       initial_height: '1',
       consensus_params: consensusParamsJson(chain),
-      validators: [{ address: upperHex(chain.validator.address), pub_key: pubKeyJson(chain), power: chain.validator.votingPower.toString(), name: chain.moniker }],
+      validators: [
+        {
+          address: upperHex(chain.validator.address),
+          pub_key: pubKeyJson(chain),
+          power: chain.validator.votingPower.toString(),
+          name: chain.moniker,
+        },
+      ],
       app_hash: appHash,
       app_state: chain.appState,
     },
@@ -190,9 +213,21 @@ function validators(ctx: RpcContext, p: RawParams): string {
   const height = resolveHeight(ctx.chain, intParam(p, 'height'));
   const { start, perPage } = paging(p, 1);
   const v = ctx.chain.validator;
-  const all = [{ address: upperHex(v.address), pub_key: pubKeyJson(ctx.chain), voting_power: v.votingPower.toString(), proposer_priority: '0' }];
+  const all = [
+    {
+      address: upperHex(v.address),
+      pub_key: pubKeyJson(ctx.chain),
+      voting_power: v.votingPower.toString(),
+      proposer_priority: '0',
+    },
+  ];
   const page = all.slice(start, start + perPage);
-  return json({ block_height: String(height), validators: page, count: String(page.length), total: String(all.length) });
+  return json({
+    block_height: String(height),
+    validators: page,
+    count: String(page.length),
+    total: String(all.length),
+  });
 }
 
 function consensusParams(ctx: RpcContext, p: RawParams): string {
@@ -238,7 +273,8 @@ function abciQuery(ctx: RpcContext, p: RawParams): string {
 
 function requiredTx(p: RawParams): Uint8Array {
   const tx = bytesParam(p, 'tx');
-  if (!tx || tx.length === 0) throw new RpcError(RpcCode.InvalidParams, 'error converting json params to arguments: tx: required');
+  if (!tx || tx.length === 0)
+    throw new RpcError(RpcCode.InvalidParams, 'error converting json params to arguments: tx: required');
   return tx;
 }
 
@@ -272,7 +308,8 @@ function broadcastTxAsync(ctx: RpcContext, p: RawParams): string {
 async function broadcastTxCommit(ctx: RpcContext, p: RawParams): Promise<string> {
   const r = await checkTxOrFail(ctx, requiredTx(p));
   const checkTx = json(execResultJson(r));
-  if (r.code !== 0) return `{"check_tx":${checkTx},"tx_result":${json(EMPTY_EXEC_RESULT)},"hash":"${r.hash}","height":"0"}`;
+  if (r.code !== 0)
+    return `{"check_tx":${checkTx},"tx_result":${json(EMPTY_EXEC_RESULT)},"hash":"${r.hash}","height":"0"}`;
   const included = await ctx.chain.waitForTx(r.hash, ctx.broadcastCommitTimeoutMs);
   if (!included) throw internalError('timed out waiting for tx to be included in a block');
   return `{"check_tx":${checkTx},"tx_result":${included.resultJson},"hash":"${r.hash}","height":"${included.height}"}`;
@@ -285,7 +322,12 @@ function txProofJson(ctx: RpcContext, t: StoredTx): string {
     t.index,
   );
   // FlattenAunts returns a non-nil slice, so `aunts` (omitempty) is present even when empty
-  const merkle = { total: String(proof.total), index: String(proof.index), leaf_hash: toBase64(proof.leafHash), aunts: proof.aunts.map((a) => toBase64(a)) };
+  const merkle = {
+    total: String(proof.total),
+    index: String(proof.index),
+    leaf_hash: toBase64(proof.leafHash),
+    aunts: proof.aunts.map((a) => toBase64(a)),
+  };
   return json({ root_hash: upperHex(root), data: toBase64(t.tx), proof: merkle });
 }
 
@@ -312,7 +354,10 @@ export function parseTxQuery(query: string): Condition[] {
   const parts = query.split(/\s+AND\s+/);
   return parts.map((part) => {
     const m = CONDITION_RE.exec(part);
-    if (!m) throw internalError(`unsupported query condition ${JSON.stringify(part.trim())} (devnet supports key op 'value' joined by AND)`);
+    if (!m)
+      throw internalError(
+        `unsupported query condition ${JSON.stringify(part.trim())} (devnet supports key op 'value' joined by AND)`,
+      );
     return { key: m[1], op: m[2], value: m[3] ?? m[4] };
   });
 }
@@ -331,16 +376,21 @@ function txMatches(t: StoredTx, c: Condition): boolean {
   const dot = c.key.lastIndexOf('.');
   const type = c.key.slice(0, dot);
   const attr = c.key.slice(dot + 1);
-  return t.result.events.some((e) => e.type === type && e.attributes.some((a) => a.key === attr && compare(a.value, c.op, c.value)));
+  return t.result.events.some(
+    (e) => e.type === type && e.attributes.some((a) => a.key === attr && compare(a.value, c.op, c.value)),
+  );
 }
 
 function txSearch(ctx: RpcContext, p: RawParams): string {
   const conditions = parseTxQuery(stringParam(p, 'query') ?? '');
   const prove = boolParam(p, 'prove');
   const orderBy = stringParam(p, 'order_by') ?? '';
-  if (!['', 'asc', 'desc'].includes(orderBy)) throw internalError('expected order_by to be either `asc` or `desc` or empty');
+  if (!['', 'asc', 'desc'].includes(orderBy))
+    throw internalError('expected order_by to be either `asc` or `desc` or empty');
   const hashCondition = conditions.find((c) => c.key === 'tx.hash' && c.op === '=');
-  const candidates = hashCondition ? [ctx.chain.tx(hashCondition.value)].filter((t): t is StoredTx => !!t) : [...ctx.chain.allTxs()];
+  const candidates = hashCondition
+    ? [ctx.chain.tx(hashCondition.value)].filter((t): t is StoredTx => !!t)
+    : [...ctx.chain.allTxs()];
   const matched = candidates.filter((t) => conditions.every((c) => txMatches(t, c)));
   if (orderBy === 'desc') matched.reverse();
   const { start, perPage } = paging(p, matched.length);

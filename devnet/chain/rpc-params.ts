@@ -54,7 +54,8 @@ export function paramsFromJson(params: unknown, argNames: readonly string[]): Ra
   const values = new Map<string, unknown>();
   if (params === undefined || params === null) return { values, uri: false };
   if (Array.isArray(params)) {
-    if (params.length > argNames.length) throw new RpcError(RpcCode.InvalidParams, `expected at most ${argNames.length} params, got ${params.length}`);
+    if (params.length > argNames.length)
+      throw new RpcError(RpcCode.InvalidParams, `expected at most ${argNames.length} params, got ${params.length}`);
     params.forEach((v, i) => values.set(argNames[i], v));
   } else if (typeof params === 'object') {
     for (const [k, v] of Object.entries(params as Record<string, unknown>)) if (argNames.includes(k)) values.set(k, v);
@@ -95,7 +96,8 @@ export function intParam(p: RawParams, name: string): number | undefined {
   let text: string | undefined;
   if (typeof raw === 'number') text = Number.isInteger(raw) ? String(raw) : undefined;
   else if (typeof raw === 'string') text = p.uri ? (unquote(raw) ?? raw) : raw;
-  if (text === undefined || !INT_RE.test(text) || !Number.isSafeInteger(Number(text))) throw invalidParam(name, `invalid integer ${JSON.stringify(raw)}`);
+  if (text === undefined || !INT_RE.test(text) || !Number.isSafeInteger(Number(text)))
+    throw invalidParam(name, `invalid integer ${JSON.stringify(raw)}`);
   return Number(text);
 }
 

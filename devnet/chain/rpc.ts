@@ -49,7 +49,11 @@ function asRpcError(e: unknown): RpcError {
 }
 
 /** Runs one method call; the answer is the JSON text of `result`, or an RpcError. */
-export async function callMethod(ctx: RpcContext, method: string, params: (argNames: readonly string[]) => RawParams): Promise<string> {
+export async function callMethod(
+  ctx: RpcContext,
+  method: string,
+  params: (argNames: readonly string[]) => RawParams,
+): Promise<string> {
   const m = Object.prototype.hasOwnProperty.call(RPC_METHODS, method) ? RPC_METHODS[method] : undefined;
   if (!m) throw new RpcError(RpcCode.MethodNotFound, '');
   return m.run(ctx, params(m.argNames));
@@ -66,7 +70,8 @@ async function handleJsonRpcRequest(ctx: RpcContext, request: unknown): Promise<
   }
   const { id, method, params } = request as { id?: unknown; method?: unknown; params?: unknown };
   if (id === undefined || id === null) return undefined;
-  if (!isRpcId(id)) return errorResponse(undefined, new RpcError(RpcCode.InvalidRequest, 'id must be a string or a number'));
+  if (!isRpcId(id))
+    return errorResponse(undefined, new RpcError(RpcCode.InvalidRequest, 'id must be a string or a number'));
   if (typeof method !== 'string') return errorResponse(id, new RpcError(RpcCode.MethodNotFound, ''));
   try {
     return successResponse(id, await callMethod(ctx, method, (names) => paramsFromJson(params, names)));
@@ -93,10 +98,17 @@ async function handleJsonRpcBody(ctx: RpcContext, body: string): Promise<{ statu
   return { status: 200, text: responses.length === 1 ? responses[0] : `[${responses.join(',')}]` };
 }
 
-async function handleUriRequest(ctx: RpcContext, method: string, query: URLSearchParams): Promise<{ status: number; text: string }> {
+async function handleUriRequest(
+  ctx: RpcContext,
+  method: string,
+  query: URLSearchParams,
+): Promise<{ status: number; text: string }> {
   if (!Object.prototype.hasOwnProperty.call(RPC_METHODS, method)) return { status: 404, text: '404 page not found\n' };
   try {
-    return { status: 200, text: successResponse(URI_REQUEST_ID, await callMethod(ctx, method, (names) => paramsFromQuery(query, names))) };
+    return {
+      status: 200,
+      text: successResponse(URI_REQUEST_ID, await callMethod(ctx, method, (names) => paramsFromQuery(query, names))),
+    };
   } catch (e) {
     return { status: 500, text: errorResponse(URI_REQUEST_ID, asRpcError(e)) };
   }
@@ -128,12 +140,21 @@ function readBody(req: http.IncomingMessage): Promise<string | undefined> {
   });
 }
 
-async function route(ctx: RpcContext, req: http.IncomingMessage): Promise<{ status: number; text: string; html?: boolean }> {
+async function route(
+  ctx: RpcContext,
+  req: http.IncomingMessage,
+): Promise<{ status: number; text: string; html?: boolean }> {
   const url = new URL(req.url ?? '/', 'http://devnet');
   if (url.pathname !== '/') return handleUriRequest(ctx, url.pathname.slice(1), url.searchParams);
   const body = req.method === 'POST' ? await readBody(req) : '';
   if (body === undefined) {
-    return { status: 400, text: errorResponse(undefined, new RpcError(RpcCode.InvalidRequest, 'error reading request body: http: request body too large')) };
+    return {
+      status: 400,
+      text: errorResponse(
+        undefined,
+        new RpcError(RpcCode.InvalidRequest, 'error reading request body: http: request body too large'),
+      ),
+    };
   }
   if (body.trim() === '') return { status: 200, text: endpointList(req.headers.host ?? 'localhost'), html: true };
   return handleJsonRpcBody(ctx, body);
@@ -143,8 +164,15 @@ export class DevnetRpcServer {
   private readonly server: http.Server;
   private readonly ctx: RpcContext;
 
-  constructor(chain: DevnetChain, private readonly options: RpcServerOptions = {}) {
-    this.ctx = { chain, rpcAddress: '', broadcastCommitTimeoutMs: options.broadcastCommitTimeoutMs ?? DEFAULT_BROADCAST_COMMIT_TIMEOUT_MS };
+  constructor(
+    chain: DevnetChain,
+    private readonly options: RpcServerOptions = {},
+  ) {
+    this.ctx = {
+      chain,
+      rpcAddress: '',
+      broadcastCommitTimeoutMs: options.broadcastCommitTimeoutMs ?? DEFAULT_BROADCAST_COMMIT_TIMEOUT_MS,
+    };
     this.server = http.createServer((req, res) => void this.serve(req, res));
     this.server.keepAliveTimeout = 5_000;
     this.server.on('clientError', (_err, socket) => socket.destroy());

@@ -99,12 +99,17 @@ function parse<T>(what: string, decode: () => T): T {
 
 /** A message's value as proto-JSON (proto field names), MsgSend included. */
 export function decodeTxMessage(typeUrl: string, value: Uint8Array): TxMessage {
-  if (!ACCEPTED_MSG_TYPE_URLS.has(typeUrl)) throw new TxRejection(SdkCode.TxDecode, `unable to resolve type URL ${typeUrl}`);
+  if (!ACCEPTED_MSG_TYPE_URLS.has(typeUrl))
+    throw new TxRejection(SdkCode.TxDecode, `unable to resolve type URL ${typeUrl}`);
   if (typeUrl === BANK_MSG_SEND) {
     const m = parse(typeUrl, () => MsgSend.decode(value));
     return {
       typeUrl,
-      value: { from_address: m.fromAddress, to_address: m.toAddress, amount: m.amount.map((c) => ({ denom: c.denom, amount: c.amount })) },
+      value: {
+        from_address: m.fromAddress,
+        to_address: m.toAddress,
+        amount: m.amount.map((c) => ({ denom: c.denom, amount: c.amount })),
+      },
     };
   }
   return { typeUrl, value: parse(typeUrl, () => decodeMessage(typeUrl, value)) };
@@ -124,7 +129,10 @@ function messageSigner(msg: TxMessage, hrp: string): string {
     if (typeof value !== 'string') throw new Error('missing');
     return toBech32(decodeBech32Address(value, hrp).bytes, hrp);
   } catch {
-    throw new TxRejection(SdkCode.InvalidAddress, `invalid signer address ${JSON.stringify(value ?? '')} of ${msg.typeUrl}`);
+    throw new TxRejection(
+      SdkCode.InvalidAddress,
+      `invalid signer address ${JSON.stringify(value ?? '')} of ${msg.typeUrl}`,
+    );
   }
 }
 
@@ -140,7 +148,8 @@ function requiredSigners(messages: TxMessage[], hrp: string): string[] {
 function checkEvmEnvelope(messages: TxMessage[], authInfo: AuthInfo, signatures: Uint8Array[]): boolean {
   const evmCount = messages.filter((m) => EVM_TYPE_URLS.has(m.typeUrl)).length;
   if (evmCount === 0) return false;
-  if (evmCount !== messages.length) throw new TxRejection(SdkCode.InvalidRequest, 'MsgEthereumTx cannot be mixed with other messages');
+  if (evmCount !== messages.length)
+    throw new TxRejection(SdkCode.InvalidRequest, 'MsgEthereumTx cannot be mixed with other messages');
   if (authInfo.signerInfos.length > 0 || signatures.length > 0) {
     throw new TxRejection(SdkCode.InvalidRequest, 'for eth tx AuthInfo SignerInfos should be empty');
   }
@@ -187,7 +196,8 @@ function signerPubKey(tx: DecodedTx, index: number, account: SignerAccount): Uin
     if (account.pubKey) return account.pubKey;
     throw new TxRejection(SdkCode.InvalidPubKey, `pubkey on account is not set for signer index ${index}`);
   }
-  if (any.typeUrl !== SECP256K1_PUBKEY_TYPE_URL) throw new TxRejection(SdkCode.InvalidPubKey, `unsupported pubkey type ${any.typeUrl}`);
+  if (any.typeUrl !== SECP256K1_PUBKEY_TYPE_URL)
+    throw new TxRejection(SdkCode.InvalidPubKey, `unsupported pubkey type ${any.typeUrl}`);
   const key = parse('pubkey', () => Secp256k1PubKey.decode(any.value).key);
   if (key.length !== 33) throw new TxRejection(SdkCode.InvalidPubKey, 'secp256k1 pubkey must be 33 compressed bytes');
   return key;
@@ -196,7 +206,10 @@ function signerPubKey(tx: DecodedTx, index: number, account: SignerAccount): Uin
 function checkSignMode(tx: DecodedTx, index: number): void {
   const mode = tx.authInfo.signerInfos[index].modeInfo?.single?.mode;
   if (mode !== SignMode.SIGN_MODE_DIRECT) {
-    throw new TxRejection(SdkCode.Unauthorized, `unsupported sign mode for signer index ${index} (the devnet verifies SIGN_MODE_DIRECT only)`);
+    throw new TxRejection(
+      SdkCode.Unauthorized,
+      `unsupported sign mode for signer index ${index} (the devnet verifies SIGN_MODE_DIRECT only)`,
+    );
   }
 }
 
@@ -207,7 +220,13 @@ function isLowS(sig: Uint8Array): boolean {
   return BigInt(`0x${Buffer.from(sig.subarray(32)).toString('hex')}`) <= SECP256K1_HALF_ORDER;
 }
 
-async function checkSignature(tx: DecodedTx, index: number, pubKey: Uint8Array, account: SignerAccount, chainId: string): Promise<void> {
+async function checkSignature(
+  tx: DecodedTx,
+  index: number,
+  pubKey: Uint8Array,
+  account: SignerAccount,
+  chainId: string,
+): Promise<void> {
   const signDoc = SignDoc.encode({
     bodyBytes: tx.bodyBytes,
     authInfoBytes: tx.authInfoBytes,
@@ -258,22 +277,36 @@ export function checkSigners(tx: DecodedTx, lookup: SignerAccountLookup): Checke
     checkSignMode(tx, i);
     const pubKey = signerPubKey(tx, i, account);
     if (!bytesEqual(secp256k1AddressBytes(pubKey), decodeBech32Address(address).bytes)) {
-      throw new TxRejection(SdkCode.InvalidPubKey, `pubKey does not match signer address ${address} with signer index: ${i}`);
+      throw new TxRejection(
+        SdkCode.InvalidPubKey,
+        `pubKey does not match signer address ${address} with signer index: ${i}`,
+      );
     }
     if (infos[i].sequence !== account.sequence) {
-      throw new TxRejection(SdkCode.WrongSequence, `account sequence mismatch, expected ${account.sequence}, got ${infos[i].sequence}`);
+      throw new TxRejection(
+        SdkCode.WrongSequence,
+        `account sequence mismatch, expected ${account.sequence}, got ${infos[i].sequence}`,
+      );
     }
     return { address, pubKey, account };
   });
 }
 
 /** secp256k1 over sha256(SignDoc) for every checked signer; throws code 4 on the first bad one. */
-export async function verifySignatures(tx: DecodedTx, signers: readonly CheckedSigner[], chainId: string): Promise<void> {
+export async function verifySignatures(
+  tx: DecodedTx,
+  signers: readonly CheckedSigner[],
+  chainId: string,
+): Promise<void> {
   for (let i = 0; i < signers.length; i++) await checkSignature(tx, i, signers[i].pubKey, signers[i].account, chainId);
 }
 
 /** Both: the stateful checks and the signatures. Returns the signers' pubkeys. */
-export async function verifyTxSignatures(tx: DecodedTx, lookup: SignerAccountLookup, chainId: string): Promise<Uint8Array[]> {
+export async function verifyTxSignatures(
+  tx: DecodedTx,
+  lookup: SignerAccountLookup,
+  chainId: string,
+): Promise<Uint8Array[]> {
   const signers = checkSigners(tx, lookup);
   await verifySignatures(tx, signers, chainId);
   return signers.map((s) => s.pubKey);

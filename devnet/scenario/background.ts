@@ -20,7 +20,9 @@ import { bytes32, somePart, WHOLE } from './flows/util';
 type Action = (ctx: Ctx, sender: Actor) => Promise<boolean>;
 
 function backgroundAssets(ctx: Ctx): LaunchedAsset[] {
-  return [...ctx.world.assets.values()].filter((a) => a.issued && a.background && ctx.assetView(a.assetId)?.status === 'ASSET_STATUS_ACTIVE');
+  return [...ctx.world.assets.values()].filter(
+    (a) => a.issued && a.background && ctx.assetView(a.assetId)?.status === 'ASSET_STATUS_ACTIVE',
+  );
 }
 
 /**
@@ -29,7 +31,9 @@ function backgroundAssets(ctx: Ctx): LaunchedAsset[] {
  * counterparty), so not a role an app service signs for in services mode.
  */
 function recipientFor(ctx: Ctx, sender: Actor, assetId: string, kindIds: number[], answers = false): Actor | undefined {
-  const pool = [...ctx.cast.holders, ctx.cast.roles.desk, ctx.cast.roles.lender].filter((a) => a !== sender && (!answers || ctx.signsFor(a)));
+  const pool = [...ctx.cast.holders, ctx.cast.roles.desk, ctx.cast.roles.lender].filter(
+    (a) => a !== sender && (!answers || ctx.signsFor(a)),
+  );
   for (let tries = 0; tries < 4; tries++) {
     const candidate = ctx.rng.pick(pool);
     if (kindIds.every((k) => ctx.canReceive(assetId, k, candidate.address))) return candidate;
@@ -125,7 +129,16 @@ const bridge: Action = async (ctx, sender) => {
   const relayer = ctx.cast.roles.bridge;
   const back = outstanding(ctx, NATIVE_ROUTE);
   if (back > 0n && ctx.rng.chance(0.4)) {
-    await ctx.submit(relayer, [msg.bridgeIn(relayer.address, NATIVE_ROUTE, bytes32(ctx), remoteAddress(sender.address), sender.address, somePart(ctx, back, 2n))]);
+    await ctx.submit(relayer, [
+      msg.bridgeIn(
+        relayer.address,
+        NATIVE_ROUTE,
+        bytes32(ctx),
+        remoteAddress(sender.address),
+        sender.address,
+        somePart(ctx, back, 2n),
+      ),
+    ]);
     return true;
   }
   const amount = ctx.rng.bigint(1n, NATIVE_CAP / 20n);
@@ -142,7 +155,9 @@ const distribute: Action = async (ctx) => {
   const t = ctx.rng.pick(targets);
   const amount = oddIncome(ctx);
   ctx.reserveCoins(t.asset.issuer.address, ctx.config.stableDenom, amount);
-  await ctx.submit(t.asset.issuer, [msg.distribute(t.asset.issuer.address, t.asset.assetId, t.kindId, msg.coin(ctx.config.stableDenom, amount))]);
+  await ctx.submit(t.asset.issuer, [
+    msg.distribute(t.asset.issuer.address, t.asset.assetId, t.kindId, msg.coin(ctx.config.stableDenom, amount)),
+  ]);
   return true;
 };
 

@@ -187,7 +187,8 @@ export class Ctx {
     if (!asset || !kind) return false;
     const policy = kind.policy_override ?? this.launchedById(assetId)?.policy;
     if (!policy || policy.transfer === 'TRANSFER_MODE_OPEN') return true;
-    if (policy.transfer === 'TRANSFER_MODE_RESTRICTED') return recipient === asset.issuer || (policy.allowlist ?? []).includes(recipient);
+    if (policy.transfer === 'TRANSFER_MODE_RESTRICTED')
+      return recipient === asset.issuer || (policy.allowlist ?? []).includes(recipient);
     const attesters = policy.attester ? [policy.attester] : [this.cast.roles.attester.address];
     return attesters.some((a) => {
       const att = this.view.attestation(a, recipient, policy.attestation_type ?? '');
@@ -237,7 +238,8 @@ export class Ctx {
   /** Signs `messages` as `actor` (sign mode direct, next sequence) and puts the tx through CheckTx. */
   async submit(actor: Actor, messages: Msg[]): Promise<Handle> {
     // the one place every cosmos tx passes: a flow that forgot services mode is dropped instead of breaking the service's sequence
-    if (!this.signsFor(actor)) throw new Error(`scenario: services mode, ${actor.name} is signed for by its app service`);
+    if (!this.signsFor(actor))
+      throw new Error(`scenario: services mode, ${actor.name} is signed for by its app service`);
     const account = this.world.app.account(actor.address);
     if (!account) throw new Error(`scenario: ${actor.name} (${actor.address}) has no account`);
     const sign = (sequence: bigint) =>
@@ -252,7 +254,12 @@ export class Ctx {
     let tx = await sign(sequence);
     let result = await this.world.chain.checkTx(tx);
     const expected = this.world.chain.nextSequence(actor.address);
-    if (result.codespace === 'sdk' && result.code === SdkCode.WrongSequence && expected !== undefined && expected !== sequence) {
+    if (
+      result.codespace === 'sdk' &&
+      result.code === SdkCode.WrongSequence &&
+      expected !== undefined &&
+      expected !== sequence
+    ) {
       // someone else signs with this key too (a user trying the live chain with a devnet account):
       // sign again at the sequence the mempool expects rather than stall on a taken one
       sequence = expected;
@@ -261,11 +268,19 @@ export class Ctx {
     }
     this.sequences.set(actor.address, sequence + 1n);
     this.reserveCoins(actor.address, this.config.gasDenom, TX_FEE_AMOUNT);
-    return this.admit(result, actor.address, messages.map((m) => m.typeUrl));
+    return this.admit(
+      result,
+      actor.address,
+      messages.map((m) => m.typeUrl),
+    );
   }
 
   /** Signs an EIP-1559 tx with the EVM actor's next nonce and submits it as a MsgEthereumTx of the given form. */
-  async submitEvm(actor: EvmActor, request: Pick<TransactionRequest, 'to' | 'data' | 'value'>, form: EvmForm): Promise<Handle> {
+  async submitEvm(
+    actor: EvmActor,
+    request: Pick<TransactionRequest, 'to' | 'data' | 'value'>,
+    form: EvmForm,
+  ): Promise<Handle> {
     const nonce = this.evmNonces.get(actor.evmAddress) ?? evmNonce(this.world.app.pendingState(), actor.evmAddress);
     const raw = await actor.wallet.signTransaction({
       type: 2,
@@ -281,7 +296,8 @@ export class Ctx {
     this.evmNonces.set(actor.evmAddress, nonce + 1n);
     this.reserveCoins(actor.address, this.config.gasDenom, EVM_GAS_LIMIT * EVM_MAX_FEE + BigInt(request.value ?? 0n));
     // the sender is known: reading Transaction.from would run an ecrecover (~4 ms with ethers' curves)
-    const message = form === 'cosmos' ? cosmosEvmMessage(raw, actor.evmAddress) : ethermintMessage(raw, actor.evmAddress);
+    const message =
+      form === 'cosmos' ? cosmosEvmMessage(raw, actor.evmAddress) : ethermintMessage(raw, actor.evmAddress);
     // no cosmos signer: the fee is the gas the EVM module charges itself
     const tx = buildEvmTx([message], { amount: [], gas: EVM_GAS_LIMIT });
     return this.check(tx, actor.address, [message.typeUrl]);
@@ -293,7 +309,10 @@ export class Ctx {
 
   /** A CheckTx answer: the tx's handle, or a throw when it was refused. */
   private admit(result: CheckTxResult, signer: string, typeUrls: string[]): Handle {
-    if (result.code !== 0) throw new Error(`scenario: CheckTx refused ${typeUrls.join(',')} from ${signer}: ${result.codespace}/${result.code} ${result.log}`);
+    if (result.code !== 0)
+      throw new Error(
+        `scenario: CheckTx refused ${typeUrls.join(',')} from ${signer}: ${result.codespace}/${result.code} ${result.log}`,
+      );
     const handle: Handle = { hash: result.hash, height: this.height, signer, typeUrls };
     this.world.handles.set(handle.hash, handle);
     this.used += 1;
@@ -305,7 +324,14 @@ export class Ctx {
     const stored = this.world.chain.tx(handle.hash);
     if (!stored) throw new Error(`scenario: tx ${handle.hash} is not committed`);
     const r = stored.result;
-    return { ok: r.code === 0, code: r.code, codespace: r.codespace, log: r.log, events: r.events, responses: r.code === 0 ? decodeResponses(r.data) : [] };
+    return {
+      ok: r.code === 0,
+      code: r.code,
+      codespace: r.codespace,
+      log: r.log,
+      events: r.events,
+      responses: r.code === 0 ? decodeResponses(r.data) : [],
+    };
   }
 
   /** Adds a one-off flow (e.g. a background trade that accepts next block). */
@@ -323,7 +349,10 @@ function decodeResponses(data: Uint8Array): Record<string, unknown>[] {
 }
 
 function cosmosEvmMessage(raw: string, from: string): Msg {
-  return { typeUrl: '/cosmos.evm.vm.v1.MsgEthereumTx', value: { from: hexToBytes(from.slice(2).toLowerCase()), raw: getBytes(raw) } };
+  return {
+    typeUrl: '/cosmos.evm.vm.v1.MsgEthereumTx',
+    value: { from: hexToBytes(from.slice(2).toLowerCase()), raw: getBytes(raw) },
+  };
 }
 
 /** Minimal big-endian bytes of a non-negative integer (empty for 0), as Ethermint stores v. */
@@ -351,6 +380,9 @@ function ethermintMessage(raw: string, from: string): Msg {
     r: getBytes(sig.r),
     s: getBytes(sig.s),
   };
-  const data = { type_url: '/ethermint.evm.v1.DynamicFeeTx', value: encodeMessage('ethermint.evm.v1.DynamicFeeTx', fields) };
+  const data = {
+    type_url: '/ethermint.evm.v1.DynamicFeeTx',
+    value: encodeMessage('ethermint.evm.v1.DynamicFeeTx', fields),
+  };
   return { typeUrl: '/ethermint.evm.v1.MsgEthereumTx', value: { data, size: 0, hash: tx.hash!, from } };
 }

@@ -72,7 +72,15 @@ const RICH = 10n ** 13n;
 const COMFORTABLE = 10n ** 12n;
 
 function genesisFor(cast: Cast, config: ScenarioConfig): Genesis {
-  const wealthy = new Set(['issuer-community', 'issuer-dividend', 'issuer-equity', 'issuer-bond', 'operator', 'lender', 'desk']);
+  const wealthy = new Set([
+    'issuer-community',
+    'issuer-dividend',
+    'issuer-equity',
+    'issuer-bond',
+    'operator',
+    'lender',
+    'desk',
+  ]);
   const balances = cast.all.map((a) => ({
     address: a.address,
     coins: [
@@ -80,7 +88,8 @@ function genesisFor(cast: Cast, config: ScenarioConfig): Genesis {
       { denom: config.stableDenom, amount: (wealthy.has(a.name) ? RICH : COMFORTABLE).toString() },
     ],
   }));
-  for (const e of cast.evm) balances.push({ address: e.address, coins: [{ denom: config.gasDenom, amount: COMFORTABLE.toString() }] });
+  for (const e of cast.evm)
+    balances.push({ address: e.address, coins: [{ denom: config.gasDenom, amount: COMFORTABLE.toString() }] });
   return { balances, bridgeAuthority: cast.roles.bridge.address };
 }
 
@@ -112,7 +121,8 @@ interface BlockEventSink {
 
 /** The app behind a transparent proxy that hands each block's Begin/EndBlock events (with mode) to `sink`. */
 function observeBlockEvents(app: SvcApp, sink: (events: AbciEvent[]) => void): Application {
-  const tagged = (events: AbciEvent[], mode: string) => events.map((e) => ({ type: e.type, attributes: [...e.attributes, { key: 'mode', value: mode }] }));
+  const tagged = (events: AbciEvent[], mode: string) =>
+    events.map((e) => ({ type: e.type, attributes: [...e.attributes, { key: 'mode', value: mode }] }));
   return new Proxy(app, {
     get(target, prop) {
       if (prop === 'beginBlock' || prop === 'endBlock') {
@@ -155,7 +165,12 @@ export class ScenarioEngine {
     };
     const cast = await createCast({ seed, hrp: config.hrp, holders: options.holders });
     const genesis = genesisFor(cast, config);
-    const app = createSvcApp({ genesis, chain: chainConfig, version: config.oldChain ? OLD_CHAIN_VERSION : undefined, evmOutcomeEvent: options.evmOutcomeEvent });
+    const app = createSvcApp({
+      genesis,
+      chain: chainConfig,
+      version: config.oldChain ? OLD_CHAIN_VERSION : undefined,
+      evmOutcomeEvent: options.evmOutcomeEvent,
+    });
     const sink: BlockEventSink = { events: [] };
     const observed = observeBlockEvents(app, (events) => sink.events.push(...events));
     const chain = await DevnetChain.create({
@@ -166,7 +181,17 @@ export class ScenarioEngine {
       appState: JSON.parse(JSON.stringify(genesis)),
       skipSignatureVerification: options.skipSignatureVerification ?? false,
     });
-    const world: World = { chain, app, view: new ChainView(app), cast, config, rng: new Prng(`${seed}/scenario`), assets: new Map(), handles: new Map(), flows: initialFlows() };
+    const world: World = {
+      chain,
+      app,
+      view: new ChainView(app),
+      cast,
+      config,
+      rng: new Prng(`${seed}/scenario`),
+      assets: new Map(),
+      handles: new Map(),
+      flows: initialFlows(),
+    };
     return new ScenarioEngine(world, sink, options.onFlowError);
   }
 
@@ -185,7 +210,11 @@ export class ScenarioEngine {
    * live mode before the live loop does): services mode then keeps its flows'
    * state, so the scenario plans the same blocks as it did the first time.
    */
-  enterLiveMode(blockMs: number, onFlowError: NonNullable<EngineOptions['onFlowError']>, options: LiveModeOptions = {}): void {
+  enterLiveMode(
+    blockMs: number,
+    onFlowError: NonNullable<EngineOptions['onFlowError']>,
+    options: LiveModeOptions = {},
+  ): void {
     this.world.config.intervalMs = blockMs;
     this.world.config.maxJumpMs = 0;
     this.onFlowError = onFlowError;

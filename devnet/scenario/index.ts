@@ -63,7 +63,8 @@ export interface History {
 /** Validates the numeric options (RangeError with the option's name). */
 export function checkHistoryOptions(o: HistoryOptions): void {
   const int = (name: string, v: number | undefined, min: number) => {
-    if (v !== undefined && (!Number.isSafeInteger(v) || v < min)) throw new RangeError(`${name} must be an integer >= ${min}, got ${v}`);
+    if (v !== undefined && (!Number.isSafeInteger(v) || v < min))
+      throw new RangeError(`${name} must be an integer >= ${min}, got ${v}`);
   };
   int('blocks', o.blocks, 0);
   int('txsPerBlock', o.txsPerBlock, 0);
@@ -101,5 +102,12 @@ export async function generateHistory(options: HistoryOptions): Promise<History>
     await engine.runBlock(timeline.timeOf(h));
     options.onBlock?.(h, performance.now() - started);
   }
-  return { chain: engine.chain, app: engine.app, engine, timeline, summary: engine.summary(), elapsedMs: performance.now() - started };
+  return {
+    chain: engine.chain,
+    app: engine.app,
+    engine,
+    timeline,
+    summary: engine.summary(),
+    elapsedMs: performance.now() - started,
+  };
 }

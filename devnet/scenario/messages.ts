@@ -54,9 +54,15 @@ export interface AssetSpec {
 export const createAsset = (issuer: string, spec: AssetSpec) => m('/svc.asset.v1.MsgCreateAsset', { issuer, ...spec });
 export const issue = (issuer: string, assetId: string, kindId: number, recipient: string, n: bigint) =>
   m('/svc.asset.v1.MsgIssue', { issuer, asset_id: assetId, kind_id: kindId, recipient, units: units(n) });
-export const lockIssuance = (issuer: string, assetId: string) => m('/svc.asset.v1.MsgLockIssuance', { issuer, asset_id: assetId });
+export const lockIssuance = (issuer: string, assetId: string) =>
+  m('/svc.asset.v1.MsgLockIssuance', { issuer, asset_id: assetId });
 export const setKindPolicy = (issuer: string, assetId: string, kindId: number, policy: PolicySpec | null) =>
-  m('/svc.asset.v1.MsgSetKindPolicy', policy ? { issuer, asset_id: assetId, kind_id: kindId, policy_override: policy } : { issuer, asset_id: assetId, kind_id: kindId, clear: true });
+  m(
+    '/svc.asset.v1.MsgSetKindPolicy',
+    policy
+      ? { issuer, asset_id: assetId, kind_id: kindId, policy_override: policy }
+      : { issuer, asset_id: assetId, kind_id: kindId, clear: true },
+  );
 export const splitKind = (issuer: string, assetId: string, kindId: number, factor: number) =>
   m('/svc.asset.v1.MsgSplitKind', { issuer, asset_id: assetId, kind_id: kindId, factor: String(factor) });
 export const setBridgeable = (issuer: string, assetId: string, kindId: number, bridgeable: boolean) =>
@@ -71,13 +77,21 @@ export const transferBundle = (sender: string, recipient: string, assetId: strin
 export type Leg = Record<string, unknown>;
 export const giveCoin = (c: Coin): Leg => ({ direction: 'LEG_DIRECTION_GIVE', coin: c });
 export const askCoin = (c: Coin): Leg => ({ direction: 'LEG_DIRECTION_ASK', coin: c });
-export const giveRight = (assetId: string, kindId: number, n: bigint): Leg => ({ direction: 'LEG_DIRECTION_GIVE', right: { asset_id: assetId, kind_id: kindId, units: units(n) } });
-export const askRight = (assetId: string, kindId: number, n: bigint): Leg => ({ direction: 'LEG_DIRECTION_ASK', right: { asset_id: assetId, kind_id: kindId, units: units(n) } });
+export const giveRight = (assetId: string, kindId: number, n: bigint): Leg => ({
+  direction: 'LEG_DIRECTION_GIVE',
+  right: { asset_id: assetId, kind_id: kindId, units: units(n) },
+});
+export const askRight = (assetId: string, kindId: number, n: bigint): Leg => ({
+  direction: 'LEG_DIRECTION_ASK',
+  right: { asset_id: assetId, kind_id: kindId, units: units(n) },
+});
 
 export const propose = (proposer: string, counterparty: string, legs: Leg[], expiryMs: number, memoHash = '') =>
   m('/svc.settlement.v1.MsgPropose', { proposer, counterparty, legs, expiry: rfc3339(expiryMs), memo_hash: memoHash });
-export const accept = (counterparty: string, id: number) => m('/svc.settlement.v1.MsgAccept', { counterparty, settlement_id: String(id) });
-export const cancel = (sender: string, id: number) => m('/svc.settlement.v1.MsgCancel', { sender, settlement_id: String(id) });
+export const accept = (counterparty: string, id: number) =>
+  m('/svc.settlement.v1.MsgAccept', { counterparty, settlement_id: String(id) });
+export const cancel = (sender: string, id: number) =>
+  m('/svc.settlement.v1.MsgCancel', { sender, settlement_id: String(id) });
 
 // ------------------------------------------------------------------ encumbrance
 
@@ -113,8 +127,10 @@ export function createEncumbrance(s: EncumbranceSpec): Msg {
   if (s.expiry_ms !== undefined) value.expiry = rfc3339(s.expiry_ms);
   return m('/svc.encumbrance.v1.MsgCreateEncumbrance', value);
 }
-export const release = (sender: string, id: number) => m('/svc.encumbrance.v1.MsgRelease', { sender, encumbrance_id: String(id) });
-export const exercise = (sender: string, id: number) => m('/svc.encumbrance.v1.MsgExercise', { sender, encumbrance_id: String(id) });
+export const release = (sender: string, id: number) =>
+  m('/svc.encumbrance.v1.MsgRelease', { sender, encumbrance_id: String(id) });
+export const exercise = (sender: string, id: number) =>
+  m('/svc.encumbrance.v1.MsgExercise', { sender, encumbrance_id: String(id) });
 
 // ------------------------------------------------------------------ payout, attestation, delegation
 
@@ -123,13 +139,39 @@ export const distribute = (payer: string, assetId: string, kindId: number, c: Co
 export const claim = (claimer: string, assetId: string, kindId: number, denom: string) =>
   m('/svc.payout.v1.MsgClaim', { claimer, asset_id: assetId, kind_id: kindId, denom });
 export const attest = (attester: string, subject: string, type: string, expiryMs: number, evidenceHash = '') =>
-  m('/svc.attestation.v1.MsgAttest', { attester, subject, type, expiry: rfc3339(expiryMs), evidence_hash: evidenceHash });
+  m('/svc.attestation.v1.MsgAttest', {
+    attester,
+    subject,
+    type,
+    expiry: rfc3339(expiryMs),
+    evidence_hash: evidenceHash,
+  });
 export const revokeAttestation = (attester: string, subject: string, type: string) =>
   m('/svc.attestation.v1.MsgRevokeAttestation', { attester, subject, type });
-export const delegate = (holder: string, to: string, assetId: string, kindId: number, n: bigint, untilMs: number, purposes: string[], revocable: boolean) =>
-  m('/svc.delegation.v1.MsgDelegate', { holder, delegate: to, asset_id: assetId, kind_id: kindId, units: units(n), until: rfc3339(untilMs), purposes, revocable });
-export const revokeDelegation = (holder: string, id: number) => m('/svc.delegation.v1.MsgRevokeDelegation', { holder, delegation_id: String(id) });
-export const returnDelegation = (to: string, id: number) => m('/svc.delegation.v1.MsgReturnDelegation', { delegate: to, delegation_id: String(id) });
+export const delegate = (
+  holder: string,
+  to: string,
+  assetId: string,
+  kindId: number,
+  n: bigint,
+  untilMs: number,
+  purposes: string[],
+  revocable: boolean,
+) =>
+  m('/svc.delegation.v1.MsgDelegate', {
+    holder,
+    delegate: to,
+    asset_id: assetId,
+    kind_id: kindId,
+    units: units(n),
+    until: rfc3339(untilMs),
+    purposes,
+    revocable,
+  });
+export const revokeDelegation = (holder: string, id: number) =>
+  m('/svc.delegation.v1.MsgRevokeDelegation', { holder, delegation_id: String(id) });
+export const returnDelegation = (to: string, id: number) =>
+  m('/svc.delegation.v1.MsgReturnDelegation', { delegate: to, delegation_id: String(id) });
 
 // ------------------------------------------------------------------ waterfall
 
@@ -138,11 +180,14 @@ export interface TierSpec {
   kind_id: number;
   claim_per_unit: string;
 }
-export const setWaterfall = (issuer: string, assetId: string, tiers: TierSpec[]) => m('/svc.waterfall.v1.MsgSetWaterfall', { issuer, asset_id: assetId, tiers });
-export const liquidate = (authority: string, assetId: string, proceeds: Coin) => m('/svc.waterfall.v1.MsgLiquidate', { authority, asset_id: assetId, proceeds });
+export const setWaterfall = (issuer: string, assetId: string, tiers: TierSpec[]) =>
+  m('/svc.waterfall.v1.MsgSetWaterfall', { issuer, asset_id: assetId, tiers });
+export const liquidate = (authority: string, assetId: string, proceeds: Coin) =>
+  m('/svc.waterfall.v1.MsgLiquidate', { authority, asset_id: assetId, proceeds });
 export const fundRedemption = (issuer: string, assetId: string, kindId: number, amount: Coin) =>
   m('/svc.waterfall.v1.MsgFundRedemption', { issuer, asset_id: assetId, kind_id: kindId, amount });
-export const redeem = (holder: string, assetId: string, kindId: number, n: bigint) => m('/svc.waterfall.v1.MsgRedeem', { holder, asset_id: assetId, kind_id: kindId, units: units(n) });
+export const redeem = (holder: string, assetId: string, kindId: number, n: bigint) =>
+  m('/svc.waterfall.v1.MsgRedeem', { holder, asset_id: assetId, kind_id: kindId, units: units(n) });
 
 // ------------------------------------------------------------------ bridge and dex
 
@@ -162,18 +207,56 @@ export interface RouteSpec {
   kind_id?: number;
   bundle?: boolean;
 }
-export const createRoute = (authority: string, route: RouteSpec) => m('/svc.bridge.v1.MsgCreateRoute', { authority, route: { status: 'ROUTE_STATUS_ACTIVE', ...route } });
+export const createRoute = (authority: string, route: RouteSpec) =>
+  m('/svc.bridge.v1.MsgCreateRoute', { authority, route: { status: 'ROUTE_STATUS_ACTIVE', ...route } });
 export const setRouteStatus = (authority: string, routeId: string, paused: boolean) =>
-  m('/svc.bridge.v1.MsgSetRouteStatus', { authority, route_id: routeId, status: paused ? 'ROUTE_STATUS_PAUSED' : 'ROUTE_STATUS_ACTIVE' });
+  m('/svc.bridge.v1.MsgSetRouteStatus', {
+    authority,
+    route_id: routeId,
+    status: paused ? 'ROUTE_STATUS_PAUSED' : 'ROUTE_STATUS_ACTIVE',
+  });
 export const bridgeOut = (sender: string, routeId: string, remoteRecipient: string, amount: bigint) =>
   m('/svc.bridge.v1.MsgBridgeOut', { sender, route_id: routeId, recipient: remoteRecipient, amount: units(amount) });
-export const bridgeIn = (relayer: string, routeId: string, messageId: string, remoteSender: string, recipient: string, amount: bigint) =>
-  m('/svc.bridge.v1.MsgBridgeIn', { relayer, route_id: routeId, message_id: messageId, sender: remoteSender, recipient, amount: units(amount) });
-export const createPool = (creator: string, assetId: string, quoteDenom: string, baseUnits: bigint, quoteAmount: bigint) =>
-  m('/svc.dex.v1.MsgCreatePool', { creator, asset_id: assetId, quote_denom: quoteDenom, base_units: units(baseUnits), quote_amount: units(quoteAmount) });
+export const bridgeIn = (
+  relayer: string,
+  routeId: string,
+  messageId: string,
+  remoteSender: string,
+  recipient: string,
+  amount: bigint,
+) =>
+  m('/svc.bridge.v1.MsgBridgeIn', {
+    relayer,
+    route_id: routeId,
+    message_id: messageId,
+    sender: remoteSender,
+    recipient,
+    amount: units(amount),
+  });
+export const createPool = (
+  creator: string,
+  assetId: string,
+  quoteDenom: string,
+  baseUnits: bigint,
+  quoteAmount: bigint,
+) =>
+  m('/svc.dex.v1.MsgCreatePool', {
+    creator,
+    asset_id: assetId,
+    quote_denom: quoteDenom,
+    base_units: units(baseUnits),
+    quote_amount: units(quoteAmount),
+  });
 export const swap = (trader: string, poolId: number, sellBase: boolean, amount: bigint, minOut: bigint) =>
-  m('/svc.dex.v1.MsgSwap', { trader, pool_id: String(poolId), sell_base: sellBase, amount: units(amount), min_out: units(minOut) });
+  m('/svc.dex.v1.MsgSwap', {
+    trader,
+    pool_id: String(poolId),
+    sell_base: sellBase,
+    amount: units(amount),
+    min_out: units(minOut),
+  });
 
 // ------------------------------------------------------------------ bank (cosmjs-types MsgSend: camelCase fields)
 
-export const bankSend = (from: string, to: string, coins: Coin[]) => m('/cosmos.bank.v1beta1.MsgSend', { fromAddress: from, toAddress: to, amount: coins });
+export const bankSend = (from: string, to: string, coins: Coin[]) =>
+  m('/cosmos.bank.v1beta1.MsgSend', { fromAddress: from, toAddress: to, amount: coins });

@@ -51,7 +51,7 @@ export class Prng {
     if (max < min) throw new RangeError(`empty range [${min}, ${max}]`);
     const span = max - min + 1n;
     if (span <= BigInt(Number.MAX_SAFE_INTEGER)) return min + BigInt(Math.floor(this.next() * Number(span)));
-    return min + ((BigInt(this.nextUint32()) << 32n) | BigInt(this.nextUint32())) % span;
+    return min + (((BigInt(this.nextUint32()) << 32n) | BigInt(this.nextUint32())) % span);
   }
 
   chance(p: number): boolean {

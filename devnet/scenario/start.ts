@@ -52,11 +52,13 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   let live: LiveLoop | undefined;
   if (options.live) {
     const blockMs = options.blockMs ?? DEFAULT_LIVE_BLOCK_MS;
-    const onFlowError = (flow: string, error: unknown) => log({ event: 'error', where: `flow ${flow}`, message: error instanceof Error ? error.message : String(error) });
+    const onFlowError = (flow: string, error: unknown) =>
+      log({ event: 'error', where: `flow ${flow}`, message: error instanceof Error ? error.message : String(error) });
     history.engine.enterLiveMode(blockMs, onFlowError, { servicesMode: options.servicesMode });
     live = new LiveLoop(history.engine, blockMs, {
       onBlock: (block, time) => {
-        if (block.height % 100 === 0) log({ event: 'live', height: block.height, txs: block.txs.length, time: new Date(time).toISOString() });
+        if (block.height % 100 === 0)
+          log({ event: 'live', height: block.height, txs: block.txs.length, time: new Date(time).toISOString() });
       },
       onError: (e) => log({ event: 'error', where: 'live block', message: e instanceof Error ? e.message : String(e) }),
     });

@@ -40,7 +40,14 @@ export interface ScenarioSummary {
     delegation: Counts;
     asset: Counts;
   };
-  assets: { key: string; template: string; symbol: string; assetId: string; metaHash: string; doc: Record<string, string> }[];
+  assets: {
+    key: string;
+    template: string;
+    symbol: string;
+    assetId: string;
+    metaHash: string;
+    doc: Record<string, string>;
+  }[];
   accounts: Record<string, string>;
   routes: string[];
 }
@@ -67,7 +74,12 @@ export class SummaryRecorder {
   firstBlockTimeMs: number | null = null;
   lastBlockTimeMs: number | null = null;
 
-  recordBlock(block: StoredBlock, txs: (StoredTx | undefined)[], handles: Map<string, Handle>, blockEvents: AbciEvent[]): void {
+  recordBlock(
+    block: StoredBlock,
+    txs: (StoredTx | undefined)[],
+    handles: Map<string, Handle>,
+    blockEvents: AbciEvent[],
+  ): void {
     const timeMs = Number(block.header.time.seconds) * 1000 + Math.floor(block.header.time.nanos / 1e6);
     this.firstBlockTimeMs ??= timeMs;
     this.lastBlockTimeMs = timeMs;
@@ -85,7 +97,8 @@ export class SummaryRecorder {
       this.txs.failed += 1;
       bump(this.codespaces, r.codespace);
       bump(this.failures, `${r.codespace}/${r.code}`);
-      if (typeUrls[0] === '/svc.bridge.v1.MsgBridgeOut' && r.codespace === 'bridge') bump(this.bridge.rejected, `bridge/${r.code}`);
+      if (typeUrls[0] === '/svc.bridge.v1.MsgBridgeOut' && r.codespace === 'bridge')
+        bump(this.bridge.rejected, `bridge/${r.code}`);
       return;
     }
     this.txs.ok += 1;
@@ -117,7 +130,11 @@ export function decodeErrorString(data: string): string | null {
 }
 
 /** Counts of a status field over ids 1, 2, ... until the first unknown id. */
-function countStatuses(lookup: (id: number) => Record<string, unknown> | null, field: string, extra?: (r: Record<string, unknown>) => void): Counts {
+function countStatuses(
+  lookup: (id: number) => Record<string, unknown> | null,
+  field: string,
+  extra?: (r: Record<string, unknown>) => void,
+): Counts {
   const out: Counts = {};
   for (let id = 1; ; id++) {
     const record = lookup(id);
@@ -129,9 +146,13 @@ function countStatuses(lookup: (id: number) => Record<string, unknown> | null, f
 
 function finalStatuses(view: ChainView, world: World): ScenarioSummary['statuses'] {
   const settlementCancelReasons: Counts = {};
-  const settlement = countStatuses((id) => view.settlement(id), 'status', (s) => {
-    if (s.status === 'STATUS_CANCELLED') bump(settlementCancelReasons, String(s.cancel_reason) || '(party)');
-  });
+  const settlement = countStatuses(
+    (id) => view.settlement(id),
+    'status',
+    (s) => {
+      if (s.status === 'STATUS_CANCELLED') bump(settlementCancelReasons, String(s.cancel_reason) || '(party)');
+    },
+  );
   const encumbrance = countStatuses((id) => view.encumbrance(id), 'status');
   const delegation = countStatuses((id) => view.delegation(id), 'ended');
   const asset: Counts = {};
@@ -161,7 +182,14 @@ export function buildSummary(world: World, recorder: SummaryRecorder): ScenarioS
     evm: { ...recorder.evm, revertReasons: { ...recorder.evm.revertReasons } },
     bridge: { ...recorder.bridge, rejected: { ...recorder.bridge.rejected } },
     statuses: finalStatuses(world.view, world),
-    assets: [...world.assets.values()].map((a) => ({ key: a.key, template: a.template, symbol: a.symbol, assetId: a.assetId, metaHash: a.metaHash, doc: a.doc })),
+    assets: [...world.assets.values()].map((a) => ({
+      key: a.key,
+      template: a.template,
+      symbol: a.symbol,
+      assetId: a.assetId,
+      metaHash: a.metaHash,
+      doc: a.doc,
+    })),
     accounts,
     routes: [NATIVE_ROUTE, SYNTHETIC_ROUTE, RIGHT_ROUTE].filter((r) => world.view.route(r) !== null),
   };

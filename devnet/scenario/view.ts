@@ -70,7 +70,13 @@ export class ChainView {
       bridgeable: Boolean(k.bridgeable),
       policy_override: (k.policy_override as PolicyView | null) ?? null,
     }));
-    return { asset_id: assetId, issuer: String(a.issuer), status: String(a.status), issuance_locked: Boolean(a.issuance_locked), kinds };
+    return {
+      asset_id: assetId,
+      issuer: String(a.issuer),
+      status: String(a.status),
+      issuance_locked: Boolean(a.issuance_locked),
+      kinds,
+    };
   }
 
   position(assetId: string, kindId: number, holder: string): PositionView {
@@ -85,9 +91,15 @@ export class ChainView {
   holders(assetId: string, kindId: number): { holder: string; units: bigint; locked: bigint }[] {
     const out: { holder: string; units: bigint; locked: bigint }[] = [];
     for (let offset = 0; ; offset += 500) {
-      const page = this.mustQuery('/svc.rights.v1.Query/Holders', { asset_id: assetId, kind_id: kindId, offset: String(offset), limit: 500 });
+      const page = this.mustQuery('/svc.rights.v1.Query/Holders', {
+        asset_id: assetId,
+        kind_id: kindId,
+        offset: String(offset),
+        limit: 500,
+      });
       const rows = page.holders as Json[];
-      for (const h of rows) out.push({ holder: String(h.holder), units: BigInt(String(h.units)), locked: BigInt(String(h.locked)) });
+      for (const h of rows)
+        out.push({ holder: String(h.holder), units: BigInt(String(h.units)), locked: BigInt(String(h.locked)) });
       if (rows.length < 500) return out;
     }
   }
@@ -133,7 +145,12 @@ export class ChainView {
     const totals = new Map<string, { assetId: string; kindId: number; denom: string; amount: bigint }>();
     for (const e of (r?.entries as Json[]) ?? []) {
       const key = `${e.asset_id}|${e.kind_id}|${e.denom}`;
-      const row = totals.get(key) ?? { assetId: String(e.asset_id), kindId: Number(e.kind_id), denom: String(e.denom), amount: 0n };
+      const row = totals.get(key) ?? {
+        assetId: String(e.asset_id),
+        kindId: Number(e.kind_id),
+        denom: String(e.denom),
+        amount: 0n,
+      };
       row.amount += BigInt(String(e.amount));
       totals.set(key, row);
     }
@@ -145,10 +162,18 @@ export class ChainView {
     return r ? { route: r.route as Json, counters: r.counters as Json } : null;
   }
 
-  pool(assetId: string, quoteDenom: string): { poolId: number; base: bigint; quote: bigint; pricePerWhole: bigint } | null {
+  pool(
+    assetId: string,
+    quoteDenom: string,
+  ): { poolId: number; base: bigint; quote: bigint; pricePerWhole: bigint } | null {
     const p = this.query('/svc.dex.v1.Query/PoolPrice', { asset_id: assetId, quote_denom: quoteDenom });
     if (!p || !p.found) return null;
-    return { poolId: Number(p.pool_id), base: BigInt(String(p.base_reserve)), quote: BigInt(String(p.quote_reserve)), pricePerWhole: BigInt(String(p.price_per_whole)) };
+    return {
+      poolId: Number(p.pool_id),
+      base: BigInt(String(p.base_reserve)),
+      quote: BigInt(String(p.quote_reserve)),
+      pricePerWhole: BigInt(String(p.price_per_whole)),
+    };
   }
 
   liquidation(assetId: string): Json | null {
@@ -157,7 +182,11 @@ export class ChainView {
 
   /** Bank balance (cosmos query, protobuf in and out). */
   balance(address: string, denom: string): bigint {
-    const r = this.app.query('/cosmos.bank.v1beta1.Query/Balance', QueryBalanceRequest.encode({ address, denom }).finish(), 0);
+    const r = this.app.query(
+      '/cosmos.bank.v1beta1.Query/Balance',
+      QueryBalanceRequest.encode({ address, denom }).finish(),
+      0,
+    );
     if (r.code !== 0) return 0n;
     return BigInt(QueryBalanceResponse.decode(r.value).balance?.amount ?? '0');
   }

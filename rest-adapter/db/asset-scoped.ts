@@ -24,7 +24,9 @@ export interface AssetScoped<R> {
 }
 
 /** Splits the rows of assetScopedSql; undefined when there is no such asset. */
-export function splitAssetScoped<R extends { height: number }>(rows: readonly (R & { asset_status: string })[]): AssetScoped<R> | undefined {
+export function splitAssetScoped<R extends { height: number }>(
+  rows: readonly (R & { asset_status: string })[],
+): AssetScoped<R> | undefined {
   if (rows.length === 0) return undefined;
   return {
     status: rows[0].asset_status,

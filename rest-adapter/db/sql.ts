@@ -57,14 +57,17 @@ function statementName(text: string): string {
 function sqlOf(client: PoolClient): Sql & { drain(): Promise<unknown> } {
   let tail: Promise<unknown> = Promise.resolve();
   const rows = <R extends QueryResultRow>(text: string, values: readonly unknown[] = []): Promise<R[]> => {
-    const run = tail.then(() => client.query<R>({ name: statementName(text), text, values: values as unknown[], types: queryTypes }));
+    const run = tail.then(() =>
+      client.query<R>({ name: statementName(text), text, values: values as unknown[], types: queryTypes }),
+    );
     tail = run.catch(() => undefined);
     return run.then((result) => result.rows);
   };
   return {
     drain: () => tail,
     rows,
-    one: async <R extends QueryResultRow>(text: string, values?: readonly unknown[]): Promise<R | undefined> => (await rows<R>(text, values))[0],
+    one: async <R extends QueryResultRow>(text: string, values?: readonly unknown[]): Promise<R | undefined> =>
+      (await rows<R>(text, values))[0],
   };
 }
 
@@ -107,7 +110,10 @@ export function createStore(pool: Pool, options: StoreOptions): Store {
   const session = sessionStatement(options.statementTimeoutMs);
   const configured = new WeakSet<PoolClient>();
 
-  async function withClient<T>(run: (client: PoolClient, sql: Sql & { drain(): Promise<unknown> }) => Promise<T>, inTransaction: boolean): Promise<T> {
+  async function withClient<T>(
+    run: (client: PoolClient, sql: Sql & { drain(): Promise<unknown> }) => Promise<T>,
+    inTransaction: boolean,
+  ): Promise<T> {
     const client = await pool.connect();
     const sql = sqlOf(client);
     let broken: Error | undefined;

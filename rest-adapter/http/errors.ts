@@ -20,11 +20,15 @@ const STATUS_OF: Record<ApiErrorCode, number> = {
 
 export function sendError(res: Response, code: ApiErrorCode, message: string): void {
   if (code === 'method_not_allowed') res.set('Allow', 'GET');
-  res.status(STATUS_OF[code]).type('application/json').send(toJson({ error: message, code }));
+  res
+    .status(STATUS_OF[code])
+    .type('application/json')
+    .send(toJson({ error: message, code }));
 }
 
 /** Any method but GET (and HEAD, which Express answers as GET) on a known path. */
-export const methodNotAllowed: RequestHandler = (_req, res) => sendError(res, 'method_not_allowed', 'method not allowed');
+export const methodNotAllowed: RequestHandler = (_req, res) =>
+  sendError(res, 'method_not_allowed', 'method not allowed');
 
 /** Every path no route knows. */
 export const notFound: RequestHandler = (_req, res) => sendError(res, 'not_found', 'not found');
@@ -36,7 +40,9 @@ const FREE_TEXT_PATH_RE = /^\/v1\/(lookup|bridge\/routes)\//;
 
 /** 4xx errors raised by Express itself (e.g. an undecodable %-escape in the path). */
 function clientErrorStatus(err: unknown): number | undefined {
-  const status = (err as { status?: unknown; statusCode?: unknown } | null)?.status ?? (err as { statusCode?: unknown } | null)?.statusCode;
+  const status =
+    (err as { status?: unknown; statusCode?: unknown } | null)?.status ??
+    (err as { statusCode?: unknown } | null)?.statusCode;
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
 }
 
@@ -53,8 +59,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const clientStatus = clientErrorStatus(err);
     // the router matched a route's pattern before its param failed to decode: the path is one of
     // ours, so another method than GET is answered as on any other value of that param
-    if (clientStatus !== undefined && isParamDecodeError(err) && req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(req, res, next);
-    if (clientStatus === 404 || (clientStatus !== undefined && FREE_TEXT_PATH_RE.test(req.path))) return sendError(res, 'not_found', 'not found');
+    if (clientStatus !== undefined && isParamDecodeError(err) && req.method !== 'GET' && req.method !== 'HEAD')
+      return methodNotAllowed(req, res, next);
+    if (clientStatus === 404 || (clientStatus !== undefined && FREE_TEXT_PATH_RE.test(req.path)))
+      return sendError(res, 'not_found', 'not found');
     if (clientStatus !== undefined) return sendError(res, 'bad_request', 'malformed request');
     logger.error(`internal error on ${req.method} ${req.originalUrl}`, err);
     sendError(res, 'internal', 'internal error');

@@ -114,7 +114,10 @@ const SETTLEMENT_STATUSES: Readonly<Record<string, string>> = {
 export function parseSettlementStatus(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   const status = Object.prototype.hasOwnProperty.call(SETTLEMENT_STATUSES, raw) ? SETTLEMENT_STATUSES[raw] : undefined;
-  if (!status) throw new InvalidInputError('status must be one of STATUS_PENDING, STATUS_SETTLED, STATUS_CANCELLED, STATUS_EXPIRED, pending, settled, cancelled, expired');
+  if (!status)
+    throw new InvalidInputError(
+      'status must be one of STATUS_PENDING, STATUS_SETTLED, STATUS_CANCELLED, STATUS_EXPIRED, pending, settled, cancelled, expired',
+    );
   return status;
 }
 

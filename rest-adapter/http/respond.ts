@@ -15,15 +15,25 @@ const CACHE_STATUS: Record<CacheOutcome, string> = {
 };
 
 function sendJsonBytes(res: Response, body: Buffer, outcome?: CacheOutcome): void {
-  const headers: Record<string, string | number> = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length };
+  const headers: Record<string, string | number> = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': body.length,
+  };
   if (outcome) headers['Cache-Status'] = CACHE_STATUS[outcome];
   res.writeHead(200, headers);
   res.end(body); // Node writes no body for HEAD
 }
 
 /** A GET-only path: other methods get 405 with `Allow: GET` (openapi `methods`). */
-export function getOnly(router: Router, path: string, handler: (req: Request, res: Response) => Promise<void> | void): void {
-  router.route(path).get(handler as RequestHandler).all(methodNotAllowed);
+export function getOnly(
+  router: Router,
+  path: string,
+  handler: (req: Request, res: Response) => Promise<void> | void,
+): void {
+  router
+    .route(path)
+    .get(handler as RequestHandler)
+    .all(methodNotAllowed);
 }
 
 export interface JsonRouteOptions {
@@ -36,7 +46,11 @@ export interface JsonRouteOptions {
 
 /** Registers JSON GET routes; answers of `fixedPerHeight` routes go through `cache` when there is one. */
 export function jsonRoutes(router: Router, cache: ResponseCache | undefined) {
-  return function getJson(path: string, answer: (req: Request) => Promise<unknown>, options: JsonRouteOptions = {}): void {
+  return function getJson(
+    path: string,
+    answer: (req: Request) => Promise<unknown>,
+    options: JsonRouteOptions = {},
+  ): void {
     const compute = async (req: Request) => Buffer.from(toJson(await answer(req)));
     getOnly(router, path, async (req, res) => {
       if (!cache || !options.fixedPerHeight) return sendJsonBytes(res, await compute(req));

@@ -26,11 +26,17 @@ export const CURSORS = {
 } as const;
 
 /** Decodes the request's cursor for `list`; null for the first page; 400 when malformed. */
-export function readCursor<S extends readonly CursorFieldType[]>(list: CursorSpec<S>, raw: string | undefined): CursorValues<S> | null {
+export function readCursor<S extends readonly CursorFieldType[]>(
+  list: CursorSpec<S>,
+  raw: string | undefined,
+): CursorValues<S> | null {
   return decodeOptionalCursor(list.kind, raw, list.schema);
 }
 
-export function writeCursor<S extends readonly CursorFieldType[]>(list: CursorSpec<S>, values: CursorValues<S>): string {
+export function writeCursor<S extends readonly CursorFieldType[]>(
+  list: CursorSpec<S>,
+  values: CursorValues<S>,
+): string {
   return encodeCursor(list.kind, values as readonly (string | number | bigint)[]);
 }
 

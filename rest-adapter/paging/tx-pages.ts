@@ -61,7 +61,11 @@ export interface TxPageResult<R> {
 const DIRECTIONS: Record<string, TxDirection> = { o: 'older', n: 'newer' };
 
 export function encodeTxCursor(position: TxPosition): string {
-  return writeCursor(CURSORS.txs, [position.direction === 'older' ? 'o' : 'n', position.key.height, position.key.txIndex]);
+  return writeCursor(CURSORS.txs, [
+    position.direction === 'older' ? 'o' : 'n',
+    position.key.height,
+    position.key.txIndex,
+  ]);
 }
 
 export function decodeTxCursor(raw: string | undefined): TxPosition | null {
@@ -101,7 +105,8 @@ export function txPageOf<R extends TxKey>(request: TxPageRequest, read: TxPageRe
   const newest = rows[0];
   const oldest = rows[rows.length - 1];
   const olderFollow = request.direction === 'older' ? more : oldest !== undefined && read.beyondBound;
-  const newerFollow = request.direction === 'newer' ? more : newest !== undefined && request.bound !== null && read.beyondBound;
+  const newerFollow =
+    request.direction === 'newer' ? more : newest !== undefined && request.bound !== null && read.beyondBound;
   return {
     rows,
     nextCursor: olderFollow ? encodeTxCursor({ direction: 'older', key: keyOf(oldest) }) : null,

@@ -100,7 +100,14 @@ function presentPosition(row: PositionRow) {
 /** Every lock of the account, by asset_id, kind_id, ref. */
 export function presentAccountLocks(rows: readonly PositionRow[]) {
   return rows
-    .flatMap((row) => presentLocks(row.locks).map((l: LockJson) => ({ asset_id: row.asset_id, kind_id: row.kind_id, ref: l.ref, units: l.units })))
+    .flatMap((row) =>
+      presentLocks(row.locks).map((l: LockJson) => ({
+        asset_id: row.asset_id,
+        kind_id: row.kind_id,
+        ref: l.ref,
+        units: l.units,
+      })),
+    )
     .sort((a, b) => byCodePoint(a.asset_id, b.asset_id) || a.kind_id - b.kind_id || byCodePoint(a.ref, b.ref));
 }
 
@@ -116,12 +123,25 @@ export function presentClaimable(rows: readonly ClaimableRow[]) {
       const snapshot = BigInt(r.snapshot_index);
       const pending = index > snapshot ? pendingIncome(BigInt(r.units), index, snapshot) : 0n;
       const accrued = BigInt(r.accrued);
-      return { routed_from: r.routed_from, ref: r.ref, asset_id: r.asset_id, denom: r.denom, kind_id: r.kind_id, pending, accrued, total: pending + accrued };
+      return {
+        routed_from: r.routed_from,
+        ref: r.ref,
+        asset_id: r.asset_id,
+        denom: r.denom,
+        kind_id: r.kind_id,
+        pending,
+        accrued,
+        total: pending + accrued,
+      };
     })
     .filter((e) => e.total > 0n)
     .sort(
       (a, b) =>
-        byCodePoint(a.asset_id, b.asset_id) || a.kind_id - b.kind_id || byCodePoint(a.denom, b.denom) || byCodePoint(a.routed_from, b.routed_from) || byCodePoint(a.ref, b.ref),
+        byCodePoint(a.asset_id, b.asset_id) ||
+        a.kind_id - b.kind_id ||
+        byCodePoint(a.denom, b.denom) ||
+        byCodePoint(a.routed_from, b.routed_from) ||
+        byCodePoint(a.ref, b.ref),
     )
     .map((e) => ({ ...e, pending: e.pending.toString(), accrued: e.accrued.toString(), total: e.total.toString() }));
 }
@@ -146,7 +166,8 @@ export function presentVotingPower(positions: readonly PositionRow[], delegated:
     kinds.set(key, found);
     return found;
   };
-  for (const p of positions) if (p.kind_class === 'VOTE' && BigInt(p.units) > 0n) kindOf(p.asset_id, p.kind_id).own += BigInt(p.units);
+  for (const p of positions)
+    if (p.kind_class === 'VOTE' && BigInt(p.units) > 0n) kindOf(p.asset_id, p.kind_id).own += BigInt(p.units);
   for (const d of delegated) {
     const k = kindOf(d.asset_id, d.kind_id);
     k.delegated_out += BigInt(d.delegated_out);
@@ -227,7 +248,10 @@ interface StoredLeg {
 function presentLeg(leg: StoredLeg) {
   if (leg.right) {
     const r = leg.right;
-    return { direction: str(leg.direction), right: { asset_id: str(r.asset_id), kind_id: Number(r.kind_id ?? 0), units: amountString(str(r.units) || '0') } };
+    return {
+      direction: str(leg.direction),
+      right: { asset_id: str(r.asset_id), kind_id: Number(r.kind_id ?? 0), units: amountString(str(r.units) || '0') },
+    };
   }
   const c = leg.coin ?? {};
   return { direction: str(leg.direction), coin: { denom: str(c.denom), amount: amountString(str(c.amount) || '0') } };
@@ -249,4 +273,3 @@ export function presentSettlement(row: SettlementRow) {
     updated_height: row.updated_height,
   };
 }
-

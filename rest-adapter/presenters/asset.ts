@@ -124,7 +124,11 @@ export function presentKind(row: KindRow, assetPolicy: unknown) {
     policy_source: overridden ? 'KIND_OVERRIDE' : 'ASSET',
     multiplier: Number(multiplier),
     supply: supply.toString(),
-    effective_supply: { raw: supply.toString(), multiplier: Number(multiplier), effective: (supply * multiplier).toString() },
+    effective_supply: {
+      raw: supply.toString(),
+      multiplier: Number(multiplier),
+      effective: (supply * multiplier).toString(),
+    },
     holder_count: row.holder_count,
     bridgeable: row.bridgeable,
     svc20_address: row.svc20_address,
@@ -165,7 +169,14 @@ function supplySnapshot(raw: unknown): SupplySnapshot {
 }
 
 export function presentInvariantCheck(row: InvariantCheckRow) {
-  return { asset_id: row.asset_id, kind_id: row.kind_id, height: row.height, agree: row.agree, chain: supplySnapshot(row.chain), indexer: supplySnapshot(row.indexer) };
+  return {
+    asset_id: row.asset_id,
+    kind_id: row.kind_id,
+    height: row.height,
+    agree: row.agree,
+    chain: supplySnapshot(row.chain),
+    indexer: supplySnapshot(row.indexer),
+  };
 }
 
 /** The latest check of each kind; agree = every kind agrees; null before the first check. */
@@ -191,7 +202,12 @@ export function presentAssetSummary(row: AssetRow) {
   };
 }
 
-export function presentAsset(row: AssetDetailRow, kinds: readonly KindRow[], accruals: readonly AccrualRow[], checks: readonly InvariantCheckRow[]) {
+export function presentAsset(
+  row: AssetDetailRow,
+  kinds: readonly KindRow[],
+  accruals: readonly AccrualRow[],
+  checks: readonly InvariantCheckRow[],
+) {
   return {
     id: row.id,
     issuer: row.issuer,
@@ -219,7 +235,9 @@ export function presentAsset(row: AssetDetailRow, kinds: readonly KindRow[], acc
 /** A position's locks as stored ([{ref, units}]), ordered by ref. */
 export function presentLocks(raw: unknown): LockJson[] {
   const locks = jsonValue<LockJson[] | null>(raw) ?? [];
-  return locks.map((l) => ({ ref: String(l.ref), units: amountString(l.units) })).sort((a, b) => byCodePoint(a.ref, b.ref));
+  return locks
+    .map((l) => ({ ref: String(l.ref), units: amountString(l.units) }))
+    .sort((a, b) => byCodePoint(a.ref, b.ref));
 }
 
 export interface HoldingRow {
@@ -261,7 +279,12 @@ export function encumbranceIdsOf(locks: readonly LockJson[]): string[] {
 }
 
 export function presentGraphHolder(row: HoldingRow) {
-  return { holder: row.holder, units: amountString(row.units), encumbered: amountString(row.locked), locks: presentLocks(row.locks) };
+  return {
+    holder: row.holder,
+    units: amountString(row.units),
+    encumbered: amountString(row.locked),
+    locks: presentLocks(row.locks),
+  };
 }
 
 /** Holder with the typed breakdown of its ACTIVE encumbrances (by id). */

@@ -15,7 +15,11 @@ export function windowIsCurrent(windowSeconds: bigint, windowStart: bigint, late
 
 function presentIncomeSwept(raw: unknown): Record<string, string> {
   const swept = (jsonValue<Record<string, unknown> | null>(raw) ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(Object.keys(swept).sort().map((denom) => [denom, amountString(String(swept[denom] ?? '0'))]));
+  return Object.fromEntries(
+    Object.keys(swept)
+      .sort()
+      .map((denom) => [denom, amountString(String(swept[denom] ?? '0'))]),
+  );
 }
 
 function presentI8(row: RouteRow) {

@@ -7,7 +7,12 @@ export const NO_BLOCK_TIME = '1970-01-01T00:00:00Z';
 export const DAILY_SERIES_DAYS = 14;
 const DAY_MS = 86_400_000;
 
-export function presentStatus(progress: Progress, totals: TotalsRow | undefined, reconciliationDisagreements: number, nowMs: number) {
+export function presentStatus(
+  progress: Progress,
+  totals: TotalsRow | undefined,
+  reconciliationDisagreements: number,
+  nowMs: number,
+) {
   const chainHeight = Math.max(progress.targetHeight, progress.indexedHeight);
   return {
     indexed_height: progress.indexedHeight,

@@ -42,5 +42,10 @@ export function presentLiquidationRecord(row: LiquidationRow | undefined) {
 }
 
 export function presentRedemptionPool(row: RedemptionPoolRow) {
-  return { kind_id: row.kind_id, denom: row.denom, amount: amountString(row.amount), units_outstanding: amountString(row.units_outstanding) };
+  return {
+    kind_id: row.kind_id,
+    denom: row.denom,
+    amount: amountString(row.amount),
+    units_outstanding: amountString(row.units_outstanding),
+  };
 }

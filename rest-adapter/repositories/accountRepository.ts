@@ -3,7 +3,14 @@ import { jsonList, withTextColumns } from '../db/json-list';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
 import { latestBlockTimeSql } from './chainRepository';
-import type { AttestationRow, ClaimableRow, DelegationRow, PositionRow, SettlementRow, VotingPowerRow } from '../presenters/account';
+import type {
+  AttestationRow,
+  ClaimableRow,
+  DelegationRow,
+  PositionRow,
+  SettlementRow,
+  VotingPowerRow,
+} from '../presenters/account';
 
 export const SETTLEMENT_COLUMNS =
   'id, proposer, counterparty, legs, expiry, status, cancel_reason, memo_hash, created_height, created_tx_hash, created_at, updated_height';
@@ -65,7 +72,10 @@ export function createAccountRepository(t: Tables) {
   }
 
   /** Attestations whose subject is the account, by type then attester, with the latest block time (one statement). */
-  async function attestationsWithTime(sql: Sql, subject: string): Promise<{ latestBlockTime: string | null; attestations: AttestationRow[] }> {
+  async function attestationsWithTime(
+    sql: Sql,
+    subject: string,
+  ): Promise<{ latestBlockTime: string | null; attestations: AttestationRow[] }> {
     const row = await sql.one<{ latestBlockTime: string | null; attestations: AttestationRow[] }>(
       `SELECT ${latestBlockTimeSql(t)} AS "latestBlockTime",
               ${jsonList(attestations, 'x.type, x.attester')} AS attestations`,
@@ -80,7 +90,10 @@ export function createAccountRepository(t: Tables) {
    * such as dex pools and escrows included).
    */
   async function known(sql: Sql, account: string): Promise<boolean> {
-    const row = await sql.one<{ known: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${t.accounts} WHERE id = $1) AS known`, [account]);
+    const row = await sql.one<{ known: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM ${t.accounts} WHERE id = $1) AS known`,
+      [account],
+    );
     return row?.known === true;
   }
 

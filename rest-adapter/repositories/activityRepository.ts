@@ -53,7 +53,12 @@ export function createActivityRepository(t: Tables) {
   }
 
   /** The asset's feed page with the asset's status (one statement); undefined when there is no such asset. */
-  async function assetPage(sql: Sql, assetId: string, belowSeq: bigint | null, n: number): Promise<AssetScoped<ActivityRow> | undefined> {
+  async function assetPage(
+    sql: Sql,
+    assetId: string,
+    belowSeq: bigint | null,
+    n: number,
+  ): Promise<AssetScoped<ActivityRow> | undefined> {
     const p = new SqlParams();
     const text = assetScopedSql(t, p, assetId, pageSql(p, assetFeed(assetId), belowSeq, n), 'r.seq DESC');
     return splitAssetScoped(await sql.rows<ActivityRow & { asset_status: string }>(text, p.values));

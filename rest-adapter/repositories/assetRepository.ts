@@ -98,7 +98,10 @@ export function createAssetRepository(t: Tables) {
   async function list(sql: Sql, after: string | null, n: number): Promise<AssetRow[]> {
     const p = new SqlParams();
     const where = after === null ? '' : `WHERE id > ${p.add(after)}`;
-    return sql.rows<AssetRow>(`SELECT ${summaryColumns} FROM ${t.assets} ${where} ORDER BY id LIMIT ${p.add(n)}`, p.values);
+    return sql.rows<AssetRow>(
+      `SELECT ${summaryColumns} FROM ${t.assets} ${where} ORDER BY id LIMIT ${p.add(n)}`,
+      p.values,
+    );
   }
 
   /**
@@ -107,7 +110,10 @@ export function createAssetRepository(t: Tables) {
    * are ints, booleans and jsonb, which JSON keeps exactly); the kinds are joined rows.
    */
   async function detail(sql: Sql, id: string): Promise<AssetDetail | undefined> {
-    const found = await oneWithChildren<AssetDetailRow & { indexed: unknown; latest_checks: InvariantCheckRow[] | null }, KindRow>(
+    const found = await oneWithChildren<
+      AssetDetailRow & { indexed: unknown; latest_checks: InvariantCheckRow[] | null },
+      KindRow
+    >(
       sql,
       `SELECT ${summaryColumns}, nonce, policy, roles, settlement_denom, liens_allowed, distribution_denoms, bundle_address, created_tx_hash, updated_height,
               ${indexedHeightSql(t)} AS indexed,
@@ -160,7 +166,13 @@ export function createAssetRepository(t: Tables) {
    * asc) order, with the asset's status, whether the kind exists, and the encumbrances the
    * page's locks refer to: one statement; undefined when there is no such asset.
    */
-  async function holdersPage(sql: Sql, assetId: string, kindId: number, after: [bigint, string] | null, n: number): Promise<HoldersPageRead | undefined> {
+  async function holdersPage(
+    sql: Sql,
+    assetId: string,
+    kindId: number,
+    after: [bigint, string] | null,
+    n: number,
+  ): Promise<HoldersPageRead | undefined> {
     const p = new SqlParams();
     const asset = p.add(assetId);
     const kindRef = p.add(`${assetId}-${kindId}`);
@@ -188,13 +200,23 @@ export function createAssetRepository(t: Tables) {
   }
 
   /** Up to n distributions of the asset below `belowSeq`, newest first, with the asset's status (one statement); undefined when there is no such asset. */
-  async function distributions(sql: Sql, assetId: string, belowSeq: bigint | null, n: number): Promise<AssetScoped<DistributionRow> | undefined> {
+  async function distributions(
+    sql: Sql,
+    assetId: string,
+    belowSeq: bigint | null,
+    n: number,
+  ): Promise<AssetScoped<DistributionRow> | undefined> {
     const p = new SqlParams();
     const conditions = [`asset_id = ${p.add(assetId)}`];
     if (belowSeq !== null) conditions.push(`seq < ${p.add(belowSeq.toString())}`);
     const page = `SELECT seq, height, tx_index, event_index, kind_id, denom, payer, amount, supply, new_index, carry_scaled, tx_hash, block_time
        FROM ${t.distributions} WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${p.add(n)}`;
-    return splitAssetScoped(await sql.rows<DistributionRow & { asset_status: string }>(assetScopedSql(t, p, assetId, page, 'r.seq DESC'), p.values));
+    return splitAssetScoped(
+      await sql.rows<DistributionRow & { asset_status: string }>(
+        assetScopedSql(t, p, assetId, page, 'r.seq DESC'),
+        p.values,
+      ),
+    );
   }
 
   /**

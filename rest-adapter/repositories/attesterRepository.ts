@@ -42,7 +42,9 @@ export function createAttesterRepository(t: Tables) {
     );
     return {
       latestBlockTime: rows[0]?.latest_block_time ?? null,
-      types: rows.filter((r) => r.type !== null).map(({ type, active, revoked, expired, total }) => ({ type, active, revoked, expired, total })),
+      types: rows
+        .filter((r) => r.type !== null)
+        .map(({ type, active, revoked, expired, total }) => ({ type, active, revoked, expired, total })),
     };
   }
 

@@ -98,7 +98,12 @@ export function createBridgeRepository(t: Tables) {
    * branch orders by its composite index (<column>, seq) so the planner walks it; an
    * account is the union of its sender and recipient branches.
    */
-  async function transfers(sql: Sql, filter: TransferFilter, belowSeq: bigint | null, n: number): Promise<TransferRow[]> {
+  async function transfers(
+    sql: Sql,
+    filter: TransferFilter,
+    belowSeq: bigint | null,
+    n: number,
+  ): Promise<TransferRow[]> {
     const p = new SqlParams();
     const conditions: string[] = [];
     if (filter.route !== undefined) conditions.push(`route_id = ${p.add(filter.route)}`);

@@ -74,14 +74,21 @@ export function createChainRepository(t: Tables) {
 
   /** Progress, counters and reconciliation disagreements in one statement (one snapshot, one round trip). */
   async function status(sql: Sql): Promise<StatusRead> {
-    const row = await sql.one<{ indexed: unknown; target: unknown; disagreements: string } & { [K in keyof TotalsRow]: TotalsRow[K] | null }>(
+    const row = await sql.one<
+      { indexed: unknown; target: unknown; disagreements: string } & { [K in keyof TotalsRow]: TotalsRow[K] | null }
+    >(
       `SELECT ${indexedHeightSql(t)} AS indexed,
               (SELECT value FROM ${t.metadata} WHERE key = 'targetHeight') AS target,
               c.tx_count, c.drift_total, c.latest_height, c.latest_block_time,
               ${disagreementsSql} AS disagreements
        FROM (SELECT 1) one LEFT JOIN ${t.chainTotals} c ON c.id = 'chain'`,
     );
-    const { indexed, target, disagreements, ...totals } = row ?? { indexed: 0, target: 0, disagreements: '0', tx_count: null };
+    const { indexed, target, disagreements, ...totals } = row ?? {
+      indexed: 0,
+      target: 0,
+      disagreements: '0',
+      tx_count: null,
+    };
     return {
       progress: { indexedHeight: metadataInt(indexed), targetHeight: metadataInt(target) },
       // no ChainTotals row before the first block: the LEFT JOIN leaves its columns null
@@ -94,7 +101,10 @@ export function createChainRepository(t: Tables) {
   async function blocksBelow(sql: Sql, below: number | null, n: number): Promise<BlockRow[]> {
     const p = new SqlParams();
     const where = below === null ? '' : `WHERE height < ${p.add(below)}`;
-    return sql.rows<BlockRow>(`SELECT ${blockColumns} FROM ${t.blocks} ${where} ORDER BY height DESC LIMIT ${p.add(n)}`, p.values);
+    return sql.rows<BlockRow>(
+      `SELECT ${blockColumns} FROM ${t.blocks} ${where} ORDER BY height DESC LIMIT ${p.add(n)}`,
+      p.values,
+    );
   }
 
   return { progress, status, blocksBelow };

@@ -36,14 +36,22 @@ export interface EncumbranceTimelineRow {
 
 export function createEncumbranceRepository(t: Tables) {
   /** The encumbrance and its timeline (by seq), one statement. */
-  async function withTimeline(sql: Sql, id: string): Promise<{ parent: EncumbranceRow; children: EncumbranceTimelineRow[] } | undefined> {
+  async function withTimeline(
+    sql: Sql,
+    id: string,
+  ): Promise<{ parent: EncumbranceRow; children: EncumbranceTimelineRow[] } | undefined> {
     return oneWithChildren<EncumbranceRow, EncumbranceTimelineRow>(
       sql,
       `SELECT id, kind, asset_id, kind_id, holder, units, beneficiary, income_to_beneficiary, holder_release_after, exercisable, expiry,
               evidence_hash, status, created_height, created_tx_hash, created_at, resolved_height, updated_height
        FROM ${t.encumbrances} WHERE id = $1`,
       [id],
-      { table: t.encumbranceTimeline, columns: ['event', 'height', 'block_time', 'tx_hash', 'actor', 'actor_role', 'units'], parentKey: 'encumbrance_id', orderBy: 'seq' },
+      {
+        table: t.encumbranceTimeline,
+        columns: ['event', 'height', 'block_time', 'tx_hash', 'actor', 'actor_role', 'units'],
+        parentKey: 'encumbrance_id',
+        orderBy: 'seq',
+      },
     );
   }
 

@@ -64,7 +64,9 @@ export function createLookupRepository(t: Tables) {
        ORDER BY tok.part, tok.asset_id, tok.kind_id`,
       [address, account],
     );
-    const tokens = rows.filter((r) => r.asset_id !== null).map((r) => ({ asset_id: r.asset_id as string, kind_id: r.kind_id }));
+    const tokens = rows
+      .filter((r) => r.asset_id !== null)
+      .map((r) => ({ asset_id: r.asset_id as string, kind_id: r.kind_id }));
     return { tokens, known: rows[0]?.known === true };
   }
 
@@ -75,7 +77,11 @@ export function createLookupRepository(t: Tables) {
               EXISTS (SELECT 1 FROM ${t.encumbrances} WHERE id = $1) AS encumbrance`,
       [id],
     );
-    return { indexedHeight: metadataInt(row?.indexed), settlement: row?.settlement === true, encumbrance: row?.encumbrance === true };
+    return {
+      indexedHeight: metadataInt(row?.indexed),
+      settlement: row?.settlement === true,
+      encumbrance: row?.encumbrance === true,
+    };
   }
 
   return { hex64, txByEthHash, evmAddress, integer };

@@ -43,13 +43,21 @@ export function createSettlementRepository(t: Tables) {
   }
 
   /** The settlement and its timeline (by seq), one statement. */
-  async function withTimeline(sql: Sql, id: string): Promise<{ parent: SettlementRow; children: SettlementTimelineRow[] } | undefined> {
-    return oneWithChildren<SettlementRow, SettlementTimelineRow>(sql, `SELECT ${SETTLEMENT_COLUMNS} FROM ${t.settlements} WHERE id = $1`, [id], {
-      table: t.settlementTimeline,
-      columns: ['event', 'height', 'block_time', 'tx_hash', 'actor', 'reason'],
-      parentKey: 'settlement_id',
-      orderBy: 'seq',
-    });
+  async function withTimeline(
+    sql: Sql,
+    id: string,
+  ): Promise<{ parent: SettlementRow; children: SettlementTimelineRow[] } | undefined> {
+    return oneWithChildren<SettlementRow, SettlementTimelineRow>(
+      sql,
+      `SELECT ${SETTLEMENT_COLUMNS} FROM ${t.settlements} WHERE id = $1`,
+      [id],
+      {
+        table: t.settlementTimeline,
+        columns: ['event', 'height', 'block_time', 'tx_hash', 'actor', 'reason'],
+        parentKey: 'settlement_id',
+        orderBy: 'seq',
+      },
+    );
   }
 
   return { list, withTimeline };

@@ -100,7 +100,20 @@ function evmOf(r: TxWithEvmRow): EvmRow {
 }
 
 export function createTxRepository(t: Tables, gasDenom: string) {
-  const txColumns = ['hash', 'height', 'tx_index', 'code', 'codespace', 'raw_log', 'gas_wanted', 'gas_used', 'msgs', 'fee', 'block_time', 'events'];
+  const txColumns = [
+    'hash',
+    'height',
+    'tx_index',
+    'code',
+    'codespace',
+    'raw_log',
+    'gas_wanted',
+    'gas_used',
+    'msgs',
+    'fee',
+    'block_time',
+    'events',
+  ];
   const evmColumns = ['eth_hash', '"from"', '"to"', 'value', 'gas_used', 'status', 'revert_reason'];
   const txSelect = txColumns.map((c) => `x.${c}`).join(', ');
   // the EVM view of a tx row x (its first MsgEthereumTx), as evm_* columns
@@ -128,19 +141,27 @@ export function createTxRepository(t: Tables, gasDenom: string) {
    * probes keep ORDER BY … LIMIT 1 for the same reason: "any row will do" may otherwise
    * become a sequential scan, and the rows above a cursor sit at the end of the heap.
    */
-  async function page(sql: Sql, method: string | undefined, request: TxPageRequest): Promise<TxPageRead<KeyedTxRow> & TxListTotals> {
+  async function page(
+    sql: Sql,
+    method: string | undefined,
+    request: TxPageRequest,
+  ): Promise<TxPageRead<KeyedTxRow> & TxListTotals> {
     const p = new SqlParams();
     const methodParam = method === undefined ? undefined : p.add(method);
     const where = (...conditions: string[]) => {
       const all = methodParam === undefined ? conditions : [`method = ${methodParam}`, ...conditions];
       return all.length ? `WHERE ${all.join(' AND ')}` : '';
     };
-    const orderBy = (direction: 'ASC' | 'DESC') => (methodParam === undefined ? `seq ${direction}` : `method ${direction}, seq ${direction}`);
+    const orderBy = (direction: 'ASC' | 'DESC') =>
+      methodParam === undefined ? `seq ${direction}` : `method ${direction}, seq ${direction}`;
     const older = request.direction === 'older';
     const dir = older ? 'DESC' : 'ASC';
     const bound = request.bound === null ? undefined : p.add(request.bound.toString());
     const limit = p.add(request.limit);
-    const total = methodParam === undefined ? `(SELECT tx_count FROM ${t.chainTotals} WHERE id = 'chain')` : `(SELECT count FROM ${t.methodCounts} WHERE id = ${methodParam})`;
+    const total =
+      methodParam === undefined
+        ? `(SELECT tx_count FROM ${t.chainTotals} WHERE id = 'chain')`
+        : `(SELECT count FROM ${t.methodCounts} WHERE id = ${methodParam})`;
     const pastBound =
       bound === undefined
         ? 'false'
@@ -165,7 +186,10 @@ export function createTxRepository(t: Tables, gasDenom: string) {
     return {
       rows: rows.filter((r) => r.hash !== null),
       beyondBound: first?.past_bound ?? false,
-      lastBoundary: first && first.last_height !== null ? { height: first.last_height, txIndex: first.last_tx_index as number } : null,
+      lastBoundary:
+        first && first.last_height !== null
+          ? { height: first.last_height, txIndex: first.last_tx_index as number }
+          : null,
       total: first?.total ?? 0,
       methods: (first?.methods as MethodCountRow[] | null) ?? [],
     };
@@ -197,7 +221,10 @@ export function createTxRepository(t: Tables, gasDenom: string) {
     return {
       indexedHeight: metadataInt(first?.indexed),
       // no ChainTotals row before the first block: the LEFT JOIN leaves its columns null
-      totals: first && first.tx_count !== null ? { tx_count: first.tx_count, latest_block_time: first.latest_block_time as string } : undefined,
+      totals:
+        first && first.tx_count !== null
+          ? { tx_count: first.tx_count, latest_block_time: first.latest_block_time as string }
+          : undefined,
       days: (first?.days as DayCountRow[] | null) ?? [],
       latest: rows.filter((r) => r.hash !== null),
     };
@@ -208,7 +235,10 @@ export function createTxRepository(t: Tables, gasDenom: string) {
   }
 
   async function byEthHash(sql: Sql, ethHash: string): Promise<TxWithEvmRow | undefined> {
-    return sql.one<TxWithEvmRow>(withEvm(`(SELECT * FROM ${t.txes} WHERE id = (SELECT tx_hash FROM ${t.evmTxes} WHERE id = $1))`), [ethHash]);
+    return sql.one<TxWithEvmRow>(
+      withEvm(`(SELECT * FROM ${t.txes} WHERE id = (SELECT tx_hash FROM ${t.evmTxes} WHERE id = $1))`),
+      [ethHash],
+    );
   }
 
   /**
@@ -231,7 +261,15 @@ export function createTxRepository(t: Tables, gasDenom: string) {
     const first = rows[0];
     const block: (BlockRow & { events: unknown }) | undefined =
       first && first.blk_height !== null
-        ? { height: first.blk_height, hash: first.blk_hash!, time: first.blk_time!, proposer: first.blk_proposer!, tx_count: first.blk_tx_count!, event_count: first.blk_event_count!, events: first.blk_events }
+        ? {
+            height: first.blk_height,
+            hash: first.blk_hash!,
+            time: first.blk_time!,
+            proposer: first.blk_proposer!,
+            tx_count: first.blk_tx_count!,
+            event_count: first.blk_event_count!,
+            events: first.blk_events,
+          }
         : undefined;
     return { indexedHeight: metadataInt(first?.indexed), block, txs: rows.filter((r) => r.hash !== null) };
   }

@@ -29,13 +29,17 @@ export function registerAssetRoutes(ctx: RouteContext): void {
     return read;
   }
 
-  ctx.get('/v1/assets', async (req) => {
-    const { limit, cursor: raw } = pageParams(req);
-    const cursor = readCursor(CURSORS.assets, raw);
-    const rows = await ctx.store.readOne((sql) => assets.list(sql, cursor ? cursor[0] : null, limit + 1));
-    const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.assets, [last.id]));
-    return { assets: page.items.map(presentAssetSummary), next_cursor: page.nextCursor };
-  }, { fixedPerHeight: true });
+  ctx.get(
+    '/v1/assets',
+    async (req) => {
+      const { limit, cursor: raw } = pageParams(req);
+      const cursor = readCursor(CURSORS.assets, raw);
+      const rows = await ctx.store.readOne((sql) => assets.list(sql, cursor ? cursor[0] : null, limit + 1));
+      const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.assets, [last.id]));
+      return { assets: page.items.map(presentAssetSummary), next_cursor: page.nextCursor };
+    },
+    { fixedPerHeight: true },
+  );
 
   ctx.get('/v1/assets/:id', async (req) => {
     const id = parseAssetIdParam(String(req.params.id));
@@ -51,61 +55,102 @@ export function registerAssetRoutes(ctx: RouteContext): void {
     });
   });
 
-  ctx.get('/v1/assets/:id/graph', async (req) => {
-    const id = parseAssetIdParam(String(req.params.id));
-    const { status, kinds, holders } = requireAsset(await ctx.store.readOne((sql) => assets.graph(sql, id, GRAPH_HOLDERS_PER_KIND)));
-    return {
-      asset_id: id,
-      status,
-      kinds: kinds.map((k) => ({
-        kind_id: k.kind_id,
-        class: k.kind_class,
-        supply: BigInt(k.supply).toString(),
-        holder_count: k.holder_count,
-        holders: holders.filter((h) => h.kind_id === k.kind_id).map(presentGraphHolder),
-      })),
-    };
-  }, { fixedPerHeight: true });
+  ctx.get(
+    '/v1/assets/:id/graph',
+    async (req) => {
+      const id = parseAssetIdParam(String(req.params.id));
+      const { status, kinds, holders } = requireAsset(
+        await ctx.store.readOne((sql) => assets.graph(sql, id, GRAPH_HOLDERS_PER_KIND)),
+      );
+      return {
+        asset_id: id,
+        status,
+        kinds: kinds.map((k) => ({
+          kind_id: k.kind_id,
+          class: k.kind_class,
+          supply: BigInt(k.supply).toString(),
+          holder_count: k.holder_count,
+          holders: holders.filter((h) => h.kind_id === k.kind_id).map(presentGraphHolder),
+        })),
+      };
+    },
+    { fixedPerHeight: true },
+  );
 
-  ctx.get('/v1/assets/:id/kinds/:kind/holders', async (req) => {
-    const id = parseAssetIdParam(String(req.params.id));
-    const kindId = parseKindId(String(req.params.kind));
-    const { limit, cursor: raw } = pageParams(req);
-    const cursor = readCursor(CURSORS.holders, raw);
-    const read = requireAsset(await ctx.store.readOne((sql) => assets.holdersPage(sql, id, kindId, cursor, limit + 1)));
-    if (!read.kindExists) throw new NotFoundError('kind not found');
-    const page = keysetPage(read.holders, limit, (last) => writeCursor(CURSORS.holders, [BigInt(last.units), last.holder]));
-    const encumbrances = new Map(read.encumbrances.map((e) => [e.id, e]));
-    return { asset_id: id, kind_id: kindId, holders: page.items.map((h) => presentHolder(h, encumbrances)), next_cursor: page.nextCursor };
-  }, { fixedPerHeight: true });
+  ctx.get(
+    '/v1/assets/:id/kinds/:kind/holders',
+    async (req) => {
+      const id = parseAssetIdParam(String(req.params.id));
+      const kindId = parseKindId(String(req.params.kind));
+      const { limit, cursor: raw } = pageParams(req);
+      const cursor = readCursor(CURSORS.holders, raw);
+      const read = requireAsset(
+        await ctx.store.readOne((sql) => assets.holdersPage(sql, id, kindId, cursor, limit + 1)),
+      );
+      if (!read.kindExists) throw new NotFoundError('kind not found');
+      const page = keysetPage(read.holders, limit, (last) =>
+        writeCursor(CURSORS.holders, [BigInt(last.units), last.holder]),
+      );
+      const encumbrances = new Map(read.encumbrances.map((e) => [e.id, e]));
+      return {
+        asset_id: id,
+        kind_id: kindId,
+        holders: page.items.map((h) => presentHolder(h, encumbrances)),
+        next_cursor: page.nextCursor,
+      };
+    },
+    { fixedPerHeight: true },
+  );
 
-  ctx.get('/v1/assets/:id/distributions', async (req) => {
-    const id = parseAssetIdParam(String(req.params.id));
-    const { limit, cursor: raw } = pageParams(req);
-    const cursor = readCursor(CURSORS.distributions, raw);
-    const found = requireAsset(await ctx.store.readOne((sql) => assets.distributions(sql, id, cursor ? seqOf(...cursor) : null, limit + 1)));
-    const page = keysetPage(found.rows, limit, (last) => writeCursor(CURSORS.distributions, [last.height, last.tx_index, last.event_index]));
-    return { asset_id: id, distributions: page.items.map(presentDistribution), next_cursor: page.nextCursor };
-  }, { fixedPerHeight: true });
+  ctx.get(
+    '/v1/assets/:id/distributions',
+    async (req) => {
+      const id = parseAssetIdParam(String(req.params.id));
+      const { limit, cursor: raw } = pageParams(req);
+      const cursor = readCursor(CURSORS.distributions, raw);
+      const found = requireAsset(
+        await ctx.store.readOne((sql) => assets.distributions(sql, id, cursor ? seqOf(...cursor) : null, limit + 1)),
+      );
+      const page = keysetPage(found.rows, limit, (last) =>
+        writeCursor(CURSORS.distributions, [last.height, last.tx_index, last.event_index]),
+      );
+      return { asset_id: id, distributions: page.items.map(presentDistribution), next_cursor: page.nextCursor };
+    },
+    { fixedPerHeight: true },
+  );
 
-  ctx.get('/v1/assets/:id/liquidation', async (req) => {
-    const id = parseAssetIdParam(String(req.params.id));
-    const { status, tiers, liquidation, pools } = requireAsset(await ctx.store.readOne((sql) => assets.liquidationRead(sql, id)));
-    return {
-      asset_id: id,
-      status,
-      waterfall: presentWaterfall(tiers),
-      liquidation: presentLiquidationRecord(liquidation),
-      redemption_pools: pools.map(presentRedemptionPool),
-    };
-  }, { fixedPerHeight: true });
+  ctx.get(
+    '/v1/assets/:id/liquidation',
+    async (req) => {
+      const id = parseAssetIdParam(String(req.params.id));
+      const { status, tiers, liquidation, pools } = requireAsset(
+        await ctx.store.readOne((sql) => assets.liquidationRead(sql, id)),
+      );
+      return {
+        asset_id: id,
+        status,
+        waterfall: presentWaterfall(tiers),
+        liquidation: presentLiquidationRecord(liquidation),
+        redemption_pools: pools.map(presentRedemptionPool),
+      };
+    },
+    { fixedPerHeight: true },
+  );
 
-  ctx.get('/v1/assets/:id/events', async (req) => {
-    const id = parseAssetIdParam(String(req.params.id));
-    const { limit, cursor: raw } = pageParams(req);
-    const cursor = readCursor(CURSORS.assetEvents, raw);
-    const found = requireAsset(await ctx.store.readOne((sql) => activity.assetPage(sql, id, cursor ? seqOf(...cursor) : null, limit + 1)));
-    const page = keysetPage(found.rows, limit, (last) => writeCursor(CURSORS.assetEvents, [last.height, last.tx_index, last.event_index]));
-    return { asset_id: id, events: page.items.map(presentActivity), next_cursor: page.nextCursor };
-  }, { fixedPerHeight: true });
+  ctx.get(
+    '/v1/assets/:id/events',
+    async (req) => {
+      const id = parseAssetIdParam(String(req.params.id));
+      const { limit, cursor: raw } = pageParams(req);
+      const cursor = readCursor(CURSORS.assetEvents, raw);
+      const found = requireAsset(
+        await ctx.store.readOne((sql) => activity.assetPage(sql, id, cursor ? seqOf(...cursor) : null, limit + 1)),
+      );
+      const page = keysetPage(found.rows, limit, (last) =>
+        writeCursor(CURSORS.assetEvents, [last.height, last.tx_index, last.event_index]),
+      );
+      return { asset_id: id, events: page.items.map(presentActivity), next_cursor: page.nextCursor };
+    },
+    { fixedPerHeight: true },
+  );
 }

@@ -9,18 +9,30 @@ import type { RouteContext } from './context';
 export function registerBlockRoutes(ctx: RouteContext): void {
   const { chain, txs } = ctx.repos;
 
-  ctx.get('/v1/blocks', async (req) => {
-    const limit = parseLimit(queryValue(req.query, 'limit'));
-    const cursor = readCursor(CURSORS.blocks, queryValue(req.query, 'cursor'));
-    const rows = await ctx.store.readOne((sql) => chain.blocksBelow(sql, cursor ? cursor[0] : null, limit + 1));
-    const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.blocks, [last.height]));
-    return { blocks: page.items.map(presentBlock), next_cursor: page.nextCursor };
-  }, { fixedPerHeight: true });
+  ctx.get(
+    '/v1/blocks',
+    async (req) => {
+      const limit = parseLimit(queryValue(req.query, 'limit'));
+      const cursor = readCursor(CURSORS.blocks, queryValue(req.query, 'cursor'));
+      const rows = await ctx.store.readOne((sql) => chain.blocksBelow(sql, cursor ? cursor[0] : null, limit + 1));
+      const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.blocks, [last.height]));
+      return { blocks: page.items.map(presentBlock), next_cursor: page.nextCursor };
+    },
+    { fixedPerHeight: true },
+  );
 
-  ctx.get('/v1/blocks/:height', async (req) => {
-    const height = parseHeight(String(req.params.height));
-    const { indexedHeight, block, txs: blockTxs } = await ctx.store.readOne((sql) => txs.blockWithTxs(sql, height));
-    if (height === 0n || height > BigInt(indexedHeight) || !block) throw new NotFoundError('block not found');
-    return { block: presentBlock(block), txs: txs.present(blockTxs), events: presentEvents(block.events, BLOCK_LEVEL) };
-  }, { fixedPerHeight: true });
+  ctx.get(
+    '/v1/blocks/:height',
+    async (req) => {
+      const height = parseHeight(String(req.params.height));
+      const { indexedHeight, block, txs: blockTxs } = await ctx.store.readOne((sql) => txs.blockWithTxs(sql, height));
+      if (height === 0n || height > BigInt(indexedHeight) || !block) throw new NotFoundError('block not found');
+      return {
+        block: presentBlock(block),
+        txs: txs.present(blockTxs),
+        events: presentEvents(block.events, BLOCK_LEVEL),
+      };
+    },
+    { fixedPerHeight: true },
+  );
 }

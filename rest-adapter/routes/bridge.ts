@@ -1,7 +1,14 @@
 /** /v1/bridge/routes, /v1/bridge/routes/{id}, /v1/bridge/transfers. */
 import { NotFoundError } from '../../src/lib/errors';
 import type { RouteRow } from '../repositories/bridgeRepository';
-import { isStorableText, parseAccountFilter, parseLimit, parseMessageId, parseTransferStatus, queryValue } from '../http/params';
+import {
+  isStorableText,
+  parseAccountFilter,
+  parseLimit,
+  parseMessageId,
+  parseTransferStatus,
+  queryValue,
+} from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { presentRoute, presentTransfer } from '../presenters/bridge';
 import { timestampMs } from '../presenters/values';
@@ -29,18 +36,24 @@ export function registerBridgeRoutes(ctx: RouteContext): void {
     return { route: presentRoute(row, latestBlockSeconds(row)) };
   });
 
-  ctx.get('/v1/bridge/transfers', async (req) => {
-    const filter = {
-      route: queryValue(req.query, 'route'),
-      status: parseTransferStatus(queryValue(req.query, 'status')),
-      account: parseAccountFilter(queryValue(req.query, 'account'), ctx.hrp, 'account'),
-      messageId: parseMessageId(queryValue(req.query, 'message_id')),
-    };
-    const limit = parseLimit(queryValue(req.query, 'limit'));
-    const cursor = readCursor(CURSORS.bridgeTransfers, queryValue(req.query, 'cursor'));
-    if (filter.route !== undefined && !isStorableText(filter.route)) return { transfers: [], next_cursor: null };
-    const rows = await ctx.store.readOne((sql) => bridge.transfers(sql, filter, cursor ? cursor[0] : null, limit + 1));
-    const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.bridgeTransfers, [BigInt(last.seq)]));
-    return { transfers: page.items.map(presentTransfer), next_cursor: page.nextCursor };
-  }, { fixedPerHeight: true });
+  ctx.get(
+    '/v1/bridge/transfers',
+    async (req) => {
+      const filter = {
+        route: queryValue(req.query, 'route'),
+        status: parseTransferStatus(queryValue(req.query, 'status')),
+        account: parseAccountFilter(queryValue(req.query, 'account'), ctx.hrp, 'account'),
+        messageId: parseMessageId(queryValue(req.query, 'message_id')),
+      };
+      const limit = parseLimit(queryValue(req.query, 'limit'));
+      const cursor = readCursor(CURSORS.bridgeTransfers, queryValue(req.query, 'cursor'));
+      if (filter.route !== undefined && !isStorableText(filter.route)) return { transfers: [], next_cursor: null };
+      const rows = await ctx.store.readOne((sql) =>
+        bridge.transfers(sql, filter, cursor ? cursor[0] : null, limit + 1),
+      );
+      const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.bridgeTransfers, [BigInt(last.seq)]));
+      return { transfers: page.items.map(presentTransfer), next_cursor: page.nextCursor };
+    },
+    { fixedPerHeight: true },
+  );
 }

@@ -7,10 +7,14 @@ import type { RouteContext } from './context';
 export function registerDelegationRoutes(ctx: RouteContext): void {
   const { delegations } = ctx.repos;
 
-  ctx.get('/v1/delegations/:id', async (req) => {
-    const id = parseNumericId(String(req.params.id));
-    const row = await ctx.store.readOne((sql) => delegations.get(sql, id));
-    if (!row) throw new NotFoundError('delegation not found');
-    return { delegation: presentDelegation(row) };
-  }, { fixedPerHeight: true });
+  ctx.get(
+    '/v1/delegations/:id',
+    async (req) => {
+      const id = parseNumericId(String(req.params.id));
+      const row = await ctx.store.readOne((sql) => delegations.get(sql, id));
+      if (!row) throw new NotFoundError('delegation not found');
+      return { delegation: presentDelegation(row) };
+    },
+    { fixedPerHeight: true },
+  );
 }

@@ -7,10 +7,17 @@ import type { RouteContext } from './context';
 export function registerEncumbranceRoutes(ctx: RouteContext): void {
   const { encumbrances } = ctx.repos;
 
-  ctx.get('/v1/encumbrances/:id', async (req) => {
-    const id = parseNumericId(String(req.params.id));
-    const found = await ctx.store.readOne((sql) => encumbrances.withTimeline(sql, id));
-    if (!found) throw new NotFoundError('encumbrance not found');
-    return { encumbrance: presentEncumbrance(found.parent), timeline: found.children.map(presentEncumbranceTimeline) };
-  }, { fixedPerHeight: true });
+  ctx.get(
+    '/v1/encumbrances/:id',
+    async (req) => {
+      const id = parseNumericId(String(req.params.id));
+      const found = await ctx.store.readOne((sql) => encumbrances.withTimeline(sql, id));
+      if (!found) throw new NotFoundError('encumbrance not found');
+      return {
+        encumbrance: presentEncumbrance(found.parent),
+        timeline: found.children.map(presentEncumbranceTimeline),
+      };
+    },
+    { fixedPerHeight: true },
+  );
 }

@@ -2,7 +2,13 @@
  * Shape dispatch of /v1/lookup/{q} (SPEC "Lookup dispatch rules"), in the table's order.
  * Pure: what to look for, decided from the string alone. null = unrecognised shape (404).
  */
-import { AccountAddress, parseEvmAddress, toBech32, toChecksumAddress, tryParseAccountAddress } from '../../src/lib/address';
+import {
+  AccountAddress,
+  parseEvmAddress,
+  toBech32,
+  toChecksumAddress,
+  tryParseAccountAddress,
+} from '../../src/lib/address';
 
 export type LookupShape =
   | { shape: 'hex64'; assetId: string; txHash: string }

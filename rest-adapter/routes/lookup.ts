@@ -57,11 +57,15 @@ export function registerLookupRoutes(ctx: RouteContext): void {
     }
   }
 
-  ctx.get('/v1/lookup/:q', async (req) => {
-    const q = String(req.params.q);
-    const shape = lookupShape(q, ctx.hrp);
-    if (!shape) throw new NotFoundError('unrecognised lookup query');
-    const found = await ctx.store.readOne((sql) => candidates(sql, shape));
-    return { query: q, candidates: found };
-  }, { fixedPerHeight: true });
+  ctx.get(
+    '/v1/lookup/:q',
+    async (req) => {
+      const q = String(req.params.q);
+      const shape = lookupShape(q, ctx.hrp);
+      if (!shape) throw new NotFoundError('unrecognised lookup query');
+      const found = await ctx.store.readOne((sql) => candidates(sql, shape));
+      return { query: q, candidates: found };
+    },
+    { fixedPerHeight: true },
+  );
 }

@@ -12,12 +12,21 @@ export function registerStatusRoutes(ctx: RouteContext): void {
     return presentStatus(read.progress, read.totals, read.reconciliationDisagreements, ctx.now());
   });
 
-  ctx.get('/v1/stats', async (req) => {
-    const limit = parseLimit(queryValue(req.query, 'limit'), DEFAULT_STATS_LIMIT);
-    const read = await ctx.store.readOne((sql) => txs.stats(sql, limit));
-    // the series ends on the latest block's day ("where block time is now"); before the
-    // first block it ends today, all zeros
-    const days = dailyWindow(utcDay(read.totals ? timestampMs(read.totals.latest_block_time) : ctx.now()));
-    return { indexed_height: read.indexedHeight, tx_count: read.totals?.tx_count ?? 0, latest_txs: txs.present(read.latest), tx_daily: dailySeries(days, read.days) };
-  }, { fixedPerHeight: true });
+  ctx.get(
+    '/v1/stats',
+    async (req) => {
+      const limit = parseLimit(queryValue(req.query, 'limit'), DEFAULT_STATS_LIMIT);
+      const read = await ctx.store.readOne((sql) => txs.stats(sql, limit));
+      // the series ends on the latest block's day ("where block time is now"); before the
+      // first block it ends today, all zeros
+      const days = dailyWindow(utcDay(read.totals ? timestampMs(read.totals.latest_block_time) : ctx.now()));
+      return {
+        indexed_height: read.indexedHeight,
+        tx_count: read.totals?.tx_count ?? 0,
+        latest_txs: txs.present(read.latest),
+        tx_daily: dailySeries(days, read.days),
+      };
+    },
+    { fixedPerHeight: true },
+  );
 }

@@ -7,20 +7,37 @@ import type { RouteContext } from './context';
 export function registerTxRoutes(ctx: RouteContext): void {
   const { txs } = ctx.repos;
 
-  ctx.get('/v1/txs', async (req) => {
-    const limit = parseLimit(queryValue(req.query, 'limit'));
-    const method = parseMethod(queryValue(req.query, 'method'));
-    const position = decodeTxCursor(queryValue(req.query, 'cursor'));
-    const request = txPageRequest(position, limit);
-    const read = await ctx.store.readOne((sql) => txs.page(sql, method, request));
-    const page = txPageOf(request, read);
-    return { txs: txs.present(page.rows), total: read.total, next_cursor: page.nextCursor, prev_cursor: page.prevCursor, last_cursor: page.lastCursor, methods: read.methods };
-  }, { fixedPerHeight: true });
+  ctx.get(
+    '/v1/txs',
+    async (req) => {
+      const limit = parseLimit(queryValue(req.query, 'limit'));
+      const method = parseMethod(queryValue(req.query, 'method'));
+      const position = decodeTxCursor(queryValue(req.query, 'cursor'));
+      const request = txPageRequest(position, limit);
+      const read = await ctx.store.readOne((sql) => txs.page(sql, method, request));
+      const page = txPageOf(request, read);
+      return {
+        txs: txs.present(page.rows),
+        total: read.total,
+        next_cursor: page.nextCursor,
+        prev_cursor: page.prevCursor,
+        last_cursor: page.lastCursor,
+        methods: read.methods,
+      };
+    },
+    { fixedPerHeight: true },
+  );
 
-  ctx.get('/v1/txs/:hash', async (req) => {
-    const query = parseTxHash(String(req.params.hash));
-    const row = await ctx.store.readOne((sql) => (query.kind === 'consensus' ? txs.byHash(sql, query.hash) : txs.byEthHash(sql, query.hash)));
-    if (!row) throw new NotFoundError('tx not found');
-    return txs.present([row])[0];
-  }, { fixedPerHeight: true });
+  ctx.get(
+    '/v1/txs/:hash',
+    async (req) => {
+      const query = parseTxHash(String(req.params.hash));
+      const row = await ctx.store.readOne((sql) =>
+        query.kind === 'consensus' ? txs.byHash(sql, query.hash) : txs.byEthHash(sql, query.hash),
+      );
+      if (!row) throw new NotFoundError('tx not found');
+      return txs.present([row])[0];
+    },
+    { fixedPerHeight: true },
+  );
 }

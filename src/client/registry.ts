@@ -7,7 +7,13 @@
  * Contract messages use proto field names (keepCase protobufjs), so values
  * passed to cosmjs look like `{ sender, recipient, asset_id, kind_id, units }`.
  */
-import { Registry, type EncodeObject, type GeneratedType, type OfflineDirectSigner, type AccountData } from '@cosmjs/proto-signing';
+import {
+  Registry,
+  type EncodeObject,
+  type GeneratedType,
+  type OfflineDirectSigner,
+  type AccountData,
+} from '@cosmjs/proto-signing';
 import { encodePubkey } from '@cosmjs/proto-signing';
 import { encodeSecp256k1Pubkey } from '@cosmjs/amino';
 import { fromBase64 } from '@cosmjs/encoding';
@@ -67,7 +73,12 @@ export interface SignTxInput {
 }
 
 /** Protobuf TxBody bytes of messages. */
-export function encodeTxBody(messages: readonly EncodeObject[], memo = '', timeoutHeight = 0n, registry = defaultRegistry()): Uint8Array {
+export function encodeTxBody(
+  messages: readonly EncodeObject[],
+  memo = '',
+  timeoutHeight = 0n,
+  registry = defaultRegistry(),
+): Uint8Array {
   return registry.encodeTxBody({ messages, memo, timeoutHeight });
 }
 
@@ -106,9 +117,18 @@ export async function signTx(wallet: OfflineDirectSigner, input: SignTxInput): P
   const bodyBytes = encodeTxBody(input.messages, input.memo, input.timeoutHeight, registry);
   const pubkey = encodePubkey(encodeSecp256k1Pubkey(account.pubkey));
   const authInfoBytes = encodeAuthInfo([{ pubkey, sequence: BigInt(input.sequence) }], input.fee);
-  const signDoc = SignDoc.fromPartial({ bodyBytes, authInfoBytes, chainId: input.chainId, accountNumber: BigInt(input.accountNumber) });
+  const signDoc = SignDoc.fromPartial({
+    bodyBytes,
+    authInfoBytes,
+    chainId: input.chainId,
+    accountNumber: BigInt(input.accountNumber),
+  });
   const { signed, signature } = await wallet.signDirect(account.address, signDoc);
-  return TxRaw.encode({ bodyBytes: signed.bodyBytes, authInfoBytes: signed.authInfoBytes, signatures: [fromBase64(signature.signature)] }).finish();
+  return TxRaw.encode({
+    bodyBytes: signed.bodyBytes,
+    authInfoBytes: signed.authInfoBytes,
+    signatures: [fromBase64(signature.signature)],
+  }).finish();
 }
 
 /**

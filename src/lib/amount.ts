@@ -98,7 +98,8 @@ function checkDecimals(decimals: number): bigint {
 export function toBaseUnits(whole: string, decimals: number, opts: ParseAmountOptions = {}): bigint {
   const scale = checkDecimals(decimals);
   const m = typeof whole === 'string' ? DECIMAL_RE.exec(whole) : null;
-  if (!m || (m[1] === '-' && !opts.allowNegative)) throw new InvalidInputError(`invalid decimal amount "${String(whole).slice(0, 40)}"`);
+  if (!m || (m[1] === '-' && !opts.allowNegative))
+    throw new InvalidInputError(`invalid decimal amount "${String(whole).slice(0, 40)}"`);
   const [, sign, intPart, frac = ''] = m;
   if (intPart.length + frac.length > (opts.maxDigits ?? DEFAULT_MAX_DIGITS)) {
     throw new InvalidInputError('amount has too many digits');

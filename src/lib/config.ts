@@ -73,7 +73,8 @@ export function loadChainConfig(env: Readonly<Record<string, string | undefined>
     return v === undefined || v === '' ? undefined : v;
   };
   const hrp = read(CHAIN_CONFIG_ENV.hrp) ?? DEFAULT_CHAIN_CONFIG.hrp;
-  if (!isValidHrp(hrp)) throw new ConfigError(CHAIN_CONFIG_ENV.hrp, `invalid bech32 prefix "${hrp}" (expected [a-z]{1,20})`);
+  if (!isValidHrp(hrp))
+    throw new ConfigError(CHAIN_CONFIG_ENV.hrp, `invalid bech32 prefix "${hrp}" (expected [a-z]{1,20})`);
 
   const gasDenom = read(CHAIN_CONFIG_ENV.gasDenom) ?? DEFAULT_CHAIN_CONFIG.gasDenom;
   if (!isValidDenom(gasDenom)) throw new ConfigError(CHAIN_CONFIG_ENV.gasDenom, `invalid denom "${gasDenom}"`);
@@ -83,7 +84,10 @@ export function loadChainConfig(env: Readonly<Record<string, string | undefined>
 
   const chainId = read(CHAIN_CONFIG_ENV.chainId) ?? DEFAULT_CHAIN_CONFIG.chainId;
   if (!isValidChainId(chainId)) {
-    throw new ConfigError(CHAIN_CONFIG_ENV.chainId, `invalid chain id "${chainId}" (1..${CHAIN_ID_MAX} printable characters, no spaces)`);
+    throw new ConfigError(
+      CHAIN_CONFIG_ENV.chainId,
+      `invalid chain id "${chainId}" (1..${CHAIN_ID_MAX} printable characters, no spaces)`,
+    );
   }
 
   const evmRaw = read(CHAIN_CONFIG_ENV.evmChainId);

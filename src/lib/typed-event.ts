@@ -81,7 +81,8 @@ export function encodeTypedEvent(type: string, obj: Record<string, unknown>): Ev
   if (typeof type !== 'string' || !PROTO_NAME_RE.test(type)) {
     throw new InvalidInputError(`not a proto message name: ${String(type)}`);
   }
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw new InvalidInputError('typed event must be an object');
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj))
+    throw new InvalidInputError('typed event must be an object');
   return Object.keys(obj).map((key) => {
     if (!FIELD_RE.test(key)) throw new InvalidInputError(`not a proto field name: ${key}`);
     // A field named like a bookkeeping attribute would vanish on decode: refuse it.

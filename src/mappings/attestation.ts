@@ -31,7 +31,16 @@ async function attesterStat(ctx: EventCtx<unknown>, attester: string, type: stri
     found ??
     put(
       AttesterTypeStat,
-      AttesterTypeStat.create({ id, attester, type, subjects: 0, issued: 0, revocations: 0, revoked: 0, updatedHeight: ctx.height }),
+      AttesterTypeStat.create({
+        id,
+        attester,
+        type,
+        subjects: 0,
+        issued: 0,
+        revocations: 0,
+        revoked: 0,
+        updatedHeight: ctx.height,
+      }),
     );
   stat.updatedHeight = ctx.height;
   markDirty(stat);
@@ -50,7 +59,17 @@ export async function handleAttestationAttested(event: CosmosEvent): Promise<voi
     stat.subjects += 1;
     a = put(
       Attestation,
-      Attestation.create({ id, attester: e.attester, subject: e.subject, type: e.type, expiry, revoked: false, evidenceHash: '', createdHeight: ctx.height, updatedHeight: ctx.height }),
+      Attestation.create({
+        id,
+        attester: e.attester,
+        subject: e.subject,
+        type: e.type,
+        expiry,
+        revoked: false,
+        evidenceHash: '',
+        createdHeight: ctx.height,
+        updatedHeight: ctx.height,
+      }),
     );
   } else if (a.revoked) {
     stat.revoked -= 1; // a renewal clears the revocation

@@ -102,7 +102,11 @@ function rollWindow(route: BridgeRoute, blockTimeNs: bigint): void {
   route.inboundUsed = 0n;
 }
 
-async function checkCountersAfter(ctx: EventCtx<unknown>, route: BridgeRoute, after: CountersJson | null): Promise<void> {
+async function checkCountersAfter(
+  ctx: EventCtx<unknown>,
+  route: BridgeRoute,
+  after: CountersJson | null,
+): Promise<void> {
   if (!after) return;
   const derived: [keyof CountersJson, bigint | number][] = [
     ['outbound', route.outbound],
@@ -116,7 +120,13 @@ async function checkCountersAfter(ctx: EventCtx<unknown>, route: BridgeRoute, af
 }
 
 /** RIGHT_OUT transfers move units (every bundle kind when the route moves bundles) between an account and the escrow. */
-async function moveRightUnits(ctx: EventCtx<unknown>, route: BridgeRoute, from: string, to: string, amount: bigint): Promise<void> {
+async function moveRightUnits(
+  ctx: EventCtx<unknown>,
+  route: BridgeRoute,
+  from: string,
+  to: string,
+  amount: bigint,
+): Promise<void> {
   if (route.direction !== RIGHT_OUT) return;
   let kindIds = [route.kindId];
   if (route.bundle) {
@@ -126,7 +136,12 @@ async function moveRightUnits(ctx: EventCtx<unknown>, route: BridgeRoute, from: 
   for (const kindId of kindIds) await moveUnits(ctx, route.assetId, kindId, from, to, amount);
 }
 
-function transfer(ctx: EventCtx<EventBridged>, route: BridgeRoute | undefined, direction: 'out' | 'in', status: string): BridgeTransfer {
+function transfer(
+  ctx: EventCtx<EventBridged>,
+  route: BridgeRoute | undefined,
+  direction: 'out' | 'in',
+  status: string,
+): BridgeTransfer {
   const e = ctx.decoded;
   return BridgeTransfer.create({
     id: `${ctx.height}-${ctx.txIndex}-${ctx.eventIndex}`,

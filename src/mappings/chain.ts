@@ -51,7 +51,8 @@ function utcDay(d: Date): string {
 }
 
 async function countTx(method: string, day: string): Promise<void> {
-  const mc = (await load(MethodCount, method)) ?? put(MethodCount, MethodCount.create({ id: method, method, count: 0 }));
+  const mc =
+    (await load(MethodCount, method)) ?? put(MethodCount, MethodCount.create({ id: method, method, count: 0 }));
   mc.count += 1;
   markDirty(mc);
   const td = (await load(TxDay, day)) ?? put(TxDay, TxDay.create({ id: day, day, count: 0 }));
@@ -134,7 +135,8 @@ const BEGIN_BLOCK_HANDLERS: Record<string, (event: CosmosEvent) => Promise<void>
 async function applyBeginBlockEvents(blockEvents: readonly CosmosEvent[]): Promise<void> {
   for (const event of blockEvents) {
     const handler = BEGIN_BLOCK_HANDLERS[event.event.type];
-    if (handler && modeOf(copyFromHost(event.event.attributes as unknown as Attr[])) === 'BeginBlock') await handler(event);
+    if (handler && modeOf(copyFromHost(event.event.attributes as unknown as Attr[])) === 'BeginBlock')
+      await handler(event);
   }
 }
 

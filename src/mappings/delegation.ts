@@ -34,11 +34,27 @@ function lockRef(id: string): string {
   return `delegation/${id}`;
 }
 
-async function votingPower(ctx: EventCtx<unknown>, account: string, assetId: string, kindId: number): Promise<VotingPower> {
+async function votingPower(
+  ctx: EventCtx<unknown>,
+  account: string,
+  assetId: string,
+  kindId: number,
+): Promise<VotingPower> {
   const id = `${account}|${assetId}|${kindId}`;
   const vp =
     (await load(VotingPower, id)) ??
-    put(VotingPower, VotingPower.create({ id, account, assetId, kindId, delegatedOut: 0n, delegatedIn: 0n, updatedHeight: ctx.height }));
+    put(
+      VotingPower,
+      VotingPower.create({
+        id,
+        account,
+        assetId,
+        kindId,
+        delegatedOut: 0n,
+        delegatedIn: 0n,
+        updatedHeight: ctx.height,
+      }),
+    );
   vp.updatedHeight = ctx.height;
   markDirty(vp);
   return vp;

@@ -31,13 +31,20 @@ interface EventSwapped {
 }
 
 /** Moves whole bundles (the same units of every bundle kind) between two accounts. */
-async function moveBundles(ctx: EventCtx<unknown>, assetId: string, from: string, to: string, units: bigint): Promise<void> {
+async function moveBundles(
+  ctx: EventCtx<unknown>,
+  assetId: string,
+  from: string,
+  to: string,
+  units: bigint,
+): Promise<void> {
   const asset = await load(Asset, assetId);
   if (!asset) {
     await recordDrift(ctx, 'Asset', assetId, 'exists', true, false);
     return;
   }
-  for (const kindId of await bundleKindIds(assetId, asset.kindCount)) await moveUnits(ctx, assetId, kindId, from, to, units);
+  for (const kindId of await bundleKindIds(assetId, asset.kindCount))
+    await moveUnits(ctx, assetId, kindId, from, to, units);
 }
 
 export async function handleDexPoolCreated(event: CosmosEvent): Promise<void> {

@@ -60,7 +60,13 @@ function role(v: unknown): string {
   return enumShort(v, 'ACTOR_ROLE_');
 }
 
-function timeline(ctx: EventCtx<unknown>, enc: Encumbrance, what: string, actor: string | null, actorRole: string): void {
+function timeline(
+  ctx: EventCtx<unknown>,
+  enc: Encumbrance,
+  what: string,
+  actor: string | null,
+  actorRole: string,
+): void {
   put(
     EncumbranceTimelineEntry,
     EncumbranceTimelineEntry.create({

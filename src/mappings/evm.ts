@@ -46,7 +46,9 @@ export async function handleEvmMsgEthereumTx(msg: CosmosMessage): Promise<void> 
   const result = msg.tx.tx;
   const failed = result.code !== 0;
   // a consensus-level failure never ran the EVM: failed, with the tx log as reason
-  const outcome = failed ? null : evmOutcomeOf(result as unknown as Parameters<typeof evmOutcomeOf>[0], msg.idx, view.ethHash);
+  const outcome = failed
+    ? null
+    : evmOutcomeOf(result as unknown as Parameters<typeof evmOutcomeOf>[0], msg.idx, view.ethHash);
   const reverted = outcome?.failed ?? false;
   put(
     EvmTx,
@@ -67,7 +69,11 @@ export async function handleEvmMsgEthereumTx(msg: CosmosMessage): Promise<void> 
       vmError: outcome?.vmError || undefined,
       returnData: outcome?.returnData || undefined,
       contractAddress: view.to ? undefined : outcome?.recipient || undefined,
-      revertReason: failed ? str(result.log) : reverted ? (revertString(outcome!.returnData) ?? outcome!.vmError) : undefined,
+      revertReason: failed
+        ? str(result.log)
+        : reverted
+          ? (revertString(outcome!.returnData) ?? outcome!.vmError)
+          : undefined,
     }),
   );
   await linkTx(msg.tx.hash, view.ethHash);
@@ -85,7 +91,19 @@ export async function handleEvmEthereumTxExecuted(event: CosmosEvent): Promise<v
     await recordDrift(ctx, 'EvmTx', ethHash, 'exists', true, false); // the signed tx did not decode
     evm = put(
       EvmTx,
-      EvmTx.create({ id: ethHash, ethHash, txHash, height: ctx.height, txIndex: ctx.txIndex, msgIndex: 0, from: '', fromAccount: '', value: 0n, gasUsed: 0n, status: 0 }),
+      EvmTx.create({
+        id: ethHash,
+        ethHash,
+        txHash,
+        height: ctx.height,
+        txIndex: ctx.txIndex,
+        msgIndex: 0,
+        from: '',
+        fromAccount: '',
+        value: 0n,
+        gasUsed: 0n,
+        status: 0,
+      }),
     );
   }
   const stated = {
@@ -97,7 +115,9 @@ export async function handleEvmEthereumTxExecuted(event: CosmosEvent): Promise<v
   };
   // what the chain's own tx result says (MsgEthereumTxResponse, ethereum_tx) is the outcome; this
   // event is a cross-check: a disagreement is a drift and the result's value is kept
-  const derived = event.tx ? evmOutcomeOf(event.tx.tx as unknown as Parameters<typeof evmOutcomeOf>[0], evm.msgIndex, ethHash) : null;
+  const derived = event.tx
+    ? evmOutcomeOf(event.tx.tx as unknown as Parameters<typeof evmOutcomeOf>[0], evm.msgIndex, ethHash)
+    : null;
   if (derived) {
     const checks: [string, unknown, unknown][] = [
       ['status', stated.status, evm.status],
@@ -106,7 +126,8 @@ export async function handleEvmEthereumTxExecuted(event: CosmosEvent): Promise<v
       ['return_data', stated.returnData ?? '', evm.returnData ?? ''],
     ];
     for (const [field, chainValue, derivedValue] of checks) {
-      if (String(chainValue) !== String(derivedValue)) await recordDrift(ctx, 'EvmTx', ethHash, field, chainValue, derivedValue);
+      if (String(chainValue) !== String(derivedValue))
+        await recordDrift(ctx, 'EvmTx', ethHash, field, chainValue, derivedValue);
     }
     if (!evm.contractAddress && stated.contractAddress) evm.contractAddress = stated.contractAddress;
   } else {
@@ -116,7 +137,8 @@ export async function handleEvmEthereumTxExecuted(event: CosmosEvent): Promise<v
     evm.vmError = stated.vmError;
     evm.returnData = stated.returnData;
     evm.contractAddress = stated.contractAddress;
-    evm.revertReason = stated.status === 1 ? undefined : (revertString(str(e.return_data)) ?? (str(e.vm_error) || 'execution reverted'));
+    evm.revertReason =
+      stated.status === 1 ? undefined : (revertString(str(e.return_data)) ?? (str(e.vm_error) || 'execution reverted'));
   }
   markDirty(evm);
   await linkTx(txHash, ethHash);

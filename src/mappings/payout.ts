@@ -86,7 +86,14 @@ export async function handlePayoutDistributed(event: CosmosEvent): Promise<void>
     accrual.updatedHeight = ctx.height;
     markDirty(accrual);
     await expectEqual(ctx, 'Accrual', accrual.id, 'module_held', e.module_held_after, accrual.moduleHeld);
-    await expectEqual(ctx, 'Accrual', accrual.id, 'total_distributed', e.total_distributed_after, accrual.totalDistributed);
+    await expectEqual(
+      ctx,
+      'Accrual',
+      accrual.id,
+      'total_distributed',
+      e.total_distributed_after,
+      accrual.totalDistributed,
+    );
   }
   put(
     Distribution,
@@ -125,7 +132,14 @@ export async function handlePayoutClaimed(event: CosmosEvent): Promise<void> {
     const kind = await getKind(e.asset_id, kindId);
     if (kind) await settleForCollect(ctx, kind, e.claimer);
     for (const entry of e.entries ?? []) {
-      const key = { account: e.claimer, routedFrom: str(entry.routed_from), ref: str(entry.ref), assetId: e.asset_id, kindId, denom: e.denom };
+      const key = {
+        account: e.claimer,
+        routedFrom: str(entry.routed_from),
+        ref: str(entry.ref),
+        assetId: e.asset_id,
+        kindId,
+        denom: e.denom,
+      };
       const accrued = await payOut(ctx, key, accrual, big(entry.amount));
       const id = claimableKey(key.account, key.routedFrom, key.ref, key.assetId, kindId, key.denom);
       await expectEqual(ctx, 'Claimable', id, 'accrued', entry.amount, accrued);

@@ -37,7 +37,8 @@ export async function handleRightsBundleTransferred(event: CosmosEvent): Promise
   const ctx = typedEventContext<EventBundleTransferred>(event);
   if (!ctx) return;
   const e = ctx.decoded;
-  for (const kindId of e.kind_ids ?? []) await moveUnits(ctx, e.asset_id, int(kindId), e.sender, e.recipient, big(e.units));
+  for (const kindId of e.kind_ids ?? [])
+    await moveUnits(ctx, e.asset_id, int(kindId), e.sender, e.recipient, big(e.units));
   await checkPositionsAfter(ctx, e.positions_after);
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.sender, e.recipient);

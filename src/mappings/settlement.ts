@@ -54,7 +54,12 @@ function escrowRef(id: string): string {
 function rightLegs(legs: readonly LegJson[]): { give: boolean; assetId: string; kindId: number; units: bigint }[] {
   return legs
     .filter((l) => l.right)
-    .map((l) => ({ give: l.direction === GIVE, assetId: l.right!.asset_id, kindId: int(l.right!.kind_id), units: big(l.right!.units) }));
+    .map((l) => ({
+      give: l.direction === GIVE,
+      assetId: l.right!.asset_id,
+      kindId: int(l.right!.kind_id),
+      units: big(l.right!.units),
+    }));
 }
 
 function timeline(ctx: EventCtx<unknown>, settlementId: string, what: string, actor?: string, reason?: string): void {

@@ -85,11 +85,23 @@ async function pool(ctx: EventCtx<unknown>, assetId: string, kindId: number, den
   const supply = (await getKind(assetId, kindId))?.supply ?? 0n;
   return put(
     RedemptionPool,
-    RedemptionPool.create({ id, assetId, kindId, denom, amount: 0n, unitsOutstanding: supply, updatedHeight: ctx.height }),
+    RedemptionPool.create({
+      id,
+      assetId,
+      kindId,
+      denom,
+      amount: 0n,
+      unitsOutstanding: supply,
+      updatedHeight: ctx.height,
+    }),
   );
 }
 
-async function checkPoolAfter(ctx: EventCtx<unknown>, p: RedemptionPool, after: PoolJson | null | undefined): Promise<void> {
+async function checkPoolAfter(
+  ctx: EventCtx<unknown>,
+  p: RedemptionPool,
+  after: PoolJson | null | undefined,
+): Promise<void> {
   if (!after) return;
   await expectEqual(ctx, 'RedemptionPool', p.id, 'amount', after.amount, p.amount);
   await expectEqual(ctx, 'RedemptionPool', p.id, 'units_outstanding', after.units_outstanding, p.unitsOutstanding);
@@ -106,8 +118,17 @@ export async function handleWaterfallSet(event: CosmosEvent): Promise<void> {
   const e = ctx.decoded;
   const tiers: StoredTier[] = [...(e.tiers ?? [])]
     .sort((a, b) => int(a.rank) - int(b.rank))
-    .map((t) => ({ rank: int(t.rank), kind_id: int(t.kind_id), claim_per_unit: str(t.claim_per_unit), owed: '0', paid: '0', cumulative_paid: '0' }));
-  const w = (await load(Waterfall, e.asset_id)) ?? put(Waterfall, Waterfall.create({ id: e.asset_id, tiers: [], updatedHeight: ctx.height }));
+    .map((t) => ({
+      rank: int(t.rank),
+      kind_id: int(t.kind_id),
+      claim_per_unit: str(t.claim_per_unit),
+      owed: '0',
+      paid: '0',
+      cumulative_paid: '0',
+    }));
+  const w =
+    (await load(Waterfall, e.asset_id)) ??
+    put(Waterfall, Waterfall.create({ id: e.asset_id, tiers: [], updatedHeight: ctx.height }));
   w.tiers = tiers as unknown as AnyJson[];
   w.updatedHeight = ctx.height;
   markDirty(w);
@@ -116,7 +137,11 @@ export async function handleWaterfallSet(event: CosmosEvent): Promise<void> {
 }
 
 /** Tier payments checked against the waterfall (owed = claim_per_unit x supply, running cumulative) and stored on it. */
-async function applyTierPayments(ctx: EventCtx<unknown>, assetId: string, payments: readonly TierPaymentJson[]): Promise<void> {
+async function applyTierPayments(
+  ctx: EventCtx<unknown>,
+  assetId: string,
+  payments: readonly TierPaymentJson[],
+): Promise<void> {
   const w = await load(Waterfall, assetId);
   if (!w) {
     await recordDrift(ctx, 'Waterfall', assetId, 'exists', true, false);
@@ -153,10 +178,22 @@ export async function handleWaterfallLiquidationStarted(event: CosmosEvent): Pro
   for (const after of e.pools_after ?? []) {
     await checkPoolAfter(ctx, await pool(ctx, e.asset_id, int(after.kind_id), after.denom), after);
   }
-  const record = (await load(Liquidation, e.asset_id)) ?? put(Liquidation, Liquidation.create({
-    id: e.asset_id, authority: '', denom: '', proceeds: 0n, surplus: 0n, tiers: [],
-    startedHeight: ctx.height, startedTxHash: '', startedAt: ctx.blockTime,
-  }));
+  const record =
+    (await load(Liquidation, e.asset_id)) ??
+    put(
+      Liquidation,
+      Liquidation.create({
+        id: e.asset_id,
+        authority: '',
+        denom: '',
+        proceeds: 0n,
+        surplus: 0n,
+        tiers: [],
+        startedHeight: ctx.height,
+        startedTxHash: '',
+        startedAt: ctx.blockTime,
+      }),
+    );
   Object.assign(record, {
     authority: str(e.authority),
     denom: str(e.denom),

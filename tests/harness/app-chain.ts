@@ -77,4 +77,5 @@ export async function startTestChain(funded: readonly string[]): Promise<TestCha
 }
 
 /** A bank send of the stable denom, as the services send it (app-services/chain/messages.ts). */
-export const bankSend = (from: string, to: string, amount: bigint, denom = STABLE_DENOM) => messages.bankSend(from, to, denom, amount);
+export const bankSend = (from: string, to: string, amount: bigint, denom = STABLE_DENOM) =>
+  messages.bankSend(from, to, denom, amount);

@@ -11,7 +11,12 @@ import { AppServices } from '../../app-services';
 import { APP_SERVICES_DEFAULTS } from '../../app-services/config';
 import { KeySecret } from '../../app-services/keys';
 
-const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m: string, f?: unknown) => process.stderr.write(`${m} ${JSON.stringify(f)}\n`) };
+const quiet = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: (m: string, f?: unknown) => process.stderr.write(`${m} ${JSON.stringify(f)}\n`),
+};
 
 async function main(): Promise<void> {
   const env = process.env as Record<string, string | undefined>;
@@ -26,7 +31,12 @@ async function main(): Promise<void> {
       inclusionTimeoutMs: 10_000,
       reconcileMs: 500,
       lockRetryMs: 200,
-      lender: { ...APP_SERVICES_DEFAULTS.lender, pledgeWindowMs: Number(env.LENDER_PLEDGE_WINDOW_S ?? 120) * 1000, pollMs: 250, claimEveryMs: 2000 },
+      lender: {
+        ...APP_SERVICES_DEFAULTS.lender,
+        pledgeWindowMs: Number(env.LENDER_PLEDGE_WINDOW_S ?? 120) * 1000,
+        pollMs: 250,
+        claimEveryMs: 2000,
+      },
       desk: { ...APP_SERVICES_DEFAULTS.desk, pollMs: 250, quoteCacheMs: 0, rfqLimit: 100 },
     },
     hrp: 'svc',
@@ -41,7 +51,11 @@ async function main(): Promise<void> {
   while (!roles.every((r) => services.actor(r)!.state === 'acting')) await new Promise((r) => setTimeout(r, 50));
   process.stdout.write('acting\n');
   if (env.PORT) {
-    const server = express().use('/api', services.router).listen(Number(env.PORT), '127.0.0.1', () => process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`));
+    const server = express()
+      .use('/api', services.router)
+      .listen(Number(env.PORT), '127.0.0.1', () =>
+        process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`),
+      );
   }
   process.once('SIGTERM', () => {
     void services

@@ -6,7 +6,13 @@
 import fs from 'fs';
 import { PgServer, startPostgres } from './postgres';
 import { runInfoFile, TEST_DATABASE_URL_ENV } from './db';
-import { INDEXED_STORE_ENV, RunningIndexedStore, runNeedsIndexedStore, startIndexedStore, storeInfoFile } from './indexed-store';
+import {
+  INDEXED_STORE_ENV,
+  RunningIndexedStore,
+  runNeedsIndexedStore,
+  startIndexedStore,
+  storeInfoFile,
+} from './indexed-store';
 
 declare global {
   var __SVC_TEST_PG__: PgServer | undefined;
@@ -18,7 +24,9 @@ async function setUpIndexedStore(serverUrl: string, verbose: boolean): Promise<v
   const file = storeInfoFile(process.pid);
   process.env[INDEXED_STORE_ENV] = file;
   try {
-    const store = await startIndexedStore(serverUrl, { log: verbose ? (line) => console.log(`[harness] ${line}`) : undefined });
+    const store = await startIndexedStore(serverUrl, {
+      log: verbose ? (line) => console.log(`[harness] ${line}`) : undefined,
+    });
     globalThis.__SVC_TEST_STORE__ = store;
     fs.writeFileSync(file, JSON.stringify(store.info), { mode: 0o600 });
   } catch (e) {
@@ -26,7 +34,10 @@ async function setUpIndexedStore(serverUrl: string, verbose: boolean): Promise<v
   }
 }
 
-export default async function globalSetup(globalConfig?: { testPathPattern?: string; testPathPatterns?: unknown }): Promise<void> {
+export default async function globalSetup(globalConfig?: {
+  testPathPattern?: string;
+  testPathPatterns?: unknown;
+}): Promise<void> {
   if (globalThis.__SVC_TEST_PG__) return; // several projects may name this file
   const started = Date.now();
   const infoFile = runInfoFile(process.pid);
@@ -35,7 +46,9 @@ export default async function globalSetup(globalConfig?: { testPathPattern?: str
   process.env[TEST_DATABASE_URL_ENV] = server.url;
   fs.writeFileSync(infoFile, JSON.stringify({ url: server.url }), { mode: 0o600 });
   if (process.env.SVC_TEST_VERBOSE) {
-    console.log(`\n[harness] postgres ${server.embedded ? 'embedded' : 'from DATABASE_URL'} on ${server.host}:${server.port} (${Date.now() - started} ms)`);
+    console.log(
+      `\n[harness] postgres ${server.embedded ? 'embedded' : 'from DATABASE_URL'} on ${server.host}:${server.port} (${Date.now() - started} ms)`,
+    );
   }
   if (runNeedsIndexedStore(globalConfig)) await setUpIndexedStore(server.url, Boolean(process.env.SVC_TEST_VERBOSE));
 }

@@ -78,12 +78,20 @@ export function ensureProjectBuilt(): boolean {
 }
 
 async function indexedHeightOf(pool: Pool, schema: string): Promise<number> {
-  const r = await pool.query<{ value: unknown }>(`SELECT value FROM "${schema}"._metadata WHERE key = 'lastProcessedHeight'`);
+  const r = await pool.query<{ value: unknown }>(
+    `SELECT value FROM "${schema}"._metadata WHERE key = 'lastProcessedHeight'`,
+  );
   return Number(r.rows[0]?.value ?? -1);
 }
 
 /** Runs the node on `devnetUrl` into `db` until it reaches `height`; stops it (the history is final). */
-async function indexInto(db: TestDatabase, devnetUrl: string, schema: string, height: number, timeoutMs: number): Promise<void> {
+async function indexInto(
+  db: TestDatabase,
+  devnetUrl: string,
+  schema: string,
+  height: number,
+  timeoutMs: number,
+): Promise<void> {
   const node = await startNode({ dbEnv: subqlDbEnv(db), endpoint: devnetUrl, schema });
   try {
     await node.waitForHeight(height, timeoutMs);
@@ -93,7 +101,10 @@ async function indexInto(db: TestDatabase, devnetUrl: string, schema: string, he
 }
 
 /** globalSetup side: devnet history -> real node -> fresh database on the run's server. */
-export async function startIndexedStore(serverUrl: string, options: IndexedStoreOptions = {}): Promise<RunningIndexedStore> {
+export async function startIndexedStore(
+  serverUrl: string,
+  options: IndexedStoreOptions = {},
+): Promise<RunningIndexedStore> {
   const o = { ...DEFAULT_STORE_OPTIONS, indexTimeoutMs: 600_000, ...options };
   const log = options.log ?? (() => undefined);
   let t = Date.now();
@@ -114,7 +125,8 @@ export async function startIndexedStore(serverUrl: string, options: IndexedStore
     const indexMs = Date.now() - t;
     const pool = new Pool({ connectionString: db.url, max: 1 });
     const indexedHeight = await indexedHeightOf(pool, o.schema).finally(() => pool.end());
-    if (indexedHeight !== devnet.chain.height) throw new Error(`indexed height ${indexedHeight} != chain height ${devnet.chain.height}`);
+    if (indexedHeight !== devnet.chain.height)
+      throw new Error(`indexed height ${indexedHeight} != chain height ${devnet.chain.height}`);
     log(`indexed ${indexedHeight} blocks in ${indexMs} ms into ${db.name}.${o.schema}`);
     const info: IndexedStoreInfo = {
       databaseUrl: db.url,
@@ -146,14 +158,21 @@ export async function startIndexedStore(serverUrl: string, options: IndexedStore
  * Whether this jest run selects the rest-adapter integration tests (the store costs ~30 s):
  * yes for a full run, or when a path pattern matches them; SVC_TEST_WITH_INDEXED_STORE forces.
  */
-export function runNeedsIndexedStore(globalConfig: { testPathPattern?: string; testPathPatterns?: unknown } | undefined): boolean {
+export function runNeedsIndexedStore(
+  globalConfig: { testPathPattern?: string; testPathPatterns?: unknown } | undefined,
+): boolean {
   const forced = process.env[INDEXED_STORE_SWITCH_ENV];
   if (forced === '0' || forced === '1') return forced === '1';
   const raw = globalConfig?.testPathPatterns ?? globalConfig?.testPathPattern;
   const patterns = (Array.isArray(raw) ? raw : [raw]).filter((p): p is string => typeof p === 'string' && p !== '');
   if (patterns.length === 0) return true;
   const dir = path.join(ROOT, 'tests', 'integration', 'rest-adapter');
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.test.ts')).map((f) => path.join(dir, f)) : [];
+  const files = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.test.ts'))
+        .map((f) => path.join(dir, f))
+    : [];
   return patterns.some((p) => {
     try {
       const re = new RegExp(p, 'i');

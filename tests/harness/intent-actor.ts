@@ -37,7 +37,11 @@ async function main(): Promise<void> {
   });
   actor.start();
   while (!actor.acting) await new Promise((r) => setTimeout(r, 20));
-  const intent = await actor.intents.perform({ id: env.INTENT_ID, kind: 'test.send', messages: [bankSend(address, env.RECIPIENT, BigInt(env.AMOUNT))] });
+  const intent = await actor.intents.perform({
+    id: env.INTENT_ID,
+    kind: 'test.send',
+    messages: [bankSend(address, env.RECIPIENT, BigInt(env.AMOUNT))],
+  });
   process.stdout.write(`${JSON.stringify({ ...intent, sequence: intent.sequence?.toString() ?? null })}\n`);
   await actor.stop();
   chain.disconnect();

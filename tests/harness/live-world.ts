@@ -67,7 +67,9 @@ export interface LiveWorldOptions {
 /** The svc message responses of a committed tx (TxMsgData in its result data). */
 function responsesOf(tx: StoredTx): Record<string, unknown>[] {
   if (tx.result.code !== 0 || tx.result.data.length === 0) return [];
-  return TxMsgData.decode(tx.result.data).msgResponses.map((r) => (lookupContractType(r.typeUrl.slice(1)) ? decodeMessage(r.typeUrl.slice(1), r.value) : {}));
+  return TxMsgData.decode(tx.result.data).msgResponses.map((r) =>
+    lookupContractType(r.typeUrl.slice(1)) ? decodeMessage(r.typeUrl.slice(1), r.value) : {},
+  );
 }
 
 export async function startLiveWorld(o: LiveWorldOptions): Promise<LiveWorld> {
@@ -109,13 +111,30 @@ export async function startLiveWorld(o: LiveWorldOptions): Promise<LiveWorld> {
   async function submit(key: TestKey, messages: Msg[]): Promise<Committed> {
     const account = app.account(key.address)!;
     const sequence = sequences.get(key.address) ?? account.sequence;
-    const bytes = await signTx(key.wallet, { messages, accountNumber: account.accountNumber, sequence, chainId: TEST_CHAIN_ID, fee: TEST_FEE, signerAddress: key.address });
+    const bytes = await signTx(key.wallet, {
+      messages,
+      accountNumber: account.accountNumber,
+      sequence,
+      chainId: TEST_CHAIN_ID,
+      fee: TEST_FEE,
+      signerAddress: key.address,
+    });
     const check = await chain.checkTx(bytes);
-    if (check.code !== 0) throw new Error(`CheckTx refused ${messages.map((m) => m.typeUrl).join(', ')}: ${check.codespace}/${check.code} ${check.log}`);
+    if (check.code !== 0)
+      throw new Error(
+        `CheckTx refused ${messages.map((m) => m.typeUrl).join(', ')}: ${check.codespace}/${check.code} ${check.log}`,
+      );
     sequences.set(key.address, sequence + 1n);
     for (let i = 0; i < 100; i++) {
       const tx = chain.tx(check.hash);
-      if (tx) return { hash: check.hash, height: tx.height, code: tx.result.code, log: tx.result.log, responses: responsesOf(tx) };
+      if (tx)
+        return {
+          hash: check.hash,
+          height: tx.height,
+          code: tx.result.code,
+          log: tx.result.log,
+          responses: responsesOf(tx),
+        };
       await new Promise((r) => setTimeout(r, blockMs / 3));
     }
     throw new Error(`tx ${check.hash} not in a block`);
@@ -164,7 +183,13 @@ const KIND = (cls: string) => ({ class: cls, decimals: 6, bundle: true, transfer
  */
 export async function launchEquity(
   world: LiveWorld,
-  o: { issuer: TestKey; metaHash: string; holders: { key: TestKey; units: bigint }[]; poolShares: bigint; poolQuote: bigint },
+  o: {
+    issuer: TestKey;
+    metaHash: string;
+    holders: { key: TestKey; units: bigint }[];
+    poolShares: bigint;
+    poolQuote: bigint;
+  },
 ): Promise<EquityAsset> {
   const issuer = o.issuer.address;
   const assetId = deriveAssetId(issuer, 0n); // the issuer's first asset
@@ -182,10 +207,24 @@ export async function launchEquity(
     },
   ]);
   const recipients = [...o.holders, { key: o.issuer, units: o.poolShares * WHOLE }];
-  const issues = recipients.flatMap((h) => [0, 1, 2].map((k) => ({ typeUrl: '/svc.asset.v1.MsgIssue', value: { issuer, asset_id: assetId, kind_id: k, recipient: h.key.address, units: h.units.toString() } })));
+  const issues = recipients.flatMap((h) =>
+    [0, 1, 2].map((k) => ({
+      typeUrl: '/svc.asset.v1.MsgIssue',
+      value: { issuer, asset_id: assetId, kind_id: k, recipient: h.key.address, units: h.units.toString() },
+    })),
+  );
   await world.submit(o.issuer, issues);
   const created = await world.submit(o.issuer, [
-    { typeUrl: '/svc.dex.v1.MsgCreatePool', value: { creator: issuer, asset_id: assetId, quote_denom: STABLE_DENOM, base_units: (o.poolShares * WHOLE).toString(), quote_amount: o.poolQuote.toString() } },
+    {
+      typeUrl: '/svc.dex.v1.MsgCreatePool',
+      value: {
+        creator: issuer,
+        asset_id: assetId,
+        quote_denom: STABLE_DENOM,
+        base_units: (o.poolShares * WHOLE).toString(),
+        quote_amount: o.poolQuote.toString(),
+      },
+    },
   ]);
   if (created.code !== 0) throw new Error(`MsgCreatePool failed: ${created.log}`);
   return { assetId, poolId: Number(created.responses[0]?.pool_id ?? 1), kindCount: 3 };

@@ -67,7 +67,11 @@ function matcherOf(template: string): PathMatcher {
     .split('/')
     .map((segment) => (/^\{[^}]+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
-  return { template, re: new RegExp(`^${pattern}$`), literalSegments: template.split('/').filter((s) => s && !s.startsWith('{')).length };
+  return {
+    template,
+    re: new RegExp(`^${pattern}$`),
+    literalSegments: template.split('/').filter((s) => s && !s.startsWith('{')).length,
+  };
 }
 
 export function loadOpenApiValidator(file: string = OPENAPI_FILE): OpenApiValidator {
@@ -99,7 +103,11 @@ export function loadOpenApiValidator(file: string = OPENAPI_FILE): OpenApiValida
   }
 
   /** The documented response: the operation's, or the shared 404/405 of paths and methods no operation lists. */
-  function documentedResponse(method: string, pathname: string, status: number): { where: string; response: ResponseObject } {
+  function documentedResponse(
+    method: string,
+    pathname: string,
+    status: number,
+  ): { where: string; response: ResponseObject } {
     const matcher = matchers.find((m) => m.re.test(pathname));
     if (!matcher) {
       if (status !== 404) throw new Error(`${method} ${pathname}: unknown path answered ${status}, expected 404`);
@@ -107,7 +115,8 @@ export function loadOpenApiValidator(file: string = OPENAPI_FILE): OpenApiValida
     }
     const operation = doc.paths[matcher.template][method.toLowerCase()];
     if (!operation) {
-      if (status !== 405) throw new Error(`${method} ${matcher.template}: undocumented method answered ${status}, expected 405`);
+      if (status !== 405)
+        throw new Error(`${method} ${matcher.template}: undocumented method answered ${status}, expected 405`);
       return { where: `${method} ${matcher.template}`, response: doc.components.responses.MethodNotAllowed };
     }
     const response = operation.responses[String(status)] ?? operation.responses.default;
@@ -143,22 +152,33 @@ export function loadOpenApiValidator(file: string = OPENAPI_FILE): OpenApiValida
     const { where, response } = documentedResponse(r.method, pathname, r.status);
     const problems = headerProblems(r);
     for (const [name, header] of Object.entries(response.headers ?? {})) {
-      if ((header as { required?: boolean }).required && r.headers[name.toLowerCase()] === undefined) problems.push(`required header ${name} missing`);
+      if ((header as { required?: boolean }).required && r.headers[name.toLowerCase()] === undefined)
+        problems.push(`required header ${name} missing`);
     }
     const contentType = (r.headers['content-type'] ?? '').split(';')[0].trim();
     const media = response.content?.[contentType];
-    if (!media) problems.push(`content-type ${contentType || '(none)'} not documented (${Object.keys(response.content ?? {}).join(', ')})`);
+    if (!media)
+      problems.push(
+        `content-type ${contentType || '(none)'} not documented (${Object.keys(response.content ?? {}).join(', ')})`,
+      );
     let checked = contentType;
     const ref = media?.schema?.$ref;
     if (typeof ref === 'string') {
       checked = ref.replace('#/components/schemas/', '');
       const validate = schemaByRef(ref);
-      if (!validate(r.body)) problems.push(...(validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`));
+      if (!validate(r.body))
+        problems.push(
+          ...(validate.errors ?? []).map(
+            (e) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`,
+          ),
+        );
     } else if (media?.schema?.type === 'string' && typeof r.body !== 'string') {
       problems.push('body is not text');
     }
     if (problems.length) {
-      throw new Error(`${r.method} ${r.path} -> ${r.status} does not match openapi.yaml (${where}, ${checked}):\n  ${problems.slice(0, 20).join('\n  ')}`);
+      throw new Error(
+        `${r.method} ${r.path} -> ${r.status} does not match openapi.yaml (${where}, ${checked}):\n  ${problems.slice(0, 20).join('\n  ')}`,
+      );
     }
     return checked;
   }

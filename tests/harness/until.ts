@@ -1,5 +1,9 @@
 /** Polls `probe` until it answers something other than undefined; throws after `ms` with `what` and `context()`. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, o: { ms?: number; everyMs?: number; context?: () => string } = {}): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  o: { ms?: number; everyMs?: number; context?: () => string } = {},
+): Promise<T> {
   const deadline = Date.now() + (o.ms ?? 30_000);
   for (;;) {
     const v = await probe();

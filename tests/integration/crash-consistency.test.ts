@@ -57,8 +57,13 @@ async function tables(c: Client): Promise<Map<string, string[]>> {
   ).rows.map((r) => r.table_name);
   const out = new Map<string, string[]>();
   for (const name of names) {
-    const rows = await c.query<{ j: string }>(`SELECT row_to_json(t)::text AS j FROM ${SCHEMA}."${name}" t ORDER BY id`);
-    out.set(name, rows.rows.map((r) => r.j));
+    const rows = await c.query<{ j: string }>(
+      `SELECT row_to_json(t)::text AS j FROM ${SCHEMA}."${name}" t ORDER BY id`,
+    );
+    out.set(
+      name,
+      rows.rows.map((r) => r.j),
+    );
   }
   return out;
 }
@@ -96,7 +101,9 @@ async function expectSameTables(clean: TestDatabase, crashed: TestDatabase, what
     rows += expected.length;
     if (actual.length !== expected.length || actual.some((r, i) => r !== expected[i])) {
       const first = actual.findIndex((r, i) => r !== expected[i]);
-      throw new Error(`table ${name} differs after ${what}: ${actual.length} rows vs ${expected.length}; first difference:\n  killed: ${actual[first]}\n  clean:  ${expected[first]}`);
+      throw new Error(
+        `table ${name} differs after ${what}: ${actual.length} rows vs ${expected.length}; first difference:\n  killed: ${actual[first]}\n  clean:  ${expected[first]}`,
+      );
     }
   }
   return rows;
@@ -105,8 +112,16 @@ async function expectSameTables(clean: TestDatabase, crashed: TestDatabase, what
 const ROOT = path.resolve(__dirname, '..', '..');
 
 /** `npm start`'s command (not through npm) as its own process-group leader, on the test's database and chain. */
-function launcher(databaseUrl: string, rpcUrl: string, chainId: string, dataDir: string, port: number): { child: ChildProcess; lines: Record<string, unknown>[]; exited: Promise<void> } {
-  const script = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+function launcher(
+  databaseUrl: string,
+  rpcUrl: string,
+  chainId: string,
+  dataDir: string,
+  port: number,
+): { child: ChildProcess; lines: Record<string, unknown>[]; exited: Promise<void> } {
+  const script = (
+    JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+  ).scripts.start;
   const [command, ...args] = script.split(' ');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -176,7 +191,9 @@ describe(`crash consistency: ${BLOCKS} blocks`, () => {
       const watch = await connect(crashed);
       try {
         // kill heights spread over the history, in order
-        const targets = Array.from({ length: KILLS }, (_, i) => Math.floor(((i + 0.2 + 0.6 * prng.next()) * BLOCKS) / (KILLS + 1)));
+        const targets = Array.from({ length: KILLS }, (_, i) =>
+          Math.floor(((i + 0.2 + 0.6 * prng.next()) * BLOCKS) / (KILLS + 1)),
+        );
         for (const [i, target] of targets.entries()) {
           const victim = await startNode({ dbEnv: subqlDbEnv(crashed), endpoint: rpc.url, schema: SCHEMA });
           const from = await indexedHeight(watch);
@@ -200,7 +217,7 @@ describe(`crash consistency: ${BLOCKS} blocks`, () => {
     }
   });
 
-  it('the launcher\'s whole process group killed with SIGKILL mid-catch-up, then npm start again: the same tables', async () => {
+  it("the launcher's whole process group killed with SIGKILL mid-catch-up, then npm start again: the same tables", async () => {
     const crashed = await createTestDatabase('crash_launcher');
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-crash-'));
     let killedAtHeight = 0;
@@ -211,7 +228,8 @@ describe(`crash consistency: ${BLOCKS} blocks`, () => {
         const target = Math.floor(BLOCKS / 2);
         const deadline = Date.now() + 300_000;
         while ((await indexedHeight(watch)) < target) {
-          if (Date.now() > deadline || first.child.exitCode !== null) throw new Error(`npm start did not reach ${target}: ${JSON.stringify(first.lines.slice(-20))}`);
+          if (Date.now() > deadline || first.child.exitCode !== null)
+            throw new Error(`npm start did not reach ${target}: ${JSON.stringify(first.lines.slice(-20))}`);
           await new Promise((r) => setTimeout(r, 50));
         }
         const nodePid = Number(first.lines.find((l) => l.msg === 'subql-node-cosmos running')?.pid);
@@ -226,7 +244,8 @@ describe(`crash consistency: ${BLOCKS} blocks`, () => {
 
         const second = launcher(crashed.url, rpc.url, history.chain.chainId, dataDir, await freePort());
         while ((await indexedHeight(watch)) < BLOCKS) {
-          if (Date.now() > deadline + 300_000 || second.child.exitCode !== null) throw new Error(`npm start did not resume: ${JSON.stringify(second.lines.slice(-20))}`);
+          if (Date.now() > deadline + 300_000 || second.child.exitCode !== null)
+            throw new Error(`npm start did not resume: ${JSON.stringify(second.lines.slice(-20))}`);
           await new Promise((r) => setTimeout(r, 100));
         }
         second.child.kill('SIGTERM');
@@ -235,7 +254,9 @@ describe(`crash consistency: ${BLOCKS} blocks`, () => {
       } finally {
         await watch.end();
       }
-      expect(await expectSameTables(clean, crashed, `the launcher group killed at ${killedAtHeight}`)).toBeGreaterThan(BLOCKS);
+      expect(await expectSameTables(clean, crashed, `the launcher group killed at ${killedAtHeight}`)).toBeGreaterThan(
+        BLOCKS,
+      );
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
       await crashed.drop().catch(() => undefined);

@@ -13,7 +13,8 @@ jest.setTimeout(600_000);
 
 const SEED = 'evm-outcome';
 const BLOCKS = 150;
-const COLUMNS = 'id, tx_hash, height, tx_index, msg_index, "from", "to", from_account, to_account, value::text, gas_used::text, status, vm_error, return_data, revert_reason, contract_address';
+const COLUMNS =
+  'id, tx_hash, height, tx_index, msg_index, "from", "to", from_account, to_account, value::text, gas_used::text, status, vm_error, return_data, revert_reason, contract_address';
 
 describe('EVM outcome without the svc event (as cosmos/evm reports it)', () => {
   let withEvent: IndexedStore;
@@ -26,7 +27,8 @@ describe('EVM outcome without the svc event (as cosmos/evm reports it)', () => {
     const b = await generateHistory({ seed: SEED, blocks: BLOCKS, txsPerBlock: 10, evmOutcomeEvent: false });
     eventTypes = new Set();
     for (let h = 1; h <= b.chain.height; h++) {
-      for (const tx of JSON.parse(b.chain.block(h)!.resultsJson).txs_results ?? []) for (const e of tx.events) eventTypes.add(e.type);
+      for (const tx of JSON.parse(b.chain.block(h)!.resultsJson).txs_results ?? [])
+        for (const e of tx.events) eventTypes.add(e.type);
     }
     withEvent = await indexChain(a.chain, 'evm_with_event');
     cosmosOnly = await indexChain(b.chain, 'evm_cosmos_only');
@@ -56,7 +58,8 @@ describe('EVM outcome without the svc event (as cosmos/evm reports it)', () => {
   });
 
   it('the txs carrying them are the same too (eth hash linked, drift-free)', async () => {
-    const txs = (s: IndexedStore) => s.sql(`SELECT id, eth_hash, code FROM svc.txes WHERE eth_hash IS NOT NULL ORDER BY id`);
+    const txs = (s: IndexedStore) =>
+      s.sql(`SELECT id, eth_hash, code FROM svc.txes WHERE eth_hash IS NOT NULL ORDER BY id`);
     expect(await txs(cosmosOnly)).toEqual(await txs(withEvent));
     const drifts = (s: IndexedStore) => s.sql('SELECT entity, field FROM svc.drifts');
     expect(await drifts(cosmosOnly)).toEqual([]);

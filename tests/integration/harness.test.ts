@@ -38,7 +38,13 @@ describe('test PostgreSQL harness', () => {
       DB_PASS: conn.password,
       DB_DATABASE: conn.database,
     });
-    const c = new Client({ host: env.DB_HOST, port: Number(env.DB_PORT), user: env.DB_USER, password: env.DB_PASS, database: env.DB_DATABASE });
+    const c = new Client({
+      host: env.DB_HOST,
+      port: Number(env.DB_PORT),
+      user: env.DB_USER,
+      password: env.DB_PASS,
+      database: env.DB_DATABASE,
+    });
     await c.connect();
     const r = await c.query<{ v: string }>("SELECT current_setting('server_version_num') AS v");
     await c.end();
@@ -56,7 +62,9 @@ describe('test PostgreSQL harness', () => {
     expect((await a.pool.query('SELECT id FROM only_in_a')).rows).toEqual([{ id: 'x' }]);
 
     await expect(b.pool.query('SELECT * FROM only_in_a')).rejects.toThrow(/relation "only_in_a" does not exist/);
-    const seen = await b.pool.query("SELECT to_regclass('only_in_a') AS t, to_regclass($1) AS qualified", [`${a.schema}.only_in_a`]);
+    const seen = await b.pool.query("SELECT to_regclass('only_in_a') AS t, to_regclass($1) AS qualified", [
+      `${a.schema}.only_in_a`,
+    ]);
     expect(seen.rows[0].t).toBeNull();
     expect(seen.rows[0].qualified).not.toBeNull();
 
@@ -69,7 +77,10 @@ describe('test PostgreSQL harness', () => {
     const amount = (2n ** 64n + 12345678901234567890n) * 1000n + 7n; // 40 digits
     await a.pool.query('CREATE TABLE balances (id text PRIMARY KEY, amount numeric NOT NULL)');
     await a.pool.query('INSERT INTO balances VALUES ($1, $2)', ['h1', amount.toString()]);
-    const r = await a.pool.query<{ amount: string; doubled: string }>('SELECT amount, amount * 2 AS doubled FROM balances WHERE id = $1', ['h1']);
+    const r = await a.pool.query<{ amount: string; doubled: string }>(
+      'SELECT amount, amount * 2 AS doubled FROM balances WHERE id = $1',
+      ['h1'],
+    );
     expect(typeof r.rows[0].amount).toBe('string');
     expect(r.rows[0].amount).toBe(amount.toString());
     expect(BigInt(r.rows[0].amount)).toBe(amount);
@@ -85,7 +96,9 @@ describe('test PostgreSQL harness', () => {
     await a.pool.query('CREATE TABLE hist (id text NOT NULL, _block_range int8range NOT NULL)');
     await a.pool.query('CREATE INDEX hist_gist ON hist USING gist (id, _block_range)');
     await a.pool.query("INSERT INTO hist VALUES ('e1', int8range(1, 10)), ('e1', int8range(10, NULL))");
-    const at = await a.pool.query("SELECT lower(_block_range)::int AS lo FROM hist WHERE id = 'e1' AND _block_range @> 12::int8");
+    const at = await a.pool.query(
+      "SELECT lower(_block_range)::int AS lo FROM hist WHERE id = 'e1' AND _block_range @> 12::int8",
+    );
     expect(at.rows).toEqual([{ lo: 10 }]);
   });
 

@@ -10,7 +10,14 @@ jest.setTimeout(600_000);
 
 it('20 clients for 8 s against /v1 while the node indexes live blocks: all 200, indexing goes on, RSS bounded', async () => {
   const lines: string[] = [];
-  const r = await loadWhileIndexing({ serverUrl: getTestDatabaseUrl(), clients: 20, durationMs: 8000, blockMs: 300, historyBlocks: 60, log: (l) => lines.push(l) });
+  const r = await loadWhileIndexing({
+    serverUrl: getTestDatabaseUrl(),
+    clients: 20,
+    durationMs: 8000,
+    blockMs: 300,
+    historyBlocks: 60,
+    log: (l) => lines.push(l),
+  });
   expect([r.load.errors, r.load.firstError]).toEqual([0, undefined]);
   expect(r.load.requests).toBeGreaterThan(500);
   expect(r.indexedAfter).toBeGreaterThan(r.indexedBefore);

@@ -29,7 +29,17 @@ interface Started {
 
 /** The environment of a user with nothing configured, plus the test's port, data dir and small history. */
 function startEnv(port: number, dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEVNET_HISTORY_BLOCKS: '60', DEVNET_BLOCK_MS: '500', DEVNET_PORT: '0', LOG_FORMAT: 'json', ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DEVNET_HISTORY_BLOCKS: '60',
+    DEVNET_BLOCK_MS: '500',
+    DEVNET_PORT: '0',
+    LOG_FORMAT: 'json',
+    ...extra,
+  };
   for (const v of ['DATABASE_URL', 'CHAIN_RPC_URL', 'CHAIN_ID', 'DB_SCHEMA', 'LOG_LEVEL']) delete env[v];
   return env;
 }
@@ -40,7 +50,9 @@ function startEnv(port: number, dataDir: string, extra: Record<string, string> =
  * its exit code and process tree would say nothing about the launcher's shutdown.
  */
 function npmStart(port: number, dataDir: string, extra: Record<string, string> = {}): Started {
-  const script = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const script = (
+    JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+  ).scripts.start;
   const [command, ...args] = script.split(' ');
   const env = startEnv(port, dataDir, extra);
   env.PATH = `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${env.PATH ?? ''}`;
@@ -140,7 +152,11 @@ async function indexedHeight(base: string): Promise<number> {
 /** SIGTERM to npm; it must exit 0 and leave none of the processes it started. */
 async function stopAndCheckNothingLeft(s: Started): Promise<void> {
   const tree = [s.child.pid!, ...descendants(s.child.pid!)];
-  const children = [loggedPid(s, 'embedded PostgreSQL up'), loggedPid(s, 'subql-node-cosmos running'), loggedPid(s, 'listening on')];
+  const children = [
+    loggedPid(s, 'embedded PostgreSQL up'),
+    loggedPid(s, 'subql-node-cosmos running'),
+    loggedPid(s, 'listening on'),
+  ];
   for (const pid of children) expect(tree).toContain(pid);
   s.child.kill('SIGTERM');
   expect(await s.exited).toBe(0);
@@ -150,7 +166,9 @@ async function stopAndCheckNothingLeft(s: Started): Promise<void> {
     await new Promise((r) => setTimeout(r, 250));
     left = left.filter(alive);
   }
-  const described = left.map((pid) => spawnSync('ps', ['-o', 'pid=,args=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim());
+  const described = left.map((pid) =>
+    spawnSync('ps', ['-o', 'pid=,args=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim(),
+  );
   expect(described).toEqual([]);
 }
 
@@ -169,19 +187,36 @@ async function checkAppServices(s: Started, ready: Readiness): Promise<void> {
   const launched = assets.body.assets.filter((a) => a.meta_hash !== '');
   expect(launched.length).toBeGreaterThanOrEqual(5);
   for (const asset of launched) {
-    const doc = await getJson<{ meta_hash: string; symbol: string; notice: string }>(`${s.base}/api/launchpad/metadata/${asset.meta_hash}`);
+    const doc = await getJson<{ meta_hash: string; symbol: string; notice: string }>(
+      `${s.base}/api/launchpad/metadata/${asset.meta_hash}`,
+    );
     expect([asset.id, doc.status, doc.body.meta_hash]).toEqual([asset.id, 200, asset.meta_hash]);
   }
-  const body = { name: 'Start Test Commons', symbol: 'STC', description: 'Made by the start test. It has no value.', template: 'community' };
-  const posted = await getJson<{ meta_hash: string }>(`${s.base}/api/launchpad/metadata`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const body = {
+    name: 'Start Test Commons',
+    symbol: 'STC',
+    description: 'Made by the start test. It has no value.',
+    template: 'community',
+  };
+  const posted = await getJson<{ meta_hash: string }>(`${s.base}/api/launchpad/metadata`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(posted.status).toBe(200);
-  expect((await getJson<{ name: string }>(`${s.base}/api/launchpad/metadata/${posted.body.meta_hash}`)).body.name).toBe(body.name);
+  expect((await getJson<{ name: string }>(`${s.base}/api/launchpad/metadata/${posted.body.meta_hash}`)).body.name).toBe(
+    body.name,
+  );
   const contract = await fetch(`${s.base}/api/openapi.yaml`);
   expect(await contract.text()).toMatch(/^openapi: 3\.0\.3/m);
 
   const lenderKey = bytesToHex(privateKey('svc-devnet', 'lender'));
   const deskKey = bytesToHex(privateKey('svc-devnet', 'desk'));
-  const exposed = [JSON.stringify(s.lines), JSON.stringify(ready), await (await fetch(`${s.base}/metrics`)).text()].join('\n');
+  const exposed = [
+    JSON.stringify(s.lines),
+    JSON.stringify(ready),
+    await (await fetch(`${s.base}/metrics`)).text(),
+  ].join('\n');
   expect(exposed.includes(lenderKey) || exposed.includes(deskKey)).toBe(false);
 }
 
@@ -237,13 +272,19 @@ describe('npm start (embedded default)', () => {
     expect(openapi.status).toBe(200);
     expect(await openapi.text()).toMatch(/^openapi: 3\.0\.3/m);
 
-    type GqlData = { blocks: { nodes: { height: number; hash: string }[] }; _metadata: { lastProcessedHeight: number; chain: string } };
-    const gql = (query: string) => getJson<{ data?: GqlData; errors?: unknown[] }>(`${s.base}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query }),
-    });
-    const blocks = await gql('{ blocks(first: 2, orderBy: HEIGHT_DESC) { nodes { height hash } } _metadata { lastProcessedHeight chain } }');
+    type GqlData = {
+      blocks: { nodes: { height: number; hash: string }[] };
+      _metadata: { lastProcessedHeight: number; chain: string };
+    };
+    const gql = (query: string) =>
+      getJson<{ data?: GqlData; errors?: unknown[] }>(`${s.base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
+    const blocks = await gql(
+      '{ blocks(first: 2, orderBy: HEIGHT_DESC) { nodes { height hash } } _metadata { lastProcessedHeight chain } }',
+    );
     expect(blocks.status).toBe(200);
     expect(blocks.body.data!._metadata).toEqual({ lastProcessedHeight: expect.any(Number), chain: 'svc-devnet-1' });
     expect(blocks.body.data!.blocks.nodes[0].height).toBeGreaterThan(60);
@@ -256,17 +297,25 @@ describe('npm start (embedded default)', () => {
 
     // the reconciler's pass at start: every check of the devnet's assets and routes agrees
     type Invariants = { checks: { agree: boolean }[]; svc20_registry: { evaluated: boolean; agree: boolean }[] };
-    const invariants = await until('the reconciler pass at start', async () => {
-      const r = await getJson<Invariants>(`${s.base}/v1/invariants`);
-      return r.body.checks.length > 0 ? r.body : undefined;
-    }, { ms: 60_000, everyMs: 500 });
+    const invariants = await until(
+      'the reconciler pass at start',
+      async () => {
+        const r = await getJson<Invariants>(`${s.base}/v1/invariants`);
+        return r.body.checks.length > 0 ? r.body : undefined;
+      },
+      { ms: 60_000, everyMs: 500 },
+    );
     expect(invariants.checks.every((c) => c.agree)).toBe(true);
     expect(invariants.svc20_registry.length).toBeGreaterThan(invariants.checks.length);
     expect(invariants.svc20_registry.every((r) => r.evaluated && r.agree)).toBe(true);
 
     const metrics = await (await fetch(`${s.base}/metrics`)).text();
     expect(metrics).toMatch(/^http_requests_total\{route="\/v1\/status",method="GET",status="200"\} \d+/m);
-    expect(metrics.split('\n').some((l) => l.startsWith('http_request_duration_seconds_bucket{') && l.includes('route="/v1/txs"'))).toBe(true);
+    expect(
+      metrics
+        .split('\n')
+        .some((l) => l.startsWith('http_request_duration_seconds_bucket{') && l.includes('route="/v1/txs"')),
+    ).toBe(true);
     expect(metrics).toMatch(/^svc_indexed_height \d+/m);
     expect(metrics).toMatch(/^svc_chain_height \d+/m);
     expect(metrics).toMatch(/^svc_index_lag_blocks \d+/m);
@@ -283,7 +332,9 @@ describe('npm start (embedded default)', () => {
     expect(stopped('reconciler')).toBeGreaterThan(-1);
     expect(stopped('reconciler')).toBeLessThan(stopped('subql node'));
     expect(fs.existsSync(path.join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true); // kept for the next start
-    expect(fs.readFileSync(path.join(dataDir, 'devnet', 'blocks.ndjson'), 'utf8').split('\n').length).toBeGreaterThan(60);
+    expect(fs.readFileSync(path.join(dataDir, 'devnet', 'blocks.ndjson'), 'utf8').split('\n').length).toBeGreaterThan(
+      60,
+    );
   });
 
   test('second start on the same DATA_DIR resumes where indexing stopped; the node killed with SIGKILL is restarted while the API answers', async () => {
@@ -298,18 +349,28 @@ describe('npm start (embedded default)', () => {
     // the node killed outright: the launcher restarts it; meanwhile the API answers from the last committed state
     const killed = loggedPid(s, 'subql-node-cosmos running');
     process.kill(killed, 'SIGKILL');
-    const down = await until('/ready to report the node restarting', async () => {
-      const r = await getJson<Readiness>(`${s.base}/ready`);
-      return r.status === 503 ? r.body : undefined;
-    }, { ms: 20_000, everyMs: 100 });
-    expect(down.reasons.join(' ')).toMatch(/the SubQuery node is restarting after it exited \(code null, signal SIGKILL\)/);
+    const down = await until(
+      '/ready to report the node restarting',
+      async () => {
+        const r = await getJson<Readiness>(`${s.base}/ready`);
+        return r.status === 503 ? r.body : undefined;
+      },
+      { ms: 20_000, everyMs: 100 },
+    );
+    expect(down.reasons.join(' ')).toMatch(
+      /the SubQuery node is restarting after it exited \(code null, signal SIGKILL\)/,
+    );
     expect((await getJson(`${s.base}/health`)).status).toBe(200);
     const during = await indexedHeight(s.base);
     await waitReady(s);
     const restarted = s.lines.filter((l) => l.msg === 'subql-node-cosmos running').map((l) => Number(l.pid));
     expect(restarted).toHaveLength(2);
     expect(restarted[1]).not.toBe(killed);
-    await until('indexing to go on after the restart', async () => ((await indexedHeight(s.base)) > during ? true : undefined), { ms: 30_000, everyMs: 500 });
+    await until(
+      'indexing to go on after the restart',
+      async () => ((await indexedHeight(s.base)) > during ? true : undefined),
+      { ms: 30_000, everyMs: 500 },
+    );
     expect(await (await fetch(`${s.base}/metrics`)).text()).toMatch(/^svc_restarts_total\{part="subql-node"\} 1$/m);
     await stopAndCheckNothingLeft(s);
   });

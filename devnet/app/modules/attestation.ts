@@ -19,7 +19,12 @@ export interface AttestationRec {
 const typeParent = (subject: string, type: string) => `att/${subject}|${keySegment(type)}/`;
 const attestationKey = (attester: string, subject: string, type: string) => `${typeParent(subject, type)}${attester}`;
 
-export function getAttestation(kv: KvReader, attester: string, subject: string, type: string): AttestationRec | undefined {
+export function getAttestation(
+  kv: KvReader,
+  attester: string,
+  subject: string,
+  type: string,
+): AttestationRec | undefined {
   return kv.get<AttestationRec>(attestationKey(attester, subject, type));
 }
 
@@ -28,7 +33,13 @@ function isLive(rec: AttestationRec | undefined, timeMs: number): boolean {
 }
 
 /** A live attestation of `type` for `subject`, from `attester` when non-empty, else from anyone. */
-export function hasLiveAttestation(kv: KvReader, subject: string, type: string, attester: string, timeMs: number): boolean {
+export function hasLiveAttestation(
+  kv: KvReader,
+  subject: string,
+  type: string,
+  attester: string,
+  timeMs: number,
+): boolean {
   if (attester) return isLive(getAttestation(kv, attester, subject, type), timeMs);
   return kv.keys(typeParent(subject, type)).some((key) => isLive(kv.get<AttestationRec>(key), timeMs));
 }
@@ -39,10 +50,22 @@ export function handleAttest(env: Env, msg: Record<string, unknown>): Record<str
   const type = String(msg.type ?? '');
   if (!type) throw attestationErrors.invalid('type required');
   const expiryMs = timestampMs(msg.expiry);
-  if (expiryMs === null || expiryMs <= env.timeMs) throw attestationErrors.invalid('expiry must be later than the block time');
+  if (expiryMs === null || expiryMs <= env.timeMs)
+    throw attestationErrors.invalid('expiry must be later than the block time');
   const evidence = requireHexHash(msg.evidence_hash, 32, true, attestationErrors.invalid);
-  env.kv.set(attestationKey(attester, subject, type), { expiry_ms: expiryMs, revoked: false, evidence_hash: evidence, updated_height: env.height });
-  emitTyped(env, 'svc.attestation.v1.EventAttested', { attester, subject, type, expiry: rfc3339(expiryMs), evidence_hash: evidence });
+  env.kv.set(attestationKey(attester, subject, type), {
+    expiry_ms: expiryMs,
+    revoked: false,
+    evidence_hash: evidence,
+    updated_height: env.height,
+  });
+  emitTyped(env, 'svc.attestation.v1.EventAttested', {
+    attester,
+    subject,
+    type,
+    expiry: rfc3339(expiryMs),
+    evidence_hash: evidence,
+  });
   return {};
 }
 

@@ -26,7 +26,12 @@ export function ensureAccount(kv: KvWriter, address: string): AccountRec {
   const existing = getAccount(kv, address);
   if (existing) return existing;
   // account numbers start at 0 like the SDK's
-  const account: AccountRec = { address, account_number: BigInt(nextId(kv, NEXT_NUMBER_KEY) - 1), sequence: 0n, pub_key: '' };
+  const account: AccountRec = {
+    address,
+    account_number: BigInt(nextId(kv, NEXT_NUMBER_KEY) - 1),
+    sequence: 0n,
+    pub_key: '',
+  };
   kv.set(accountKey(address), account);
   return account;
 }

@@ -64,7 +64,14 @@ export interface CountersRec {
   transfers: number;
 }
 
-const ZERO_COUNTERS: CountersRec = { outbound: 0n, inbound: 0n, outbound_used: 0n, inbound_used: 0n, window_start: 0, transfers: 0 };
+const ZERO_COUNTERS: CountersRec = {
+  outbound: 0n,
+  inbound: 0n,
+  outbound_used: 0n,
+  inbound_used: 0n,
+  window_start: 0,
+  transfers: 0,
+};
 const routeKey = (id: string) => `bridge/route/${keySegment(id)}`;
 const countersKey = (id: string) => `bridge/counters/${keySegment(id)}`;
 const outNonceKey = (id: string) => `bridge/out_nonce/${keySegment(id)}`;
@@ -113,7 +120,8 @@ function countersNow(env: Env, route: RouteRec): CountersRec {
 }
 
 function checkCap(used: bigint, amount: bigint, limit: bigint, what: string): void {
-  if (limit > 0n && used + amount > limit) throw bridgeErrors.capExceeded(`${what} ${used} + ${amount} > ${limit} in this window`);
+  if (limit > 0n && used + amount > limit)
+    throw bridgeErrors.capExceeded(`${what} ${used} + ${amount} > ${limit} in this window`);
 }
 
 /** RIGHT_OUT: the kinds a route moves (its kind, or every bundle kind). */
@@ -149,9 +157,12 @@ function parseRoute(env: Env, value: Record<string, unknown>): RouteRec {
   const routeId = String(value.route_id ?? '');
   if (!routeId) throw bridgeErrors.invalidRoute('route_id required');
   const direction = String(value.direction);
-  if (![NATIVE_OUT, SYNTHETIC_IN, RIGHT_OUT].includes(direction)) throw bridgeErrors.direction(`direction ${direction}`);
-  if (direction === RIGHT_OUT && !versionAtLeast(env.config.version, '0.12.0')) throw bridgeErrors.direction('RIGHT_OUT needs chain 0.12.0');
-  if (!BYTES32_RE.test(String(value.remote_contract ?? ''))) throw bridgeErrors.invalidRoute('remote_contract must be 0x bytes32');
+  if (![NATIVE_OUT, SYNTHETIC_IN, RIGHT_OUT].includes(direction))
+    throw bridgeErrors.direction(`direction ${direction}`);
+  if (direction === RIGHT_OUT && !versionAtLeast(env.config.version, '0.12.0'))
+    throw bridgeErrors.direction('RIGHT_OUT needs chain 0.12.0');
+  if (!BYTES32_RE.test(String(value.remote_contract ?? '')))
+    throw bridgeErrors.invalidRoute('remote_contract must be 0x bytes32');
   const route: RouteRec = {
     route_id: routeId,
     remote_domain: Number(value.remote_domain ?? 0),
@@ -173,14 +184,21 @@ function parseRoute(env: Env, value: Record<string, unknown>): RouteRec {
     updated_height: env.height,
   };
   if (direction !== RIGHT_OUT) {
-    if (!isValidDenom(route.local_denom)) throw bridgeErrors.invalidRoute(`local_denom ${JSON.stringify(route.local_denom)}`);
+    if (!isValidDenom(route.local_denom))
+      throw bridgeErrors.invalidRoute(`local_denom ${JSON.stringify(route.local_denom)}`);
     return route;
   }
   const asset = requireAsset(env.kv, value.asset_id);
   const bundle = Boolean(value.bundle);
   const kindId = bundle ? 0 : requireKind(asset, value.kind_id).kind_id;
   if (bundle && bundleKinds(asset).length === 0) throw bridgeErrors.invalidRoute('asset has no bundle kinds');
-  return { ...route, asset_id: asset.asset_id, kind_id: kindId, bundle, escrow_address: routeEscrowAddress(routeId, env.config.chain.hrp) };
+  return {
+    ...route,
+    asset_id: asset.asset_id,
+    kind_id: kindId,
+    bundle,
+    escrow_address: routeEscrowAddress(routeId, env.config.chain.hrp),
+  };
 }
 
 export function handleCreateRoute(env: Env, msg: Record<string, unknown>): Record<string, unknown> {
@@ -215,7 +233,8 @@ function rightOut(env: Env, route: RouteRec, sender: string, amount: bigint): Po
   for (const kind of kinds) {
     if (!kind.bridgeable) throw bridgeErrors.notBridgeable(`kind ${kind.kind_id} of ${asset.asset_id}`);
     const { policy, path } = effectivePolicy(asset, kind);
-    if (policy.transfer !== 'TRANSFER_MODE_OPEN') throw bridgeErrors.policyNotOpen(`${path}.transfer is ${policy.transfer}`);
+    if (policy.transfer !== 'TRANSFER_MODE_OPEN')
+      throw bridgeErrors.policyNotOpen(`${path}.transfer is ${policy.transfer}`);
   }
   const opts = { requireTransferableKind: true, checkPolicy: false };
   return kinds.flatMap((kind) => rights.move(env, asset, kind, sender, route.escrow_address, amount, opts));
@@ -224,7 +243,9 @@ function rightOut(env: Env, route: RouteRec, sender: string, amount: bigint): Po
 function rightIn(env: Env, route: RouteRec, recipient: string, amount: bigint): PositionAfter[] {
   const asset = requireAsset(env.kv, route.asset_id);
   const opts = { requireTransferableKind: false, checkPolicy: true };
-  return routeKinds(asset, route).flatMap((kind) => rights.move(env, asset, kind, route.escrow_address, recipient, amount, opts));
+  return routeKinds(asset, route).flatMap((kind) =>
+    rights.move(env, asset, kind, route.escrow_address, recipient, amount, opts),
+  );
 }
 
 function outstanding(c: CountersRec): bigint {
@@ -241,7 +262,8 @@ export function handleBridgeOut(env: Env, msg: Record<string, unknown>): Record<
   const counters = countersNow(env, route);
   checkCap(counters.outbound_used, amount, route.outbound_limit, 'outbound');
   let positions: PositionAfter[] = [];
-  if (route.direction === NATIVE_OUT) send(env, sender, routeEscrowAddress(route.route_id, env.config.chain.hrp), [{ denom: route.local_denom, amount }]);
+  if (route.direction === NATIVE_OUT)
+    send(env, sender, routeEscrowAddress(route.route_id, env.config.chain.hrp), [{ denom: route.local_denom, amount }]);
   else if (route.direction === SYNTHETIC_IN) burn(env, sender, { denom: route.local_denom, amount });
   else positions = rightOut(env, route, sender, amount);
   const after: CountersRec = {
@@ -284,7 +306,10 @@ export function handleBridgeIn(env: Env, msg: Record<string, unknown>): Record<s
     throw bridgeErrors.direction(`inbound ${amount} exceeds the ${outstanding(counters)} sent out`);
   }
   let positions: PositionAfter[] = [];
-  if (route.direction === NATIVE_OUT) send(env, routeEscrowAddress(route.route_id, env.config.chain.hrp), recipient, [{ denom: route.local_denom, amount }]);
+  if (route.direction === NATIVE_OUT)
+    send(env, routeEscrowAddress(route.route_id, env.config.chain.hrp), recipient, [
+      { denom: route.local_denom, amount },
+    ]);
   else if (route.direction === SYNTHETIC_IN) mint(env, recipient, { denom: route.local_denom, amount });
   else positions = rightIn(env, route, recipient, amount);
   const after: CountersRec = {

@@ -63,7 +63,8 @@ export function handleDelegate(env: Env, msg: Record<string, unknown>): Record<s
   if (kind.class !== 'KIND_CLASS_VOTE') throw delegationErrors.notVoteKind(`kind ${kind.kind_id} is ${kind.class}`);
   const units = positiveAmount(msg.units, delegationErrors.invalid);
   const untilMs = timestampMs(msg.until);
-  if (untilMs === null || untilMs <= env.timeMs) throw delegationErrors.invalid('until must be later than the block time');
+  if (untilMs === null || untilMs <= env.timeMs)
+    throw delegationErrors.invalid('until must be later than the block time');
   const d: DelegationRec = {
     id: nextId(env.kv, 'delegation/next_id'),
     holder,

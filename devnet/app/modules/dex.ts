@@ -39,7 +39,10 @@ export function poolOfPair(kv: KvReader, assetId: string, denom: string): PoolRe
 
 /** Base reserve (whole-bundle units the pool can pay out) and quote reserve. */
 export function reserves(kv: KvReader, pool: PoolRec, asset: AssetRec): { base: bigint; quote: bigint } {
-  return { base: rights.transferableBundles(kv, asset, pool.address), quote: balance(kv, pool.address, pool.quote_denom) };
+  return {
+    base: rights.transferableBundles(kv, asset, pool.address),
+    quote: balance(kv, pool.address, pool.quote_denom),
+  };
 }
 
 /** price_per_whole = quote_reserve × 10^decimals / base_reserve (floor), decimals of the first bundle kind. */

@@ -14,7 +14,18 @@
  */
 import type { KvReader } from '../store';
 import { enqueue, dequeue, takeDue } from '../queue';
-import { Env, emitTyped, idNumber, nextId, positiveAmount, requireAddress, requireHexHash, rfc3339, timestampMs, optionalAddress } from '../env';
+import {
+  Env,
+  emitTyped,
+  idNumber,
+  nextId,
+  positiveAmount,
+  requireAddress,
+  requireHexHash,
+  rfc3339,
+  timestampMs,
+  optionalAddress,
+} from '../env';
 import { encumbranceErrors } from '../errors';
 import { AssetRec, requireAsset, requireKind } from './asset';
 import * as rights from './rights';
@@ -79,7 +90,8 @@ function creatorRole(e: EncumbranceRec, asset: AssetRec, creator: string): strin
   }
   if (e.kind === LIEN) {
     if (!asset.liens_allowed) throw encumbranceErrors.liensNotAllowed(asset.asset_id);
-    if (!asset.roles.operator || creator !== asset.roles.operator) throw encumbranceErrors.unauthorized('a lien is created by the operator');
+    if (!asset.roles.operator || creator !== asset.roles.operator)
+      throw encumbranceErrors.unauthorized('a lien is created by the operator');
     return 'ACTOR_ROLE_OPERATOR';
   }
   if (creator === e.holder) return 'ACTOR_ROLE_HOLDER';
@@ -119,9 +131,11 @@ function parseRequest(env: Env, msg: Record<string, unknown>): EncumbranceRec {
   }
   if (kind !== LOCKUP && !beneficiary) throw encumbranceErrors.invalid('beneficiary required');
   if (beneficiary === holder) throw encumbranceErrors.invalid('beneficiary is the holder');
-  if (kind !== PLEDGE && msg.income_to_beneficiary) throw encumbranceErrors.invalid('income_to_beneficiary is for pledges');
+  if (kind !== PLEDGE && msg.income_to_beneficiary)
+    throw encumbranceErrors.invalid('income_to_beneficiary is for pledges');
   const expiryMs = timestampMs(msg.expiry);
-  if (expiryMs !== null && expiryMs <= env.timeMs) throw encumbranceErrors.invalid('expiry must be later than the block time');
+  if (expiryMs !== null && expiryMs <= env.timeMs)
+    throw encumbranceErrors.invalid('expiry must be later than the block time');
   return {
     id: 0,
     kind,
@@ -165,7 +179,8 @@ export function handleCreateEncumbrance(env: Env, msg: Record<string, unknown>):
   const role = creatorRole(request, asset, creator);
   const e = { ...request, id: nextId(env.kv, 'encumbrance/next_id') };
   rights.lock(env, e.asset_id, e.kind_id, e.holder, encumbranceRef(e.id), e.units);
-  if (e.income_to_beneficiary) addRoute(env, e.asset_id, e.kind_id, e.holder, encumbranceRef(e.id), e.beneficiary, e.units);
+  if (e.income_to_beneficiary)
+    addRoute(env, e.asset_id, e.kind_id, e.holder, encumbranceRef(e.id), e.beneficiary, e.units);
   if (e.expiry_ms !== null) enqueue(env.kv, QUEUE, e.expiry_ms, e.id);
   env.kv.set(encumbranceKey(e.id), e);
   const proto = encumbranceProto(e);

@@ -20,7 +20,16 @@
  * charged (gas_used × effective gas price, to the fee collector) and the
  * nonce stays bumped.
  */
-import { AbiCoder, Signature, Transaction, getAddress, getBytes, getCreateAddress, hexlify, zeroPadValue } from 'ethers';
+import {
+  AbiCoder,
+  Signature,
+  Transaction,
+  getAddress,
+  getBytes,
+  getCreateAddress,
+  hexlify,
+  zeroPadValue,
+} from 'ethers';
 import { CacheKv, KvReader } from '../store';
 import { toBech32 } from '../../../src/lib/address';
 import { bundleTokenAddress, rightTokenAddress } from '../../../src/lib/ids';
@@ -76,9 +85,14 @@ const allowanceKey = (token: string, owner: string, spender: string) =>
 
 /** Registers the right tokens of every kind and the bundle token of a new asset. */
 export function registerAssetTokens(env: Env, asset: AssetRec): void {
-  const entries: TokenEntry[] = asset.kinds.map((k) => ({ kind_id: k.kind_id, bundle: false, address: rightTokenAddress(asset.asset_id, k.kind_id) }));
+  const entries: TokenEntry[] = asset.kinds.map((k) => ({
+    kind_id: k.kind_id,
+    bundle: false,
+    address: rightTokenAddress(asset.asset_id, k.kind_id),
+  }));
   entries.push({ kind_id: 0, bundle: true, address: bundleTokenAddress(asset.asset_id) });
-  for (const e of entries) env.kv.set(tokenKey(e.address), { asset_id: asset.asset_id, kind_id: e.kind_id, bundle: e.bundle });
+  for (const e of entries)
+    env.kv.set(tokenKey(e.address), { asset_id: asset.asset_id, kind_id: e.kind_id, bundle: e.bundle });
   env.kv.set(registryKey(asset.asset_id), entries);
 }
 
@@ -134,7 +148,10 @@ function fromDynamicFee(f: Record<string, unknown>): Transaction {
     to: f.to ? String(f.to) : null,
     value: bigOf(f.value),
     data: hexlify(bytesOf(f.data)),
-    accessList: ((f.accesses as Record<string, unknown>[]) ?? []).map((a) => ({ address: String(a.address), storageKeys: (a.storage_keys as string[]) ?? [] })),
+    accessList: ((f.accesses as Record<string, unknown>[]) ?? []).map((a) => ({
+      address: String(a.address),
+      storageKeys: (a.storage_keys as string[]) ?? [],
+    })),
     signature: Signature.from({ r: word(bytesOf(f.r)), s: word(bytesOf(f.s)), yParity: Number(v) as 0 | 1 }),
   });
 }
@@ -243,7 +260,9 @@ interface TokenRef {
 }
 
 function tokenUnits(env: Env, asset: AssetRec, token: TokenRef, holder: string): bigint {
-  return token.bundle ? rights.transferableBundles(env.kv, asset, holder) : rights.transferable(env.kv, asset.asset_id, token.kind_id, holder);
+  return token.bundle
+    ? rights.transferableBundles(env.kv, asset, holder)
+    : rights.transferable(env.kv, asset.asset_id, token.kind_id, holder);
 }
 
 function moveTokenUnits(env: Env, asset: AssetRec, token: TokenRef, from: string, to: string, units: bigint): void {
@@ -267,7 +286,13 @@ const encodeUint = (n: bigint) => abi.encode(['uint256'], [n]);
 const TRUE = abi.encode(['bool'], [true]);
 
 /** Runs an ERC-20 call against a right-token or bundle-token precompile. */
-function callToken(env: Env, tokenAddress: string, token: TokenRef, from: string, data: string): { gas: bigint; ret: string } {
+function callToken(
+  env: Env,
+  tokenAddress: string,
+  token: TokenRef,
+  from: string,
+  data: string,
+): { gas: bigint; ret: string } {
   const asset = getAsset(env.kv, token.asset_id)!;
   const hrp = env.config.chain.hrp;
   const account = (a: unknown) => toBech32(getAddress(String(a)), hrp);
@@ -298,7 +323,10 @@ function callToken(env: Env, tokenAddress: string, token: TokenRef, from: string
     }
     case SELECTORS.allowance: {
       const [owner, spender] = decodeArgs(['address', 'address'], data);
-      return { gas: GAS.read, ret: encodeUint(env.kv.get<bigint>(allowanceKey(tokenAddress, account(owner), account(spender))) ?? 0n) };
+      return {
+        gas: GAS.read,
+        ret: encodeUint(env.kv.get<bigint>(allowanceKey(tokenAddress, account(owner), account(spender))) ?? 0n),
+      };
     }
     case SELECTORS.transferFrom: {
       const [owner, to, amount] = decodeArgs(['address', 'address', 'uint256'], data);
@@ -344,7 +372,13 @@ interface EvmResult extends Outcome {
 
 /** Runs `execute` in a nested cache: kept on success, dropped on revert or out of gas. */
 function run(env: Env, tx: Transaction, sender: string, senderEvm: string, nonce: bigint): EvmResult {
-  const outOfGas: EvmResult = { gasUsed: tx.gasLimit, returnData: '0x', contractAddress: '', status: 0, vmError: 'out of gas' };
+  const outOfGas: EvmResult = {
+    gasUsed: tx.gasLimit,
+    returnData: '0x',
+    contractAddress: '',
+    status: 0,
+    vmError: 'out of gas',
+  };
   const intrinsic = GAS.tx + calldataGas(tx.data);
   if (intrinsic > tx.gasLimit) return outOfGas;
   const cache = new CacheKv(env.kv);
@@ -366,7 +400,11 @@ function run(env: Env, tx: Transaction, sender: string, senderEvm: string, nonce
 // ------------------------------------------------------------------ message
 
 /** Handles either MsgEthereumTx form; returns the MsgEthereumTxResponse and the EVM sender. */
-export function handleEthereumTx(env: Env, typeUrl: string, msg: Record<string, unknown>): { response: Record<string, unknown>; sender: string; gasUsed: bigint } {
+export function handleEthereumTx(
+  env: Env,
+  typeUrl: string,
+  msg: Record<string, unknown>,
+): { response: Record<string, unknown>; sender: string; gasUsed: bigint } {
   const tx = parseEthereumTx(typeUrl, msg);
   const { evm: senderEvm, bech32: sender } = senderOf(tx, env.config.chain.hrp);
   if (tx.chainId !== BigInt(env.config.chain.evmChainId)) {
@@ -378,13 +416,19 @@ export function handleEthereumTx(env: Env, typeUrl: string, msg: Record<string, 
   const denom = env.config.chain.gasDenom;
   const maxCost = tx.gasLimit * price + tx.value;
   const have = balance(env.kv, sender, denom);
-  if (have < maxCost) throw sdkErrors.insufficientFunds(`${have}${denom} is smaller than ${maxCost}${denom} (gas limit × price + value)`);
+  if (have < maxCost)
+    throw sdkErrors.insufficientFunds(`${have}${denom} is smaller than ${maxCost}${denom} (gas limit × price + value)`);
   env.kv.set(nonceKey(senderEvm), nonce + 1n);
   const result = run(env, tx, sender, senderEvm, nonce);
   send(env, sender, moduleAccount(env.config, 'fee_collector'), [{ denom, amount: result.gasUsed * price }]);
   emitResult(env, tx, result);
   return {
-    response: { hash: tx.hash!, ret: Buffer.from(getBytes(result.returnData)).toString('base64'), vm_error: result.vmError, gas_used: result.gasUsed },
+    response: {
+      hash: tx.hash!,
+      ret: Buffer.from(getBytes(result.returnData)).toString('base64'),
+      vm_error: result.vmError,
+      gas_used: result.gasUsed,
+    },
     sender,
     gasUsed: result.gasUsed,
   };

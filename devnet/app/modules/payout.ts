@@ -82,7 +82,13 @@ export function getRoutes(kv: KvReader, a: string, k: number, holder: string): R
 }
 
 /** Income since the position's snapshot, per segment (own units first, then each route). */
-function pendingParts(kv: KvReader, a: string, k: number, holder: string, denom: string): { own: bigint; routes: { route: RouteRec; amount: bigint }[] } {
+function pendingParts(
+  kv: KvReader,
+  a: string,
+  k: number,
+  holder: string,
+  denom: string,
+): { own: bigint; routes: { route: RouteRec; amount: bigint }[] } {
   const index = getAccrual(kv, a, k, denom).index;
   const snapshot = kv.get<Record<string, bigint>>(snapshotKey(a, k, holder))?.[denom] ?? 0n;
   const routes = getRoutes(kv, a, k, holder);
@@ -126,9 +132,19 @@ export function settlePosition(env: Env, a: string, k: number, holder: string): 
 }
 
 /** Starts routing the income of `units` of a holder's position to `beneficiary` under `ref`. */
-export function addRoute(env: Env, a: string, k: number, holder: string, ref: string, beneficiary: string, units: bigint): void {
+export function addRoute(
+  env: Env,
+  a: string,
+  k: number,
+  holder: string,
+  ref: string,
+  beneficiary: string,
+  units: bigint,
+): void {
   settlePosition(env, a, k, holder);
-  const routes = [...getRoutes(env.kv, a, k, holder), { ref, beneficiary, units }].sort((x, y) => (x.ref < y.ref ? -1 : 1));
+  const routes = [...getRoutes(env.kv, a, k, holder), { ref, beneficiary, units }].sort((x, y) =>
+    x.ref < y.ref ? -1 : 1,
+  );
   env.kv.set(routesKey(a, k, holder), routes);
   env.kv.set(`${routedInParent(beneficiary)}${a}|${k}|${holder}|${keySegment(ref)}`, true);
 }
@@ -149,7 +165,9 @@ export function removeRoute(env: Env, a: string, k: number, holder: string, ref:
 function routedInHolders(kv: KvReader, beneficiary: string, a: string, k: number): string[] {
   const parent = routedInParent(beneficiary);
   const prefix = `${parent}${a}|${k}|`;
-  const holders = kv.keys(parent, { gt: prefix, lte: prefix + KEY_MAX }).map((key) => key.slice(prefix.length).split('|')[0]);
+  const holders = kv
+    .keys(parent, { gt: prefix, lte: prefix + KEY_MAX })
+    .map((key) => key.slice(prefix.length).split('|')[0]);
   return [...new Set(holders)];
 }
 
@@ -196,7 +214,13 @@ export function claimableRows(kv: KvReader, address: string): ClaimableRow[] {
   const parent = claimParent(address);
   for (const key of kv.keys(parent)) {
     const [assetId, kind, denomSeg, routedFrom, refSeg] = key.slice(parent.length).split('|');
-    const base = { routed_from: routedFrom, ref: unKeySegment(refSeg), asset_id: assetId, kind_id: Number(kind), denom: unKeySegment(denomSeg) };
+    const base = {
+      routed_from: routedFrom,
+      ref: unKeySegment(refSeg),
+      asset_id: assetId,
+      kind_id: Number(kind),
+      denom: unKeySegment(denomSeg),
+    };
     add(base, 0n, kv.get<bigint>(key) ?? 0n);
   }
   return [...rows.entries()]
@@ -209,7 +233,8 @@ export function claimableRows(kv: KvReader, address: string): ClaimableRow[] {
 export function claimableTotal(kv: KvReader, claimer: string, a: string, k: number, denom: string): bigint {
   let total = pendingParts(kv, a, k, claimer, denom).own;
   for (const holder of routedInHolders(kv, claimer, a, k)) {
-    for (const part of pendingParts(kv, a, k, holder, denom).routes) if (part.route.beneficiary === claimer) total += part.amount;
+    for (const part of pendingParts(kv, a, k, holder, denom).routes)
+      if (part.route.beneficiary === claimer) total += part.amount;
   }
   const parent = claimParent(claimer);
   const prefix = `${parent}${a}|${k}|${keySegment(denom)}|`;
@@ -223,7 +248,13 @@ export function claimableTotal(kv: KvReader, claimer: string, a: string, k: numb
  * Settles the claimer's own and routed-in positions of (a, k), empties its
  * claim entries of the denom and pays them out of the module account.
  */
-export function collect(env: Env, claimer: string, a: string, k: number, denom: string): { amount: bigint; entries: ClaimPart[]; accrual: AccrualRec } {
+export function collect(
+  env: Env,
+  claimer: string,
+  a: string,
+  k: number,
+  denom: string,
+): { amount: bigint; entries: ClaimPart[]; accrual: AccrualRec } {
   settlePosition(env, a, k, claimer);
   for (const holder of routedInHolders(env.kv, claimer, a, k)) settlePosition(env, a, k, holder);
   const parent = claimParent(claimer);
@@ -238,7 +269,12 @@ export function collect(env: Env, claimer: string, a: string, k: number, denom: 
   const before = getAccrual(env.kv, a, k, denom);
   if (amount === 0n) return { amount, entries, accrual: before };
   send(env, moduleAccount(env.config, PAYOUT_MODULE), claimer, [{ denom, amount }]);
-  const accrual = { ...before, total_paid: before.total_paid + amount, module_held: before.module_held - amount, updated_height: env.height };
+  const accrual = {
+    ...before,
+    total_paid: before.total_paid + amount,
+    module_held: before.module_held - amount,
+    updated_height: env.height,
+  };
   env.kv.set(accrualKey(a, k, denom), accrual);
   return { amount, entries, accrual };
 }

@@ -112,7 +112,8 @@ function changeSupply(env: Env, a: string, k: number, delta: bigint): void {
 
 function requireTransferable(env: Env, a: string, k: number, holder: string, units: bigint): void {
   const have = transferable(env.kv, a, k, holder);
-  if (have < units) throw rightsErrors.insufficient(`${holder} has ${have} transferable units of ${a}/${k}, needs ${units}`);
+  if (have < units)
+    throw rightsErrors.insufficient(`${holder} has ${have} transferable units of ${a}/${k}, needs ${units}`);
 }
 
 /** Creates units (issuance). */
@@ -166,7 +167,8 @@ export function checkReceipt(env: Env, asset: AssetRec, kind: KindRec, recipient
   const { policy, path } = effectivePolicy(asset, kind);
   const allowed =
     policy.transfer === 'TRANSFER_MODE_OPEN' ||
-    (policy.transfer === 'TRANSFER_MODE_RESTRICTED' && (recipient === asset.issuer || policy.allowlist.includes(recipient))) ||
+    (policy.transfer === 'TRANSFER_MODE_RESTRICTED' &&
+      (recipient === asset.issuer || policy.allowlist.includes(recipient))) ||
     (policy.transfer === 'TRANSFER_MODE_ATTESTED' &&
       hasLiveAttestation(env.kv, recipient, policy.attestation_type, policy.attester, env.timeMs));
   if (!allowed) throw rightsErrors.policyDenied(`${path}.transfer`);
@@ -227,7 +229,15 @@ export function transferableBundles(kv: KvReader, asset: AssetRec, holder: strin
 }
 
 /** Emits EventTransferred. */
-export function emitTransferred(env: Env, asset: AssetRec, kind: KindRec, from: string, to: string, units: bigint, positions: PositionAfter[]): void {
+export function emitTransferred(
+  env: Env,
+  asset: AssetRec,
+  kind: KindRec,
+  from: string,
+  to: string,
+  units: bigint,
+  positions: PositionAfter[],
+): void {
   emitTyped(env, 'svc.rights.v1.EventTransferred', {
     asset_id: asset.asset_id,
     kind_id: kind.kind_id,
@@ -239,7 +249,14 @@ export function emitTransferred(env: Env, asset: AssetRec, kind: KindRec, from: 
 }
 
 /** Emits EventBundleTransferred. */
-export function emitBundleTransferred(env: Env, asset: AssetRec, from: string, to: string, units: bigint, moved: { kindIds: number[]; positions: PositionAfter[] }): void {
+export function emitBundleTransferred(
+  env: Env,
+  asset: AssetRec,
+  from: string,
+  to: string,
+  units: bigint,
+  moved: { kindIds: number[]; positions: PositionAfter[] },
+): void {
   emitTyped(env, 'svc.rights.v1.EventBundleTransferred', {
     asset_id: asset.asset_id,
     sender: from,

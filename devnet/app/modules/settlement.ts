@@ -11,7 +11,18 @@
 import type { KvReader } from '../store';
 import { KEY_MAX } from '../store';
 import { enqueue, dequeue, takeDue } from '../queue';
-import { Env, emitTyped, moduleAccount, nextId, idNumber, positiveAmount, requireAddress, requireHexHash, rfc3339, timestampMs } from '../env';
+import {
+  Env,
+  emitTyped,
+  moduleAccount,
+  nextId,
+  idNumber,
+  positiveAmount,
+  requireAddress,
+  requireHexHash,
+  rfc3339,
+  timestampMs,
+} from '../env';
 import { settlementErrors } from '../errors';
 import { AssetRec, ASSET_ACTIVE, requireAsset, requireKind } from './asset';
 import * as rights from './rights';
@@ -105,7 +116,8 @@ function escrow(env: Env, s: SettlementRec): PositionAfter[] {
       const asset = requireAsset(env.kv, leg.right!.asset_id);
       const kind = requireKind(asset, leg.right!.kind_id);
       // fail early: the units could never be delivered
-      if (!kind.transferable) throw settlementErrors.invalidLegs(`kind ${kind.kind_id} of ${asset.asset_id} is not transferable`);
+      if (!kind.transferable)
+        throw settlementErrors.invalidLegs(`kind ${kind.kind_id} of ${asset.asset_id} is not transferable`);
       rights.lock(env, asset.asset_id, kind.kind_id, s.proposer, escrowRef(s.id), leg.right!.units);
       touched.push(rights.positionAfter(env.kv, asset.asset_id, kind.kind_id, s.proposer));
     }
@@ -174,7 +186,8 @@ export function handlePropose(env: Env, msg: Record<string, unknown>): Record<st
   const legs = ((msg.legs as Record<string, unknown>[]) ?? []).map((l, i) => parseLeg(env, l, i));
   if (legs.length === 0) throw settlementErrors.invalidLegs('at least one leg');
   const expiryMs = timestampMs(msg.expiry);
-  if (expiryMs === null || expiryMs <= env.timeMs) throw settlementErrors.invalid('expiry must be later than the block time');
+  if (expiryMs === null || expiryMs <= env.timeMs)
+    throw settlementErrors.invalid('expiry must be later than the block time');
   const s: SettlementRec = {
     id: nextId(env.kv, 'settlement/next_id'),
     proposer,
@@ -207,10 +220,15 @@ export function handleAccept(env: Env, msg: Record<string, unknown>): Record<str
   const sender = requireAddress(env, msg.counterparty, 'counterparty');
   const s = requirePending(env, msg.settlement_id);
   if (sender !== s.counterparty) throw settlementErrors.unauthorized(`${sender} is not the counterparty of ${s.id}`);
-  if (env.timeMs >= s.expiry_ms) throw settlementErrors.expired(`settlement ${s.id} expired at ${rfc3339(s.expiry_ms)}`);
+  if (env.timeMs >= s.expiry_ms)
+    throw settlementErrors.expired(`settlement ${s.id} expired at ${rfc3339(s.expiry_ms)}`);
   const positions = deliver(env, s);
   close(env, s, 'STATUS_SETTLED', '');
-  emitTyped(env, 'svc.settlement.v1.EventSettlementSettled', { settlement_id: s.id, accepted_by: sender, positions_after: positions });
+  emitTyped(env, 'svc.settlement.v1.EventSettlementSettled', {
+    settlement_id: s.id,
+    accepted_by: sender,
+    positions_after: positions,
+  });
   return {};
 }
 
@@ -218,13 +236,19 @@ export function handleAccept(env: Env, msg: Record<string, unknown>): Record<str
 export function cancel(env: Env, s: SettlementRec, by: string, reason: string): void {
   const positions = refund(env, s);
   close(env, s, 'STATUS_CANCELLED', reason);
-  emitTyped(env, 'svc.settlement.v1.EventSettlementCancelled', { settlement_id: s.id, cancelled_by: by, reason, positions_after: positions });
+  emitTyped(env, 'svc.settlement.v1.EventSettlementCancelled', {
+    settlement_id: s.id,
+    cancelled_by: by,
+    reason,
+    positions_after: positions,
+  });
 }
 
 export function handleCancel(env: Env, msg: Record<string, unknown>): Record<string, unknown> {
   const sender = requireAddress(env, msg.sender, 'sender');
   const s = requirePending(env, msg.settlement_id);
-  if (sender !== s.proposer && sender !== s.counterparty) throw settlementErrors.unauthorized(`${sender} is not a party of ${s.id}`);
+  if (sender !== s.proposer && sender !== s.counterparty)
+    throw settlementErrors.unauthorized(`${sender} is not a party of ${s.id}`);
   cancel(env, s, sender, '');
   return {};
 }

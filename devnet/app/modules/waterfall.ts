@@ -14,7 +14,16 @@
 import type { KvReader } from '../store';
 import { Env, emitTyped, moduleAccount, nonNegativeAmount, positiveAmount, requireAddress } from '../env';
 import { waterfallErrors } from '../errors';
-import { AssetRec, ASSET_ACTIVE, ASSET_LIQUIDATED, ASSET_LIQUIDATING, requireAsset, requireKind, setAssetStatus, saveAsset } from './asset';
+import {
+  AssetRec,
+  ASSET_ACTIVE,
+  ASSET_LIQUIDATED,
+  ASSET_LIQUIDATING,
+  requireAsset,
+  requireKind,
+  setAssetStatus,
+  saveAsset,
+} from './asset';
 import * as rights from './rights';
 import { parseCoin, send } from './bank';
 import { cancelForLiquidation } from './settlement';
@@ -79,7 +88,8 @@ function requireIssuer(asset: AssetRec, sender: string): void {
 /** Adds coins to a kind's pool and resets units_outstanding to the kind's supply. */
 function fundPool(env: Env, asset: AssetRec, kindId: number, denom: string, amount: bigint): PoolRec {
   const existing = getPool(env.kv, asset.asset_id, kindId);
-  if (existing && existing.denom !== denom) throw waterfallErrors.denomMismatch(`pool of kind ${kindId} is in ${existing.denom}`);
+  if (existing && existing.denom !== denom)
+    throw waterfallErrors.denomMismatch(`pool of kind ${kindId} is in ${existing.denom}`);
   const pool: PoolRec = {
     kind_id: kindId,
     denom,
@@ -91,7 +101,13 @@ function fundPool(env: Env, asset: AssetRec, kindId: number, denom: string, amou
 }
 
 /** Pays the tiers in rank order; returns the payments and the surplus. */
-function payTiers(env: Env, asset: AssetRec, tiers: TierRec[], denom: string, proceeds: bigint): { payments: TierPaymentRec[]; surplus: bigint } {
+function payTiers(
+  env: Env,
+  asset: AssetRec,
+  tiers: TierRec[],
+  denom: string,
+  proceeds: bigint,
+): { payments: TierPaymentRec[]; surplus: bigint } {
   let remaining = proceeds;
   let cumulative = 0n;
   const payments = tiers.map((tier) => {
@@ -129,8 +145,10 @@ export function handleSetWaterfall(env: Env, msg: Record<string, unknown>): Reco
     claim_per_unit: nonNegativeAmount(t.claim_per_unit, waterfallErrors.invalidTiers),
   }));
   if (tiers.length === 0) throw waterfallErrors.invalidTiers('at least one tier');
-  if (new Set(tiers.map((t) => t.rank)).size !== tiers.length) throw waterfallErrors.invalidTiers('ranks must be unique');
-  if (new Set(tiers.map((t) => t.kind_id)).size !== tiers.length) throw waterfallErrors.invalidTiers('kinds must be unique');
+  if (new Set(tiers.map((t) => t.rank)).size !== tiers.length)
+    throw waterfallErrors.invalidTiers('ranks must be unique');
+  if (new Set(tiers.map((t) => t.kind_id)).size !== tiers.length)
+    throw waterfallErrors.invalidTiers('kinds must be unique');
   tiers.sort((x, y) => x.rank - y.rank);
   env.kv.set(tiersKey(asset.asset_id), tiers);
   saveAsset(env, asset);
@@ -141,7 +159,8 @@ export function handleSetWaterfall(env: Env, msg: Record<string, unknown>): Reco
 export function handleLiquidate(env: Env, msg: Record<string, unknown>): Record<string, unknown> {
   const authority = requireAddress(env, msg.authority, 'authority');
   let asset = requireAsset(env.kv, msg.asset_id);
-  if (authority !== asset.issuer && authority !== asset.roles.operator) throw waterfallErrors.unauthorized('issuer or operator only');
+  if (authority !== asset.issuer && authority !== asset.roles.operator)
+    throw waterfallErrors.unauthorized('issuer or operator only');
   if (asset.status !== ASSET_ACTIVE) throw waterfallErrors.assetNotActive(asset.status);
   const tiers = getTiers(env.kv, asset.asset_id);
   if (tiers.length === 0) throw waterfallErrors.noWaterfall(asset.asset_id);
@@ -178,9 +197,11 @@ export function handleFundRedemption(env: Env, msg: Record<string, unknown>): Re
   const asset = requireAsset(env.kv, msg.asset_id);
   requireIssuer(asset, issuer);
   const kind = requireKind(asset, msg.kind_id);
-  if (kind.class !== 'KIND_CLASS_REDEMPTION') throw waterfallErrors.notRedemptionKind(`kind ${kind.kind_id} is ${kind.class}`);
+  if (kind.class !== 'KIND_CLASS_REDEMPTION')
+    throw waterfallErrors.notRedemptionKind(`kind ${kind.kind_id} is ${kind.class}`);
   const coin = parseCoin(msg.amount, waterfallErrors.invalidAmount);
-  if (rights.getSupply(env.kv, asset.asset_id, kind.kind_id).supply === 0n) throw waterfallErrors.invalidAmount('kind has no supply');
+  if (rights.getSupply(env.kv, asset.asset_id, kind.kind_id).supply === 0n)
+    throw waterfallErrors.invalidAmount('kind has no supply');
   send(env, issuer, moduleAccount(env.config, WATERFALL_MODULE), [coin]);
   const pool = fundPool(env, asset, kind.kind_id, coin.denom, coin.amount);
   emitTyped(env, 'svc.waterfall.v1.EventRedemptionFunded', {

@@ -32,11 +32,44 @@ export function remoteAddress(local: string): string {
 function routes(ctx: Ctx, dividendId: string | undefined): RouteSpec[] {
   const common = { remote_domain: 1, remote_contract: REMOTE_ROUTER, inbound_limit: '0' };
   const list: RouteSpec[] = [
-    { ...common, route_id: NATIVE_ROUTE, direction: 'DIRECTION_NATIVE_OUT', local_denom: ctx.config.gasDenom, window_seconds: String(NATIVE_WINDOW_SECONDS), outbound_limit: NATIVE_CAP.toString(), warp_token_id: '0x' + '11'.repeat(32), display: 'SVC', exponent: 6 },
-    { ...common, route_id: SYNTHETIC_ROUTE, direction: 'DIRECTION_SYNTHETIC_IN', local_denom: SYNTHETIC_DENOM, window_seconds: '86400', outbound_limit: '0', warp_token_id: '0x' + '22'.repeat(32), display: 'WETH', exponent: 18 },
+    {
+      ...common,
+      route_id: NATIVE_ROUTE,
+      direction: 'DIRECTION_NATIVE_OUT',
+      local_denom: ctx.config.gasDenom,
+      window_seconds: String(NATIVE_WINDOW_SECONDS),
+      outbound_limit: NATIVE_CAP.toString(),
+      warp_token_id: '0x' + '11'.repeat(32),
+      display: 'SVC',
+      exponent: 6,
+    },
+    {
+      ...common,
+      route_id: SYNTHETIC_ROUTE,
+      direction: 'DIRECTION_SYNTHETIC_IN',
+      local_denom: SYNTHETIC_DENOM,
+      window_seconds: '86400',
+      outbound_limit: '0',
+      warp_token_id: '0x' + '22'.repeat(32),
+      display: 'WETH',
+      exponent: 18,
+    },
   ];
   if (dividendId) {
-    list.push({ ...common, route_id: RIGHT_ROUTE, direction: 'DIRECTION_RIGHT_OUT', local_denom: '', window_seconds: '86400', outbound_limit: '0', warp_token_id: '0x' + '33'.repeat(32), display: 'QSR-INC', exponent: 6, asset_id: dividendId, kind_id: 1, bundle: false });
+    list.push({
+      ...common,
+      route_id: RIGHT_ROUTE,
+      direction: 'DIRECTION_RIGHT_OUT',
+      local_denom: '',
+      window_seconds: '86400',
+      outbound_limit: '0',
+      warp_token_id: '0x' + '33'.repeat(32),
+      display: 'QSR-INC',
+      exponent: 6,
+      asset_id: dividendId,
+      kind_id: 1,
+      bundle: false,
+    });
   }
   return list;
 }
@@ -66,7 +99,8 @@ export function bridgeFlow(): Flow {
   const authority = (ctx: Ctx) => ctx.cast.roles.bridge;
   const relayIn = (ctx: Ctx, routeId: string, to: Actor, amount: bigint) =>
     msg.bridgeIn(authority(ctx).address, routeId, bytes32(ctx), remoteAddress(to.address), to.address, amount);
-  const out = (holder: Actor, routeId: string, amount: bigint) => msg.bridgeOut(holder.address, routeId, remoteAddress(holder.address), amount);
+  const out = (holder: Actor, routeId: string, amount: bigint) =>
+    msg.bridgeOut(holder.address, routeId, remoteAddress(holder.address), amount);
 
   // each step takes the block's bridge slot, so background bridge traffic cannot interleave with a pause or a cap test
   const exclusive =
@@ -80,18 +114,27 @@ export function bridgeFlow(): Flow {
       const dividend = ctx.issuedAsset('dividend');
       if (!dividend) return 'wait';
       s.holders = shuffled(ctx, ctx.cast.holders);
-      s.create = await ctx.submit(authority(ctx), routes(ctx, ctx.config.oldChain ? undefined : dividend.assetId).map((r) => msg.createRoute(authority(ctx).address, r)));
+      s.create = await ctx.submit(
+        authority(ctx),
+        routes(ctx, ctx.config.oldChain ? undefined : dividend.assetId).map((r) =>
+          msg.createRoute(authority(ctx).address, r),
+        ),
+      );
     },
     async (ctx, s) => {
       expectOk(ctx, s.create!, 'MsgCreateRoute');
       await ctx.submit(s.holders[0], [out(s.holders[0], NATIVE_ROUTE, ctx.rng.bigint(1n, 10n) * WHOLE)]);
-      await ctx.submit(authority(ctx), [relayIn(ctx, SYNTHETIC_ROUTE, s.holders[1], ctx.rng.bigint(1n, 5n) * 10n ** 18n)]);
+      await ctx.submit(authority(ctx), [
+        relayIn(ctx, SYNTHETIC_ROUTE, s.holders[1], ctx.rng.bigint(1n, 5n) * 10n ** 18n),
+      ]);
     },
     async (ctx, s) => {
       const synthetic = ctx.availableCoins(s.holders[1].address, SYNTHETIC_DENOM);
-      if (synthetic > 0n) await ctx.submit(s.holders[1], [out(s.holders[1], SYNTHETIC_ROUTE, somePart(ctx, synthetic, 2n))]);
+      if (synthetic > 0n)
+        await ctx.submit(s.holders[1], [out(s.holders[1], SYNTHETIC_ROUTE, somePart(ctx, synthetic, 2n))]);
       const back = outstanding(ctx, NATIVE_ROUTE);
-      if (back > 0n) await ctx.submit(authority(ctx), [relayIn(ctx, NATIVE_ROUTE, s.holders[2], somePart(ctx, back, 1n))]);
+      if (back > 0n)
+        await ctx.submit(authority(ctx), [relayIn(ctx, NATIVE_ROUTE, s.holders[2], somePart(ctx, back, 1n))]);
     },
     async (ctx, s) => {
       if (ctx.config.oldChain) return;
@@ -108,16 +151,23 @@ export function bridgeFlow(): Flow {
       if (ctx.config.oldChain) return;
       const dividend = ctx.issuedAsset('dividend')!;
       if (outstanding(ctx, RIGHT_ROUTE) === 0n) return;
-      await ctx.submit(dividend.issuer, [msg.distribute(dividend.issuer.address, dividend.assetId, 1, msg.coin(ctx.config.stableDenom, oddIncome(ctx)))]);
+      await ctx.submit(dividend.issuer, [
+        msg.distribute(dividend.issuer.address, dividend.assetId, 1, msg.coin(ctx.config.stableDenom, oddIncome(ctx))),
+      ]);
     },
     async (ctx, s) => {
       const units = ctx.config.oldChain ? 0n : outstanding(ctx, RIGHT_ROUTE);
-      if (units > 0n) await ctx.submit(authority(ctx), [relayIn(ctx, RIGHT_ROUTE, s.holders[3], somePart(ctx, units, 2n))]);
+      if (units > 0n)
+        await ctx.submit(authority(ctx), [relayIn(ctx, RIGHT_ROUTE, s.holders[3], somePart(ctx, units, 2n))]);
       await ctx.submit(authority(ctx), [msg.setRouteStatus(authority(ctx).address, NATIVE_ROUTE, true)]);
     },
     // paused: a failed MsgBridgeOut in codespace bridge (rejected, bridge/4)
-    async (ctx, s) => void (await ctx.submit(s.holders[4 % s.holders.length], [out(s.holders[4 % s.holders.length], NATIVE_ROUTE, WHOLE)])),
-    async (ctx) => void (await ctx.submit(authority(ctx), [msg.setRouteStatus(authority(ctx).address, NATIVE_ROUTE, false)])),
+    async (ctx, s) =>
+      void (await ctx.submit(s.holders[4 % s.holders.length], [
+        out(s.holders[4 % s.holders.length], NATIVE_ROUTE, WHOLE),
+      ])),
+    async (ctx) =>
+      void (await ctx.submit(authority(ctx), [msg.setRouteStatus(authority(ctx).address, NATIVE_ROUTE, false)])),
     async (ctx, s) => {
       // one unit over what is left of this window's cap (rejected, bridge/5)
       const over = NATIVE_CAP - windowUsed(ctx, NATIVE_ROUTE, NATIVE_WINDOW_SECONDS) + 1n;

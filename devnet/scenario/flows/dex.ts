@@ -25,7 +25,9 @@ async function createPool(ctx: Ctx, key: string): Promise<'wait' | void> {
   const quote = (base * BigInt(ctx.rng.int(50, 300))) / 100n;
   kinds.forEach((k) => ctx.reserveUnits(asset.issuer.address, asset.assetId, k, base));
   ctx.reserveCoins(asset.issuer.address, ctx.config.stableDenom, quote);
-  await ctx.submit(asset.issuer, [msg.createPool(asset.issuer.address, asset.assetId, ctx.config.stableDenom, base, quote)]);
+  await ctx.submit(asset.issuer, [
+    msg.createPool(asset.issuer.address, asset.assetId, ctx.config.stableDenom, base, quote),
+  ]);
 }
 
 /** A swap of a small part of what the trader can give; false when it cannot trade this pool now. */
@@ -37,7 +39,9 @@ export async function trySwap(ctx: Ctx, trader: Actor, key: string): Promise<boo
   if (!ctx.claimOnce(`swap:${key}`)) return false;
   const sellBase = ctx.rng.chance(0.5);
   const kinds = bundleKinds(asset);
-  const have = sellBase ? ctx.availableBundles(trader.address, asset.assetId, kinds) : ctx.availableCoins(trader.address, ctx.config.stableDenom);
+  const have = sellBase
+    ? ctx.availableBundles(trader.address, asset.assetId, kinds)
+    : ctx.availableCoins(trader.address, ctx.config.stableDenom);
   // at most 2 % of the pool's side, so the price moves without draining it
   const cap = (sellBase ? pool.base : pool.quote) / 50n;
   const limit = have < cap ? have : cap;

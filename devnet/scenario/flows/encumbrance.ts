@@ -17,8 +17,23 @@ import * as msg from '../messages';
 import type { EncumbranceSpec } from '../messages';
 import { expectOk, hash32, responseId, shuffled, somePart } from './util';
 
-type Variant = 'lien' | 'lockup-expiry' | 'pledge-holder-release' | 'pledge-releaser' | 'pledge-exercise' | 'issuer-lockup' | 'lien-active';
-const VARIANTS: Variant[] = ['lien', 'lockup-expiry', 'pledge-holder-release', 'pledge-releaser', 'pledge-exercise', 'issuer-lockup', 'lien-active'];
+type Variant =
+  | 'lien'
+  | 'lockup-expiry'
+  | 'pledge-holder-release'
+  | 'pledge-releaser'
+  | 'pledge-exercise'
+  | 'issuer-lockup'
+  | 'lien-active';
+const VARIANTS: Variant[] = [
+  'lien',
+  'lockup-expiry',
+  'pledge-holder-release',
+  'pledge-releaser',
+  'pledge-exercise',
+  'issuer-lockup',
+  'lien-active',
+];
 
 interface EncState {
   asset: LaunchedAsset;
@@ -46,18 +61,43 @@ function spec(ctx: Ctx, v: Variant, s: EncState, units: bigint): EncumbranceSpec
   switch (v) {
     case 'lien':
     case 'lien-active':
-      return { ...base, creator: ctx.cast.roles.operator.address, kind: 'ENCUMBRANCE_KIND_LIEN', beneficiary: s.asset.issuer.address, evidence_hash: hash32(ctx) };
+      return {
+        ...base,
+        creator: ctx.cast.roles.operator.address,
+        kind: 'ENCUMBRANCE_KIND_LIEN',
+        beneficiary: s.asset.issuer.address,
+        evidence_hash: hash32(ctx),
+      };
     case 'lockup-expiry':
       return { ...base, creator: s.holder.address, kind: 'ENCUMBRANCE_KIND_LOCKUP', expiry_ms: ctx.shortExpiry() };
     case 'issuer-lockup':
       return { ...base, creator: s.asset.issuer.address, kind: 'ENCUMBRANCE_KIND_LOCKUP' };
     case 'pledge-holder-release':
       s.releaseAfter = ctx.now + ctx.config.intervalMs;
-      return { ...base, creator: s.holder.address, kind: 'ENCUMBRANCE_KIND_PLEDGE', beneficiary: s.other.address, holder_release_after_ms: s.releaseAfter };
+      return {
+        ...base,
+        creator: s.holder.address,
+        kind: 'ENCUMBRANCE_KIND_PLEDGE',
+        beneficiary: s.other.address,
+        holder_release_after_ms: s.releaseAfter,
+      };
     case 'pledge-releaser':
-      return { ...base, kind_id: 1, creator: s.holder.address, kind: 'ENCUMBRANCE_KIND_PLEDGE', beneficiary: s.other.address, income_to_beneficiary: true };
+      return {
+        ...base,
+        kind_id: 1,
+        creator: s.holder.address,
+        kind: 'ENCUMBRANCE_KIND_PLEDGE',
+        beneficiary: s.other.address,
+        income_to_beneficiary: true,
+      };
     case 'pledge-exercise':
-      return { ...base, creator: s.holder.address, kind: 'ENCUMBRANCE_KIND_PLEDGE', beneficiary: s.other.address, exercisable: true };
+      return {
+        ...base,
+        creator: s.holder.address,
+        kind: 'ENCUMBRANCE_KIND_PLEDGE',
+        beneficiary: s.other.address,
+        exercisable: true,
+      };
   }
 }
 
@@ -77,9 +117,22 @@ function resolution(v: Variant): Step<EncState>[] {
   const waitFor = (ctx: Ctx, s: EncState) => (ctx.height < s.holdUntil! ? 'wait' : undefined);
   switch (v) {
     case 'lien':
-      return [waitFor, async (ctx, s) => void (stillActive(ctx, s.id!) && (await ctx.submit(ctx.cast.roles.operator, [msg.release(ctx.cast.roles.operator.address, s.id!)])))];
+      return [
+        waitFor,
+        async (ctx, s) =>
+          void (
+            stillActive(ctx, s.id!) &&
+            (await ctx.submit(ctx.cast.roles.operator, [msg.release(ctx.cast.roles.operator.address, s.id!)]))
+          ),
+      ];
     case 'issuer-lockup':
-      return [waitFor, async (ctx, s) => void (stillActive(ctx, s.id!) && (await ctx.submit(s.asset.issuer, [msg.release(s.asset.issuer.address, s.id!)])))];
+      return [
+        waitFor,
+        async (ctx, s) =>
+          void (
+            stillActive(ctx, s.id!) && (await ctx.submit(s.asset.issuer, [msg.release(s.asset.issuer.address, s.id!)]))
+          ),
+      ];
     case 'pledge-holder-release':
       return [
         async (ctx, s) => {
@@ -91,13 +144,18 @@ function resolution(v: Variant): Step<EncState>[] {
       return [
         // never allowed for this holder: a failed tx in codespace encumbrance
         async (ctx, s) => void (await ctx.submit(s.holder, [msg.release(s.holder.address, s.id!)])),
-        async (ctx, s) => void (stillActive(ctx, s.id!) && (await ctx.submit(ctx.cast.roles.releaser, [msg.release(ctx.cast.roles.releaser.address, s.id!)]))),
+        async (ctx, s) =>
+          void (
+            stillActive(ctx, s.id!) &&
+            (await ctx.submit(ctx.cast.roles.releaser, [msg.release(ctx.cast.roles.releaser.address, s.id!)]))
+          ),
       ];
     case 'pledge-exercise':
       return [
         waitFor,
         async (ctx, s) => {
-          if (stillActive(ctx, s.id!) && ctx.canReceive(s.asset.assetId, 0, s.other.address)) await ctx.submit(s.other, [msg.exercise(s.other.address, s.id!)]);
+          if (stillActive(ctx, s.id!) && ctx.canReceive(s.asset.assetId, 0, s.other.address))
+            await ctx.submit(s.other, [msg.exercise(s.other.address, s.id!)]);
         },
       ];
     case 'lockup-expiry':

@@ -16,14 +16,27 @@ import { somePart } from './util';
 
 const ERC20 = new Interface(['function transfer(address to, uint256 amount) returns (bool)']);
 /** Init code of a tiny contract (stored as code; calls to it are not executed by the devnet). */
-const INIT_CODE = '0x6080604052348015600f57600080fd5b50603f80601d6000396000f3fe6080604052600080fdfea164736f6c6343000818000a';
+const INIT_CODE =
+  '0x6080604052348015600f57600080fd5b50603f80601d6000396000f3fe6080604052600080fdfea164736f6c6343000818000a';
 
 export type EvmForm = 'cosmos' | 'ethermint';
 
 /** Right-token transfer of `units` of (asset, kind) to an account; the chain decides success or revert. */
-export function tokenTransfer(ctx: Ctx, from: EvmActor, assetId: string, kindId: number | 'bundle', to: string, units: bigint, form: EvmForm) {
+export function tokenTransfer(
+  ctx: Ctx,
+  from: EvmActor,
+  assetId: string,
+  kindId: number | 'bundle',
+  to: string,
+  units: bigint,
+  form: EvmForm,
+) {
   const token = kindId === 'bundle' ? bundleTokenAddress(assetId) : rightTokenAddress(assetId, kindId);
-  return ctx.submitEvm(from, { to: token, data: ERC20.encodeFunctionData('transfer', [toEvmAddress(to), units]) }, form);
+  return ctx.submitEvm(
+    from,
+    { to: token, data: ERC20.encodeFunctionData('transfer', [toEvmAddress(to), units]) },
+    form,
+  );
 }
 
 export function valueTransfer(ctx: Ctx, from: EvmActor, to: string, value: bigint, form: EvmForm) {
@@ -48,7 +61,8 @@ export function evmFlow(): Flow {
       const rich = ctx.cast.evm[0];
       const outsider = ctx.cast.holders[ctx.cast.holders.length - 1];
       // the outsider has no live kyc attestation: reverts with "svc: policy denied: policy.transfer"
-      if (!ctx.canReceive(kyc.assetId, 0, outsider.address)) await tokenTransfer(ctx, rich, kyc.assetId, 0, outsider.address, 1n, 'cosmos');
+      if (!ctx.canReceive(kyc.assetId, 0, outsider.address))
+        await tokenTransfer(ctx, rich, kyc.assetId, 0, outsider.address, 1n, 'cosmos');
       const bundles = ctx.availableBundles(rich.address, equity.assetId, [0, 1, 2]);
       const units = somePart(ctx, bundles, 10n);
       [0, 1, 2].forEach((k) => ctx.reserveUnits(rich.address, equity.assetId, k, units));

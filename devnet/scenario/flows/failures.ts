@@ -11,8 +11,15 @@ import type { Ctx, Handle } from '../context';
 import { script, type Flow } from '../flow';
 import * as msg from '../messages';
 
-export type Failure = 'insufficient-funds' | 'over-transfer' | 'settlement-not-pending' | 'nothing-to-claim' | 'issue-after-lock';
-export const FAILURES: Failure[] = ['insufficient-funds', 'over-transfer', 'settlement-not-pending', 'nothing-to-claim', 'issue-after-lock'];
+export type Failure =
+  'insufficient-funds' | 'over-transfer' | 'settlement-not-pending' | 'nothing-to-claim' | 'issue-after-lock';
+export const FAILURES: Failure[] = [
+  'insufficient-funds',
+  'over-transfer',
+  'settlement-not-pending',
+  'nothing-to-claim',
+  'issue-after-lock',
+];
 
 /** More than the whole genesis supply of any denom. */
 const BEYOND_ANY_BALANCE = 10n ** 18n;
@@ -34,7 +41,9 @@ export async function submitFailure(ctx: Ctx, kind: Failure, actor: Actor): Prom
     case 'insufficient-funds': {
       // beyond the balance even if the account receives coins earlier in the same block
       const amount = ctx.view.balance(actor.address, ctx.config.stableDenom) + BEYOND_ANY_BALANCE;
-      return ctx.submit(actor, [msg.bankSend(actor.address, ctx.cast.roles.desk.address, [msg.coin(ctx.config.stableDenom, amount)])]);
+      return ctx.submit(actor, [
+        msg.bankSend(actor.address, ctx.cast.roles.desk.address, [msg.coin(ctx.config.stableDenom, amount)]),
+      ]);
     }
     case 'over-transfer': {
       if (!community) return null;
@@ -50,7 +59,9 @@ export async function submitFailure(ctx: Ctx, kind: Failure, actor: Actor): Prom
       return ctx.submit(actor, [msg.claim(actor.address, community.assetId, 0, ctx.config.stableDenom)]);
     case 'issue-after-lock': {
       if (!community || !ctx.assetView(community.assetId)?.issuance_locked) return null;
-      return ctx.submit(community.issuer, [msg.issue(community.issuer.address, community.assetId, 0, actor.address, 1n)]);
+      return ctx.submit(community.issuer, [
+        msg.issue(community.issuer.address, community.assetId, 0, actor.address, 1n),
+      ]);
     }
   }
 }

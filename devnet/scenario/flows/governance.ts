@@ -37,11 +37,20 @@ export function attestationLoop(): Flow {
     'attestation',
     (ctx, cycle) => {
       const attester = ctx.cast.roles.attester;
-      const kyc = (h: Actor, expiry: number) => msg.attest(attester.address, h.address, KYC_ATTESTATION_TYPE, expiry, hash32(ctx));
+      const kyc = (h: Actor, expiry: number) =>
+        msg.attest(attester.address, h.address, KYC_ATTESTATION_TYPE, expiry, hash32(ctx));
       if (cycle === 0) {
         const subjects = [...attestedHolders(ctx), ctx.cast.roles.desk, ctx.cast.roles.lender];
-        const accredited = ctx.cast.holders.slice(0, 2).map((h) => msg.attest(attester.address, h.address, 'accredited', ctx.now + ATTESTATION_LIFETIME));
-        return script('attest:initial', {}, [async (c) => void (await c.submit(attester, [...subjects.map((h) => kyc(h, c.now + ATTESTATION_LIFETIME)), ...accredited]))]);
+        const accredited = ctx.cast.holders
+          .slice(0, 2)
+          .map((h) => msg.attest(attester.address, h.address, 'accredited', ctx.now + ATTESTATION_LIFETIME));
+        return script('attest:initial', {}, [
+          async (c) =>
+            void (await c.submit(attester, [
+              ...subjects.map((h) => kyc(h, c.now + ATTESTATION_LIFETIME)),
+              ...accredited,
+            ])),
+        ]);
       }
       if (cycle === 1) {
         const lapsing = ctx.cast.holders[ctx.cast.holders.length - 1];
@@ -49,12 +58,19 @@ export function attestationLoop(): Flow {
         return script('attest:lapse-and-revoke', {}, [
           // lapses by time: no event, only `live` turns false
           async (c) => void (await c.submit(attester, [kyc(lapsing, c.shortExpiry())])),
-          async (c) => void (await c.submit(attester, [msg.revokeAttestation(attester.address, revoked.address, 'accredited')])),
+          async (c) =>
+            void (await c.submit(attester, [msg.revokeAttestation(attester.address, revoked.address, 'accredited')])),
         ]);
       }
       const due = renewals(ctx);
       if (due.length === 0) return null;
-      return script('attest:renew', {}, [async (c) => void (await c.submit(attester, due.map((h) => kyc(h, c.now + ATTESTATION_LIFETIME))))]);
+      return script('attest:renew', {}, [
+        async (c) =>
+          void (await c.submit(
+            attester,
+            due.map((h) => kyc(h, c.now + ATTESTATION_LIFETIME)),
+          )),
+      ]);
     },
     [5, 40],
   );
@@ -87,7 +103,9 @@ function delegationFlow(ctx: Ctx, ending: DelegationEnding, cycle: number): Flow
       const until = ending === 'expire' ? c.shortExpiry() : c.longExpiry() + 30 * DAY;
       const revocable = ending === 'revoke' || c.rng.chance(0.5);
       const purposes = [c.rng.pick(['agm-2027', 'board-election', 'budget-vote'])];
-      s.handle = await c.submit(s.holder, [msg.delegate(s.holder.address, s.delegate.address, asset.assetId, VOTE_KIND, units, until, purposes, revocable)]);
+      s.handle = await c.submit(s.holder, [
+        msg.delegate(s.holder.address, s.delegate.address, asset.assetId, VOTE_KIND, units, until, purposes, revocable),
+      ]);
     },
     (c, s) => {
       s.id = responseId(expectOk(c, s.handle!, 'MsgDelegate'), 'delegation_id');
@@ -104,7 +122,11 @@ function delegationFlow(ctx: Ctx, ending: DelegationEnding, cycle: number): Flow
 }
 
 export function delegationLoop(): Flow {
-  return new Loop('delegation', (ctx, cycle) => delegationFlow(ctx, cycle < ENDINGS.length ? ENDINGS[cycle] : ctx.rng.pick(ENDINGS), cycle), [1, 6]);
+  return new Loop(
+    'delegation',
+    (ctx, cycle) => delegationFlow(ctx, cycle < ENDINGS.length ? ENDINGS[cycle] : ctx.rng.pick(ENDINGS), cycle),
+    [1, 6],
+  );
 }
 
 // ------------------------------------------------------------------ issuer administration
@@ -122,13 +144,17 @@ export function policyOverrideFlow(): Flow {
       const bond = ctx.issuedAsset('bond');
       if (!bond) return 'wait';
       const allowlist = ctx.cast.holders.slice(0, 2).map((h) => h.address);
-      s.override = await ctx.submit(bond.issuer, [msg.setKindPolicy(bond.issuer.address, bond.assetId, KIND, { transfer: 'TRANSFER_MODE_RESTRICTED', allowlist })]);
+      s.override = await ctx.submit(bond.issuer, [
+        msg.setKindPolicy(bond.issuer.address, bond.assetId, KIND, { transfer: 'TRANSFER_MODE_RESTRICTED', allowlist }),
+      ]);
     },
     async (ctx, s) => {
       expectOk(ctx, s.override!, 'MsgSetKindPolicy');
       const bond = ctx.issuedAsset('bond')!;
       const outsider = ctx.cast.holders[ctx.cast.holders.length - 1];
-      const sender = ctx.cast.holders.find((h) => h !== outsider && ctx.availableUnits(h.address, bond.assetId, KIND) > 0n);
+      const sender = ctx.cast.holders.find(
+        (h) => h !== outsider && ctx.availableUnits(h.address, bond.assetId, KIND) > 0n,
+      );
       s.clearAt = ctx.height + ctx.rng.int(3, 10);
       if (!sender) return;
       // denied with the rule path kinds[2].policy_override.transfer: a failed tx in codespace rights

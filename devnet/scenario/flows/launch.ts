@@ -35,7 +35,13 @@ interface LaunchPlan {
   background: boolean;
 }
 
-const kind = (cls: KindSpec['class'], extra: Partial<KindSpec> = {}): KindSpec => ({ class: cls, decimals: 6, bundle: true, transferable: true, ...extra });
+const kind = (cls: KindSpec['class'], extra: Partial<KindSpec> = {}): KindSpec => ({
+  class: cls,
+  decimals: 6,
+  bundle: true,
+  transferable: true,
+  ...extra,
+});
 const OPEN: PolicySpec = { transfer: 'TRANSFER_MODE_OPEN' };
 const holders = (cast: Cast, n = cast.holders.length) => cast.holders.slice(0, n).map((h) => h.address);
 
@@ -99,7 +105,11 @@ export const LAUNCH_PLANS: LaunchPlan[] = [
     issuer: 'issuer-bond',
     policy: () => OPEN,
     roles: () => ({}),
-    kinds: (now) => [kind('KIND_CLASS_REDEMPTION'), kind('KIND_CLASS_INCOME', { term: couponTerm(now, 1) }), kind('KIND_CLASS_INCOME', { term: couponTerm(now, 2) })],
+    kinds: (now) => [
+      kind('KIND_CLASS_REDEMPTION'),
+      kind('KIND_CLASS_INCOME', { term: couponTerm(now, 1) }),
+      kind('KIND_CLASS_INCOME', { term: couponTerm(now, 2) }),
+    ],
     liensAllowed: false,
     recipients: (c) => holders(c, Math.max(4, Math.ceil(c.holders.length / 2))),
     lock: false,
@@ -142,7 +152,10 @@ export const LAUNCH_PLANS: LaunchPlan[] = [
 export const KYC_ATTESTATION_TYPE = KYC;
 
 /** The metadata document of a launch (what the launchpad would store) and its hash. */
-export function metadataDocument(plan: Pick<LaunchPlan, 'name' | 'symbol' | 'template'>): { doc: Record<string, string>; hash: string } {
+export function metadataDocument(plan: Pick<LaunchPlan, 'name' | 'symbol' | 'template'>): {
+  doc: Record<string, string>;
+  hash: string;
+} {
   const doc = {
     name: plan.name,
     symbol: plan.symbol,
@@ -181,7 +194,19 @@ export function launchFlow(plan: LaunchPlan): Flow {
       const assetId = String(created.responses[0].asset_id);
       const { doc, hash } = metadataDocument(plan);
       const kindCount = plan.kinds(ctx.now).length;
-      s.asset = { key: plan.key, template: plan.template, symbol: plan.symbol, assetId, issuer: s.issuer!, metaHash: hash, doc, kindCount, policy: plan.policy(ctx.cast), issued: false, background: plan.background };
+      s.asset = {
+        key: plan.key,
+        template: plan.template,
+        symbol: plan.symbol,
+        assetId,
+        issuer: s.issuer!,
+        metaHash: hash,
+        doc,
+        kindCount,
+        policy: plan.policy(ctx.cast),
+        issued: false,
+        background: plan.background,
+      };
       ctx.world.assets.set(plan.key, s.asset);
       const issues = plan.recipients(ctx.cast).flatMap((recipient) => {
         const units = BigInt(ctx.rng.int(500, 5000)) * WHOLE;
@@ -199,7 +224,9 @@ export function launchFlow(plan: LaunchPlan): Flow {
       expectOk(ctx, s.lock!, `MsgLockIssuance ${plan.key}`);
       if (!plan.issueAfterLock) return 'stop';
       // refused for ever once locked: a failed tx in codespace asset
-      await ctx.submit(s.issuer!, [msg.issue(s.issuer!.address, s.asset!.assetId, 0, ctx.cast.holders[0].address, WHOLE)]);
+      await ctx.submit(s.issuer!, [
+        msg.issue(s.issuer!.address, s.asset!.assetId, 0, ctx.cast.holders[0].address, WHOLE),
+      ]);
     },
   ]);
 }

@@ -98,7 +98,8 @@ async function pledgeToLender(ctx: Ctx, s: LoanState): Promise<'stop' | void> {
   }
 }
 
-const pledgeIds = (ctx: Ctx, s: LoanState) => s.pledges.map((h) => responseId(expectOk(ctx, h, 'loan pledge'), 'encumbrance_id'));
+const pledgeIds = (ctx: Ctx, s: LoanState) =>
+  s.pledges.map((h) => responseId(expectOk(ctx, h, 'loan pledge'), 'encumbrance_id'));
 
 /** The repayment the borrower proposes: principal plus 1 % plus one base unit. */
 const repaymentOf = (principal: bigint) => principal + principal / 100n + 1n;
@@ -113,7 +114,9 @@ export function loanFlow(asset: LaunchedAsset, cycle: number): Flow {
       s.ids = pledgeIds(ctx, s);
       s.principal = principalFor(ctx, s.asset, s.units);
       ctx.reserveCoins(lenderOf(ctx).address, ctx.config.stableDenom, s.principal);
-      await ctx.submit(lenderOf(ctx), [msg.bankSend(lenderOf(ctx).address, s.borrower!.address, [msg.coin(ctx.config.stableDenom, s.principal)])]);
+      await ctx.submit(lenderOf(ctx), [
+        msg.bankSend(lenderOf(ctx).address, s.borrower!.address, [msg.coin(ctx.config.stableDenom, s.principal)]),
+      ]);
       s.repayBy = ctx.height + ctx.rng.int(2, 6);
       // the first loan is repaid and the second liquidated, so every history has both
       s.repay = cycle === 0 ? true : cycle === 1 ? false : ctx.rng.chance(0.65);
@@ -124,14 +127,16 @@ export function loanFlow(asset: LaunchedAsset, cycle: number): Flow {
       await claimRoutedIncome(ctx, s.asset);
       const repayment = repaymentOf(s.principal);
       // a borrower who cannot pay any more is liquidated
-      if (!s.repay || ctx.availableCoins(s.borrower!.address, ctx.config.stableDenom) < repayment) return liquidateLoan(ctx, s);
+      if (!s.repay || ctx.availableCoins(s.borrower!.address, ctx.config.stableDenom) < repayment)
+        return liquidateLoan(ctx, s);
       s.proposal = await proposeRepayment(ctx, s.borrower!, repayment);
     },
     async (ctx, s) => {
       if (!ctx.signsFor(lenderOf(ctx))) return 'stop';
       const id = responseId(expectOk(ctx, s.proposal!, 'repayment proposal'), 'settlement_id');
       const settlement = ctx.view.settlement(id);
-      if (settlement?.status !== 'STATUS_PENDING' || Date.parse(String(settlement.expiry)) <= ctx.now) return liquidateLoan(ctx, s);
+      if (settlement?.status !== 'STATUS_PENDING' || Date.parse(String(settlement.expiry)) <= ctx.now)
+        return liquidateLoan(ctx, s);
       const lender = lenderOf(ctx).address;
       await ctx.submit(lenderOf(ctx), [msg.accept(lender, id), ...s.ids.map((pledge) => msg.release(lender, pledge))]);
       return 'stop';
@@ -145,7 +150,16 @@ export function loanFlow(asset: LaunchedAsset, cycle: number): Flow {
  * repayment, and leave the rest to the service.
  */
 export function servicedLoanFlow(asset: LaunchedAsset, cycle: number): Flow {
-  const state: ServicedLoanState = { asset, units: 0n, pledges: [], ids: [], principal: 0n, repayBy: 0, repay: true, waitUntil: 0 };
+  const state: ServicedLoanState = {
+    asset,
+    units: 0n,
+    pledges: [],
+    ids: [],
+    principal: 0n,
+    repayBy: 0,
+    repay: true,
+    waitUntil: 0,
+  };
   return script(`loan:${cycle}:serviced`, state, [
     pledgeToLender,
     (ctx, s) => {
@@ -183,7 +197,11 @@ async function proposeRepayment(ctx: Ctx, borrower: Actor, amount: bigint): Prom
 async function liquidateLoan(ctx: Ctx, s: LoanState): Promise<'stop'> {
   const lender = lenderOf(ctx).address;
   const active = s.ids.filter((id) => ctx.view.encumbrance(id)?.status === 'ENCUMBRANCE_STATUS_ACTIVE');
-  if (active.length) await ctx.submit(lenderOf(ctx), active.map((id) => msg.exercise(lender, id)));
+  if (active.length)
+    await ctx.submit(
+      lenderOf(ctx),
+      active.map((id) => msg.exercise(lender, id)),
+    );
   return 'stop';
 }
 
@@ -191,7 +209,8 @@ async function liquidateLoan(ctx: Ctx, s: LoanState): Promise<'stop'> {
 async function claimRoutedIncome(ctx: Ctx, asset: LaunchedAsset): Promise<void> {
   const lender = lenderOf(ctx);
   for (const k of kindIds(asset)) {
-    if (ctx.view.claimable(lender.address, asset.assetId, k, ctx.config.stableDenom) > 0n) await submitClaim(ctx, lender, asset.assetId, k, ctx.config.stableDenom);
+    if (ctx.view.claimable(lender.address, asset.assetId, k, ctx.config.stableDenom) > 0n)
+      await submitClaim(ctx, lender, asset.assetId, k, ctx.config.stableDenom);
   }
 }
 

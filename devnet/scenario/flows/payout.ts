@@ -43,7 +43,13 @@ export function claimers(ctx: Ctx, target: IncomeTarget, candidates: readonly Ac
 }
 
 /** Submits a claim unless `claimer` already claims this (asset, kind, denom) in this block (a second claim would find nothing). */
-export async function submitClaim(ctx: Ctx, claimer: Actor, assetId: string, kindId: number, denom: string): Promise<boolean> {
+export async function submitClaim(
+  ctx: Ctx,
+  claimer: Actor,
+  assetId: string,
+  kindId: number,
+  denom: string,
+): Promise<boolean> {
   if (!ctx.claimOnce(`claim:${claimer.address}|${assetId}|${kindId}|${denom}`)) return false;
   await ctx.submit(claimer, [msg.claim(claimer.address, assetId, kindId, denom)]);
   return true;
@@ -61,7 +67,14 @@ export function distributionLoop(): Flow {
         async (c) => {
           const amount = oddIncome(c);
           c.reserveCoins(target.asset.issuer.address, c.config.stableDenom, amount);
-          state.handle = await c.submit(target.asset.issuer, [msg.distribute(target.asset.issuer.address, target.asset.assetId, target.kindId, msg.coin(c.config.stableDenom, amount))]);
+          state.handle = await c.submit(target.asset.issuer, [
+            msg.distribute(
+              target.asset.issuer.address,
+              target.asset.assetId,
+              target.kindId,
+              msg.coin(c.config.stableDenom, amount),
+            ),
+          ]);
         },
         async (c) => {
           expectOk(c, state.handle!, 'MsgDistribute');

@@ -83,7 +83,8 @@ function deskProposals(ctx: Ctx, events: readonly AbciEvent[]): number[] {
     if (e.type !== 'svc.settlement.v1.EventSettlementProposed' || typedAttribute(e, 'proposer') !== desk) continue;
     const counterparty = typedAttribute(e, 'counterparty');
     const id = Number(typedAttribute(e, 'settlement_id'));
-    if (typeof counterparty === 'string' && holders.has(counterparty) && Number.isSafeInteger(id) && id > 0) ids.push(id);
+    if (typeof counterparty === 'string' && holders.has(counterparty) && Number.isSafeInteger(id) && id > 0)
+      ids.push(id);
   }
   return ids;
 }
@@ -97,7 +98,13 @@ function legSpecs(legs: readonly Json[]): LegSpec[] | null {
     const give = leg.direction === 'LEG_DIRECTION_GIVE';
     const right = leg.right as Json | undefined;
     const coin = leg.coin as Json | undefined;
-    if (right) out.push({ give, assetId: String(right.asset_id), kindId: Number(right.kind_id ?? 0), units: BigInt(String(right.units)) });
+    if (right)
+      out.push({
+        give,
+        assetId: String(right.asset_id),
+        kindId: Number(right.kind_id ?? 0),
+        units: BigInt(String(right.units)),
+      });
     else if (coin) out.push({ give, denom: String(coin.denom), amount: BigInt(String(coin.amount)) });
     else return null;
   }

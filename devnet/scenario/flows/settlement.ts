@@ -42,14 +42,17 @@ export type LegSpec = RightLeg | CoinLeg;
 const isRight = (l: LegSpec): l is RightLeg => 'assetId' in l;
 
 export function toLeg(l: LegSpec): Leg {
-  if (isRight(l)) return l.give ? msg.giveRight(l.assetId, l.kindId, l.units) : msg.askRight(l.assetId, l.kindId, l.units);
+  if (isRight(l))
+    return l.give ? msg.giveRight(l.assetId, l.kindId, l.units) : msg.askRight(l.assetId, l.kindId, l.units);
   return l.give ? msg.giveCoin(msg.coin(l.denom, l.amount)) : msg.askCoin(msg.coin(l.denom, l.amount));
 }
 
 /** Whether the proposer can escrow its GIVE legs now (reserving them when it can). */
 export function reserveGives(ctx: Ctx, proposer: string, legs: LegSpec[]): boolean {
   for (const l of legs.filter((x) => x.give)) {
-    const ok = isRight(l) ? ctx.availableUnits(proposer, l.assetId, l.kindId) >= l.units : ctx.availableCoins(proposer, l.denom) >= l.amount;
+    const ok = isRight(l)
+      ? ctx.availableUnits(proposer, l.assetId, l.kindId) >= l.units
+      : ctx.availableCoins(proposer, l.denom) >= l.amount;
     if (!ok) return false;
   }
   for (const l of legs.filter((x) => x.give)) {
@@ -89,11 +92,19 @@ interface SettlementState {
  * A settlement from proposal to its ending. The GIVE legs must already be
  * reserved by the caller (reserveGives) in the proposing block.
  */
-export function settlementFlow(name: string, proposer: Actor, counterparty: Actor, legs: LegSpec[], ending: Ending): Flow {
+export function settlementFlow(
+  name: string,
+  proposer: Actor,
+  counterparty: Actor,
+  legs: LegSpec[],
+  ending: Ending,
+): Flow {
   return script<SettlementState>(name, {}, [
     async (ctx, s) => {
       const expiry = ending === 'expire' ? ctx.shortExpiry() : ctx.longExpiry();
-      s.proposal = await ctx.submit(proposer, [msg.propose(proposer.address, counterparty.address, legs.map(toLeg), expiry)]);
+      s.proposal = await ctx.submit(proposer, [
+        msg.propose(proposer.address, counterparty.address, legs.map(toLeg), expiry),
+      ]);
     },
     async (ctx, s): Promise<'stop'> => {
       const id = responseId(expectOk(ctx, s.proposal!, `${name} proposal`), 'settlement_id');
@@ -158,7 +169,10 @@ function offerToDesk(ctx: Ctx, asset: LaunchedAsset, cycle: number, ending: 'acc
   const units = ctx.rng.bigint(1n, 20n) * WHOLE;
   const kinds = Array.from({ length: asset.kindCount }, (_, k) => k);
   const amount = (deskPrice(ctx, asset, -1, 'sell') * units) / WHOLE;
-  const legs: LegSpec[] = [...kinds.map((k) => ({ give: true, assetId: asset.assetId, kindId: k, units })), { give: false, denom: ctx.config.stableDenom, amount: amount > 0n ? amount : 1n }];
+  const legs: LegSpec[] = [
+    ...kinds.map((k) => ({ give: true, assetId: asset.assetId, kindId: k, units })),
+    { give: false, denom: ctx.config.stableDenom, amount: amount > 0n ? amount : 1n },
+  ];
   if (!reserveGives(ctx, holder.address, legs)) return null;
   return settlementFlow(`rfq:${cycle}:to-desk`, holder, desk, legs, ending);
 }

@@ -22,7 +22,12 @@ export function expectOk(ctx: Ctx, handle: Handle, what: string): Outcome {
 }
 
 /** Holders (in a seeded order) for which `accept` holds; at most `n`. */
-export function pickActors(ctx: Ctx, from: readonly Actor[], n: number, accept: (a: Actor) => boolean = () => true): Actor[] {
+export function pickActors(
+  ctx: Ctx,
+  from: readonly Actor[],
+  n: number,
+  accept: (a: Actor) => boolean = () => true,
+): Actor[] {
   const order = shuffled(ctx, from);
   const out: Actor[] = [];
   for (const a of order) {
@@ -60,6 +65,7 @@ export function somePart(ctx: Ctx, available: bigint, divisor = 10n): bigint {
 export function responseId(o: Outcome, field: string, index = 0): number {
   const v = o.responses[index]?.[field];
   const n = Number(v);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new ScenarioError(`response has no ${field}: ${JSON.stringify(o.responses[index])}`);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new ScenarioError(`response has no ${field}: ${JSON.stringify(o.responses[index])}`);
   return n;
 }

@@ -21,7 +21,10 @@ interface LiquidationState {
   proposal?: Handle;
 }
 
-function proposeOnAsset(ctx: Ctx, asset: LaunchedAsset): { proposer: Actor; counterparty: Actor; legs: LegSpec[] } | null {
+function proposeOnAsset(
+  ctx: Ctx,
+  asset: LaunchedAsset,
+): { proposer: Actor; counterparty: Actor; legs: LegSpec[] } | null {
   const [proposer, counterparty] = ctx.cast.holders;
   const units = somePart(ctx, ctx.availableUnits(proposer.address, asset.assetId, 0), 4n);
   if (units === 0n) return null;
@@ -45,7 +48,10 @@ async function redeemEverything(ctx: Ctx, asset: LaunchedAsset): Promise<'wait' 
   for (const [address, parts] of owners) {
     const actor = ctx.cast.byAddress.get(address);
     if (!actor || !ctx.signsFor(actor) || sent >= Math.max(1, ctx.budgetLeft)) continue;
-    await ctx.submit(actor, parts.map((p) => msg.redeem(address, asset.assetId, p.kindId, p.units)));
+    await ctx.submit(
+      actor,
+      parts.map((p) => msg.redeem(address, asset.assetId, p.kindId, p.units)),
+    );
     sent += 1;
   }
   // units held by accounts the scenario cannot sign for would keep the asset LIQUIDATING for ever
@@ -64,7 +70,9 @@ export function liquidationFlow(): Flow {
       expectOk(ctx, s.tiers!, 'MsgSetWaterfall');
       const plan = proposeOnAsset(ctx, s.asset!);
       if (!plan) return 'wait';
-      s.proposal = await ctx.submit(plan.proposer, [msg.propose(plan.proposer.address, plan.counterparty.address, plan.legs.map(toLeg), ctx.longExpiry())]);
+      s.proposal = await ctx.submit(plan.proposer, [
+        msg.propose(plan.proposer.address, plan.counterparty.address, plan.legs.map(toLeg), ctx.longExpiry()),
+      ]);
     },
     async (ctx, s) => {
       expectOk(ctx, s.proposal!, 'settlement before liquidation');
@@ -73,7 +81,9 @@ export function liquidationFlow(): Flow {
       const proceeds = ctx.view.supply(a.assetId, 1) + ctx.view.supply(a.assetId, 0) + ctx.rng.bigint(1n, WHOLE);
       const operator = ctx.cast.roles.operator;
       ctx.reserveCoins(operator.address, ctx.config.stableDenom, proceeds);
-      await ctx.submit(operator, [msg.liquidate(operator.address, a.assetId, msg.coin(ctx.config.stableDenom, proceeds))]);
+      await ctx.submit(operator, [
+        msg.liquidate(operator.address, a.assetId, msg.coin(ctx.config.stableDenom, proceeds)),
+      ]);
     },
     (ctx, s) => redeemEverything(ctx, s.asset!),
   ]);
@@ -95,7 +105,9 @@ export function bondRedemptionFlow(): Flow {
       const bond = ctx.issuedAsset('bond')!;
       const amount = ctx.view.supply(bond.assetId, 0) / 2n + 1n;
       ctx.reserveCoins(bond.issuer.address, ctx.config.stableDenom, amount);
-      s.fund = await ctx.submit(bond.issuer, [msg.fundRedemption(bond.issuer.address, bond.assetId, 0, msg.coin(ctx.config.stableDenom, amount))]);
+      s.fund = await ctx.submit(bond.issuer, [
+        msg.fundRedemption(bond.issuer.address, bond.assetId, 0, msg.coin(ctx.config.stableDenom, amount)),
+      ]);
     },
     async (ctx, s) => {
       expectOk(ctx, s.fund!, 'MsgFundRedemption');

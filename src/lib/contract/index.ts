@@ -34,7 +34,8 @@ protobuf.wrappers['.google.protobuf.Timestamp'] = {
   },
   toObject(this: protobuf.Type, message: protobuf.Message, options?: protobuf.IConversionOptions) {
     const m = message as unknown as { seconds: number | { toString(): string }; nanos: number };
-    if (options && options.json) return timestampToRfc3339(Number(m.seconds.toString()), m.nanos || 0) as unknown as Record<string, unknown>;
+    if (options && options.json)
+      return timestampToRfc3339(Number(m.seconds.toString()), m.nanos || 0) as unknown as Record<string, unknown>;
     return this.toObject(message, options);
   },
 } as unknown as protobuf.IWrapper;
@@ -137,7 +138,10 @@ export function decodeMessage(typeName: string, bytes: Uint8Array): Record<strin
  * ABCI attributes of a typed event, Cosmos SDK style: one attribute per proto
  * field (defaults included), its value the field's JSON-encoded proto-JSON.
  */
-export function typedEventAttributes(eventType: string, value: Record<string, unknown>): { key: string; value: string }[] {
+export function typedEventAttributes(
+  eventType: string,
+  value: Record<string, unknown>,
+): { key: string; value: string }[] {
   const json = toProtoJson(eventType, value);
   return Object.entries(json).map(([key, v]) => ({ key, value: JSON.stringify(v) }));
 }

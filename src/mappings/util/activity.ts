@@ -9,7 +9,12 @@ import type { EventCtx } from './context';
 import { evmAddressOf } from './values';
 
 function entry(ctx: EventCtx<unknown>, feed: string): ActivityEntry {
-  return ActivityEntry.create({ id: `${feed}:${ctx.height}:${ctx.txIndex}:${ctx.eventIndex}`, feed, seq: ctx.seq, txHash: ctx.txHash ?? undefined });
+  return ActivityEntry.create({
+    id: `${feed}:${ctx.height}:${ctx.txIndex}:${ctx.eventIndex}`,
+    feed,
+    seq: ctx.seq,
+    txHash: ctx.txHash ?? undefined,
+  });
 }
 
 /** Creates the Account row of an address seen for the first time. */
@@ -18,7 +23,12 @@ export async function ensureAccount(address: string, height: number): Promise<Ac
   if (found) return found;
   return put(
     Account,
-    Account.create({ id: address, evmAddress: evmAddressOf(address) ?? undefined, firstHeight: height, assetsCreated: 0 }),
+    Account.create({
+      id: address,
+      evmAddress: evmAddressOf(address) ?? undefined,
+      firstHeight: height,
+      assetsCreated: 0,
+    }),
   );
 }
 

@@ -52,5 +52,6 @@ export async function expectEqual(
   derivedValue: bigint | number | string | boolean,
 ): Promise<void> {
   if (chainValue === undefined || chainValue === null) return;
-  if (String(chainValue) !== String(derivedValue)) await recordDrift(ctx, entity, entityId, field, chainValue, derivedValue);
+  if (String(chainValue) !== String(derivedValue))
+    await recordDrift(ctx, entity, entityId, field, chainValue, derivedValue);
 }

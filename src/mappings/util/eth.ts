@@ -176,7 +176,8 @@ export function viewOfRaw(raw: Uint8Array): EthView {
 
 const num = (v: unknown): bigint => (v === undefined || v === null || v === '' ? 0n : BigInt(String(v)));
 const bytesOf = (v: unknown): Uint8Array => (v ? Uint8Array.from(Buffer.from(v as Uint8Array)) : new Uint8Array(0));
-const addressBytes = (v: unknown): Uint8Array => (v ? Uint8Array.from(Buffer.from(String(v).replace(/^0x/, ''), 'hex')) : new Uint8Array(0));
+const addressBytes = (v: unknown): Uint8Array =>
+  v ? Uint8Array.from(Buffer.from(String(v).replace(/^0x/, ''), 'hex')) : new Uint8Array(0);
 
 /** Rebuilds the signed RLP of an Ethermint LegacyTx / DynamicFeeTx (proto fields, snake_case). */
 export function signedEthermintTx(typeUrl: string, f: Record<string, unknown>): Uint8Array {
@@ -190,7 +191,15 @@ export function signedEthermintTx(typeUrl: string, f: Record<string, unknown>): 
       addressBytes(a.address),
       (a.storage_keys ?? []).map(addressBytes),
     ]);
-    const fields = [intBytes(num(f.chain_id)), intBytes(num(f.nonce)), intBytes(num(f.gas_tip_cap)), intBytes(num(f.gas_fee_cap)), ...common, accessList, ...sig];
+    const fields = [
+      intBytes(num(f.chain_id)),
+      intBytes(num(f.nonce)),
+      intBytes(num(f.gas_tip_cap)),
+      intBytes(num(f.gas_fee_cap)),
+      ...common,
+      accessList,
+      ...sig,
+    ];
     return concat([Uint8Array.of(2), rlpEncode(fields)]);
   }
   throw new Error(`unsupported ethermint tx data ${typeUrl}`);
@@ -244,7 +253,11 @@ function ethereumTxResponse(data: Uint8Array, msgIndex: number): Record<string, 
   const msgData = decodeWire('cosmos.base.abci.v1beta1.TxMsgData', data);
   const any = (msgData.msg_responses as { type_url?: string; value?: Uint8Array }[] | undefined)?.[msgIndex];
   const legacy = (msgData.data as { msg_type?: string; data?: Uint8Array }[] | undefined)?.[msgIndex];
-  const [typeUrl, bytes] = any ? [str(any.type_url), any.value] : legacy ? [str(legacy.msg_type), legacy.data] : ['', undefined];
+  const [typeUrl, bytes] = any
+    ? [str(any.type_url), any.value]
+    : legacy
+      ? [str(legacy.msg_type), legacy.data]
+      : ['', undefined];
   const type = /(cosmos\.evm\.vm\.v1|ethermint\.evm\.v1)\.MsgEthereumTx(Response)?$/.exec(typeUrl);
   if (!type || !bytes) return null;
   return decodeWire(`${type[1]}.MsgEthereumTxResponse`, bytes);
@@ -265,7 +278,11 @@ function ethereumTxEvent(events: readonly ResultEvent[], ethHash: string): Map<s
  * (`vm_error`, `ret`, `gas_used`) and the `ethereum_tx` event (`ethereumTxFailed`, `txGasUsed`,
  * `recipient`). Null when the result carries neither.
  */
-export function evmOutcomeOf(result: { data?: unknown; events?: readonly ResultEvent[] }, msgIndex: number, ethHash: string): EvmOutcome | null {
+export function evmOutcomeOf(
+  result: { data?: unknown; events?: readonly ResultEvent[] },
+  msgIndex: number,
+  ethHash: string,
+): EvmOutcome | null {
   let response: Record<string, unknown> | null = null;
   try {
     response = ethereumTxResponse(Buffer.from((result.data ?? []) as Uint8Array), msgIndex);

@@ -27,7 +27,14 @@ export function accrualKey(assetId: string, kindId: number, denom: string): stri
   return `${assetId}-${kindId}-${denom}`;
 }
 
-export function claimableKey(account: string, routedFrom: string, ref: string, assetId: string, kindId: number, denom: string): string {
+export function claimableKey(
+  account: string,
+  routedFrom: string,
+  ref: string,
+  assetId: string,
+  kindId: number,
+  denom: string,
+): string {
   return `${account}|${routedFrom}|${ref}|${assetId}|${kindId}|${denom}`;
 }
 
@@ -79,7 +86,14 @@ function ownKey(kind: Kind, holder: string, denom: string): EntryKey {
 }
 
 function routedKey(enc: Encumbrance, denom: string): EntryKey {
-  return { account: enc.beneficiary, routedFrom: enc.holder, ref: `encumbrance/${enc.id}`, assetId: enc.assetId, kindId: enc.kindId, denom };
+  return {
+    account: enc.beneficiary,
+    routedFrom: enc.holder,
+    ref: `encumbrance/${enc.id}`,
+    assetId: enc.assetId,
+    kindId: enc.kindId,
+    denom,
+  };
 }
 
 async function eachAccrual(kind: Kind, fn: (accrual: Accrual, denom: string) => Promise<void>): Promise<void> {
@@ -112,7 +126,12 @@ async function routesOf(h: Holding, exceptId?: string): Promise<Encumbrance[]> {
  * The chain's settlement of a position: its own entry and every active route's entry,
  * for every accrual denom of the kind (before its units or routes change, and on claims).
  */
-export async function settlePosition(ctx: EventCtx<unknown>, kind: Kind, h: Holding, exceptRouteId?: string): Promise<void> {
+export async function settlePosition(
+  ctx: EventCtx<unknown>,
+  kind: Kind,
+  h: Holding,
+  exceptRouteId?: string,
+): Promise<void> {
   if ((kind.accrualDenoms as string[]).length === 0) return;
   const routes = await routesOf(h, exceptRouteId);
   await eachAccrual(kind, async (accrual, denom) => {
@@ -130,12 +149,21 @@ export async function settlePosition(ctx: EventCtx<unknown>, kind: Kind, h: Hold
 export async function settleForCollect(ctx: EventCtx<unknown>, kind: Kind, claimer: string): Promise<void> {
   if ((kind.accrualDenoms as string[]).length === 0) return;
   await settlePosition(ctx, kind, await getHolding(kind.assetId, kind.kindId, claimer, ctx.height));
-  const active = await readAll((offset) => Encumbrance.getByFields([['beneficiary', '=', claimer], ['status', '=', 'active']], { limit: PAGE, offset }));
+  const active = await readAll((offset) =>
+    Encumbrance.getByFields(
+      [
+        ['beneficiary', '=', claimer],
+        ['status', '=', 'active'],
+      ],
+      { limit: PAGE, offset },
+    ),
+  );
   const holders = new Set<string>();
   for (const enc of active.map((x) => adopt(Encumbrance, x))) {
     if (enc.assetId === kind.assetId && enc.kindId === kind.kindId && isIncomeRoute(enc)) holders.add(enc.holder);
   }
-  for (const holder of [...holders].sort()) await settlePosition(ctx, kind, await getHolding(kind.assetId, kind.kindId, holder, ctx.height));
+  for (const holder of [...holders].sort())
+    await settlePosition(ctx, kind, await getHolding(kind.assetId, kind.kindId, holder, ctx.height));
 }
 
 /** Sets the earning units of the holder's own entries (after its units or routing changed). */
@@ -226,7 +254,15 @@ async function openOwnEntries(ctx: EventCtx<unknown>, kind: Kind, denom: string)
 
 /** Routed entries of every active income pledge on the kind. */
 async function openRoutedEntries(ctx: EventCtx<unknown>, kind: Kind, denom: string): Promise<void> {
-  const rows = await readAll((offset) => Encumbrance.getByFields([['assetId', '=', kind.assetId], ['status', '=', 'active']], { limit: PAGE, offset }));
+  const rows = await readAll((offset) =>
+    Encumbrance.getByFields(
+      [
+        ['assetId', '=', kind.assetId],
+        ['status', '=', 'active'],
+      ],
+      { limit: PAGE, offset },
+    ),
+  );
   for (const enc of rows.map((x) => adopt(Encumbrance, x))) {
     if (enc.kindId !== kind.kindId || !isIncomeRoute(enc)) continue;
     const c = await getClaimable(routedKey(enc, denom), ctx.height);

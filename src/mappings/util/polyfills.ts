@@ -17,7 +17,9 @@ class Utf8Decoder {
   readonly encoding = 'utf-8';
   decode(input?: ArrayLike<number> | ArrayBuffer): string {
     if (input === undefined) return '';
-    return Buffer.from(input instanceof ArrayBuffer ? new Uint8Array(input) : Uint8Array.from(input as ArrayLike<number>)).toString('utf8');
+    return Buffer.from(
+      input instanceof ArrayBuffer ? new Uint8Array(input) : Uint8Array.from(input as ArrayLike<number>),
+    ).toString('utf8');
   }
 }
 

@@ -161,7 +161,10 @@ export async function removeLock(
 }
 
 /** Compares every PositionAfter of an event with the derived position. */
-export async function checkPositionsAfter(ctx: EventCtx<unknown>, positions: readonly PositionAfter[] | undefined): Promise<void> {
+export async function checkPositionsAfter(
+  ctx: EventCtx<unknown>,
+  positions: readonly PositionAfter[] | undefined,
+): Promise<void> {
   for (const p of positions ?? []) {
     const h = await getHolding(p.asset_id, int(p.kind_id), p.holder, ctx.height);
     await expectEqual(ctx, 'Holding', h.id, 'units', p.units, h.units);

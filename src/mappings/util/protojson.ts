@@ -50,7 +50,16 @@ type TypeInfo = MessageInfo | EnumInfo;
 
 const SCALARS_64 = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
 const SCALARS = new Set([
-  'double', 'float', 'int32', 'uint32', 'sint32', 'fixed32', 'sfixed32', 'bool', 'string', 'bytes',
+  'double',
+  'float',
+  'int32',
+  'uint32',
+  'sint32',
+  'fixed32',
+  'sfixed32',
+  'bool',
+  'string',
+  'bytes',
   ...SCALARS_64,
 ]);
 
@@ -92,14 +101,12 @@ for (const info of types.values()) {
   }
 }
 
-
 function stripUrl(nameOrTypeUrl: string): string {
   const slash = nameOrTypeUrl.lastIndexOf('/');
   return slash >= 0 ? nameOrTypeUrl.slice(slash + 1) : nameOrTypeUrl;
 }
 
 // ---------------------------------------------------------------- scalars
-
 
 function camel(name: string): string {
   return name.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
@@ -169,7 +176,10 @@ function messageJson(info: MessageInfo, obj: Record<string, unknown>): unknown {
     const v = readField(obj, name);
     const typeName = info.fieldTypes.get(name);
     if (f.rule === 'repeated') {
-      out[name] = Array.isArray(v) || isArrayLike(v) ? Array.from(v as ArrayLike<unknown>, (x) => valueJson(typeName, f.type, x)) : [];
+      out[name] =
+        Array.isArray(v) || isArrayLike(v)
+          ? Array.from(v as ArrayLike<unknown>, (x) => valueJson(typeName, f.type, x))
+          : [];
     } else if (info.oneofMembers.has(name)) {
       if (v !== undefined && v !== null) out[name] = valueJson(typeName, f.type, v);
     } else {
@@ -180,7 +190,12 @@ function messageJson(info: MessageInfo, obj: Record<string, unknown>): unknown {
 }
 
 function isArrayLike(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && typeof (v as { length?: unknown }).length === 'number' && !ArrayBuffer.isView(v);
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as { length?: unknown }).length === 'number' &&
+    !ArrayBuffer.isView(v)
+  );
 }
 
 /** proto-JSON of an Any: `@type` plus the inner message's fields when the contract knows it. */
@@ -231,10 +246,15 @@ function genericJson(v: unknown): unknown {
  * descriptor, other decoded types best-effort (genericJson); an undecodable
  * message keeps its raw bytes as `{"@type", "value": base64}`.
  */
-export function msgToProtoJson(typeUrl: string, decoded: unknown, raw: Uint8Array | undefined): Record<string, unknown> {
+export function msgToProtoJson(
+  typeUrl: string,
+  decoded: unknown,
+  raw: Uint8Array | undefined,
+): Record<string, unknown> {
   const info = types.get(stripUrl(typeUrl));
   if (decoded && typeof decoded === 'object') {
-    const fields = info && info.kind === 'message' ? messageJson(info, decoded as Record<string, unknown>) : genericJson(decoded);
+    const fields =
+      info && info.kind === 'message' ? messageJson(info, decoded as Record<string, unknown>) : genericJson(decoded);
     return { '@type': typeUrl, ...(fields as Record<string, unknown>) };
   }
   return { '@type': typeUrl, value: bytesToBase64(raw) };

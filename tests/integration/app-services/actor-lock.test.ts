@@ -51,7 +51,8 @@ function actor(lockRetryMs = 50): KeyActor {
   });
 }
 
-const until = (what: string, check: () => boolean, ms = 5000) => waitFor(what, () => (check() ? true : undefined), { ms, everyMs: 20 });
+const until = (what: string, check: () => boolean, ms = 5000) =>
+  waitFor(what, () => (check() ? true : undefined), { ms, everyMs: 20 });
 
 test('lock keys differ per address and are stable', () => {
   expect(lockKey(desk.address)).toBe(lockKey(desk.address));
@@ -76,13 +77,22 @@ async function terminateLockSession(): Promise<void> {
   // what an administrator or a network cut does to the session holding the lock
   const admin = new Client({ connectionString: db.url });
   await admin.connect();
-  await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = ($1::bigint & 4294967295)::oid AND granted`, [lockKey(desk.address).toString()]);
+  await admin.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = ($1::bigint & 4294967295)::oid AND granted`,
+    [lockKey(desk.address).toString()],
+  );
   await admin.end();
 }
 
 test('a lock whose connection dies is lost: onLost fires and the lock is taken again later', async () => {
   const events: string[] = [];
-  const lock = new ActorLock({ connection: { connectionString: db.url }, address: desk.address, retryMs: 50, onAcquired: () => events.push('acquired'), onLost: () => events.push('lost') });
+  const lock = new ActorLock({
+    connection: { connectionString: db.url },
+    address: desk.address,
+    retryMs: 50,
+    onAcquired: () => events.push('acquired'),
+    onLost: () => events.push('lost'),
+  });
   lock.start();
   await until('the lock', () => lock.state === 'held');
   await terminateLockSession();

@@ -12,7 +12,8 @@ import { createTestSchema } from '../../harness/db';
 import { APP_OPENAPI_FILE, loadOpenApiValidator, type OpenApiValidator } from '../../harness/openapi-validator';
 import type { TestSchema } from '../../harness/postgres';
 
-export interface AppResponse<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies are asserted field by field
+/* eslint-disable @typescript-eslint/no-explicit-any -- bodies are asserted field by field */
+export interface AppResponse<T = any> {
   status: number;
   headers: Record<string, string>;
   body: T;
@@ -24,10 +25,15 @@ export interface AppApi {
   db: { pool: Pool; url: string; schema: string };
   services: AppServices;
   errors: string[];
-  request<T = any>(method: string, path: string, init?: { body?: string | Buffer; headers?: Record<string, string> }): Promise<AppResponse<T>>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  postJson<T = any>(path: string, body: unknown, headers?: Record<string, string>): Promise<AppResponse<T>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  request<T = any>(
+    method: string,
+    path: string,
+    init?: { body?: string | Buffer; headers?: Record<string, string> },
+  ): Promise<AppResponse<T>>;
+  postJson<T = any>(path: string, body: unknown, headers?: Record<string, string>): Promise<AppResponse<T>>;
   close(): Promise<void>;
 }
+/* eslint-enable @typescript-eslint/no-explicit-any */
 
 let validator: OpenApiValidator | undefined;
 
@@ -47,7 +53,12 @@ export async function startAppApi(o: StartAppApiOptions = {}): Promise<AppApi> {
   const own: TestSchema | undefined = o.database ? undefined : await createTestSchema('app');
   const db = own ?? { ...o.database!, schema: 'app' };
   const errors: string[] = [];
-  const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m: string, f?: Record<string, unknown>) => void errors.push(`${m} ${JSON.stringify(f)}`) };
+  const log = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: () => undefined,
+    error: (m: string, f?: Record<string, unknown>) => void errors.push(`${m} ${JSON.stringify(f)}`),
+  };
   const services = new AppServices({
     pool: db.pool,
     databaseUrl: db.url,
@@ -71,7 +82,11 @@ export async function startAppApi(o: StartAppApiOptions = {}): Promise<AppApi> {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const openapi = (validator ??= loadOpenApiValidator(APP_OPENAPI_FILE));
 
-  async function request<T>(method: string, path: string, init: { body?: string | Buffer; headers?: Record<string, string> } = {}): Promise<AppResponse<T>> {
+  async function request<T>(
+    method: string,
+    path: string,
+    init: { body?: string | Buffer; headers?: Record<string, string> } = {},
+  ): Promise<AppResponse<T>> {
     const res = await fetch(base + path, { method, body: init.body, headers: init.headers });
     const text = await res.text();
     const headers: Record<string, string> = {};
@@ -87,7 +102,11 @@ export async function startAppApi(o: StartAppApiOptions = {}): Promise<AppApi> {
     services,
     errors,
     request,
-    postJson: (path, body, headers = {}) => request('POST', path, { body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } }),
+    postJson: (path, body, headers = {}) =>
+      request('POST', path, {
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json', ...headers },
+      }),
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await services.stop();

@@ -18,7 +18,12 @@ jest.setTimeout(120_000);
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const WHOLE = 1_000_000n;
-const DOC = { name: 'Desk Test Works', symbol: 'DTW', description: 'An equity test asset for the desk. Testnet only; it has no value.', template: 'equity' };
+const DOC = {
+  name: 'Desk Test Works',
+  symbol: 'DTW',
+  description: 'An equity test asset for the desk. Testnet only; it has no value.',
+  template: 'equity',
+};
 const parsed = parseMetadataDocument(DOC);
 if (!parsed.ok) throw new Error(parsed.error);
 
@@ -33,7 +38,10 @@ beforeAll(async () => {
   asset = await launchEquity(world, {
     issuer: k.issuer,
     metaHash: documentHash(parsed.ok ? parsed.doc : (undefined as never)),
-    holders: ['desk', 'alice', 'bob', 'carol', 'dave', 'crash'].map((name) => ({ key: world.keys[name], units: 10_000n * WHOLE })),
+    holders: ['desk', 'alice', 'bob', 'carol', 'dave', 'crash'].map((name) => ({
+      key: world.keys[name],
+      units: 10_000n * WHOLE,
+    })),
     poolShares: 1000n,
     poolQuote: 2_000_000_000n, // 2 stable units per whole share
   });
@@ -58,7 +66,8 @@ afterAll(async () => {
   await world?.close();
 });
 
-const until = <T>(what: string, probe: () => Promise<T | undefined>) => waitFor(what, probe, { ms: 30_000, context: () => `app errors: ${api?.errors.join('\n')}` });
+const until = <T>(what: string, probe: () => Promise<T | undefined>) =>
+  waitFor(what, probe, { ms: 30_000, context: () => `app errors: ${api?.errors.join('\n')}` });
 
 interface QuoteBody {
   symbol: string;
@@ -77,15 +86,24 @@ interface RfqAnswer {
   amount: string;
 }
 
-const rfq = (body: Record<string, unknown>, headers: Record<string, string> = {}) => api.postJson<RfqAnswer & { code: string; error: string }>('/api/desk/rfq', body, headers);
-const transferable = (holder: string, kind: number) => new ChainQueries(world.rpcUrl).transferable(asset.assetId, kind, holder);
+const rfq = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  api.postJson<RfqAnswer & { code: string; error: string }>('/api/desk/rfq', body, headers);
+const transferable = (holder: string, kind: number) =>
+  new ChainQueries(world.rpcUrl).transferable(asset.assetId, kind, holder);
 
 async function settlement(id: number) {
   await world.waitIndexed();
-  return (await world.rest<{ settlement: { status: string; proposer: string; counterparty: string; legs: Record<string, unknown>[] } }>(`/v1/settlements/${id}`)).settlement;
+  return (
+    await world.rest<{
+      settlement: { status: string; proposer: string; counterparty: string; legs: Record<string, unknown>[] };
+    }>(`/v1/settlements/${id}`)
+  ).settlement;
 }
 
-const accept = (key: TestKey, id: number) => world.submit(key, [{ typeUrl: '/svc.settlement.v1.MsgAccept', value: { counterparty: key.address, settlement_id: String(id) } }]);
+const accept = (key: TestKey, id: number) =>
+  world.submit(key, [
+    { typeUrl: '/svc.settlement.v1.MsgAccept', value: { counterparty: key.address, settlement_id: String(id) } },
+  ]);
 
 test('quotes: the pool mid, 60/30/10 per kind, 2 % either side', async () => {
   const r = await api.request<{ quotes: QuoteBody[] }>('GET', '/api/desk/quotes');
@@ -101,15 +119,30 @@ test('quotes: the pool mid, 60/30/10 per kind, 2 % either side', async () => {
 
 test('RFQ sell: the desk escrows the stable denom at its bid; the requester accepts and both sides move in one block', async () => {
   const deskCash = world.balance(k.desk.address);
-  const r = await rfq({ address: k.alice.address, symbol: 'DTW', kind: -1, side: 'sell', units: (10n * WHOLE).toString() });
+  const r = await rfq({
+    address: k.alice.address,
+    symbol: 'DTW',
+    kind: -1,
+    side: 'sell',
+    units: (10n * WHOLE).toString(),
+  });
   expect(r.status).toBe(200);
-  expect(r.body).toMatchObject({ instrument: 'DTW', side: 'sell', units: '10000000', price: '1960000', amount: '19600000' });
+  expect(r.body).toMatchObject({
+    instrument: 'DTW',
+    side: 'sell',
+    units: '10000000',
+    price: '1960000',
+    amount: '19600000',
+  });
   expect(deskCash - world.balance(k.desk.address)).toBe(19_600_000n); // escrowed at propose
   const s = await settlement(r.body.settlement_id);
   expect(s).toMatchObject({ status: 'STATUS_PENDING', proposer: k.desk.address, counterparty: k.alice.address });
   expect(s.legs).toEqual([
     { direction: 'LEG_DIRECTION_GIVE', coin: { denom: STABLE_DENOM, amount: '19600000' } },
-    ...[0, 1, 2].map((kind) => ({ direction: 'LEG_DIRECTION_ASK', right: { asset_id: asset.assetId, kind_id: kind, units: '10000000' } })),
+    ...[0, 1, 2].map((kind) => ({
+      direction: 'LEG_DIRECTION_ASK',
+      right: { asset_id: asset.assetId, kind_id: kind, units: '10000000' },
+    })),
   ]);
   const aliceCash = world.balance(k.alice.address);
   const accepted = await accept(k.alice, r.body.settlement_id);
@@ -122,7 +155,13 @@ test('RFQ sell: the desk escrows the stable denom at its bid; the requester acce
 test('RFQ buy: the desk escrows the units at its ask; the requester pays in the accepting block', async () => {
   const before = await transferable(k.desk.address, 0);
   const r = await rfq({ address: k.bob.address, symbol: 'DTW', kind: 0, side: 'buy', units: (5n * WHOLE).toString() });
-  expect(r.body).toMatchObject({ instrument: 'DTW.0', side: 'buy', units: '5000000', price: '1224000', amount: '6120000' });
+  expect(r.body).toMatchObject({
+    instrument: 'DTW.0',
+    side: 'buy',
+    units: '5000000',
+    price: '1224000',
+    amount: '6120000',
+  });
   expect(before - (await transferable(k.desk.address, 0))).toBe(5n * WHOLE);
   const bobCash = world.balance(k.bob.address);
   expect((await accept(k.bob, r.body.settlement_id)).code).toBe(0);
@@ -136,7 +175,13 @@ function offer(amount: bigint, shares: bigint): Msg {
     value: {
       proposer: k.carol.address,
       counterparty: k.desk.address,
-      legs: [...[0, 1, 2].map((kind) => ({ direction: 'LEG_DIRECTION_GIVE', right: { asset_id: asset.assetId, kind_id: kind, units: (shares * WHOLE).toString() } })), { direction: 'LEG_DIRECTION_ASK', coin: { denom: STABLE_DENOM, amount: amount.toString() } }],
+      legs: [
+        ...[0, 1, 2].map((kind) => ({
+          direction: 'LEG_DIRECTION_GIVE',
+          right: { asset_id: asset.assetId, kind_id: kind, units: (shares * WHOLE).toString() },
+        })),
+        { direction: 'LEG_DIRECTION_ASK', coin: { denom: STABLE_DENOM, amount: amount.toString() } },
+      ],
       expiry: new Date(Date.now() + 600_000).toISOString(),
     },
   };
@@ -147,13 +192,19 @@ test('auto-accept: an offer at the bid is accepted within a few blocks; one a ba
   const aboveBid = await world.submit(k.carol, [offer(3_920_001n, 2n)]);
   const [good, bad] = [Number(atBid.responses[0].settlement_id), Number(aboveBid.responses[0].settlement_id)];
   const proposedAt = atBid.height;
-  const settled = await until('the offer at the bid to settle', async () => ((await settlement(good)).status === 'STATUS_SETTLED' ? true : undefined));
+  const settled = await until('the offer at the bid to settle', async () =>
+    (await settlement(good)).status === 'STATUS_SETTLED' ? true : undefined,
+  );
   expect(settled).toBe(true);
-  expect(await until('the offer above the bid to be cancelled', async () => {
-    const s = await settlement(bad);
-    return s.status === 'STATUS_PENDING' ? undefined : s.status;
-  })).toBe('STATUS_CANCELLED');
-  const acceptedAt = (await world.rest<{ settlement: { timeline: { event: string; height: number }[] } }>(`/v1/settlements/${good}`)).settlement.timeline.find((t) => t.event === 'settled')!.height;
+  expect(
+    await until('the offer above the bid to be cancelled', async () => {
+      const s = await settlement(bad);
+      return s.status === 'STATUS_PENDING' ? undefined : s.status;
+    }),
+  ).toBe('STATUS_CANCELLED');
+  const acceptedAt = (
+    await world.rest<{ settlement: { timeline: { event: string; height: number }[] } }>(`/v1/settlements/${good}`)
+  ).settlement.timeline.find((t) => t.event === 'settled')!.height;
   expect(acceptedAt - proposedAt).toBeLessThanOrEqual(15); // within a few seconds (300 ms blocks)
 });
 
@@ -167,20 +218,32 @@ test.each([
   ['units as a number', { units: 5 }, /units/],
   ['a malformed address', { address: 'svc1nope' }, /address/],
   ['above 5000 stable units', { units: (3000n * WHOLE).toString() }, /trade cap/],
-  ['beyond the desk\'s inventory', { side: 'buy', kind: 2, units: (20_000n * WHOLE).toString() }, /inventory/],
+  ["beyond the desk's inventory", { side: 'buy', kind: 2, units: (20_000n * WHOLE).toString() }, /inventory/],
   ['an unknown field', { price: '1' }, /price/],
 ])('%s answers 400', async (_what, change, message) => {
-  const r = await rfq({ address: k.dave.address, symbol: 'DTW', kind: -1, side: 'sell', units: WHOLE.toString(), ...change });
+  const r = await rfq({
+    address: k.dave.address,
+    symbol: 'DTW',
+    kind: -1,
+    side: 'sell',
+    units: WHOLE.toString(),
+    ...change,
+  });
   expect([r.status, r.body.code]).toEqual([400, 'bad_request']);
   expect(r.body.error).toMatch(message);
 });
 
 test('the fourth RFQ of an address in 10 minutes answers 429 with Retry-After; another address is still served', async () => {
-  for (let i = 0; i < 3; i++) expect((await rfq({ address: k.dave.address, symbol: 'DTW', kind: 2, side: 'sell', units: WHOLE.toString() })).status).toBe(200);
+  for (let i = 0; i < 3; i++)
+    expect(
+      (await rfq({ address: k.dave.address, symbol: 'DTW', kind: 2, side: 'sell', units: WHOLE.toString() })).status,
+    ).toBe(200);
   const refused = await rfq({ address: k.dave.address, symbol: 'DTW', kind: 2, side: 'sell', units: WHOLE.toString() });
   expect([refused.status, refused.body.code]).toEqual([429, 'too_many_requests']);
   expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-  expect((await rfq({ address: k.carol.address, symbol: 'DTW', kind: 2, side: 'sell', units: WHOLE.toString() })).status).toBe(200);
+  expect(
+    (await rfq({ address: k.carol.address, symbol: 'DTW', kind: 2, side: 'sell', units: WHOLE.toString() })).status,
+  ).toBe(200);
 });
 
 interface AppProcess {
@@ -190,27 +253,52 @@ interface AppProcess {
 }
 
 function runDeskProcess(failpoint = ''): AppProcess {
-  const env = { ...process.env, DATABASE_URL: world.db.url, CHAIN_RPC_URL: world.rpcUrl, DESK_KEY: k.desk.hex, PORT: '0', APP_FAILPOINT: failpoint };
-  const child = spawn(path.join(REPO, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', path.join(REPO, 'tests/harness/app-process.ts')], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = {
+    ...process.env,
+    DATABASE_URL: world.db.url,
+    CHAIN_RPC_URL: world.rpcUrl,
+    DESK_KEY: k.desk.hex,
+    PORT: '0',
+    APP_FAILPOINT: failpoint,
+  };
+  const child = spawn(
+    path.join(REPO, 'node_modules', '.bin', 'ts-node'),
+    ['--transpile-only', path.join(REPO, 'tests/harness/app-process.ts')],
+    { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
-  const port = new Promise<number>((resolve) => child.stdout!.on('data', (d) => {
-    out += d;
-    const m = /listening (\d+)/.exec(out);
-    if (m) resolve(Number(m[1]));
-  }));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const port = new Promise<number>((resolve) =>
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    }),
+  );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { child, port, exited };
 }
 
 test('the desk killed after broadcasting an RFQ proposal and before recording it proposes exactly once', async () => {
   await api.close(); // this process stops acting for the desk
   api = await startAppApi({ database: { pool: world.pool, url: world.db.url }, settings: { keys: {} } });
-  const body = JSON.stringify({ address: k.crash.address, symbol: 'DTW', kind: -1, side: 'sell', units: (3n * WHOLE).toString() });
+  const body = JSON.stringify({
+    address: k.crash.address,
+    symbol: 'DTW',
+    kind: -1,
+    side: 'sell',
+    units: (3n * WHOLE).toString(),
+  });
   const headers = { 'content-type': 'application/json', 'idempotency-key': 'crash-test-1' };
-  const post = async (port: number) => fetch(`http://127.0.0.1:${port}/api/desk/rfq`, { method: 'POST', body, headers });
+  const post = async (port: number) =>
+    fetch(`http://127.0.0.1:${port}/api/desk/rfq`, { method: 'POST', body, headers });
 
   const crashing = runDeskProcess('after-broadcast');
-  const cut = await post(await crashing.port).then(() => 'answered', () => 'connection lost');
+  const cut = await post(await crashing.port).then(
+    () => 'answered',
+    () => 'connection lost',
+  );
   expect(cut).toBe('connection lost');
   expect((await crashing.exited).signal).toBe('SIGKILL');
 
@@ -222,7 +310,9 @@ test('the desk killed after broadcasting an RFQ proposal and before recording it
     const [first, second] = [(await answer.json()) as RfqAnswer, (await again.json()) as RfqAnswer];
     expect(second.settlement_id).toBe(first.settlement_id);
     await world.waitIndexed();
-    const fromDesk = await world.rest<{ settlements: { proposer: string }[] }>(`/v1/settlements?party=${k.crash.address}`);
+    const fromDesk = await world.rest<{ settlements: { proposer: string }[] }>(
+      `/v1/settlements?party=${k.crash.address}`,
+    );
     expect(fromDesk.settlements.filter((s) => s.proposer === k.desk.address)).toHaveLength(1);
   } finally {
     restarted.child.kill('SIGTERM');

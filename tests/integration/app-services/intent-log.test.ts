@@ -58,7 +58,11 @@ function runActor(id: string, amount: bigint, failpoint?: string): Promise<Actor
     APP_FAILPOINT: failpoint ?? '',
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(TS_NODE, ['--transpile-only', path.join(REPO, 'tests/harness/intent-actor.ts')], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(TS_NODE, ['--transpile-only', path.join(REPO, 'tests/harness/intent-actor.ts')], {
+      cwd: REPO,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -72,7 +76,10 @@ function runActor(id: string, amount: bigint, failpoint?: string): Promise<Actor
 }
 
 async function row(id: string) {
-  const { rows } = await db.pool.query(`SELECT status, tx_hash, attempts, sequence FROM ${db.schema}.intents WHERE id = $1`, [id]);
+  const { rows } = await db.pool.query(
+    `SELECT status, tx_hash, attempts, sequence FROM ${db.schema}.intents WHERE id = $1`,
+    [id],
+  );
   return rows[0] as { status: string; tx_hash: string | null; attempts: number; sequence: string | null } | undefined;
 }
 
@@ -102,7 +109,11 @@ describe('in one process', () => {
   test('a tx refused at CheckTx settles the intent as rejected, and it is never retried', async () => {
     const signer = new ChainSigner(client, lender.wallet, lender.address, { fee: TEST_FEE, pollMs: 20 });
     const log = new IntentLog({ pool: db.pool, schema: db.schema, signer });
-    const refused = await log.perform({ id: 'refused/1', kind: 'test.send', messages: [bankSend(borrower.address, lender.address, 1n)] });
+    const refused = await log.perform({
+      id: 'refused/1',
+      kind: 'test.send',
+      messages: [bankSend(borrower.address, lender.address, 1n)],
+    });
     expect(refused.status).toBe('rejected');
     expect(refused.code).not.toBe(0);
     expect(await log.reconcileOpen()).toEqual([]);
@@ -114,36 +125,40 @@ describe('a separate acting process killed during an action', () => {
     ['after-record', 'intent written, nothing signed'],
     ['before-broadcast', 'tx signed and written, never broadcast'],
     ['after-broadcast', 'tx broadcast, its outcome not written'],
-  ])('killed at %s (%s): the restarted process completes the action exactly once', async (failpoint) => {
-    const id = `crash/${failpoint}`;
-    const amount = 1000n + BigInt(failpoint.length);
-    const before = chain.balance(borrower.address);
-    const sequenceBefore = await sequenceOf(lender.address);
+  ])(
+    'killed at %s (%s): the restarted process completes the action exactly once',
+    async (failpoint) => {
+      const id = `crash/${failpoint}`;
+      const amount = 1000n + BigInt(failpoint.length);
+      const before = chain.balance(borrower.address);
+      const sequenceBefore = await sequenceOf(lender.address);
 
-    const crashed = await runActor(id, amount, failpoint);
-    expect(crashed.signal).toBe('SIGKILL');
-    const left = await row(id);
-    expect(left!.status).toBe(failpoint === 'after-record' ? 'pending' : 'signed');
-    // whatever reached the mempool before the crash goes into a block while the process is down
-    chain.produceBlock();
-    const landedWhileDown = chain.balance(borrower.address) - before;
-    expect(landedWhileDown).toBe(failpoint === 'after-broadcast' ? amount : 0n);
+      const crashed = await runActor(id, amount, failpoint);
+      expect(crashed.signal).toBe('SIGKILL');
+      const left = await row(id);
+      expect(left!.status).toBe(failpoint === 'after-record' ? 'pending' : 'signed');
+      // whatever reached the mempool before the crash goes into a block while the process is down
+      chain.produceBlock();
+      const landedWhileDown = chain.balance(borrower.address) - before;
+      expect(landedWhileDown).toBe(failpoint === 'after-broadcast' ? amount : 0n);
 
-    chain.startBlocks(100);
-    try {
-      const restarted = await runActor(id, amount);
-      expect({ code: restarted.code, stderr: restarted.stderr }).toEqual({ code: 0, stderr: '' });
-      expect(restarted.intent!.status).toBe('committed');
-      if (failpoint !== 'after-record') expect(restarted.intent!.txHash).toBe(left!.tx_hash);
-      // and once more: a third start finds it settled and does nothing
-      const third = await runActor(id, amount);
-      expect(third.intent!.txHash).toBe(restarted.intent!.txHash);
-    } finally {
-      chain.stopBlocks();
-    }
-    expect(chain.balance(borrower.address) - before).toBe(amount);
-    expect(await sequenceOf(lender.address)).toBe(sequenceBefore + 1n);
-  }, 60_000);
+      chain.startBlocks(100);
+      try {
+        const restarted = await runActor(id, amount);
+        expect({ code: restarted.code, stderr: restarted.stderr }).toEqual({ code: 0, stderr: '' });
+        expect(restarted.intent!.status).toBe('committed');
+        if (failpoint !== 'after-record') expect(restarted.intent!.txHash).toBe(left!.tx_hash);
+        // and once more: a third start finds it settled and does nothing
+        const third = await runActor(id, amount);
+        expect(third.intent!.txHash).toBe(restarted.intent!.txHash);
+      } finally {
+        chain.stopBlocks();
+      }
+      expect(chain.balance(borrower.address) - before).toBe(amount);
+      expect(await sequenceOf(lender.address)).toBe(sequenceBefore + 1n);
+    },
+    60_000,
+  );
 
   test('a signed tx whose sequence another tx used can never land: the restart signs the action anew, once', async () => {
     const id = 'crash/superseded';

@@ -12,7 +12,12 @@ import { LAUNCH_PLANS, metadataDocument } from '../../../devnet/scenario/flows/l
 import { startAppApi, type AppApi } from './api';
 
 const PATH = '/api/launchpad/metadata';
-const DOC = { name: 'Harbour Test Commons', symbol: 'HTC', description: 'A community test asset. Testnet only; it has no value.', template: 'community' };
+const DOC = {
+  name: 'Harbour Test Commons',
+  symbol: 'HTC',
+  description: 'A community test asset. Testnet only; it has no value.',
+  template: 'community',
+};
 
 /** A 1×1 RGBA PNG. */
 function tinyPng(): Buffer {
@@ -26,7 +31,12 @@ function tinyPng(): Buffer {
   };
   const ihdr = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]);
   const idat = zlib.deflateSync(Buffer.from([0, 255, 0, 0, 255]));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', idat),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const sha256Hex = (text: string) => createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
@@ -35,7 +45,10 @@ let api: AppApi;
 
 beforeAll(async () => {
   // the rate limit has its own test below; here it stays out of the way
-  api = await startAppApi({ devnetDocuments: LAUNCH_PLANS.map((p) => metadataDocument(p).doc), settings: { launchpadRateLimit: 1000 } });
+  api = await startAppApi({
+    devnetDocuments: LAUNCH_PLANS.map((p) => metadataDocument(p).doc),
+    settings: { launchpadRateLimit: 1000 },
+  });
 });
 
 afterAll(async () => {
@@ -63,7 +76,10 @@ describe('storing and reading documents', () => {
       { symbol: 'HTC', name: '\tCaf\u00e9 Commons ', template: 'community', description: DOC.description },
     ];
     for (const v of variants) expect((await api.postJson(PATH, v)).body.meta_hash).toBe(composed.body.meta_hash);
-    const { rows } = await api.db.pool.query(`SELECT count(*)::int AS n FROM ${api.db.schema}.launchpad_documents WHERE meta_hash = $1`, [composed.body.meta_hash]);
+    const { rows } = await api.db.pool.query(
+      `SELECT count(*)::int AS n FROM ${api.db.schema}.launchpad_documents WHERE meta_hash = $1`,
+      [composed.body.meta_hash],
+    );
     expect(rows[0].n).toBe(1);
     expect((await api.request('GET', `${PATH}/${composed.body.meta_hash}`)).body.name).toBe('Caf\u00e9 Commons');
   });
@@ -102,11 +118,17 @@ describe('refusals', () => {
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('bad_request');
     expect(r.body.error).toContain(field);
-    expect(r.body.error).toMatch(/refuses names or copy that promise rewards, airdrops, returns, yield, profit or value/);
+    expect(r.body.error).toMatch(
+      /refuses names or copy that promise rewards, airdrops, returns, yield, profit or value/,
+    );
   });
 
   test('disclaimers pass', async () => {
-    for (const description of ['This token has no value.', 'No returns, no rewards: a testnet experiment.', 'Not an investment; it carries no monetary value.']) {
+    for (const description of [
+      'This token has no value.',
+      'No returns, no rewards: a testnet experiment.',
+      'Not an investment; it carries no monetary value.',
+    ]) {
       expect([description, (await api.postJson(PATH, { ...DOC, description })).status]).toEqual([description, 200]);
     }
   });
@@ -134,10 +156,16 @@ describe('bad input: 400 or 413 with {error, code}, never 5xx', () => {
   });
 
   test('a body that is not JSON, or not sent as JSON', async () => {
-    const broken = await api.request('POST', PATH, { body: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const broken = await api.request('POST', PATH, {
+      body: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect([broken.status, broken.body.code]).toEqual([400, 'bad_request']);
     expect(broken.body.error).toMatch(/JSON/);
-    const text = await api.request('POST', PATH, { body: JSON.stringify(DOC), headers: { 'content-type': 'text/plain' } });
+    const text = await api.request('POST', PATH, {
+      body: JSON.stringify(DOC),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect([text.status, text.body.code]).toEqual([400, 'bad_request']);
     const none = await api.request('POST', PATH);
     expect(none.status).toBe(400);
@@ -160,7 +188,10 @@ describe('bad input: 400 or 413 with {error, code}, never 5xx', () => {
   test('wrong methods answer 405 with Allow; unknown paths 404', async () => {
     const get = await api.request('GET', PATH);
     expect([get.status, get.headers.allow]).toEqual([405, 'POST']);
-    const post = await api.request('POST', `${PATH}/${'0'.repeat(64)}`, { body: '{}', headers: { 'content-type': 'application/json' } });
+    const post = await api.request('POST', `${PATH}/${'0'.repeat(64)}`, {
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect([post.status, post.headers.allow]).toEqual([405, 'GET']);
     const unknown = await api.request('GET', '/api/launchpad/nothing');
     expect([unknown.status, unknown.body.code]).toEqual([404, 'not_found']);
@@ -185,7 +216,9 @@ describe('rate limit, start-up and faults', () => {
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(600);
       expect((await limited.postJson(PATH, DOC, from('203.0.113.8'))).status).toBe(200);
-      expect((await limited.request('GET', `${PATH}/${'0'.repeat(64)}`, { headers: from('203.0.113.7') })).status).toBe(404); // reads are not limited
+      expect((await limited.request('GET', `${PATH}/${'0'.repeat(64)}`, { headers: from('203.0.113.7') })).status).toBe(
+        404,
+      ); // reads are not limited
     } finally {
       await limited.close();
     }
@@ -201,7 +234,7 @@ describe('rate limit, start-up and faults', () => {
     }
   });
 
-  test('one key given as both the lender\'s and the desk\'s stops the start with a message naming the variable, not the key', async () => {
+  test("one key given as both the lender's and the desk's stops the start with a message naming the variable, not the key", async () => {
     const hex = 'ab'.repeat(32);
     const same = new KeySecret(hex, 'LENDER_KEY');
     const twice = startAppApi({ settings: { keys: { lender: same, desk: new KeySecret(hex, 'DESK_KEY') } } });

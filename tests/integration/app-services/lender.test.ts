@@ -23,7 +23,12 @@ jest.setTimeout(120_000);
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const WHOLE = 1_000_000n;
 const WINDOW_S = 6;
-const DOC = { name: 'Lantern Test Works', symbol: 'LTW', description: 'An equity test asset. Testnet only; it has no value.', template: 'equity' };
+const DOC = {
+  name: 'Lantern Test Works',
+  symbol: 'LTW',
+  description: 'An equity test asset. Testnet only; it has no value.',
+  template: 'equity',
+};
 const parsed = parseMetadataDocument(DOC);
 if (!parsed.ok) throw new Error(parsed.error);
 const META_HASH = documentHash(parsed.doc);
@@ -42,7 +47,12 @@ const lenderSettings = (lenderHex: string) => ({
 });
 
 async function startLender(): Promise<AppApi> {
-  return startAppApi({ database: { pool: world.pool, url: world.db.url }, chain: { rpcUrl: world.rpcUrl }, devnetDocuments: [DOC], settings: lenderSettings(k.lender.hex) });
+  return startAppApi({
+    database: { pool: world.pool, url: world.db.url },
+    chain: { rpcUrl: world.rpcUrl },
+    devnetDocuments: [DOC],
+    settings: lenderSettings(k.lender.hex),
+  });
 }
 
 beforeAll(async () => {
@@ -51,7 +61,10 @@ beforeAll(async () => {
   asset = await launchEquity(world, {
     issuer: k.issuer,
     metaHash: META_HASH,
-    holders: ['borrower', 'late', 'flagged', 'trader', 'crash'].map((name) => ({ key: world.keys[name], units: 10_000n * WHOLE })),
+    holders: ['borrower', 'late', 'flagged', 'trader', 'crash'].map((name) => ({
+      key: world.keys[name],
+      units: 10_000n * WHOLE,
+    })),
     poolShares: 1000n,
     poolQuote: 2_000_000_000n, // 2 stable units per whole share
   });
@@ -82,17 +95,34 @@ async function loansOf(address: string): Promise<LoanBody[]> {
   return r.body.loans;
 }
 
-const until = <T>(what: string, probe: () => Promise<T | undefined>) => waitFor(what, probe, { ms: 45_000, context: () => `app errors: ${api?.errors.join('\n')}` });
+const until = <T>(what: string, probe: () => Promise<T | undefined>) =>
+  waitFor(what, probe, { ms: 45_000, context: () => `app errors: ${api?.errors.join('\n')}` });
 
 function pledgeMsg(holder: TestKey, kindId: number, units: bigint, extra: Record<string, unknown> = {}): Msg {
   return {
     typeUrl: '/svc.encumbrance.v1.MsgCreateEncumbrance',
-    value: { creator: holder.address, kind: 'ENCUMBRANCE_KIND_PLEDGE', asset_id: asset.assetId, kind_id: kindId, holder: holder.address, units: units.toString(), beneficiary: k.lender.address, income_to_beneficiary: true, exercisable: true, ...extra },
+    value: {
+      creator: holder.address,
+      kind: 'ENCUMBRANCE_KIND_PLEDGE',
+      asset_id: asset.assetId,
+      kind_id: kindId,
+      holder: holder.address,
+      units: units.toString(),
+      beneficiary: k.lender.address,
+      income_to_beneficiary: true,
+      exercisable: true,
+      ...extra,
+    },
   };
 }
 
 /** One pledge per tx, for the given kinds; their encumbrance ids. */
-async function pledge(holder: TestKey, units: bigint, kinds = [0, 1, 2], extra: Record<string, unknown> = {}): Promise<number[]> {
+async function pledge(
+  holder: TestKey,
+  units: bigint,
+  kinds = [0, 1, 2],
+  extra: Record<string, unknown> = {},
+): Promise<number[]> {
   const ids: number[] = [];
   for (const kind of kinds) {
     const tx = await world.submit(holder, [pledgeMsg(holder, kind, units, extra)]);
@@ -113,15 +143,25 @@ async function typesOf(hash: string): Promise<string[]> {
   await world.waitIndexed();
   return (await world.rest<{ msgs: { '@type': string }[] }>(`/v1/txs/${hash}`)).msgs.map((m) => m['@type']);
 }
-const encumbranceStatus = async (id: number) => (await world.rest<{ encumbrance: { status: string } }>(`/v1/encumbrances/${id}`)).encumbrance.status;
+const encumbranceStatus = async (id: number) =>
+  (await world.rest<{ encumbrance: { status: string } }>(`/v1/encumbrances/${id}`)).encumbrance.status;
 
 async function loanWith(address: string, status: string, pledges?: number[]): Promise<LoanBody> {
-  return until(`a ${status} loan of ${address}`, async () => (await loansOf(address)).find((l) => l.status === status && (!pledges || l.pledges.join() === pledges.join())));
+  return until(`a ${status} loan of ${address}`, async () =>
+    (await loansOf(address)).find((l) => l.status === status && (!pledges || l.pledges.join() === pledges.join())),
+  );
 }
 
 test('terms: the lender, 50 %, 80 %, 5000 stable units', async () => {
   const r = await api!.request('GET', '/api/lender/terms');
-  expect(r.body).toEqual({ lender: k.lender.address, ltv_bps: 5000, liquidation_ltv_bps: 8000, max_principal: '5000000000', denom: STABLE_DENOM, pledge_window_seconds: WINDOW_S });
+  expect(r.body).toEqual({
+    lender: k.lender.address,
+    ltv_bps: 5000,
+    liquidation_ltv_bps: 8000,
+    max_principal: '5000000000',
+    denom: STABLE_DENOM,
+    pledge_window_seconds: WINDOW_S,
+  });
 });
 
 test('open → repay: the principal is paid once, the repayment is accepted with every pledge released in that tx', async () => {
@@ -130,17 +170,37 @@ test('open → repay: the principal is paid once, the repayment is accepted with
   const ids = await pledge(k.borrower, units);
   const principal = await expectedPrincipal(units);
   const loan = await loanWith(k.borrower.address, 'active', ids);
-  expect(loan).toMatchObject({ symbol: 'LTW', units: units.toString(), principal: principal.toString(), ltv_bps: 5000, close_tx: null, routed_income: '0' });
+  expect(loan).toMatchObject({
+    symbol: 'LTW',
+    units: units.toString(),
+    principal: principal.toString(),
+    ltv_bps: 5000,
+    close_tx: null,
+    routed_income: '0',
+  });
   expect(await typesOf(loan.open_tx!)).toEqual(['/cosmos.bank.v1beta1.MsgSend']);
   expect(world.balance(k.borrower.address) - before).toBe(principal);
 
   // income paid to the INCOME kind while the loan is open is routed to the lender, which claims it
   const distributed = 1_000_000_000n;
   const supply = 51_000n * WHOLE; // five holders' 10000 shares and the pool's 1000
-  await world.submit(k.issuer, [{ typeUrl: '/svc.payout.v1.MsgDistribute', value: { payer: k.issuer.address, asset_id: asset.assetId, kind_id: 1, amount: { denom: STABLE_DENOM, amount: distributed.toString() } } }]);
+  await world.submit(k.issuer, [
+    {
+      typeUrl: '/svc.payout.v1.MsgDistribute',
+      value: {
+        payer: k.issuer.address,
+        asset_id: asset.assetId,
+        kind_id: 1,
+        amount: { denom: STABLE_DENOM, amount: distributed.toString() },
+      },
+    },
+  ]);
   const routed = (units * ((distributed * 10n ** 18n) / supply)) / 10n ** 18n;
   await until('the routed income to be claimed', async () => {
-    const { rows } = await world.pool.query(`SELECT sum(amount)::text AS claimed FROM app.loan_income WHERE encumbrance_id = $1`, [ids[1]]);
+    const { rows } = await world.pool.query(
+      `SELECT sum(amount)::text AS claimed FROM app.loan_income WHERE encumbrance_id = $1`,
+      [ids[1]],
+    );
     return rows[0].claimed === routed.toString() ? true : undefined;
   });
   await world.waitIndexed();
@@ -149,12 +209,20 @@ test('open → repay: the principal is paid once, the repayment is accepted with
   const proposal = await world.submit(k.borrower, [
     {
       typeUrl: '/svc.settlement.v1.MsgPropose',
-      value: { proposer: k.borrower.address, counterparty: k.lender.address, legs: [{ direction: 'LEG_DIRECTION_GIVE', coin: { denom: STABLE_DENOM, amount: principal.toString() } }], expiry: new Date(Date.now() + 600_000).toISOString() },
+      value: {
+        proposer: k.borrower.address,
+        counterparty: k.lender.address,
+        legs: [{ direction: 'LEG_DIRECTION_GIVE', coin: { denom: STABLE_DENOM, amount: principal.toString() } }],
+        expiry: new Date(Date.now() + 600_000).toISOString(),
+      },
     },
   ]);
   const settlementId = Number(proposal.responses[0].settlement_id);
   const repaid = await loanWith(k.borrower.address, 'repaid', ids);
-  expect(await typesOf(repaid.close_tx!)).toEqual(['/svc.settlement.v1.MsgAccept', ...ids.map(() => '/svc.encumbrance.v1.MsgRelease')]);
+  expect(await typesOf(repaid.close_tx!)).toEqual([
+    '/svc.settlement.v1.MsgAccept',
+    ...ids.map(() => '/svc.encumbrance.v1.MsgRelease'),
+  ]);
   await world.waitIndexed();
   const settlement = await world.rest<{ settlement: { status: string } }>(`/v1/settlements/${settlementId}`);
   expect(settlement.settlement.status).toBe('STATUS_SETTLED');
@@ -167,7 +235,18 @@ test('open → the pool price falls → every pledge exercised in one tx, status
   const ids = await pledge(k.borrower, units);
   const loan = await loanWith(k.borrower.address, 'active', ids);
   // the trader sells shares into the pool until the principal is above 80 % of the shares' value
-  const sold = await world.submit(k.trader, [{ typeUrl: '/svc.dex.v1.MsgSwap', value: { trader: k.trader.address, pool_id: String(asset.poolId), sell_base: true, amount: (500n * WHOLE).toString(), min_out: '0' } }]);
+  const sold = await world.submit(k.trader, [
+    {
+      typeUrl: '/svc.dex.v1.MsgSwap',
+      value: {
+        trader: k.trader.address,
+        pool_id: String(asset.poolId),
+        sell_base: true,
+        amount: (500n * WHOLE).toString(),
+        min_out: '0',
+      },
+    },
+  ]);
   expect(sold.code).toBe(0);
   const price = (await new ChainQueries(world.rpcUrl).poolPrice(asset.assetId, STABLE_DENOM))!.pricePerWhole;
   expect(mustLiquidate(BigInt(loan.principal), sharesValue(units, price, 6), DEFAULT_LENDER_TERMS)).toBe(true);
@@ -181,7 +260,10 @@ test('open → the pool price falls → every pledge exercised in one tx, status
 
 test('an incomplete set opens nothing and its pledges are released after the window', async () => {
   const ids = await pledge(k.late, 50n * WHOLE, [0, 1]);
-  for (const id of ids) await until(`pledge ${id} released`, async () => ((await world.waitIndexed(), await encumbranceStatus(id)) === 'released' ? true : undefined));
+  for (const id of ids)
+    await until(`pledge ${id} released`, async () =>
+      (await world.waitIndexed(), await encumbranceStatus(id)) === 'released' ? true : undefined,
+    );
   expect(await loansOf(k.late.address)).toEqual([]);
 });
 
@@ -191,7 +273,10 @@ test.each([
   ['not exercisable', { exercisable: false }],
 ])('a set with %s opens nothing and is released', async (_what, flags) => {
   const ids = await pledge(k.flagged, 10n * WHOLE, [0, 1, 2], flags);
-  for (const id of ids) await until(`pledge ${id} released`, async () => ((await world.waitIndexed(), await encumbranceStatus(id)) === 'released' ? true : undefined));
+  for (const id of ids)
+    await until(`pledge ${id} released`, async () =>
+      (await world.waitIndexed(), await encumbranceStatus(id)) === 'released' ? true : undefined,
+    );
   expect(await loansOf(k.flagged.address)).toEqual([]);
 });
 
@@ -199,13 +284,22 @@ test('a proposal to the lender that repays no loan is cancelled at once', async 
   const asks = await world.submit(k.late, [
     {
       typeUrl: '/svc.settlement.v1.MsgPropose',
-      value: { proposer: k.late.address, counterparty: k.lender.address, legs: [{ direction: 'LEG_DIRECTION_ASK', coin: { denom: STABLE_DENOM, amount: '5' } }], expiry: new Date(Date.now() + 600_000).toISOString() },
+      value: {
+        proposer: k.late.address,
+        counterparty: k.lender.address,
+        legs: [{ direction: 'LEG_DIRECTION_ASK', coin: { denom: STABLE_DENOM, amount: '5' } }],
+        expiry: new Date(Date.now() + 600_000).toISOString(),
+      },
     },
   ]);
   const id = Number(asks.responses[0].settlement_id);
   const settlement = await until('the proposal to be cancelled', async () => {
     await world.waitIndexed();
-    const s = (await world.rest<{ settlement: { status: string; cancel_reason: string; timeline: { event: string; actor?: string }[] } }>(`/v1/settlements/${id}`)).settlement;
+    const s = (
+      await world.rest<{
+        settlement: { status: string; cancel_reason: string; timeline: { event: string; actor?: string }[] };
+      }>(`/v1/settlements/${id}`)
+    ).settlement;
     return s.status === 'STATUS_CANCELLED' ? s : undefined;
   });
   expect(settlement.cancel_reason).toBe('');
@@ -220,11 +314,20 @@ test('the 0x form of a borrower lists the same loans under its bech32 address', 
 });
 
 test('bad addresses answer 400 with {error, code}', async () => {
-  for (const q of ['', '?address=', '?address=nope', `?address=${k.borrower.address}&address=${k.borrower.address}`, '?address=0xABCDEF']) {
+  for (const q of [
+    '',
+    '?address=',
+    '?address=nope',
+    `?address=${k.borrower.address}&address=${k.borrower.address}`,
+    '?address=0xABCDEF',
+  ]) {
     const r = await api!.request<{ code: string }>('GET', `/api/lender/loans${q}`);
     expect([q, r.status, r.body.code]).toEqual([q, 400, 'bad_request']);
   }
-  const post = await api!.request('POST', '/api/lender/loans', { body: '{}', headers: { 'content-type': 'application/json' } });
+  const post = await api!.request('POST', '/api/lender/loans', {
+    body: '{}',
+    headers: { 'content-type': 'application/json' },
+  });
   expect([post.status, post.headers.allow]).toEqual([405, 'GET']);
 });
 
@@ -235,17 +338,33 @@ interface LenderProcess {
 
 /** tests/harness/app-process.ts: the app services acting for the lender in a process of their own. */
 function runLenderProcess(failpoint = ''): LenderProcess {
-  const env = { ...process.env, DATABASE_URL: world.db.url, CHAIN_RPC_URL: world.rpcUrl, LENDER_KEY: k.lender.hex, LENDER_PLEDGE_WINDOW_S: String(WINDOW_S), APP_FAILPOINT: failpoint };
-  const child = spawn(path.join(REPO, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', path.join(REPO, 'tests/harness/app-process.ts')], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = {
+    ...process.env,
+    DATABASE_URL: world.db.url,
+    CHAIN_RPC_URL: world.rpcUrl,
+    LENDER_KEY: k.lender.hex,
+    LENDER_PLEDGE_WINDOW_S: String(WINDOW_S),
+    APP_FAILPOINT: failpoint,
+  };
+  const child = spawn(
+    path.join(REPO, 'node_modules', '.bin', 'ts-node'),
+    ['--transpile-only', path.join(REPO, 'tests/harness/app-process.ts')],
+    { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stderr })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal, stderr })),
+  );
   return { child, exited };
 }
 
 test('the lender killed after broadcasting a principal and before recording it pays the borrower exactly once', async () => {
   await api!.close(); // this process stops acting: its actor lock is released
-  api = await startAppApi({ database: { pool: world.pool, url: world.db.url }, settings: lenderSettings(k.lender.hex) }); // no chain: it only reads
+  api = await startAppApi({
+    database: { pool: world.pool, url: world.db.url },
+    settings: lenderSettings(k.lender.hex),
+  }); // no chain: it only reads
   const units = 30n * WHOLE;
   const before = world.balance(k.crash.address);
   const ids = await pledge(k.crash, units);
@@ -255,7 +374,9 @@ test('the lender killed after broadcasting a principal and before recording it p
   const crashed = runLenderProcess('after-broadcast');
   const died = await crashed.exited;
   expect([died.signal, died.stderr]).toEqual(['SIGKILL', '']);
-  const left = await world.pool.query(`SELECT status, tx_hash FROM app.intents WHERE id = $1`, [`lender/principal/L${ids[0]}`]);
+  const left = await world.pool.query(`SELECT status, tx_hash FROM app.intents WHERE id = $1`, [
+    `lender/principal/L${ids[0]}`,
+  ]);
   expect(left.rows[0].status).toBe('signed');
 
   const restarted = runLenderProcess();
@@ -264,7 +385,10 @@ test('the lender killed after broadcasting a principal and before recording it p
     expect(loan.principal).toBe(principal.toString());
     expect(loan.open_tx).toBe(left.rows[0].tx_hash);
     expect(world.balance(k.crash.address) - before).toBe(principal);
-    const { rows } = await world.pool.query(`SELECT count(*)::int AS n, max(attempts) AS attempts FROM app.intents WHERE id LIKE $1`, [`lender/principal/L${ids[0]}%`]);
+    const { rows } = await world.pool.query(
+      `SELECT count(*)::int AS n, max(attempts) AS attempts FROM app.intents WHERE id LIKE $1`,
+      [`lender/principal/L${ids[0]}%`],
+    );
     expect(rows[0]).toEqual({ n: 1, attempts: 1 });
   } finally {
     restarted.child.kill('SIGTERM');

@@ -79,7 +79,9 @@ export interface ChainRecord {
 }
 
 interface ResultsJson {
-  txs_results: { code: number; codespace: string; log: string; gas_wanted: string; gas_used: string; events: ChainEvent[] }[] | null;
+  txs_results:
+    | { code: number; codespace: string; log: string; gas_wanted: string; gas_used: string; events: ChainEvent[] }[]
+    | null;
   finalize_block_events: ChainEvent[] | null;
 }
 
@@ -100,7 +102,8 @@ export function fieldsOf(e: ChainEvent): Record<string, unknown> {
   return out;
 }
 
-const plainAttrs = (attributes: { key: string; value: string }[]): ChainAttr[] => attributes.map((a) => ({ key: String(a.key), value: String(a.value) }));
+const plainAttrs = (attributes: { key: string; value: string }[]): ChainAttr[] =>
+  attributes.map((a) => ({ key: String(a.key), value: String(a.value) }));
 
 function decodeTx(bytes: Uint8Array): Pick<ChainTx, 'typeUrls' | 'msgValues' | 'memo' | 'fee'> {
   const raw = TxRaw.decode(bytes);
@@ -141,18 +144,41 @@ export function readChain(chain: DevnetChain): ChainRecord {
       ...decodeTx(b.txs[i]),
       events: (r.events ?? []).map((e) => ({ type: e.type, attributes: plainAttrs(e.attributes ?? []) })),
     }));
-    const blockEvents = (results.finalize_block_events ?? []).map((e) => ({ type: e.type, attributes: plainAttrs(e.attributes ?? []) }));
+    const blockEvents = (results.finalize_block_events ?? []).map((e) => ({
+      type: e.type,
+      attributes: plainAttrs(e.attributes ?? []),
+    }));
     for (const tx of blockTxs) {
       eventCount += tx.events.length;
       tx.events.forEach((e, i) => {
         if (!e.type.startsWith('svc.')) return;
-        typed.push({ type: e.type, height: h, txIndex: tx.index, eventIndex: i, txHash: tx.hash, mode: null, applied: tx.code === 0, timeMs, fields: fieldsOf(e) });
+        typed.push({
+          type: e.type,
+          height: h,
+          txIndex: tx.index,
+          eventIndex: i,
+          txHash: tx.hash,
+          mode: null,
+          applied: tx.code === 0,
+          timeMs,
+          fields: fieldsOf(e),
+        });
       });
     }
     eventCount += blockEvents.length;
     blockEvents.forEach((e, i) => {
       if (!e.type.startsWith('svc.')) return;
-      typed.push({ type: e.type, height: h, txIndex: -1, eventIndex: i, txHash: null, mode: attr(e, 'mode') ?? null, applied: true, timeMs, fields: fieldsOf(e) });
+      typed.push({
+        type: e.type,
+        height: h,
+        txIndex: -1,
+        eventIndex: i,
+        txHash: null,
+        mode: attr(e, 'mode') ?? null,
+        applied: true,
+        timeMs,
+        fields: fieldsOf(e),
+      });
     });
     txs.push(...blockTxs);
     blocks.push({

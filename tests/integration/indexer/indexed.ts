@@ -20,7 +20,12 @@ export interface IndexedStore {
   close(): Promise<void>;
 }
 
-export async function indexChain(chain: DevnetChain, prefix: string, node: Partial<StartNodeOptions> = {}, timeoutMs = 300_000): Promise<IndexedStore> {
+export async function indexChain(
+  chain: DevnetChain,
+  prefix: string,
+  node: Partial<StartNodeOptions> = {},
+  timeoutMs = 300_000,
+): Promise<IndexedStore> {
   const db = await createTestDatabase(prefix);
   const rpc = await startRpcServer(chain);
   let logs: string[] = [];
@@ -42,7 +47,13 @@ export async function indexChain(chain: DevnetChain, prefix: string, node: Parti
   }
   const indexMs = Date.now() - t0 - startMs;
   await rpc.close();
-  const client = new Client({ host: db.host, port: db.port, user: db.user, password: db.password, database: db.database });
+  const client = new Client({
+    host: db.host,
+    port: db.port,
+    user: db.user,
+    password: db.password,
+    database: db.database,
+  });
   client.on('error', () => undefined);
   await client.connect();
   return {

@@ -44,7 +44,8 @@ class Check {
     this.compared += 1;
     const a = canonical(actual);
     const e = canonical(expected);
-    if (a !== e && this.mismatches.length < 200) this.mismatches.push(`${this.name} ${where} ${field}: indexed ${a} != chain ${e}`);
+    if (a !== e && this.mismatches.length < 200)
+      this.mismatches.push(`${this.name} ${where} ${field}: indexed ${a} != chain ${e}`);
   }
 
   fail(message: string): void {
@@ -63,7 +64,8 @@ class Check {
       }
       for (const field of Object.keys(exp)) this.eq(`${label} ${key}`, field, act[field], exp[field]);
     }
-    for (const key of actual.keys()) if (!expected.has(key)) this.fail(`${label} ${key}: in the store, not on chain (${canonical(actual.get(key))})`);
+    for (const key of actual.keys())
+      if (!expected.has(key)) this.fail(`${label} ${key}: in the store, not on chain (${canonical(actual.get(key))})`);
   }
 
   result(): CheckResult {
@@ -72,22 +74,28 @@ class Check {
 }
 
 function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x) => {
-    if (typeof x === 'bigint') return x.toString();
-    if (x && typeof x === 'object' && !Array.isArray(x)) {
-      const sorted: Json = {};
-      for (const k of Object.keys(x as Json).sort()) sorted[k] = (x as Json)[k];
-      return sorted;
-    }
-    return x;
-  }) ?? 'undefined';
+  return (
+    JSON.stringify(v, (_k, x) => {
+      if (typeof x === 'bigint') return x.toString();
+      if (x && typeof x === 'object' && !Array.isArray(x)) {
+        const sorted: Json = {};
+        for (const k of Object.keys(x as Json).sort()) sorted[k] = (x as Json)[k];
+        return sorted;
+      }
+      return x;
+    }) ?? 'undefined'
+  );
 }
 
 const s = (v: unknown) => (v === null || v === undefined ? null : String(v));
-const ms = (iso: unknown): string | null => (iso === null || iso === undefined || iso === '' ? null : String(Date.parse(String(iso))));
+const ms = (iso: unknown): string | null =>
+  iso === null || iso === undefined || iso === '' ? null : String(Date.parse(String(iso)));
 /** SQL: a timestamp column as unix milliseconds text */
 const msCol = (col: string, as = col) => `floor(extract(epoch from ${col}) * 1000)::bigint::text AS ${as}`;
-const lowerShort = (v: unknown, prefix: string) => String(v ?? '').replace(prefix, '').toLowerCase();
+const lowerShort = (v: unknown, prefix: string) =>
+  String(v ?? '')
+    .replace(prefix, '')
+    .toLowerCase();
 
 export function seqOf(height: number, txIndex: number, eventIndex: number): string {
   return (BigInt(height) * 10_000_000_000n + BigInt(txIndex + 1) * 100_000n + BigInt(eventIndex + 1)).toString();
@@ -143,14 +151,27 @@ function typedTimeMs(e: TypedEvent): string {
 
 export async function checkBlocks(sql: Sql, c: ChainSide): Promise<CheckResult> {
   const check = new Check('Block');
-  const rows = await sql(`SELECT id, height, hash, ${msCol('time', 'time_ms')}, proposer, tx_count, event_count FROM svc.blocks`);
+  const rows = await sql(
+    `SELECT id, height, hash, ${msCol('time', 'time_ms')}, proposer, tx_count, event_count FROM svc.blocks`,
+  );
   const expected = new Map<string, Json>(
     c.record.blocks.map((b) => [
       String(b.height),
-      { height: b.height, hash: b.hash, time_ms: String(b.timeMs), proposer: b.proposer, tx_count: b.txs.length, event_count: b.txs.reduce((n, t) => n + t.events.length, 0) + b.blockEvents.length },
+      {
+        height: b.height,
+        hash: b.hash,
+        time_ms: String(b.timeMs),
+        proposer: b.proposer,
+        tx_count: b.txs.length,
+        event_count: b.txs.reduce((n, t) => n + t.events.length, 0) + b.blockEvents.length,
+      },
     ]),
   );
-  check.sets('block', byId(rows, (r) => r.id), expected);
+  check.sets(
+    'block',
+    byId(rows, (r) => r.id),
+    expected,
+  );
   return check.result();
 }
 
@@ -160,9 +181,15 @@ function feeOf(tx: ChainTx): { denom: string; amount: string }[] {
 
 export async function checkTxs(sql: Sql, c: ChainSide): Promise<CheckResult> {
   const check = new Check('Tx');
-  const rows = await sql(`SELECT id, hash, height, tx_index, seq::text, code, codespace, raw_log, gas_wanted::text, gas_used::text, msgs, fee, memo,
+  const rows =
+    await sql(`SELECT id, hash, height, tx_index, seq::text, code, codespace, raw_log, gas_wanted::text, gas_used::text, msgs, fee, memo,
     ${msCol('block_time', 'time_ms')}, method, msg_count, event_count FROM svc.txes`);
-  const actual = new Map<string, Json>(rows.map((r) => [r.id, { ...r, types: (JSON.parse(r.msgs) as Json[]).map((m) => m['@type']), fee: JSON.parse(r.fee) }]));
+  const actual = new Map<string, Json>(
+    rows.map((r) => [
+      r.id,
+      { ...r, types: (JSON.parse(r.msgs) as Json[]).map((m) => m['@type']), fee: JSON.parse(r.fee) },
+    ]),
+  );
   const expected = new Map<string, Json>();
   for (const b of c.record.blocks) {
     for (const tx of b.txs) {
@@ -200,7 +227,13 @@ export async function checkEvents(sql: Sql, c: ChainSide): Promise<CheckResult> 
   const expected = new Map<string, Json>();
   const typedFields = new Map(c.record.typed.map((e) => [`${e.height}-${e.txIndex}-${e.eventIndex}`, e.fields]));
   for (const b of c.record.blocks) {
-    const add = (txIndex: number, txHash: string | null, ok: boolean, e: { type: string; attributes: { key: string; value: string }[] }, i: number) => {
+    const add = (
+      txIndex: number,
+      txHash: string | null,
+      ok: boolean,
+      e: { type: string; attributes: { key: string; value: string }[] },
+      i: number,
+    ) => {
       const id = `${b.height}-${txIndex}-${i}`;
       const msgIndex = attr(e, 'msg_index');
       const typed = e.type.startsWith('svc.');
@@ -227,9 +260,18 @@ export async function checkEvents(sql: Sql, c: ChainSide): Promise<CheckResult> 
 export async function checkCounters(sql: Sql, c: ChainSide): Promise<CheckResult> {
   const check = new Check('Counters');
   const last = c.record.blocks[c.record.blocks.length - 1];
-  const [totals] = await sql(`SELECT block_count, tx_count, event_count::text, drift_total, latest_height, ${msCol('latest_block_time', 'time_ms')} FROM svc.chain_totals WHERE id = 'chain'`);
+  const [totals] = await sql(
+    `SELECT block_count, tx_count, event_count::text, drift_total, latest_height, ${msCol('latest_block_time', 'time_ms')} FROM svc.chain_totals WHERE id = 'chain'`,
+  );
   check.rows += 1;
-  for (const [field, exp] of Object.entries({ block_count: c.height, tx_count: c.record.txCount, event_count: String(c.record.eventCount), drift_total: 0, latest_height: c.height, time_ms: String(last.timeMs) })) {
+  for (const [field, exp] of Object.entries({
+    block_count: c.height,
+    tx_count: c.record.txCount,
+    event_count: String(c.record.eventCount),
+    drift_total: 0,
+    latest_height: c.height,
+    time_ms: String(last.timeMs),
+  })) {
     check.eq('chain_totals', field, totals?.[field], exp);
   }
   const methods = new Map<string, Json>();
@@ -242,8 +284,16 @@ export async function checkCounters(sql: Sql, c: ChainSide): Promise<CheckResult
       days.set(day, { day, count: Number(days.get(day)?.count ?? 0) + 1 });
     }
   }
-  check.sets('method_count', byId(await sql('SELECT id, method, count FROM svc.method_counts'), (r) => r.id), methods);
-  check.sets('tx_day', byId(await sql('SELECT id, day, count FROM svc.tx_days'), (r) => r.id), days);
+  check.sets(
+    'method_count',
+    byId(await sql('SELECT id, method, count FROM svc.method_counts'), (r) => r.id),
+    methods,
+  );
+  check.sets(
+    'tx_day',
+    byId(await sql('SELECT id, day, count FROM svc.tx_days'), (r) => r.id),
+    days,
+  );
   return check.result();
 }
 
@@ -283,9 +333,24 @@ export async function checkAssets(sql: Sql, c: ChainSide): Promise<CheckResult> 
       });
     }
   }
-  check.sets('asset', byId(await sql('SELECT id, issuer, nonce::text, status, meta_hash, issuance_locked, kind_count, settlement_denom, liens_allowed, distribution_denoms FROM svc.assets'), (r) => r.id), assets);
-  const kindRows = await sql('SELECT id, kind_class, decimals, bundle, transferable, bridgeable, policy_override, multiplier::text, supply::text, holder_count, accrual_denoms FROM svc.kinds');
-  check.sets('kind', new Map(kindRows.map((r) => [r.id, { ...r, accrual_denoms: [...(r.accrual_denoms as string[])].sort() }])), kinds);
+  check.sets(
+    'asset',
+    byId(
+      await sql(
+        'SELECT id, issuer, nonce::text, status, meta_hash, issuance_locked, kind_count, settlement_denom, liens_allowed, distribution_denoms FROM svc.assets',
+      ),
+      (r) => r.id,
+    ),
+    assets,
+  );
+  const kindRows = await sql(
+    'SELECT id, kind_class, decimals, bundle, transferable, bridgeable, policy_override, multiplier::text, supply::text, holder_count, accrual_denoms FROM svc.kinds',
+  );
+  check.sets(
+    'kind',
+    new Map(kindRows.map((r) => [r.id, { ...r, accrual_denoms: [...(r.accrual_denoms as string[])].sort() }])),
+    kinds,
+  );
   return check.result();
 }
 
@@ -294,10 +359,19 @@ function chainPositions(c: ChainSide): Map<string, Json> {
   const out = new Map<string, Json>();
   for (const { assetId, kindId } of chainKinds(c)) {
     for (let offset = 0; ; offset += 1000) {
-      const page = q(c, '/svc.rights.v1.Query/Holders', { asset_id: assetId, kind_id: kindId, offset: String(offset), limit: 1000 })!;
+      const page = q(c, '/svc.rights.v1.Query/Holders', {
+        asset_id: assetId,
+        kind_id: kindId,
+        offset: String(offset),
+        limit: 1000,
+      })!;
       const holders = (page.holders as Json[]) ?? [];
       for (const h of holders) {
-        out.set(`${assetId}-${kindId}-${h.holder}`, { units: String(h.units), locked: String(h.locked), locks: ((h.locks as Json[]) ?? []).map((l) => ({ ref: l.ref, units: String(l.units) })) });
+        out.set(`${assetId}-${kindId}-${h.holder}`, {
+          units: String(h.units),
+          locked: String(h.locked),
+          locks: ((h.locks as Json[]) ?? []).map((l) => ({ ref: l.ref, units: String(l.units) })),
+        });
       }
       if (holders.length < 1000) break;
     }
@@ -311,7 +385,8 @@ export async function checkHoldings(sql: Sql, c: ChainSide): Promise<CheckResult
   const chain = chainPositions(c);
   const zero = { units: '0', locked: '0', locks: [] };
   // locks are compared as sets: the store keeps creation order (schema), the chain's query sorts by ref
-  const byRef = (locks: Json[]) => [...locks].sort((x, y) => (String(x.ref) < String(y.ref) ? -1 : String(x.ref) > String(y.ref) ? 1 : 0));
+  const byRef = (locks: Json[]) =>
+    [...locks].sort((x, y) => (String(x.ref) < String(y.ref) ? -1 : String(x.ref) > String(y.ref) ? 1 : 0));
   for (const v of chain.values()) v.locks = byRef(v.locks as Json[]);
   // rows stay at 0 units (schema): a stored zero position equals a position the chain no longer lists
   const actual = new Map<string, Json>();
@@ -338,7 +413,8 @@ export async function checkAccruals(sql: Sql, c: ChainSide): Promise<CheckResult
   const expected = new Map<string, Json>();
   for (const { assetId, kindId } of chainKinds(c)) {
     for (const denom of kv.get<string[]>(`payout/denoms/${assetId}/${kindId}`) ?? []) {
-      const a = (q(c, '/svc.payout.v1.Query/Accrual', { asset_id: assetId, kind_id: kindId, denom })!.accrual as Json) ?? {};
+      const a =
+        (q(c, '/svc.payout.v1.Query/Accrual', { asset_id: assetId, kind_id: kindId, denom })!.accrual as Json) ?? {};
       expected.set(`${assetId}-${kindId}-${denom}`, {
         index: String(a.index),
         carry_scaled: String(a.carry_scaled),
@@ -349,8 +425,14 @@ export async function checkAccruals(sql: Sql, c: ChainSide): Promise<CheckResult
       });
     }
   }
-  const rows = await sql('SELECT id, index::text, carry_scaled::text, total_distributed::text, total_paid::text, distributions_count, module_held::text FROM svc.accruals');
-  check.sets('accrual', byId(rows, (r) => r.id), expected);
+  const rows = await sql(
+    'SELECT id, index::text, carry_scaled::text, total_distributed::text, total_paid::text, distributions_count, module_held::text FROM svc.accruals',
+  );
+  check.sets(
+    'accrual',
+    byId(rows, (r) => r.id),
+    expected,
+  );
   return check.result();
 }
 
@@ -360,17 +442,22 @@ export async function checkClaimables(sql: Sql, c: ChainSide): Promise<CheckResu
   const rows = await sql(`SELECT c.account, c.routed_from, c.ref, c.asset_id, c.kind_id, c.denom,
       (c.accrued + floor(c.units * (a.index - c.snapshot_index) / 1e18))::numeric(78,0)::text AS total
     FROM svc.claimables c JOIN svc.accruals a ON a.id = c.accrual_id`);
-  const key = (account: unknown, r: Json) => `${account}|${r.routed_from}|${r.ref}|${r.asset_id}|${r.kind_id}|${r.denom}`;
+  const key = (account: unknown, r: Json) =>
+    `${account}|${r.routed_from}|${r.ref}|${r.asset_id}|${r.kind_id}|${r.denom}`;
   const accounts = new Set<string>([...c.accounts, ...rows.map((r) => r.account as string)]);
   for (const k of chainPositions(c).keys()) accounts.add(k.slice(k.lastIndexOf('-') + 1));
   const expected = new Map<string, Json>();
   for (const account of accounts) {
-    for (const e of ((q(c, '/svc.payout.v1.Query/Claimable', { address: account })?.entries as Json[]) ?? [])) {
+    for (const e of (q(c, '/svc.payout.v1.Query/Claimable', { address: account })?.entries as Json[]) ?? []) {
       if (String(e.amount) !== '0') expected.set(key(account, e), { total: String(e.amount) });
     }
   }
   // an entry at 0 equals an entry the chain does not list
-  const actual = new Map<string, Json>(rows.filter((r) => r.total !== '0' || expected.has(key(r.account, r))).map((r) => [key(r.account, r), { total: r.total }]));
+  const actual = new Map<string, Json>(
+    rows
+      .filter((r) => r.total !== '0' || expected.has(key(r.account, r)))
+      .map((r) => [key(r.account, r), { total: r.total }]),
+  );
   check.sets('claimable', actual, expected);
   return check.result();
 }
@@ -394,8 +481,14 @@ export async function checkDistributions(sql: Sql, c: ChainSide): Promise<CheckR
       time_ms: typedTimeMs(e),
     });
   }
-  const rows = await sql(`SELECT id, seq::text, asset_id, kind_id, denom, payer, amount::text, supply::text, new_index::text, carry_scaled::text, tx_hash, ${msCol('block_time', 'time_ms')} FROM svc.distributions`);
-  check.sets('distribution', byId(rows, (r) => r.id), expected);
+  const rows = await sql(
+    `SELECT id, seq::text, asset_id, kind_id, denom, payer, amount::text, supply::text, new_index::text, carry_scaled::text, tx_hash, ${msCol('block_time', 'time_ms')} FROM svc.distributions`,
+  );
+  check.sets(
+    'distribution',
+    byId(rows, (r) => r.id),
+    expected,
+  );
   return check.result();
 }
 
@@ -412,7 +505,8 @@ export async function checkSettlements(sql: Sql, c: ChainSide): Promise<CheckRes
   const check = new Check('Settlement');
   const expected = new Map<string, Json>();
   for (let id = 1; ; id++) {
-    const s = q(c, '/svc.settlement.v1.Query/Settlement', { settlement_id: String(id) })?.settlement as Json | undefined;
+    const s = q(c, '/svc.settlement.v1.Query/Settlement', { settlement_id: String(id) })?.settlement as
+      Json | undefined;
     if (!s) break;
     const legs = s.legs as Json[];
     expected.set(String(id), {
@@ -426,8 +520,14 @@ export async function checkSettlements(sql: Sql, c: ChainSide): Promise<CheckRes
       asset_ids: [...new Set(legs.filter((l) => l.right).map((l) => (l.right as Json).asset_id))],
     });
   }
-  const rows = await sql(`SELECT id, proposer, counterparty, legs, ${msCol('expiry', 'expiry_ms')}, status, cancel_reason, memo_hash, asset_ids FROM svc.settlements`);
-  check.sets('settlement', byId(rows, (r) => r.id), expected);
+  const rows = await sql(
+    `SELECT id, proposer, counterparty, legs, ${msCol('expiry', 'expiry_ms')}, status, cancel_reason, memo_hash, asset_ids FROM svc.settlements`,
+  );
+  check.sets(
+    'settlement',
+    byId(rows, (r) => r.id),
+    expected,
+  );
 
   const timeline = new Map<string, Json>();
   for (const [type, how] of Object.entries(SETTLEMENT_EVENTS)) {
@@ -439,14 +539,20 @@ export async function checkSettlements(sql: Sql, c: ChainSide): Promise<CheckRes
         event: how.event,
         tx_hash: e.txHash,
         mode: e.mode,
-        actor: how.actor ? (s(e.fields[how.actor]) || null) : null,
+        actor: how.actor ? s(e.fields[how.actor]) || null : null,
         reason: how.reason ? s(e.fields.reason) : null,
         time_ms: typedTimeMs(e),
       });
     }
   }
-  const entries = await sql(`SELECT id, settlement_id, seq::text, event, tx_hash, mode, actor, reason, ${msCol('block_time', 'time_ms')} FROM svc.settlement_timeline_entries`);
-  check.sets('timeline', byId(entries, (r) => r.id), timeline);
+  const entries = await sql(
+    `SELECT id, settlement_id, seq::text, event, tx_hash, mode, actor, reason, ${msCol('block_time', 'time_ms')} FROM svc.settlement_timeline_entries`,
+  );
+  check.sets(
+    'timeline',
+    byId(entries, (r) => r.id),
+    timeline,
+  );
   return check.result();
 }
 
@@ -464,7 +570,8 @@ export async function checkEncumbrances(sql: Sql, c: ChainSide): Promise<CheckRe
   const expected = new Map<string, Json>();
   const units = new Map<string, Json>();
   for (let id = 1; ; id++) {
-    const e = q(c, '/svc.encumbrance.v1.Query/Encumbrance', { encumbrance_id: String(id) })?.encumbrance as Json | undefined;
+    const e = q(c, '/svc.encumbrance.v1.Query/Encumbrance', { encumbrance_id: String(id) })?.encumbrance as
+      Json | undefined;
     if (!e) break;
     units.set(String(id), { asset_id: e.asset_id, kind_id: Number(e.kind_id), units: String(e.units) });
     expected.set(String(id), {
@@ -482,9 +589,14 @@ export async function checkEncumbrances(sql: Sql, c: ChainSide): Promise<CheckRe
       status: lowerShort(e.status, 'ENCUMBRANCE_STATUS_'),
     });
   }
-  const rows = await sql(`SELECT id, kind, asset_id, kind_id, holder, units::text, beneficiary, income_to_beneficiary, ${msCol('holder_release_after', 'holder_release_after_ms')},
+  const rows =
+    await sql(`SELECT id, kind, asset_id, kind_id, holder, units::text, beneficiary, income_to_beneficiary, ${msCol('holder_release_after', 'holder_release_after_ms')},
     exercisable, ${msCol('expiry', 'expiry_ms')}, evidence_hash, status FROM svc.encumbrances`);
-  check.sets('encumbrance', byId(rows, (r) => r.id), expected);
+  check.sets(
+    'encumbrance',
+    byId(rows, (r) => r.id),
+    expected,
+  );
 
   const timeline = new Map<string, Json>();
   for (const [type, event] of Object.entries(ENCUMBRANCE_EVENTS)) {
@@ -504,8 +616,14 @@ export async function checkEncumbrances(sql: Sql, c: ChainSide): Promise<CheckRe
       });
     }
   }
-  const entries = await sql(`SELECT id, encumbrance_id, seq::text, event, tx_hash, actor, actor_role, units, ${msCol('block_time', 'time_ms')} FROM svc.encumbrance_timeline_entries`);
-  check.sets('timeline', byId(entries, (r) => r.id), timeline);
+  const entries = await sql(
+    `SELECT id, encumbrance_id, seq::text, event, tx_hash, actor, actor_role, units, ${msCol('block_time', 'time_ms')} FROM svc.encumbrance_timeline_entries`,
+  );
+  check.sets(
+    'timeline',
+    byId(entries, (r) => r.id),
+    timeline,
+  );
   return check.result();
 }
 
@@ -513,10 +631,20 @@ export async function checkEncumbrances(sql: Sql, c: ChainSide): Promise<CheckRe
 
 export async function checkDelegations(sql: Sql, c: ChainSide): Promise<CheckResult> {
   const check = new Check('Delegation');
-  const ended = new Map(c.record.byType('svc.delegation.v1.EventDelegationEnded', { appliedOnly: true }).map((e) => [String(e.fields.delegation_id), e]));
+  const ended = new Map(
+    c.record
+      .byType('svc.delegation.v1.EventDelegationEnded', { appliedOnly: true })
+      .map((e) => [String(e.fields.delegation_id), e]),
+  );
   const expected = new Map<string, Json>();
   const power = new Map<string, Json>();
-  const addPower = (account: string, assetId: string, kindId: number, field: 'delegated_out' | 'delegated_in', units: bigint) => {
+  const addPower = (
+    account: string,
+    assetId: string,
+    kindId: number,
+    field: 'delegated_out' | 'delegated_in',
+    units: bigint,
+  ) => {
     const id = `${account}|${assetId}|${kindId}`;
     const row = power.get(id) ?? { delegated_out: '0', delegated_in: '0' };
     row[field] = (BigInt(String(row[field])) + units).toString();
@@ -543,10 +671,22 @@ export async function checkDelegations(sql: Sql, c: ChainSide): Promise<CheckRes
       addPower(String(d.delegate), String(d.asset_id), Number(d.kind_id), 'delegated_in', BigInt(String(d.units)));
     }
   }
-  const rows = await sql(`SELECT id, holder, delegate, asset_id, kind_id, units::text, ${msCol('until', 'until_ms')}, ended, ended_height, ended_actor FROM svc.delegations`);
-  check.sets('delegation', byId(rows, (r) => r.id), expected);
-  const vp = await sql("SELECT id, delegated_out::text, delegated_in::text FROM svc.voting_powers WHERE delegated_out <> 0 OR delegated_in <> 0");
-  check.sets('voting_power', byId(vp, (r) => r.id), power);
+  const rows = await sql(
+    `SELECT id, holder, delegate, asset_id, kind_id, units::text, ${msCol('until', 'until_ms')}, ended, ended_height, ended_actor FROM svc.delegations`,
+  );
+  check.sets(
+    'delegation',
+    byId(rows, (r) => r.id),
+    expected,
+  );
+  const vp = await sql(
+    'SELECT id, delegated_out::text, delegated_in::text FROM svc.voting_powers WHERE delegated_out <> 0 OR delegated_in <> 0',
+  );
+  check.sets(
+    'voting_power',
+    byId(vp, (r) => r.id),
+    power,
+  );
   return check.result();
 }
 
@@ -555,7 +695,10 @@ export async function checkAttestations(sql: Sql, c: ChainSide): Promise<CheckRe
   const attested = c.record.byType('svc.attestation.v1.EventAttested', { appliedOnly: true });
   const revokedEvents = c.record.byType('svc.attestation.v1.EventAttestationRevoked', { appliedOnly: true });
   const expected = new Map<string, Json>();
-  const stats = new Map<string, { subjects: Set<string>; issued: number; revocations: number; revoked: number; latest: number }>();
+  const stats = new Map<
+    string,
+    { subjects: Set<string>; issued: number; revocations: number; revoked: number; latest: number }
+  >();
   const stat = (attester: string, type: string) => {
     const id = `${attester}|${type}`;
     const st = stats.get(id) ?? { subjects: new Set<string>(), issued: 0, revocations: 0, revoked: 0, latest: 0 };
@@ -578,10 +721,31 @@ export async function checkAttestations(sql: Sql, c: ChainSide): Promise<CheckRe
     if (a.revoked) stat(attester, type).revoked += 1;
   }
   const rows = await sql(`SELECT id, ${msCol('expiry', 'expiry_ms')}, revoked, evidence_hash FROM svc.attestations`);
-  check.sets('attestation', byId(rows, (r) => r.id), expected);
-  const statRows = await sql(`SELECT id, subjects, issued, revocations, revoked, ${msCol('latest_expiry', 'latest_ms')} FROM svc.attester_type_stats`);
-  const expectedStats = new Map<string, Json>([...stats].map(([id, st]) => [id, { subjects: st.subjects.size, issued: st.issued, revocations: st.revocations, revoked: st.revoked, latest_ms: st.latest ? String(st.latest) : null }]));
-  check.sets('attester_type_stat', byId(statRows, (r) => r.id), expectedStats);
+  check.sets(
+    'attestation',
+    byId(rows, (r) => r.id),
+    expected,
+  );
+  const statRows = await sql(
+    `SELECT id, subjects, issued, revocations, revoked, ${msCol('latest_expiry', 'latest_ms')} FROM svc.attester_type_stats`,
+  );
+  const expectedStats = new Map<string, Json>(
+    [...stats].map(([id, st]) => [
+      id,
+      {
+        subjects: st.subjects.size,
+        issued: st.issued,
+        revocations: st.revocations,
+        revoked: st.revoked,
+        latest_ms: st.latest ? String(st.latest) : null,
+      },
+    ]),
+  );
+  check.sets(
+    'attester_type_stat',
+    byId(statRows, (r) => r.id),
+    expectedStats,
+  );
   return check.result();
 }
 
@@ -624,9 +788,14 @@ export async function checkBridge(sql: Sql, c: ChainSide): Promise<CheckResult> 
       income_swept: Object.fromEntries(Object.entries(swept.get(routeId) ?? {}).map(([d, v]) => [d, v.toString()])),
     });
   }
-  const rows = await sql(`SELECT id, remote_domain, remote_contract, direction, local_denom, status, window_seconds::text, outbound_limit::text, inbound_limit::text, asset_id, kind_id, bundle,
+  const rows =
+    await sql(`SELECT id, remote_domain, remote_contract, direction, local_denom, status, window_seconds::text, outbound_limit::text, inbound_limit::text, asset_id, kind_id, bundle,
     escrow_address, outbound::text, inbound::text, outbound_used::text, inbound_used::text, window_start::text, transfers, income_swept FROM svc.bridge_routes`);
-  check.sets('route', byId(rows, (r) => r.id), routes);
+  check.sets(
+    'route',
+    byId(rows, (r) => r.id),
+    routes,
+  );
 
   const transfers = new Map<string, Json>();
   const eventTransfer = (e: TypedEvent, direction: string, status: string) => {
@@ -644,8 +813,12 @@ export async function checkBridge(sql: Sql, c: ChainSide): Promise<CheckResult> 
       reason: '',
     });
   };
-  c.record.byType('svc.bridge.v1.EventBridgedOut', { appliedOnly: true }).forEach((e) => eventTransfer(e, 'out', 'in_flight'));
-  c.record.byType('svc.bridge.v1.EventBridgedIn', { appliedOnly: true }).forEach((e) => eventTransfer(e, 'in', 'completed'));
+  c.record
+    .byType('svc.bridge.v1.EventBridgedOut', { appliedOnly: true })
+    .forEach((e) => eventTransfer(e, 'out', 'in_flight'));
+  c.record
+    .byType('svc.bridge.v1.EventBridgedIn', { appliedOnly: true })
+    .forEach((e) => eventTransfer(e, 'in', 'completed'));
   // SPEC 7: a MsgBridgeOut rejected in codespace bridge is a transfer with status rejected and reason bridge/<code>
   for (const tx of c.record.txs) {
     if (tx.code === 0 || tx.codespace !== 'bridge') continue;
@@ -666,8 +839,14 @@ export async function checkBridge(sql: Sql, c: ChainSide): Promise<CheckResult> 
       });
     });
   }
-  const tRows = await sql('SELECT id, seq::text, tx_hash, route_id, direction, status, sender, recipient, amount::text, message_id, reason FROM svc.bridge_transfers');
-  check.sets('transfer', byId(tRows, (r) => r.id), transfers);
+  const tRows = await sql(
+    'SELECT id, seq::text, tx_hash, route_id, direction, status, sender, recipient, amount::text, message_id, reason FROM svc.bridge_transfers',
+  );
+  check.sets(
+    'transfer',
+    byId(tRows, (r) => r.id),
+    transfers,
+  );
   return check.result();
 }
 
@@ -687,18 +866,40 @@ export async function checkWaterfall(sql: Sql, c: ChainSide): Promise<CheckResul
           .sort((x, y) => Number(x.rank) - Number(y.rank))
           .map((t) => {
             const p = payments.find((x) => Number(x.rank) === Number(t.rank));
-            return { rank: Number(t.rank), kind_id: Number(t.kind_id), claim_per_unit: String(t.claim_per_unit), owed: String(p?.owed ?? '0'), paid: String(p?.paid ?? '0'), cumulative_paid: String(p?.cumulative_paid ?? '0') };
+            return {
+              rank: Number(t.rank),
+              kind_id: Number(t.kind_id),
+              claim_per_unit: String(t.claim_per_unit),
+              owed: String(p?.owed ?? '0'),
+              paid: String(p?.paid ?? '0'),
+              cumulative_paid: String(p?.cumulative_paid ?? '0'),
+            };
           }),
       });
     }
     for (const p of (l.pools as Json[]) ?? []) {
-      pools.set(`${a.asset_id}-${p.kind_id}-${p.denom}`, { amount: String(p.amount), units_outstanding: String(p.units_outstanding) });
+      pools.set(`${a.asset_id}-${p.kind_id}-${p.denom}`, {
+        amount: String(p.amount),
+        units_outstanding: String(p.units_outstanding),
+      });
     }
   }
-  check.sets('waterfall', byId(await sql('SELECT id, tiers FROM svc.waterfalls'), (r) => r.id), waterfalls);
-  check.sets('redemption_pool', byId(await sql('SELECT id, amount::text, units_outstanding::text FROM svc.redemption_pools'), (r) => r.id), pools);
+  check.sets(
+    'waterfall',
+    byId(await sql('SELECT id, tiers FROM svc.waterfalls'), (r) => r.id),
+    waterfalls,
+  );
+  check.sets(
+    'redemption_pool',
+    byId(await sql('SELECT id, amount::text, units_outstanding::text FROM svc.redemption_pools'), (r) => r.id),
+    pools,
+  );
 
-  const completed = new Map(c.record.byType('svc.waterfall.v1.EventLiquidationCompleted', { appliedOnly: true }).map((e) => [String(e.fields.asset_id), e.height]));
+  const completed = new Map(
+    c.record
+      .byType('svc.waterfall.v1.EventLiquidationCompleted', { appliedOnly: true })
+      .map((e) => [String(e.fields.asset_id), e.height]),
+  );
   const liquidations = new Map<string, Json>();
   for (const e of c.record.byType('svc.waterfall.v1.EventLiquidationStarted', { appliedOnly: true })) {
     const f = e.fields;
@@ -708,14 +909,40 @@ export async function checkWaterfall(sql: Sql, c: ChainSide): Promise<CheckResul
       denom: f.denom,
       proceeds: String(f.proceeds),
       surplus: String(f.surplus),
-      tiers: payments.map((p) => ({ rank: Number(p.rank), kind_id: Number(p.kind_id), owed: String(p.owed), paid: String(p.paid), cumulative_paid: String(p.cumulative_paid) })),
+      tiers: payments.map((p) => ({
+        rank: Number(p.rank),
+        kind_id: Number(p.kind_id),
+        owed: String(p.owed),
+        paid: String(p.paid),
+        cumulative_paid: String(p.cumulative_paid),
+      })),
       started_height: e.height,
       started_tx_hash: e.txHash,
       completed_height: completed.get(String(f.asset_id)) ?? null,
     });
   }
-  const lRows = await sql('SELECT id, authority, denom, proceeds::text, surplus::text, tiers, started_height, started_tx_hash, completed_height FROM svc.liquidations');
-  check.sets('liquidation', new Map(lRows.map((r) => [r.id, { ...r, tiers: (r.tiers as Json[]).map((t) => ({ rank: Number(t.rank), kind_id: Number(t.kind_id), owed: String(t.owed), paid: String(t.paid), cumulative_paid: String(t.cumulative_paid) })) }])), liquidations);
+  const lRows = await sql(
+    'SELECT id, authority, denom, proceeds::text, surplus::text, tiers, started_height, started_tx_hash, completed_height FROM svc.liquidations',
+  );
+  check.sets(
+    'liquidation',
+    new Map(
+      lRows.map((r) => [
+        r.id,
+        {
+          ...r,
+          tiers: (r.tiers as Json[]).map((t) => ({
+            rank: Number(t.rank),
+            kind_id: Number(t.kind_id),
+            owed: String(t.owed),
+            paid: String(t.paid),
+            cumulative_paid: String(t.cumulative_paid),
+          })),
+        },
+      ]),
+    ),
+    liquidations,
+  );
   return check.result();
 }
 
@@ -726,10 +953,23 @@ export async function checkDex(sql: Sql, c: ChainSide): Promise<CheckResult> {
   for (const key of kv.keys('dex/pool/')) {
     const pool = kv.get<Json>(key)!;
     const p = q(c, '/svc.dex.v1.Query/PoolPrice', { asset_id: pool.asset_id, quote_denom: pool.quote_denom })!;
-    expected.set(String(pool.pool_id), { asset_id: pool.asset_id, quote_denom: pool.quote_denom, pool_address: pool.address, creator: pool.creator, base_reserve: String(p.base_reserve), quote_reserve: String(p.quote_reserve) });
+    expected.set(String(pool.pool_id), {
+      asset_id: pool.asset_id,
+      quote_denom: pool.quote_denom,
+      pool_address: pool.address,
+      creator: pool.creator,
+      base_reserve: String(p.base_reserve),
+      quote_reserve: String(p.quote_reserve),
+    });
   }
-  const rows = await sql('SELECT id, asset_id, quote_denom, pool_address, creator, base_reserve::text, quote_reserve::text FROM svc.dex_pools');
-  check.sets('pool', byId(rows, (r) => r.id), expected);
+  const rows = await sql(
+    'SELECT id, asset_id, quote_denom, pool_address, creator, base_reserve::text, quote_reserve::text FROM svc.dex_pools',
+  );
+  check.sets(
+    'pool',
+    byId(rows, (r) => r.id),
+    expected,
+  );
   return check.result();
 }
 
@@ -765,12 +1005,22 @@ export async function checkEvm(sql: Sql, c: ChainSide): Promise<CheckResult> {
       }
       if (tx.code !== 0) {
         // consensus-level failure: EVM never ran
-        if (ethHash) expected.set(ethHash, { tx_hash: tx.hash, height: tx.height, tx_index: tx.index, msg_index: i, status: 0, revert_reason: tx.log, from });
+        if (ethHash)
+          expected.set(ethHash, {
+            tx_hash: tx.hash,
+            height: tx.height,
+            tx_index: tx.index,
+            msg_index: i,
+            status: 0,
+            revert_reason: tx.log,
+            from,
+          });
         return;
       }
       const e = executed[n];
       const chainHash = String(JSON.parse(attr(e, 'eth_hash')!)).toLowerCase();
-      if (ethHash && ethHash !== chainHash) check.fail(`tx ${tx.hash} msg ${i}: ethers hash ${ethHash} != chain eth_hash ${chainHash}`);
+      if (ethHash && ethHash !== chainHash)
+        check.fail(`tx ${tx.hash} msg ${i}: ethers hash ${ethHash} != chain eth_hash ${chainHash}`);
       const status = Number(JSON.parse(attr(e, 'status')!));
       const returnData = String(JSON.parse(attr(e, 'return_data')!));
       const vmError = String(JSON.parse(attr(e, 'vm_error')!));
@@ -795,13 +1045,23 @@ export async function checkEvm(sql: Sql, c: ChainSide): Promise<CheckResult> {
       linked.set(tx.hash, { eth_hash: chainHash });
     });
   }
-  const rows = await sql('SELECT id, tx_hash, height, tx_index, msg_index, status, gas_used::text, vm_error, return_data, revert_reason, "from", "to", contract_address, from_account FROM svc.evm_txes');
-  check.sets('evm_tx', byId(rows, (r) => r.id), expected);
+  const rows = await sql(
+    'SELECT id, tx_hash, height, tx_index, msg_index, status, gas_used::text, vm_error, return_data, revert_reason, "from", "to", contract_address, from_account FROM svc.evm_txes',
+  );
+  check.sets(
+    'evm_tx',
+    byId(rows, (r) => r.id),
+    expected,
+  );
   for (const r of rows) {
     check.eq(`evm_tx ${r.id}`, 'from EIP-55', r.from, getAddress(r.from));
     check.eq(`evm_tx ${r.id}`, 'from_account is a scenario EVM sender', senders.has(r.from_account), true);
   }
-  check.sets('tx eth_hash', byId(await sql('SELECT id, eth_hash FROM svc.txes WHERE eth_hash IS NOT NULL'), (r) => r.id), linked);
+  check.sets(
+    'tx eth_hash',
+    byId(await sql('SELECT id, eth_hash FROM svc.txes WHERE eth_hash IS NOT NULL'), (r) => r.id),
+    linked,
+  );
   return check.result();
 }
 
@@ -814,13 +1074,22 @@ export async function checkAccounts(sql: Sql, c: ChainSide): Promise<CheckResult
   for (const r of rows) {
     check.rows += 1;
     const bytes = decodeBech32Address(r.id).bytes;
-    check.eq(`account ${r.id}`, 'evm_address', r.evm_address, bytes.length === 20 ? getAddress('0x' + Buffer.from(bytes).toString('hex')) : null);
+    check.eq(
+      `account ${r.id}`,
+      'evm_address',
+      r.evm_address,
+      bytes.length === 20 ? getAddress('0x' + Buffer.from(bytes).toString('hex')) : null,
+    );
     check.eq(`account ${r.id}`, 'assets_created', r.assets_created, Number(kv.get(`asset/count/${r.id}`) ?? 0));
   }
   const known = new Set(rows.map((r) => r.id as string));
-  for (const a of chainAssets(c)) if (!known.has(a.issuer)) check.fail(`issuer ${a.issuer} of ${a.asset_id} has no Account row`);
-  const subjects = await sql("SELECT DISTINCT substr(feed, length('account:') + 1) AS subject_id FROM svc.activity_entries WHERE feed LIKE 'account:%'");
-  for (const r of subjects) if (!known.has(r.subject_id)) check.fail(`activity subject ${r.subject_id} has no Account row`);
+  for (const a of chainAssets(c))
+    if (!known.has(a.issuer)) check.fail(`issuer ${a.issuer} of ${a.asset_id} has no Account row`);
+  const subjects = await sql(
+    "SELECT DISTINCT substr(feed, length('account:') + 1) AS subject_id FROM svc.activity_entries WHERE feed LIKE 'account:%'",
+  );
+  for (const r of subjects)
+    if (!known.has(r.subject_id)) check.fail(`activity subject ${r.subject_id} has no Account row`);
   const holders = await sql('SELECT DISTINCT holder FROM svc.holdings WHERE units > 0');
   for (const r of holders) if (!known.has(r.holder)) check.fail(`holder ${r.holder} has no Account row`);
   return check.result();
@@ -845,7 +1114,9 @@ function subjectRules(evmViews: Map<string, Row>): (e: TypedEvent) => string[] {
   const settlementSubjects = (id: unknown) => {
     const s = settlements.get(String(id));
     if (!s) return [];
-    const assets = [...new Set((s.legs as Json[]).filter((l) => l.right).map((l) => String((l.right as Json).asset_id)))];
+    const assets = [
+      ...new Set((s.legs as Json[]).filter((l) => l.right).map((l) => String((l.right as Json).asset_id))),
+    ];
     return [...assets.map((x) => `asset:${x}`), ...accounts(s.proposer, s.counterparty)];
   };
   const encumbranceSubjects = (id: unknown, ...more: unknown[]) => {
@@ -893,7 +1164,10 @@ function subjectRules(evmViews: Map<string, Row>): (e: TypedEvent) => string[] {
       return v ? accounts(v.from_account, v.to_account) : [];
     },
     'svc.payout.v1.EventDistributed': (f) => [...asset(f), ...accounts(f.payer)],
-    'svc.payout.v1.EventClaimed': (f) => [...asset(f), ...accounts(f.claimer, ...((f.entries as Json[]) ?? []).map((x) => x.routed_from))],
+    'svc.payout.v1.EventClaimed': (f) => [
+      ...asset(f),
+      ...accounts(f.claimer, ...((f.entries as Json[]) ?? []).map((x) => x.routed_from)),
+    ],
     'svc.rights.v1.EventTransferred': (f) => [...asset(f), ...accounts(f.sender, f.recipient)],
     'svc.rights.v1.EventBundleTransferred': (f) => [...asset(f), ...accounts(f.sender, f.recipient)],
     'svc.settlement.v1.EventSettlementProposed': (f) => {
@@ -920,7 +1194,9 @@ export async function checkActivity(sql: Sql, c: ChainSide): Promise<CheckResult
   const check = new Check('Activity');
   // each row with the fields the API derives from it: position from seq, time from the block, the event from its tx or block
   const rows = await storedActivity(sql);
-  const evmViews = new Map((await sql('SELECT id, from_account, to_account FROM svc.evm_txes')).map((r) => [r.id as string, r]));
+  const evmViews = new Map(
+    (await sql('SELECT id, from_account, to_account FROM svc.evm_txes')).map((r) => [r.id as string, r]),
+  );
   const subjects = subjectRules(evmViews);
   const expected = new Map<string, Json>();
   // chain order: rules learn routes, settlements, encumbrances, delegations from earlier events
@@ -948,17 +1224,39 @@ export async function checkActivity(sql: Sql, c: ChainSide): Promise<CheckResult
 
 export async function checkDrifts(sql: Sql): Promise<CheckResult> {
   const check = new Check('Drift');
-  const rows = await sql('SELECT event_type, entity, entity_id, field, chain_value, derived_value, height FROM svc.drifts ORDER BY seq');
+  const rows = await sql(
+    'SELECT event_type, entity, entity_id, field, chain_value, derived_value, height FROM svc.drifts ORDER BY seq',
+  );
   check.rows = rows.length;
-  for (const r of rows) check.fail(`drift at ${r.height} ${r.event_type}: ${r.entity} ${r.entity_id} ${r.field} chain ${r.chain_value} derived ${r.derived_value}`);
+  for (const r of rows)
+    check.fail(
+      `drift at ${r.height} ${r.event_type}: ${r.entity} ${r.entity_id} ${r.field} chain ${r.chain_value} derived ${r.derived_value}`,
+    );
   return check.result();
 }
 
 /** Every check, in a stable order. */
 export async function reconcileAll(sql: Sql, c: ChainSide): Promise<CheckResult[]> {
   const checks = [
-    checkBlocks, checkTxs, checkEvents, checkCounters, checkAssets, checkHoldings, checkAccruals, checkClaimables, checkDistributions,
-    checkSettlements, checkEncumbrances, checkDelegations, checkAttestations, checkBridge, checkWaterfall, checkDex, checkEvm, checkAccounts, checkActivity,
+    checkBlocks,
+    checkTxs,
+    checkEvents,
+    checkCounters,
+    checkAssets,
+    checkHoldings,
+    checkAccruals,
+    checkClaimables,
+    checkDistributions,
+    checkSettlements,
+    checkEncumbrances,
+    checkDelegations,
+    checkAttestations,
+    checkBridge,
+    checkWaterfall,
+    checkDex,
+    checkEvm,
+    checkAccounts,
+    checkActivity,
   ];
   const out: CheckResult[] = [];
   for (const check of checks) out.push(await check(sql, c));

@@ -22,8 +22,22 @@ export interface StoredEvent extends Omit<ApiEvent, 'mode'> {
   code: number;
 }
 
-function rowsOf(height: number, txIndex: number, txHash: string | null, code: number, events: ApiEvent[]): StoredEvent[] {
-  return events.map((e) => ({ ...e, id: `${height}-${txIndex}-${e.event_index}`, tx_hash: txHash, height, tx_index: txIndex, mode: e.mode ?? null, code }));
+function rowsOf(
+  height: number,
+  txIndex: number,
+  txHash: string | null,
+  code: number,
+  events: ApiEvent[],
+): StoredEvent[] {
+  return events.map((e) => ({
+    ...e,
+    id: `${height}-${txIndex}-${e.event_index}`,
+    tx_hash: txHash,
+    height,
+    tx_index: txIndex,
+    mode: e.mode ?? null,
+    code,
+  }));
 }
 
 /** Every stored event: each tx's in (height, tx_index, event_index) order, then each block's block-level events. */
@@ -61,7 +75,11 @@ export interface StoredActivity {
 /** Position of a seq (numeric text) as the read side derives it. */
 export function positionOfSeq(seq: string): { height: number; tx_index: number; event_index: number } {
   const s = BigInt(seq);
-  return { height: Number(s / 10_000_000_000n), tx_index: Number((s / 100_000n) % 100_000n) - 1, event_index: Number(s % 100_000n) - 1 };
+  return {
+    height: Number(s / 10_000_000_000n),
+    tx_index: Number((s / 100_000n) % 100_000n) - 1,
+    event_index: Number(s % 100_000n) - 1,
+  };
 }
 
 /**
@@ -73,7 +91,9 @@ export async function storedActivity(sql: Sql, schema = 'svc'): Promise<StoredAc
   // one after the other: `sql` may be a single client
   const entries = await sql(`SELECT id, feed, seq::text AS seq, tx_hash FROM ${schema}.activity_entries`);
   const txs = await sql(`SELECT hash, height, tx_index, code, events FROM ${schema}.txes`);
-  const blocks = await sql(`SELECT id, floor(extract(epoch from time) * 1000)::bigint::text AS time_ms, events FROM ${schema}.blocks`);
+  const blocks = await sql(
+    `SELECT id, floor(extract(epoch from time) * 1000)::bigint::text AS time_ms, events FROM ${schema}.blocks`,
+  );
   const txByHash = new Map(txs.map((t) => [t.hash as string, t]));
   const blockById = new Map(blocks.map((b) => [b.id as string, b]));
   const parsed = new Map<Row, ApiEvent[]>();
@@ -94,7 +114,8 @@ export async function storedActivity(sql: Sql, schema = 'svc'): Promise<StoredAc
     } else {
       const tx = txByHash.get(a.tx_hash);
       if (!tx) problem = `tx ${a.tx_hash} not stored`;
-      else if (tx.height !== pos.height || tx.tx_index !== pos.tx_index) problem = `tx ${a.tx_hash} is at ${tx.height}/${tx.tx_index}, seq says ${pos.height}/${pos.tx_index}`;
+      else if (tx.height !== pos.height || tx.tx_index !== pos.tx_index)
+        problem = `tx ${a.tx_hash} is at ${tx.height}/${tx.tx_index}, seq says ${pos.height}/${pos.tx_index}`;
       else event = eventsOf(tx, txOrigin(tx.code))[pos.event_index];
     }
     if (!problem && !event) problem = `no event at index ${pos.event_index}`;

@@ -102,10 +102,11 @@ async function silentServer(): Promise<{ url: string; close(): Promise<void> }> 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -135,7 +136,9 @@ describe('reconciler: a scenario history on chain 0.12.2', () => {
     expect(assets).toBeGreaterThan(2);
     expect(kinds).toBeGreaterThan(assets);
     expect(await w.count('accruals', 'total_distributed > 0')).toBeGreaterThan(0);
-    const directions = (await w.pool.query(`SELECT DISTINCT direction FROM "${SCHEMA}".bridge_routes ORDER BY 1`)).rows.map((r) => r.direction);
+    const directions = (
+      await w.pool.query(`SELECT DISTINCT direction FROM "${SCHEMA}".bridge_routes ORDER BY 1`)
+    ).rows.map((r) => r.direction);
     expect(directions).toEqual(['DIRECTION_NATIVE_OUT', 'DIRECTION_RIGHT_OUT', 'DIRECTION_SYNTHETIC_IN']);
     expect(await w.count('bridge_routes', 'outbound > 0')).toBeGreaterThan(0);
   });
@@ -143,12 +146,26 @@ describe('reconciler: a scenario history on chain 0.12.2', () => {
   it('a pass at the indexed height agrees on every asset, kind and route, with rows for each', async () => {
     const height = await w.nextBlock();
     const result = (await w.pass())!;
-    expect(result).toMatchObject({ height, invariants: kinds, registry: kinds + assets, routes, disagreements: 0, registryEvaluated: true });
+    expect(result).toMatchObject({
+      height,
+      invariants: kinds,
+      registry: kinds + assets,
+      routes,
+      disagreements: 0,
+      registryEvaluated: true,
+    });
     expect(await w.count('invariant_checks', `height = ${height} AND agree`)).toBe(kinds);
-    expect(await w.count('svc20_checks', `height = ${height} AND evaluated AND agree AND chain_address <> ''`)).toBe(kinds + assets);
+    expect(await w.count('svc20_checks', `height = ${height} AND evaluated AND agree AND chain_address <> ''`)).toBe(
+      kinds + assets,
+    );
     expect(await w.count('i8_checks', `height = ${height} AND evaluated AND agree AND chain_ok`)).toBe(routes);
     // both sides side by side, with something to compare: accruals and non-zero supplies
-    const withAccruals = (await w.pool.query(`SELECT chain, indexer FROM "${SCHEMA}".invariant_checks WHERE height = $1 AND jsonb_array_length(chain->'accruals') > 0`, [height])).rows;
+    const withAccruals = (
+      await w.pool.query(
+        `SELECT chain, indexer FROM "${SCHEMA}".invariant_checks WHERE height = $1 AND jsonb_array_length(chain->'accruals') > 0`,
+        [height],
+      )
+    ).rows;
     expect(withAccruals.length).toBeGreaterThan(0);
     for (const r of withAccruals) expect(r.chain).toEqual(r.indexer);
   });
@@ -159,24 +176,47 @@ describe('reconciler: a scenario history on chain 0.12.2', () => {
     const inv = await w.get('/v1/invariants');
     expect(inv.checks).toHaveLength(kinds);
     expect(inv.checks.every((c: any) => c.height === height && c.agree)).toBe(true);
-    expect(inv.checks[0].chain).toMatchObject({ exists: true, supply: expect.stringMatching(/^[0-9]+$/), holder_count: expect.any(Number), holders_sum: inv.checks[0].chain.supply });
+    expect(inv.checks[0].chain).toMatchObject({
+      exists: true,
+      supply: expect.stringMatching(/^[0-9]+$/),
+      holder_count: expect.any(Number),
+      holders_sum: inv.checks[0].chain.supply,
+    });
     expect(inv.svc20_registry).toHaveLength(kinds + assets);
     const assetId = inv.checks[0].asset_id;
     const scoped = await w.get(`/v1/invariants?asset=${assetId}`);
     expect(scoped.checks.length).toBeGreaterThan(0);
     expect(scoped.checks.every((c: any) => c.asset_id === assetId)).toBe(true);
-    expect(scoped.svc20_registry.at(-1)).toMatchObject({ asset_id: assetId, kind_id: null, bundle: true, evaluated: true, agree: true });
+    expect(scoped.svc20_registry.at(-1)).toMatchObject({
+      asset_id: assetId,
+      kind_id: null,
+      bundle: true,
+      evaluated: true,
+      agree: true,
+    });
     const { asset } = await w.get(`/v1/assets/${assetId}`);
     expect(asset.latest_invariant_check).toMatchObject({ height, agree: true });
     expect(asset.latest_invariant_check.checks).toHaveLength(asset.kinds.length);
     const { routes: list } = await w.get('/v1/bridge/routes');
-    for (const r of list) expect(r.i8).toMatchObject({ height, evaluated: true, agree: true, chain_ok: true, chain_actual: r.outstanding, indexer_actual: r.outstanding });
-    const eventDrifts = Number((await w.pool.query(`SELECT drift_total FROM "${SCHEMA}".chain_totals`)).rows[0].drift_total);
+    for (const r of list)
+      expect(r.i8).toMatchObject({
+        height,
+        evaluated: true,
+        agree: true,
+        chain_ok: true,
+        chain_actual: r.outstanding,
+        indexer_actual: r.outstanding,
+      });
+    const eventDrifts = Number(
+      (await w.pool.query(`SELECT drift_total FROM "${SCHEMA}".chain_totals`)).rows[0].drift_total,
+    );
     expect((await w.get('/v1/status')).drift_total).toBe(eventDrifts);
   });
 
   it('(a) one holding changed in the store: the next pass disagrees on that (asset, kind) only, drift_total rises; repaired, it agrees again and the record stays', async () => {
-    const holding = (await w.pool.query(`SELECT id, asset_id, kind_id FROM "${SCHEMA}".holdings WHERE units > 0 ORDER BY id LIMIT 1`)).rows[0];
+    const holding = (
+      await w.pool.query(`SELECT id, asset_id, kind_id FROM "${SCHEMA}".holdings WHERE units > 0 ORDER BY id LIMIT 1`)
+    ).rows[0];
     const driftBefore = (await w.get('/v1/status')).drift_total;
     await w.pool.query(`UPDATE "${SCHEMA}".holdings SET units = units + 7 WHERE id = $1`, [holding.id]);
     try {
@@ -188,19 +228,30 @@ describe('reconciler: a scenario history on chain 0.12.2', () => {
       expect(BigInt(bad.indexer.holders_sum) - BigInt(bad.chain.holders_sum)).toBe(7n);
       expect(bad.indexer.supply).toBe(bad.chain.supply);
       expect((await w.get('/v1/status')).drift_total).toBe(driftBefore + 1);
-      expect((await w.get(`/v1/assets/${holding.asset_id}`)).asset.latest_invariant_check).toMatchObject({ height, agree: false });
+      expect((await w.get(`/v1/assets/${holding.asset_id}`)).asset.latest_invariant_check).toMatchObject({
+        height,
+        agree: false,
+      });
     } finally {
       await w.pool.query(`UPDATE "${SCHEMA}".holdings SET units = units - 7 WHERE id = $1`, [holding.id]);
     }
     const repaired = await w.nextBlock();
     expect((await w.pass())!.disagreements).toBe(0);
-    expect((await w.get(`/v1/invariants?asset=${holding.asset_id}`)).checks.every((c: any) => c.agree && c.height === repaired)).toBe(true);
+    expect(
+      (await w.get(`/v1/invariants?asset=${holding.asset_id}`)).checks.every(
+        (c: any) => c.agree && c.height === repaired,
+      ),
+    ).toBe(true);
     // a disagreement a later check clears still counts: drift_total is the record, never decremented
     expect((await w.get('/v1/status')).drift_total).toBe(driftBefore + 1);
   });
 
   it('(b) the chain answering differently (a devnet fault switch) is caught the same way; switched off, the next pass agrees', async () => {
-    const kind = (await w.pool.query(`SELECT asset_id, kind_id, supply::text FROM "${SCHEMA}".kinds WHERE supply > 0 ORDER BY id LIMIT 1`)).rows[0];
+    const kind = (
+      await w.pool.query(
+        `SELECT asset_id, kind_id, supply::text FROM "${SCHEMA}".kinds WHERE supply > 0 ORDER BY id LIMIT 1`,
+      )
+    ).rows[0];
     const driftBefore = (await w.get('/v1/status')).drift_total;
     w.devnet.app.queryFaults.supplySkew.set(`${kind.asset_id}/${kind.kind_id}`, -3n);
     try {
@@ -220,7 +271,11 @@ describe('reconciler: a scenario history on chain 0.12.2', () => {
   });
 
   it('a route whose escrow the chain holds differently: i8 disagrees with chain_ok false', async () => {
-    const route = (await w.pool.query(`SELECT id FROM "${SCHEMA}".bridge_routes WHERE direction = 'DIRECTION_NATIVE_OUT' AND outbound > inbound ORDER BY id LIMIT 1`)).rows[0];
+    const route = (
+      await w.pool.query(
+        `SELECT id FROM "${SCHEMA}".bridge_routes WHERE direction = 'DIRECTION_NATIVE_OUT' AND outbound > inbound ORDER BY id LIMIT 1`,
+      )
+    ).rows[0];
     await w.pool.query(`UPDATE "${SCHEMA}".bridge_routes SET inbound = inbound + 1 WHERE id = $1`, [route.id]);
     try {
       const height = await w.nextBlock();
@@ -253,13 +308,27 @@ describe('reconciler: a scenario history on chain 0.12.2', () => {
       const silent = await silentServer();
       const warnings: string[] = [];
       const log = createLogger({ format: 'json', level: 'warn', write: (line) => warnings.push(line) });
-      const settings = { ...RECONCILER_DEFAULTS, everyBlocks: 1, minIntervalMs: 0, pollMs: 50, queryTimeoutMs: 300, retryMs: 100, maxRetryMs: 200 };
+      const settings = {
+        ...RECONCILER_DEFAULTS,
+        everyBlocks: 1,
+        minIntervalMs: 0,
+        pollMs: 50,
+        queryTimeoutMs: 300,
+        retryMs: 100,
+        maxRetryMs: 200,
+      };
       for (const rpcUrl of [await closedPortUrl(), silent.url]) {
         const reconciler = new Reconciler({ pool: w.pool, schema: SCHEMA, rpcUrl, settings, log });
         reconciler.start();
-        await until('two failed passes', () => (reconciler.status().consecutiveFailures >= 2 ? true : undefined), { ms: 20_000, everyMs: 50 });
+        await until('two failed passes', () => (reconciler.status().consecutiveFailures >= 2 ? true : undefined), {
+          ms: 20_000,
+          everyMs: 50,
+        });
         await reconciler.stop();
-        expect(reconciler.status()).toMatchObject({ lastHeight: null, lastError: expect.stringMatching(/ECONNREFUSED|no answer within 300 ms/) });
+        expect(reconciler.status()).toMatchObject({
+          lastHeight: null,
+          lastError: expect.stringMatching(/ECONNREFUSED|no answer within 300 ms/),
+        });
       }
       await silent.close();
       expect(warnings.some((l) => l.includes('recorded nothing'))).toBe(true);
@@ -268,13 +337,25 @@ describe('reconciler: a scenario history on chain 0.12.2', () => {
       const height = await w.nextBlock();
       expect((await w.get('/v1/status')).indexed_height).toBe(height);
       // the loop against the chain: a pass at start, then one per `everyBlocks` new blocks
-      const reconciler = new Reconciler({ pool: w.pool, schema: SCHEMA, rpcUrl: w.devnet.url, settings: { ...settings, everyBlocks: 2 }, log: quietLog });
+      const reconciler = new Reconciler({
+        pool: w.pool,
+        schema: SCHEMA,
+        rpcUrl: w.devnet.url,
+        settings: { ...settings, everyBlocks: 2 },
+        log: quietLog,
+      });
       reconciler.start();
       try {
-        await until('the pass at start', () => (reconciler.status().lastHeight === height ? true : undefined), { ms: 20_000, everyMs: 50 });
+        await until('the pass at start', () => (reconciler.status().lastHeight === height ? true : undefined), {
+          ms: 20_000,
+          everyMs: 50,
+        });
         await w.nextBlock();
         const second = await w.nextBlock();
-        await until('a pass two blocks later', () => (reconciler.status().lastHeight === second ? true : undefined), { ms: 20_000, everyMs: 50 });
+        await until('a pass two blocks later', () => (reconciler.status().lastHeight === second ? true : undefined), {
+          ms: 20_000,
+          everyMs: 50,
+        });
         expect(reconciler.status()).toMatchObject({ lastDisagreements: 0, lastError: null, consecutiveFailures: 0 });
       } finally {
         await reconciler.stop();
@@ -295,12 +376,21 @@ describe('reconciler: an old chain (0.8.3) without the token registry', () => {
     const assets = await w.count('assets');
     expect(kinds).toBeGreaterThan(0);
     const result = (await w.pass())!;
-    expect(result).toMatchObject({ invariants: kinds, registry: kinds + assets, disagreements: 0, registryEvaluated: false });
+    expect(result).toMatchObject({
+      invariants: kinds,
+      registry: kinds + assets,
+      disagreements: 0,
+      registryEvaluated: false,
+    });
     const inv = await w.get('/v1/invariants');
     expect(inv.svc20_registry).toHaveLength(kinds + assets);
-    expect(inv.svc20_registry.every((r: any) => r.evaluated === false && r.chain_address === '' && r.indexer_address !== '')).toBe(true);
+    expect(
+      inv.svc20_registry.every((r: any) => r.evaluated === false && r.chain_address === '' && r.indexer_address !== ''),
+    ).toBe(true);
     expect(inv.checks.every((c: any) => c.agree)).toBe(true);
-    const eventDrifts = Number((await w.pool.query(`SELECT drift_total FROM "${SCHEMA}".chain_totals`)).rows[0].drift_total);
+    const eventDrifts = Number(
+      (await w.pool.query(`SELECT drift_total FROM "${SCHEMA}".chain_totals`)).rows[0].drift_total,
+    );
     expect((await w.get('/v1/status')).drift_total).toBe(eventDrifts);
   });
 });

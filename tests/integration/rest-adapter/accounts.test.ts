@@ -51,17 +51,48 @@ describe('accounts and the other resources on the node-built store', () => {
         const body = await api.ok(`/v1/accounts/${address}`);
         for (const { asset_id, positions } of body.assets) {
           for (const p of positions) {
-            const chain = await chainQuery(api.store.devnetUrl, '/svc.rights.v1.Query/Position', { asset_id, kind_id: p.kind_id, holder: address });
-            expect({ units: p.units, encumbered: p.encumbered }).toEqual({ units: chain.units, encumbered: chain.locked ?? '0' });
+            const chain = await chainQuery(api.store.devnetUrl, '/svc.rights.v1.Query/Position', {
+              asset_id,
+              kind_id: p.kind_id,
+              holder: address,
+            });
+            expect({ units: p.units, encumbered: p.encumbered }).toEqual({
+              units: chain.units,
+              encumbered: chain.locked ?? '0',
+            });
             expect(p.locks).toEqual([...(chain.locks ?? [])].sort((a: any, b: any) => (a.ref < b.ref ? -1 : 1)));
             expect(BigInt(p.encumbered)).toBe(p.locks.reduce((n: bigint, l: any) => n + BigInt(l.units), 0n));
           }
         }
-        expect(body.locks).toEqual(body.assets.flatMap((a: any) => a.positions.flatMap((p: any) => p.locks.map((l: any) => ({ asset_id: a.asset_id, kind_id: p.kind_id, ...l })))));
+        expect(body.locks).toEqual(
+          body.assets.flatMap((a: any) =>
+            a.positions.flatMap((p: any) =>
+              p.locks.map((l: any) => ({ asset_id: a.asset_id, kind_id: p.kind_id, ...l })),
+            ),
+          ),
+        );
         const { entries } = await chainQuery(api.store.devnetUrl, '/svc.payout.v1.Query/Claimable', { address });
-        const chainEntries = (entries ?? []).map((e: any) => ({ routed_from: e.routed_from ?? '', ref: e.ref ?? '', asset_id: e.asset_id, denom: e.denom, kind_id: e.kind_id ?? 0, total: e.amount }));
-        const mine = body.claimable.map((c: any) => ({ routed_from: c.routed_from, ref: c.ref, asset_id: c.asset_id, denom: c.denom, kind_id: c.kind_id, total: c.total }));
-        const order = (a: any, b: any) => (`${a.asset_id}|${a.kind_id}|${a.denom}|${a.routed_from}|${a.ref}` < `${b.asset_id}|${b.kind_id}|${b.denom}|${b.routed_from}|${b.ref}` ? -1 : 1);
+        const chainEntries = (entries ?? []).map((e: any) => ({
+          routed_from: e.routed_from ?? '',
+          ref: e.ref ?? '',
+          asset_id: e.asset_id,
+          denom: e.denom,
+          kind_id: e.kind_id ?? 0,
+          total: e.amount,
+        }));
+        const mine = body.claimable.map((c: any) => ({
+          routed_from: c.routed_from,
+          ref: c.ref,
+          asset_id: c.asset_id,
+          denom: c.denom,
+          kind_id: c.kind_id,
+          total: c.total,
+        }));
+        const order = (a: any, b: any) =>
+          `${a.asset_id}|${a.kind_id}|${a.denom}|${a.routed_from}|${a.ref}` <
+          `${b.asset_id}|${b.kind_id}|${b.denom}|${b.routed_from}|${b.ref}`
+            ? -1
+            : 1;
         expect([...mine].sort(order)).toEqual([...chainEntries].sort(order));
         for (const c of body.claimable) expect(BigInt(c.total)).toBe(BigInt(c.pending) + BigInt(c.accrued));
         claimables += body.claimable.length;
@@ -79,14 +110,26 @@ describe('accounts and the other resources on the node-built store', () => {
           expect(s).not.toHaveProperty('timeline');
         }
         for (const d of body.delegations) expect([d.holder, d.delegate]).toContain(address);
-        expect(body.delegations.map((d: any) => d.id)).toEqual([...body.delegations.map((d: any) => d.id)].sort((a, b) => b - a));
+        expect(body.delegations.map((d: any) => d.id)).toEqual(
+          [...body.delegations.map((d: any) => d.id)].sort((a, b) => b - a),
+        );
         for (const vp of body.voting_power) {
-          const own = body.assets.find((a: any) => a.asset_id === vp.asset_id)?.positions.filter((p: any) => p.class === 'VOTE').reduce((n: bigint, p: any) => n + BigInt(p.units), 0n) ?? 0n;
+          const own =
+            body.assets
+              .find((a: any) => a.asset_id === vp.asset_id)
+              ?.positions.filter((p: any) => p.class === 'VOTE')
+              .reduce((n: bigint, p: any) => n + BigInt(p.units), 0n) ?? 0n;
           expect(BigInt(vp.own)).toBe(own);
-          expect(BigInt(vp.voting_power.total)).toBe(BigInt(vp.own) - BigInt(vp.delegated_out) + BigInt(vp.delegated_in));
+          expect(BigInt(vp.voting_power.total)).toBe(
+            BigInt(vp.own) - BigInt(vp.delegated_out) + BigInt(vp.delegated_in),
+          );
           const active = body.delegations.filter((d: any) => d.ended === '' && d.asset_id === vp.asset_id);
-          expect(BigInt(vp.delegated_out)).toBe(active.filter((d: any) => d.holder === address).reduce((n: bigint, d: any) => n + BigInt(d.units), 0n));
-          expect(BigInt(vp.delegated_in)).toBe(active.filter((d: any) => d.delegate === address).reduce((n: bigint, d: any) => n + BigInt(d.units), 0n));
+          expect(BigInt(vp.delegated_out)).toBe(
+            active.filter((d: any) => d.holder === address).reduce((n: bigint, d: any) => n + BigInt(d.units), 0n),
+          );
+          expect(BigInt(vp.delegated_in)).toBe(
+            active.filter((d: any) => d.delegate === address).reduce((n: bigint, d: any) => n + BigInt(d.units), 0n),
+          );
           votes++;
         }
       }
@@ -96,13 +139,23 @@ describe('accounts and the other resources on the node-built store', () => {
     it('attestations are live against the latest block time; attesters count their credentials per type', async () => {
       let attestations = 0;
       for (const address of accounts) {
-        const [body, only] = await Promise.all([api.ok(`/v1/accounts/${address}`), api.ok(`/v1/accounts/${address}/attestations`)]);
+        const [body, only] = await Promise.all([
+          api.ok(`/v1/accounts/${address}`),
+          api.ok(`/v1/accounts/${address}/attestations`),
+        ]);
         expect(only).toEqual({ address, attestations: body.attestations, latest_block_time: body.latest_block_time });
         for (const a of body.attestations) {
           expect(a.live).toBe(!a.revoked && Date.parse(a.expiry) > Date.parse(body.latest_block_time));
-          const chain = await chainQuery(api.store.devnetUrl, '/svc.attestation.v1.Query/Attestation', { attester: a.attester, subject: address, type: a.type });
+          const chain = await chainQuery(api.store.devnetUrl, '/svc.attestation.v1.Query/Attestation', {
+            attester: a.attester,
+            subject: address,
+            type: a.type,
+          });
           expect(chain.found).toBe(true);
-          expect({ revoked: a.revoked, expiry: Date.parse(a.expiry) }).toEqual({ revoked: Boolean(chain.revoked), expiry: Date.parse(chain.expiry) });
+          expect({ revoked: a.revoked, expiry: Date.parse(a.expiry) }).toEqual({
+            revoked: Boolean(chain.revoked),
+            expiry: Date.parse(chain.expiry),
+          });
           attestations++;
         }
       }
@@ -110,12 +163,17 @@ describe('accounts and the other resources on the node-built store', () => {
       const attester = await api.ok(`/v1/attesters/${api.store.summary.accounts.attester}`);
       expect(attester.types.length).toBeGreaterThan(0);
       for (const t of attester.types) expect(t.total).toBe(t.active + t.revoked + t.expired);
-      const given = (await Promise.all(accounts.map((a) => api.ok(`/v1/accounts/${a}/attestations`)))).flatMap((b: any) => b.attestations).filter((a: any) => a.attester === attester.attester);
+      const given = (await Promise.all(accounts.map((a) => api.ok(`/v1/accounts/${a}/attestations`))))
+        .flatMap((b: any) => b.attestations)
+        .filter((a: any) => a.attester === attester.attester);
       expect(attester.types.reduce((n: number, t: any) => n + t.total, 0)).toBe(given.length);
     });
 
     it('answers 200 with empty collections for an address the chain never saw; module accounts have no evm_address', async () => {
-      const stranger = toBech32(Uint8Array.from({ length: 20 }, (_, i) => 250 - i), 'svc');
+      const stranger = toBech32(
+        Uint8Array.from({ length: 20 }, (_, i) => 250 - i),
+        'svc',
+      );
       expect(await api.ok(`/v1/accounts/${stranger}`)).toMatchObject({
         address: stranger,
         assets: [],
@@ -126,9 +184,15 @@ describe('accounts and the other resources on the node-built store', () => {
         delegations: [],
         voting_power: [],
       });
-      expect(await api.ok(`/v1/accounts/${stranger}/events`)).toEqual({ address: stranger, events: [], next_cursor: null });
+      expect(await api.ok(`/v1/accounts/${stranger}/events`)).toEqual({
+        address: stranger,
+        events: [],
+        next_cursor: null,
+      });
       expect((await api.ok(`/v1/attesters/${stranger}`)).types).toEqual([]);
-      const escrow = (await api.ok('/v1/bridge/routes')).routes.find((r: any) => r.escrow_address !== '')?.escrow_address;
+      const escrow = (await api.ok('/v1/bridge/routes')).routes.find(
+        (r: any) => r.escrow_address !== '',
+      )?.escrow_address;
       expect(escrow).toBeDefined();
       expect((await api.ok(`/v1/accounts/${escrow}`)).evm_address).toBeNull();
     });
@@ -138,11 +202,23 @@ describe('accounts and the other resources on the node-built store', () => {
     it('statuses and cancel reasons match the chain; filters by status (both forms) and party', async () => {
       const all = (await walkPages<any>(api, '/v1/settlements?limit=100')).flatMap((p) => p.settlements);
       expect(countBy(all, (s) => s.status)).toEqual(api.store.summary.statuses.settlement);
-      const reasons = countBy(all.filter((s) => s.status === 'STATUS_CANCELLED'), (s) => s.cancel_reason || '(party)');
+      const reasons = countBy(
+        all.filter((s) => s.status === 'STATUS_CANCELLED'),
+        (s) => s.cancel_reason || '(party)',
+      );
       expect(reasons).toEqual(api.store.summary.statuses.settlementCancelReasons);
-      for (const [long, short] of [['STATUS_SETTLED', 'settled'], ['STATUS_EXPIRED', 'expired'], ['STATUS_CANCELLED', 'cancelled'], ['STATUS_PENDING', 'pending']]) {
-        const byLong = (await walkPages<any>(api, `/v1/settlements?limit=7&status=${long}`)).flatMap((p) => p.settlements);
-        const byShort = (await walkPages<any>(api, `/v1/settlements?limit=100&status=${short}`)).flatMap((p) => p.settlements);
+      for (const [long, short] of [
+        ['STATUS_SETTLED', 'settled'],
+        ['STATUS_EXPIRED', 'expired'],
+        ['STATUS_CANCELLED', 'cancelled'],
+        ['STATUS_PENDING', 'pending'],
+      ]) {
+        const byLong = (await walkPages<any>(api, `/v1/settlements?limit=7&status=${long}`)).flatMap(
+          (p) => p.settlements,
+        );
+        const byShort = (await walkPages<any>(api, `/v1/settlements?limit=100&status=${short}`)).flatMap(
+          (p) => p.settlements,
+        );
         expect(byShort).toEqual(byLong);
         expect(byLong).toEqual(all.filter((s) => s.status === long));
       }
@@ -150,7 +226,12 @@ describe('accounts and the other resources on the node-built store', () => {
       const mine = (await walkPages<any>(api, `/v1/settlements?limit=5&party=${party}`)).flatMap((p) => p.settlements);
       expect(mine).toEqual(all.filter((s) => s.proposer === party || s.counterparty === party));
       expect(mine.length).toBeGreaterThan(0);
-      const both = (await walkPages<any>(api, `/v1/settlements?limit=5&party=${toChecksumAddress(decodeBech32Address(party).bytes)}&status=settled`)).flatMap((p) => p.settlements);
+      const both = (
+        await walkPages<any>(
+          api,
+          `/v1/settlements?limit=5&party=${toChecksumAddress(decodeBech32Address(party).bytes)}&status=settled`,
+        )
+      ).flatMap((p) => p.settlements);
       expect(both).toEqual(mine.filter((s) => s.status === 'STATUS_SETTLED'));
     });
 
@@ -158,17 +239,44 @@ describe('accounts and the other resources on the node-built store', () => {
       const all = (await walkPages<any>(api, '/v1/settlements?limit=100')).flatMap((p) => p.settlements);
       for (const s of all) {
         const { settlement } = await api.ok(`/v1/settlements/${s.id}`);
-        const { settlement: chain } = await chainQuery(api.store.devnetUrl, '/svc.settlement.v1.Query/Settlement', { settlement_id: String(s.id) });
-        expect(settlement).toMatchObject({ ...s, status: chain.status, cancel_reason: chain.cancel_reason ?? '', proposer: chain.proposer, counterparty: chain.counterparty });
-        expect(settlement.legs).toEqual(chain.legs.map((l: any) => (l.right ? { direction: l.direction, right: { ...l.right, kind_id: l.right.kind_id ?? 0 } } : { direction: l.direction, coin: l.coin })));
+        const { settlement: chain } = await chainQuery(api.store.devnetUrl, '/svc.settlement.v1.Query/Settlement', {
+          settlement_id: String(s.id),
+        });
+        expect(settlement).toMatchObject({
+          ...s,
+          status: chain.status,
+          cancel_reason: chain.cancel_reason ?? '',
+          proposer: chain.proposer,
+          counterparty: chain.counterparty,
+        });
+        expect(settlement.legs).toEqual(
+          chain.legs.map((l: any) =>
+            l.right
+              ? { direction: l.direction, right: { ...l.right, kind_id: l.right.kind_id ?? 0 } }
+              : { direction: l.direction, coin: l.coin },
+          ),
+        );
         const events = settlement.timeline.map((t: any) => t.event);
         expect(events[0]).toBe('proposed');
-        expect(events).toEqual(settlement.status === 'STATUS_PENDING' ? ['proposed'] : ['proposed', { STATUS_SETTLED: 'settled', STATUS_CANCELLED: 'cancelled', STATUS_EXPIRED: 'expired' }[settlement.status as string]]);
+        expect(events).toEqual(
+          settlement.status === 'STATUS_PENDING'
+            ? ['proposed']
+            : [
+                'proposed',
+                { STATUS_SETTLED: 'settled', STATUS_CANCELLED: 'cancelled', STATUS_EXPIRED: 'expired' }[
+                  settlement.status as string
+                ],
+              ],
+        );
         const end = settlement.timeline[settlement.timeline.length - 1];
         if (end.event === 'expired') expect(end).toMatchObject({ tx_hash: null, actor: null, reason: '' });
         if (end.event === 'cancelled') expect(end.reason).toBe(settlement.cancel_reason);
         if (settlement.cancel_reason === 'LIQUIDATION') expect(end.actor).toBeNull();
-        expect(settlement.timeline[0]).toMatchObject({ tx_hash: settlement.created_tx_hash, height: settlement.created_height, actor: settlement.proposer });
+        expect(settlement.timeline[0]).toMatchObject({
+          tx_hash: settlement.created_tx_hash,
+          height: settlement.created_height,
+          actor: settlement.proposer,
+        });
       }
     });
   });
@@ -186,13 +294,28 @@ describe('accounts and the other resources on the node-built store', () => {
     const statuses: Record<string, number> = {};
     for (const id of ids) {
       const body = await api.ok(`/v1/encumbrances/${id}`);
-      const { encumbrance: chain } = await chainQuery(api.store.devnetUrl, '/svc.encumbrance.v1.Query/Encumbrance', { encumbrance_id: String(id) });
+      const { encumbrance: chain } = await chainQuery(api.store.devnetUrl, '/svc.encumbrance.v1.Query/Encumbrance', {
+        encumbrance_id: String(id),
+      });
       const status = String(chain.status).replace('ENCUMBRANCE_STATUS_', '').toLowerCase();
-      expect(body.encumbrance).toMatchObject({ id, kind: String(chain.kind).replace('ENCUMBRANCE_KIND_', '').toLowerCase(), status, holder: chain.holder, units: chain.units, beneficiary: chain.beneficiary ?? '' });
-      statuses[`ENCUMBRANCE_STATUS_${status.toUpperCase()}`] = (statuses[`ENCUMBRANCE_STATUS_${status.toUpperCase()}`] ?? 0) + 1;
-      expect(body.timeline[0]).toMatchObject({ event: 'created', tx_hash: body.encumbrance.created_tx_hash, units: { units: body.encumbrance.units } });
+      expect(body.encumbrance).toMatchObject({
+        id,
+        kind: String(chain.kind).replace('ENCUMBRANCE_KIND_', '').toLowerCase(),
+        status,
+        holder: chain.holder,
+        units: chain.units,
+        beneficiary: chain.beneficiary ?? '',
+      });
+      statuses[`ENCUMBRANCE_STATUS_${status.toUpperCase()}`] =
+        (statuses[`ENCUMBRANCE_STATUS_${status.toUpperCase()}`] ?? 0) + 1;
+      expect(body.timeline[0]).toMatchObject({
+        event: 'created',
+        tx_hash: body.encumbrance.created_tx_hash,
+        units: { units: body.encumbrance.units },
+      });
       expect(body.timeline.map((t: any) => t.event)).toEqual(status === 'active' ? ['created'] : ['created', status]);
-      if (status === 'expired') expect(body.timeline[1]).toMatchObject({ tx_hash: null, actor: null, actor_role: 'protocol' });
+      if (status === 'expired')
+        expect(body.timeline[1]).toMatchObject({ tx_hash: null, actor: null, actor_role: 'protocol' });
       expect(body.encumbrance.resolved_height === null).toBe(status === 'active');
     }
     expect(statuses).toEqual(api.store.summary.statuses.encumbrance);
@@ -200,13 +323,26 @@ describe('accounts and the other resources on the node-built store', () => {
   });
 
   it('delegations: every one as the chain has it', async () => {
-    const ids = await chainIds(async (id) => (await chainQuery(api.store.devnetUrl, '/svc.delegation.v1.Query/Delegation', { delegation_id: String(id) })).found === true);
+    const ids = await chainIds(
+      async (id) =>
+        (await chainQuery(api.store.devnetUrl, '/svc.delegation.v1.Query/Delegation', { delegation_id: String(id) }))
+          .found === true,
+    );
     expect(ids.length).toBeGreaterThan(5);
     const ended: Record<string, number> = {};
     for (const id of ids) {
       const { delegation } = await api.ok(`/v1/delegations/${id}`);
-      const chain = await chainQuery(api.store.devnetUrl, '/svc.delegation.v1.Query/Delegation', { delegation_id: String(id) });
-      expect(delegation).toMatchObject({ id, holder: chain.holder, delegate: chain.delegate, asset_id: chain.asset_id, units: chain.units, ended: chain.ended === 'END_REASON_UNSPECIFIED' ? '' : chain.ended });
+      const chain = await chainQuery(api.store.devnetUrl, '/svc.delegation.v1.Query/Delegation', {
+        delegation_id: String(id),
+      });
+      expect(delegation).toMatchObject({
+        id,
+        holder: chain.holder,
+        delegate: chain.delegate,
+        asset_id: chain.asset_id,
+        units: chain.units,
+        ended: chain.ended === 'END_REASON_UNSPECIFIED' ? '' : chain.ended,
+      });
       expect(Date.parse(delegation.until)).toBe(Date.parse(chain.until));
       expect(delegation.ended_height === null).toBe(delegation.ended === '');
       ended[chain.ended] = (ended[chain.ended] ?? 0) + 1;
@@ -217,13 +353,17 @@ describe('accounts and the other resources on the node-built store', () => {
 
   it('an account lists exactly its active delegations (as holder or delegate), ended ones only by id', async () => {
     const all = await Promise.all(
-      (await chainIds(async (id) => (await api.get(`/v1/delegations/${id}`)).status === 200)).map(async (id) => (await api.ok(`/v1/delegations/${id}`)).delegation),
+      (await chainIds(async (id) => (await api.get(`/v1/delegations/${id}`)).status === 200)).map(
+        async (id) => (await api.ok(`/v1/delegations/${id}`)).delegation,
+      ),
     );
     expect(all.some((d: any) => d.ended !== '')).toBe(true);
     let listed = 0;
     for (const address of new Set(all.flatMap((d: any) => [d.holder, d.delegate]))) {
       const body = await api.ok(`/v1/accounts/${address}`);
-      const expected = all.filter((d: any) => d.ended === '' && (d.holder === address || d.delegate === address)).sort((a: any, b: any) => b.id - a.id);
+      const expected = all
+        .filter((d: any) => d.ended === '' && (d.holder === address || d.delegate === address))
+        .sort((a: any, b: any) => b.id - a.id);
       expect(body.delegations).toEqual(expected);
       listed += expected.length;
     }
@@ -245,7 +385,9 @@ describe('accounts and the other resources on the node-built store', () => {
           asset_id: chain.route.asset_id ?? '',
           escrow_address: chain.route.escrow_address ?? '',
         });
-        const escrow = await chainQuery(api.store.devnetUrl, '/svc.bridge.v1.Query/EscrowBalance', { route_id: route.route_id });
+        const escrow = await chainQuery(api.store.devnetUrl, '/svc.bridge.v1.Query/EscrowBalance', {
+          route_id: route.route_id,
+        });
         expect(route.outstanding).toBe(escrow.amount);
         expect((await api.ok(`/v1/bridge/routes/${route.route_id}`)).route).toEqual(route);
       }
@@ -258,21 +400,41 @@ describe('accounts and the other resources on the node-built store', () => {
       expect(countBy(all, (t) => `${t.direction}/${t.status}`)).toEqual({
         'out/in_flight': bridge.out,
         'in/completed': bridge.in,
-        ...(Object.keys(bridge.rejected).length ? { 'out/rejected': Object.values(bridge.rejected).reduce((n, c) => n + c, 0) } : {}),
+        ...(Object.keys(bridge.rejected).length
+          ? { 'out/rejected': Object.values(bridge.rejected).reduce((n, c) => n + c, 0) }
+          : {}),
       });
-      expect(countBy(all.filter((t) => t.status === 'rejected'), (t) => t.reason)).toEqual(bridge.rejected);
-      all.filter((t) => t.status === 'rejected').forEach((t) => expect(t).toMatchObject({ event_index: -1, message_id: '' }));
-      all.filter((t) => t.status !== 'rejected').forEach((t) => expect(t).toMatchObject({ reason: '', message_id: expect.stringMatching(/^0x[0-9a-f]{64}$/) }));
+      expect(
+        countBy(
+          all.filter((t) => t.status === 'rejected'),
+          (t) => t.reason,
+        ),
+      ).toEqual(bridge.rejected);
+      all
+        .filter((t) => t.status === 'rejected')
+        .forEach((t) => expect(t).toMatchObject({ event_index: -1, message_id: '' }));
+      all
+        .filter((t) => t.status !== 'rejected')
+        .forEach((t) => expect(t).toMatchObject({ reason: '', message_id: expect.stringMatching(/^0x[0-9a-f]{64}$/) }));
       for (const status of ['in_flight', 'completed', 'rejected']) {
-        expect((await walkPages<any>(api, `/v1/bridge/transfers?limit=3&status=${status}`)).flatMap((p) => p.transfers)).toEqual(all.filter((t) => t.status === status));
+        expect(
+          (await walkPages<any>(api, `/v1/bridge/transfers?limit=3&status=${status}`)).flatMap((p) => p.transfers),
+        ).toEqual(all.filter((t) => t.status === status));
       }
       for (const route of new Set(all.map((t) => t.route_id))) {
-        expect((await walkPages<any>(api, `/v1/bridge/transfers?route=${route}`)).flatMap((p) => p.transfers)).toEqual(all.filter((t) => t.route_id === route));
+        expect((await walkPages<any>(api, `/v1/bridge/transfers?route=${route}`)).flatMap((p) => p.transfers)).toEqual(
+          all.filter((t) => t.route_id === route),
+        );
       }
       const sender = all.find((t) => t.direction === 'out').sender;
-      expect((await walkPages<any>(api, `/v1/bridge/transfers?account=${sender}&limit=2`)).flatMap((p) => p.transfers)).toEqual(all.filter((t) => t.sender === sender || t.recipient === sender));
+      expect(
+        (await walkPages<any>(api, `/v1/bridge/transfers?account=${sender}&limit=2`)).flatMap((p) => p.transfers),
+      ).toEqual(all.filter((t) => t.sender === sender || t.recipient === sender));
       const withId = all.find((t) => t.message_id !== '');
-      expect((await api.ok(`/v1/bridge/transfers?message_id=${withId.message_id.toUpperCase().replace('0X', '0x')}`)).transfers).toEqual(all.filter((t) => t.message_id === withId.message_id));
+      expect(
+        (await api.ok(`/v1/bridge/transfers?message_id=${withId.message_id.toUpperCase().replace('0X', '0x')}`))
+          .transfers,
+      ).toEqual(all.filter((t) => t.message_id === withId.message_id));
       expect((await api.ok('/v1/bridge/transfers?route=no-such-route')).transfers).toEqual([]);
       all.forEach((t) => expect(typeof t.block_time_ns).toBe('number'));
     });
@@ -288,7 +450,8 @@ describe('accounts and the other resources on the node-built store', () => {
 
   it('invariants: the latest check per (asset, kind) and the registry rows, narrowed by asset', async () => {
     const all = await api.ok('/v1/invariants');
-    const order = (a: any, b: any) => (a.asset_id < b.asset_id ? -1 : a.asset_id > b.asset_id ? 1 : a.kind_id - b.kind_id);
+    const order = (a: any, b: any) =>
+      a.asset_id < b.asset_id ? -1 : a.asset_id > b.asset_id ? 1 : a.kind_id - b.kind_id;
     expect(all.checks).toEqual([...all.checks].sort(order));
     for (const planned of api.store.summary.assets) {
       const mine = await api.ok(`/v1/invariants?asset=${planned.assetId}`);

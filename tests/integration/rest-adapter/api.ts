@@ -8,7 +8,8 @@ import { createRestApp } from '../../../rest-adapter/app';
 import { getIndexedStore, IndexedStore } from '../../harness/indexed-store';
 import { loadOpenApiValidator, OpenApiValidator } from '../../harness/openapi-validator';
 
-export interface ApiResponse<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies are asserted field by field
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are asserted field by field
+export interface ApiResponse<T = any> {
   status: number;
   headers: Record<string, string>;
   body: T;
@@ -37,7 +38,13 @@ let validator: OpenApiValidator | undefined;
 export async function startApi(options: { now?: () => number } = {}): Promise<Api> {
   const store = await getIndexedStore();
   const logged: string[] = [];
-  const app = createRestApp({ pool: store.pool, schema: store.schema, hrp: 'svc', now: options.now, logger: { error: (m, e) => logged.push(`${m}: ${String(e)}`) } });
+  const app = createRestApp({
+    pool: store.pool,
+    schema: store.schema,
+    hrp: 'svc',
+    now: options.now,
+    logger: { error: (m, e) => logged.push(`${m}: ${String(e)}`) },
+  });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -78,7 +85,11 @@ export async function startApi(options: { now?: () => number } = {}): Promise<Ap
 }
 
 /** Follows next_cursor from `first` to the end; returns every page body. */
-export async function walkPages<T extends { next_cursor: string | null }>(api: Api, first: string, maxPages = 10_000): Promise<T[]> {
+export async function walkPages<T extends { next_cursor: string | null }>(
+  api: Api,
+  first: string,
+  maxPages = 10_000,
+): Promise<T[]> {
   const pages: T[] = [];
   let path: string | null = first;
   while (path !== null) {
@@ -99,8 +110,16 @@ export function withCursor(path: string, cursor: string): string {
 }
 
 /** JSON-RPC call to the devnet (the chain the store was built from). */
-export async function devnetRpc<T = Record<string, unknown>>(url: string, method: string, params: Record<string, unknown> = {}): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+export async function devnetRpc<T = Record<string, unknown>>(
+  url: string,
+  method: string,
+  params: Record<string, unknown> = {},
+): Promise<T> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: T; error?: unknown };
   if (body.result === undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
   return body.result;

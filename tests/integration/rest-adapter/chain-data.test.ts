@@ -31,7 +31,12 @@ describe('chain data on the node-built store', () => {
   describe('/v1/status and /v1/stats', () => {
     it('status: indexed = chain height from the node metadata, wall-clock lag from the latest block', async () => {
       const status = await api.ok('/v1/status');
-      expect(status).toMatchObject({ indexed_height: api.store.chainHeight, chain_height: api.store.chainHeight, lag_blocks: 0, wall_clock_lag_seconds: 42 });
+      expect(status).toMatchObject({
+        indexed_height: api.store.chainHeight,
+        chain_height: api.store.chainHeight,
+        lag_blocks: 0,
+        wall_clock_lag_seconds: 42,
+      });
       sameInstant(status.latest_block_time, api.store.summary.lastBlockTime!);
       const drift = await api.store.pool.query(
         `SELECT (SELECT drift_total FROM "${api.store.schema}".chain_totals) + (SELECT count(*) FROM "${api.store.schema}".invariant_checks WHERE NOT agree)
@@ -52,7 +57,8 @@ describe('chain data on the node-built store', () => {
       expect(days[13].day).toBe(api.store.summary.lastBlockTime!.slice(0, 10));
       for (let i = 1; i < 14; i++) expect(Date.parse(days[i].day) - Date.parse(days[i - 1].day)).toBe(86_400_000);
       const perDay = new Map<string, number>();
-      for (const tx of allTxs) perDay.set(tx.block_time.slice(0, 10), (perDay.get(tx.block_time.slice(0, 10)) ?? 0) + 1);
+      for (const tx of allTxs)
+        perDay.set(tx.block_time.slice(0, 10), (perDay.get(tx.block_time.slice(0, 10)) ?? 0) + 1);
       for (const d of days) expect(d.count).toBe(perDay.get(d.day) ?? 0);
       expect(days.some((d) => d.count === 0) || perDay.size >= 14).toBe(true);
     });
@@ -62,7 +68,10 @@ describe('chain data on the node-built store', () => {
     it('every block matches the chain: txs with their codes, block-level events with their mode, counts', async () => {
       let blockLevel = 0;
       for (let h = 1; h <= api.store.chainHeight; h++) {
-        const [detail, results] = await Promise.all([api.ok(`/v1/blocks/${h}`), devnetRpc<ChainBlockResults>(api.store.devnetUrl, 'block_results', { height: String(h) })]);
+        const [detail, results] = await Promise.all([
+          api.ok(`/v1/blocks/${h}`),
+          devnetRpc<ChainBlockResults>(api.store.devnetUrl, 'block_results', { height: String(h) }),
+        ]);
         const txResults = results.txs_results ?? [];
         const finalize = results.finalize_block_events ?? [];
         expect(detail.block.height).toBe(h);
@@ -72,7 +81,12 @@ describe('chain data on the node-built store', () => {
         expect(detail.txs.map((t: any) => t.events.length)).toEqual(txResults.map((r) => r.events.length));
         expect(detail.events.map((e: any) => e.type)).toEqual(finalize.map((e) => e.type));
         detail.events.forEach((e: any, i: number) => {
-          expect(e).toMatchObject({ event_index: i, msg_index: null, applied: true, mode: finalize[i].attributes.find((a) => a.key === 'mode')?.value });
+          expect(e).toMatchObject({
+            event_index: i,
+            msg_index: null,
+            applied: true,
+            mode: finalize[i].attributes.find((a) => a.key === 'mode')?.value,
+          });
           expect(e.attributes).toEqual(finalize[i].attributes.map(({ key, value }) => ({ key, value })));
         });
         expect(detail.block.tx_count).toBe(txResults.length);
@@ -101,7 +115,11 @@ describe('chain data on the node-built store', () => {
       const typed = allTxs.find((t) => t.code === 0 && t.events.some((e: any) => e.decoded));
       const event = typed.events.find((e: any) => e.decoded);
       expect(event.applied).toBe(true);
-      expect(event.decoded).toEqual(Object.fromEntries(event.attributes.filter((a: any) => a.key !== 'msg_index').map((a: any) => [a.key, JSON.parse(a.value)])));
+      expect(event.decoded).toEqual(
+        Object.fromEntries(
+          event.attributes.filter((a: any) => a.key !== 'msg_index').map((a: any) => [a.key, JSON.parse(a.value)]),
+        ),
+      );
     });
 
     it('MsgEthereumTx txs carry the EVM view and answer by eth hash; reverts keep code 0', async () => {
@@ -126,18 +144,45 @@ describe('chain data on the node-built store', () => {
     it('every asset with its kinds, derived addresses and accruals as the chain has them', async () => {
       for (const planned of api.store.summary.assets) {
         const { asset } = await api.ok(`/v1/assets/${planned.assetId}`);
-        expect(asset).toMatchObject({ id: planned.assetId, meta_hash: planned.metaHash, bundle_address: bundleTokenAddress(planned.assetId), kind_count: asset.kinds.length });
-        const chainAsset = await chainQuery(api.store.devnetUrl, '/svc.asset.v1.Query/Asset', { asset_id: planned.assetId });
-        expect(asset).toMatchObject({ issuer: chainAsset.asset_id === planned.assetId ? chainAsset.issuer : '?', status: chainAsset.status, issuance_locked: Boolean(chainAsset.issuance_locked) });
+        expect(asset).toMatchObject({
+          id: planned.assetId,
+          meta_hash: planned.metaHash,
+          bundle_address: bundleTokenAddress(planned.assetId),
+          kind_count: asset.kinds.length,
+        });
+        const chainAsset = await chainQuery(api.store.devnetUrl, '/svc.asset.v1.Query/Asset', {
+          asset_id: planned.assetId,
+        });
+        expect(asset).toMatchObject({
+          issuer: chainAsset.asset_id === planned.assetId ? chainAsset.issuer : '?',
+          status: chainAsset.status,
+          issuance_locked: Boolean(chainAsset.issuance_locked),
+        });
         for (const kind of asset.kinds) {
-          const supply = await chainQuery(api.store.devnetUrl, '/svc.asset.v1.Query/KindSupply', { asset_id: planned.assetId, kind_id: kind.kind_id });
-          expect(kind).toMatchObject({ svc20_address: rightTokenAddress(planned.assetId, kind.kind_id), supply: supply.supply, holder_count: Number(supply.holder_count), multiplier: Number(supply.multiplier) });
-          expect(kind.effective_supply).toEqual({ raw: kind.supply, multiplier: kind.multiplier, effective: (BigInt(kind.supply) * BigInt(kind.multiplier)).toString() });
+          const supply = await chainQuery(api.store.devnetUrl, '/svc.asset.v1.Query/KindSupply', {
+            asset_id: planned.assetId,
+            kind_id: kind.kind_id,
+          });
+          expect(kind).toMatchObject({
+            svc20_address: rightTokenAddress(planned.assetId, kind.kind_id),
+            supply: supply.supply,
+            holder_count: Number(supply.holder_count),
+            multiplier: Number(supply.multiplier),
+          });
+          expect(kind.effective_supply).toEqual({
+            raw: kind.supply,
+            multiplier: kind.multiplier,
+            effective: (BigInt(kind.supply) * BigInt(kind.multiplier)).toString(),
+          });
           expect(kind.policy_source).toBe(kind.policy_override ? 'KIND_OVERRIDE' : 'ASSET');
           expect(kind.effective_policy).toEqual(kind.policy_override ?? asset.policy);
         }
         for (const accrual of asset.accruals) {
-          const { accrual: onChain } = await chainQuery(api.store.devnetUrl, '/svc.payout.v1.Query/Accrual', { asset_id: planned.assetId, kind_id: accrual.kind_id, denom: accrual.denom });
+          const { accrual: onChain } = await chainQuery(api.store.devnetUrl, '/svc.payout.v1.Query/Accrual', {
+            asset_id: planned.assetId,
+            kind_id: accrual.kind_id,
+            denom: accrual.denom,
+          });
           expect(accrual).toMatchObject({
             index: onChain.index,
             carry_scaled: onChain.carry_scaled,
@@ -147,7 +192,9 @@ describe('chain data on the node-built store', () => {
             module_held: onChain.module_held,
           });
           expect(BigInt(accrual.carry)).toBe(BigInt(accrual.carry_scaled) / 10n ** 18n);
-          expect(BigInt(accrual.residue)).toBe(BigInt(accrual.module_held) - BigInt(accrual.sum_claimable) - BigInt(accrual.carry));
+          expect(BigInt(accrual.residue)).toBe(
+            BigInt(accrual.module_held) - BigInt(accrual.sum_claimable) - BigInt(accrual.carry),
+          );
           expect(BigInt(accrual.residue)).toBeGreaterThanOrEqual(0n);
         }
       }
@@ -156,7 +203,9 @@ describe('chain data on the node-built store', () => {
     it('sum_claimable equals what the chain says every account may claim', async () => {
       // every account the store knows of, income-holding module accounts (dex pools, escrows) included
       const accounts = (
-        await api.store.pool.query<{ id: string }>(`SELECT id FROM "${api.store.schema}".accounts UNION SELECT account FROM "${api.store.schema}".claimables`)
+        await api.store.pool.query<{ id: string }>(
+          `SELECT id FROM "${api.store.schema}".accounts UNION SELECT account FROM "${api.store.schema}".claimables`,
+        )
       ).rows.map((r) => r.id);
       const onChain = new Map<string, bigint>();
       for (const address of accounts) {
@@ -170,7 +219,9 @@ describe('chain data on the node-built store', () => {
       for (const planned of api.store.summary.assets) {
         const { asset } = await api.ok(`/v1/assets/${planned.assetId}`);
         for (const a of asset.accruals) {
-          expect(`${a.denom}:${a.sum_claimable}`).toBe(`${a.denom}:${onChain.get(`${planned.assetId}|${a.kind_id}|${a.denom}`) ?? 0n}`);
+          expect(`${a.denom}:${a.sum_claimable}`).toBe(
+            `${a.denom}:${onChain.get(`${planned.assetId}|${a.kind_id}|${a.denom}`) ?? 0n}`,
+          );
           accruals++;
         }
       }
@@ -184,13 +235,32 @@ describe('chain data on the node-built store', () => {
         expect(graph).toMatchObject({ asset_id: planned.assetId, status: asset.status });
         expect(graph.kinds.map((k: any) => k.kind_id)).toEqual(asset.kinds.map((k: any) => k.kind_id));
         for (const kind of asset.kinds) {
-          const chainHolders = await chainQuery(api.store.devnetUrl, '/svc.rights.v1.Query/Holders', { asset_id: planned.assetId, kind_id: kind.kind_id, limit: 1000 });
+          const chainHolders = await chainQuery(api.store.devnetUrl, '/svc.rights.v1.Query/Holders', {
+            asset_id: planned.assetId,
+            kind_id: kind.kind_id,
+            limit: 1000,
+          });
           const expected = (chainHolders.holders ?? [])
             .filter((h: any) => BigInt(h.units) > 0n)
-            .map((h: any) => ({ holder: h.holder, units: h.units, encumbered: h.locked ?? '0', locks: [...(h.locks ?? [])].sort((a: any, b: any) => (a.ref < b.ref ? -1 : 1)) }))
-            .sort((a: any, b: any) => (BigInt(b.units) > BigInt(a.units) ? 1 : BigInt(b.units) < BigInt(a.units) ? -1 : a.holder < b.holder ? -1 : 1));
+            .map((h: any) => ({
+              holder: h.holder,
+              units: h.units,
+              encumbered: h.locked ?? '0',
+              locks: [...(h.locks ?? [])].sort((a: any, b: any) => (a.ref < b.ref ? -1 : 1)),
+            }))
+            .sort((a: any, b: any) =>
+              BigInt(b.units) > BigInt(a.units)
+                ? 1
+                : BigInt(b.units) < BigInt(a.units)
+                  ? -1
+                  : a.holder < b.holder
+                    ? -1
+                    : 1,
+            );
           const page = await api.ok(`/v1/assets/${planned.assetId}/kinds/${kind.kind_id}/holders?limit=100`);
-          expect(page.holders.map(({ holder, units, encumbered, locks }: any) => ({ holder, units, encumbered, locks }))).toEqual(expected.slice(0, 100));
+          expect(
+            page.holders.map(({ holder, units, encumbered, locks }: any) => ({ holder, units, encumbered, locks })),
+          ).toEqual(expected.slice(0, 100));
           const graphKind = graph.kinds.find((k: any) => k.kind_id === kind.kind_id);
           expect(graphKind).toMatchObject({ class: kind.class, supply: kind.supply, holder_count: kind.holder_count });
           expect(graphKind.holders).toEqual(expected.slice(0, 100));
@@ -206,7 +276,9 @@ describe('chain data on the node-built store', () => {
     it('distributions: one per EventDistributed of the asset, as its accruals count them', async () => {
       for (const planned of api.store.summary.assets) {
         const { asset } = await api.ok(`/v1/assets/${planned.assetId}`);
-        const all = (await walkPages<any>(api, `/v1/assets/${planned.assetId}/distributions?limit=100`)).flatMap((p) => p.distributions);
+        const all = (await walkPages<any>(api, `/v1/assets/${planned.assetId}/distributions?limit=100`)).flatMap(
+          (p) => p.distributions,
+        );
         expect(all).toHaveLength(asset.accruals.reduce((n: number, a: any) => n + a.distributions_count, 0));
         for (const a of asset.accruals) {
           const mine = all.filter((d) => d.kind_id === a.kind_id && d.denom === a.denom);
@@ -220,19 +292,42 @@ describe('chain data on the node-built store', () => {
       let liquidated = 0;
       for (const planned of api.store.summary.assets) {
         const body = await api.ok(`/v1/assets/${planned.assetId}/liquidation`);
-        const chain = await chainQuery(api.store.devnetUrl, '/svc.waterfall.v1.Query/Liquidation', { asset_id: planned.assetId });
+        const chain = await chainQuery(api.store.devnetUrl, '/svc.waterfall.v1.Query/Liquidation', {
+          asset_id: planned.assetId,
+        });
         const { asset } = await api.ok(`/v1/assets/${planned.assetId}`);
         expect(body.status).toBe(asset.status);
-        expect(body.waterfall.map((t: any) => ({ rank: t.rank, kind_id: t.kind_id, claim_per_unit: t.claim_per_unit }))).toEqual(
-          (chain.tiers ?? []).map((t: any) => ({ rank: t.rank ?? 0, kind_id: t.kind_id ?? 0, claim_per_unit: t.claim_per_unit })),
+        expect(
+          body.waterfall.map((t: any) => ({ rank: t.rank, kind_id: t.kind_id, claim_per_unit: t.claim_per_unit })),
+        ).toEqual(
+          (chain.tiers ?? []).map((t: any) => ({
+            rank: t.rank ?? 0,
+            kind_id: t.kind_id ?? 0,
+            claim_per_unit: t.claim_per_unit,
+          })),
         );
         for (const p of chain.payments ?? []) {
-          expect(body.waterfall.find((t: any) => t.rank === (p.rank ?? 0))).toMatchObject({ owed: p.owed, paid: p.paid, cumulative_paid: p.cumulative_paid });
+          expect(body.waterfall.find((t: any) => t.rank === (p.rank ?? 0))).toMatchObject({
+            owed: p.owed,
+            paid: p.paid,
+            cumulative_paid: p.cumulative_paid,
+          });
         }
-        expect(body.redemption_pools).toEqual((chain.pools ?? []).map((p: any) => ({ kind_id: p.kind_id ?? 0, denom: p.denom, amount: p.amount, units_outstanding: p.units_outstanding })));
+        expect(body.redemption_pools).toEqual(
+          (chain.pools ?? []).map((p: any) => ({
+            kind_id: p.kind_id ?? 0,
+            denom: p.denom,
+            amount: p.amount,
+            units_outstanding: p.units_outstanding,
+          })),
+        );
         if (asset.status === 'ASSET_STATUS_LIQUIDATED') {
           liquidated++;
-          expect(body.liquidation).toMatchObject({ status: 'completed', denom: expect.any(String), completed_height: expect.any(Number) });
+          expect(body.liquidation).toMatchObject({
+            status: 'completed',
+            denom: expect.any(String),
+            completed_height: expect.any(Number),
+          });
         }
         if ((chain.payments ?? []).length === 0) expect(body.liquidation).toBeNull();
       }

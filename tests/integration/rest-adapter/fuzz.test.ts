@@ -25,13 +25,57 @@ jest.setTimeout(300_000);
 const APP_SCHEMA = 'app_fuzz';
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 /** What no answer may contain: stack frames, SQL, PostgreSQL's own messages. */
-const LEAKS = [/\bat \S+ \(/, /node_modules/, /\bSELECT\b/i, /\bFROM "/, /\binvalid byte sequence\b/, /\bsyntax error at\b/, /\bduplicate key\b/, /\bError: /];
+const LEAKS = [
+  /\bat \S+ \(/,
+  /node_modules/,
+  /\bSELECT\b/i,
+  /\bFROM "/,
+  /\binvalid byte sequence\b/,
+  /\bsyntax error at\b/,
+  /\bduplicate key\b/,
+  /\bError: /,
+];
 
 /** Values known to break parsers and SQL: already percent-encoded where they need to be, so the bytes sent are these. */
 const NASTY = [
-  '%00', 'a%00b', '%C0%AF', '%FF', '%E0%80%80', '%ED%A0%80', '%', '%zz', '%2F', '%2E%2E', '..', '.', '-1', '0', '00', '1e3', '0x', `0x${'0'.repeat(64)}`,
-  `0x${'f'.repeat(40)}`, '18446744073709551616', '9007199254740993', '4294967296', '-0', '+1', 'NaN', 'null', 'undefined', '%20', 'a'.repeat(3000),
-  '%C3%A9', '%F0%9F%98%80', 'svc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq', '0'.repeat(64), 'A'.repeat(64), '%27%3B--', 'true', '[]', '{}',
+  '%00',
+  'a%00b',
+  '%C0%AF',
+  '%FF',
+  '%E0%80%80',
+  '%ED%A0%80',
+  '%',
+  '%zz',
+  '%2F',
+  '%2E%2E',
+  '..',
+  '.',
+  '-1',
+  '0',
+  '00',
+  '1e3',
+  '0x',
+  `0x${'0'.repeat(64)}`,
+  `0x${'f'.repeat(40)}`,
+  '18446744073709551616',
+  '9007199254740993',
+  '4294967296',
+  '-0',
+  '+1',
+  'NaN',
+  'null',
+  'undefined',
+  '%20',
+  'a'.repeat(3000),
+  '%C3%A9',
+  '%F0%9F%98%80',
+  'svc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq',
+  '0'.repeat(64),
+  'A'.repeat(64),
+  '%27%3B--',
+  'true',
+  '[]',
+  '{}',
 ];
 
 /** Raw path segments and query values. */
@@ -50,12 +94,15 @@ interface Target {
 }
 
 function templatesOf(validator: OpenApiValidator, prefix: string): Target['templates'] {
-  const doc = validator.doc as unknown as { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> };
+  const doc = validator.doc as unknown as {
+    paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
+  };
   return Object.keys(doc.paths)
     .filter((p) => p.startsWith(prefix))
     .map((template) => {
       const names = new Set<string>();
-      for (const op of Object.values(doc.paths[template])) for (const param of op.parameters ?? []) if (param.in === 'query') names.add(param.name);
+      for (const op of Object.values(doc.paths[template]))
+        for (const param of op.parameters ?? []) if (param.in === 'query') names.add(param.name);
       return { template, queryNames: [...names] };
     });
 }
@@ -70,7 +117,16 @@ function requestArb(target: Target) {
     at: fc.nat({ max: target.templates.length - 1 }),
     method: fc.constantFrom(...METHODS),
     segments: fc.array(rawValue, { minLength: 1, maxLength: 3 }),
-    query: fc.array(fc.tuple(fc.oneof(fc.constantFrom('limit', 'cursor', 'asset', 'route', 'status', 'account', 'message_id', 'kind'), rawValue), rawValue), { maxLength: 4 }),
+    query: fc.array(
+      fc.tuple(
+        fc.oneof(
+          fc.constantFrom('limit', 'cursor', 'asset', 'route', 'status', 'account', 'message_id', 'kind'),
+          rawValue,
+        ),
+        rawValue,
+      ),
+      { maxLength: 4 },
+    ),
     repeatFirst: fc.boolean(),
     useDocumentedNames: fc.boolean(),
     body: fc.option(fc.oneof(fc.json(), fc.string({ maxLength: 200 })), { nil: undefined }),
@@ -87,7 +143,14 @@ interface Answer {
 function send(base: URL, method: string, path: string, body: string | undefined): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: base.hostname, port: base.port, method, path, headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: base.hostname,
+        port: base.port,
+        method,
+        path,
+        headers:
+          body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -115,11 +178,21 @@ describe('fuzzed HTTP surface: /v1 and /api as npm start serves them', () => {
   beforeAll(async () => {
     store = await getIndexedStore();
     await store.pool.query(`DROP SCHEMA IF EXISTS ${APP_SCHEMA} CASCADE`);
-    const quiet = createLogger({ format: 'json', level: 'error', write: (line) => void failures.push(`logged: ${line.slice(0, 300)}`) });
+    const quiet = createLogger({
+      format: 'json',
+      level: 'error',
+      write: (line) => void failures.push(`logged: ${line.slice(0, 300)}`),
+    });
     services = new AppServices({
       pool: store.pool,
       databaseUrl: store.databaseUrl,
-      settings: { ...APP_SERVICES_DEFAULTS, keys: {}, schema: APP_SCHEMA, launchpadRateLimit: 1_000_000, desk: { ...APP_SERVICES_DEFAULTS.desk, rfqLimit: 1_000_000 } },
+      settings: {
+        ...APP_SERVICES_DEFAULTS,
+        keys: {},
+        schema: APP_SCHEMA,
+        launchpadRateLimit: 1_000_000,
+        desk: { ...APP_SERVICES_DEFAULTS.desk, rfqLimit: 1_000_000 },
+      },
       hrp: 'svc',
       gasDenom: 'usvc',
       stableDenom: 'uusdc',
@@ -127,13 +200,27 @@ describe('fuzzed HTTP surface: /v1 and /api as npm start serves them', () => {
       log: quiet,
     });
     await services.start();
-    const rest = new Slot(createRestApp({ pool: store.pool, schema: store.schema, hrp: 'svc', logger: { error: (m, e) => void failures.push(`rest logged: ${m} ${String(e)}`) } }));
+    const rest = new Slot(
+      createRestApp({
+        pool: store.pool,
+        schema: store.schema,
+        hrp: 'svc',
+        logger: { error: (m, e) => void failures.push(`rest logged: ${m} ${String(e)}`) },
+      }),
+    );
     const api = new Slot(services.router);
     const app = createHttpApp({
       rest,
       api,
       graphql: new Slot(startingGraphql),
-      readiness: () => ({ ready: true, reasons: [], indexed_height: 0, chain_height: 0, lag_blocks: 0, max_lag_blocks: 10 }),
+      readiness: () => ({
+        ready: true,
+        reasons: [],
+        indexed_height: 0,
+        chain_height: 0,
+        lag_blocks: 0,
+        max_lag_blocks: 10,
+      }),
       storeReady: () => true,
       metrics: createMetrics(),
       log: quiet,
@@ -170,11 +257,20 @@ describe('fuzzed HTTP surface: /v1 and /api as npm start serves them', () => {
       await fc.assert(
         fc.asyncProperty(requestArb(target), async (r) => {
           const { template, queryNames } = target.templates[r.at];
-          if (r.useDocumentedNames) r.query = r.query.map(([name, value], i) => [queryNames[i % Math.max(1, queryNames.length)] ?? name, value]);
+          if (r.useDocumentedNames)
+            r.query = r.query.map(([name, value], i) => [
+              queryNames[i % Math.max(1, queryNames.length)] ?? name,
+              value,
+            ]);
           const pairs = r.query.map(([name, value]) => `${name}=${value}`);
           if (r.repeatFirst && pairs.length) pairs.push(pairs[0]);
           const path = pathOf(template, r.segments) + (pairs.length ? `?${pairs.join('&')}` : '');
-          const body = r.method === 'GET' || r.method === 'HEAD' ? undefined : r.body === undefined ? undefined : JSON.stringify(r.body);
+          const body =
+            r.method === 'GET' || r.method === 'HEAD'
+              ? undefined
+              : r.body === undefined
+                ? undefined
+                : JSON.stringify(r.body);
           await expectContractAnswer(target, r.method, path, body);
         }),
         { numRuns: runs, seed: 20261123 + index, endOnFailure: true },
@@ -206,7 +302,12 @@ describe('fuzzed HTTP surface: /v1 and /api as npm start serves them', () => {
   });
 
   /** One request: an answer the contract lists for it, not a 500, `{error, code}` on errors, nothing leaked. */
-  async function expectContractAnswer(target: Target, method: string, path: string, body: string | undefined): Promise<void> {
+  async function expectContractAnswer(
+    target: Target,
+    method: string,
+    path: string,
+    body: string | undefined,
+  ): Promise<void> {
     const answer = await send(base, method, path, body);
     statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
     const where = `${method} ${path.slice(0, 200)} -> ${answer.status} ${answer.text.slice(0, 200)}`;
@@ -216,7 +317,8 @@ describe('fuzzed HTTP surface: /v1 and /api as npm start serves them', () => {
     if (method === 'HEAD' || method === 'OPTIONS') return;
     const isJson = (answer.headers['content-type'] ?? '').startsWith('application/json');
     const parsed = isJson && answer.text !== '' ? JSON.parse(answer.text) : answer.text;
-    if (answer.status >= 400) expect([where, typeof parsed.error, typeof parsed.code]).toEqual([where, 'string', 'string']);
+    if (answer.status >= 400)
+      expect([where, typeof parsed.error, typeof parsed.code]).toEqual([where, 'string', 'string']);
     target.validator.check({ method, path, status: answer.status, headers: answer.headers, body: parsed });
   }
 });

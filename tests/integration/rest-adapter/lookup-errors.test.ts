@@ -30,7 +30,9 @@ describe('lookup and error rules on the node-built store', () => {
     assetId = api.store.summary.assets[0].assetId;
     const txs = (await api.ok('/v1/txs?limit=100')).txs;
     someTx = txs.find((t: any) => t.evm === null);
-    evmTx = (await api.ok('/v1/txs?limit=100&method=/cosmos.evm.vm.v1.MsgEthereumTx')).txs[0] ?? (await api.ok('/v1/txs?limit=100&method=/ethermint.evm.v1.MsgEthereumTx')).txs[0];
+    evmTx =
+      (await api.ok('/v1/txs?limit=100&method=/cosmos.evm.vm.v1.MsgEthereumTx')).txs[0] ??
+      (await api.ok('/v1/txs?limit=100&method=/ethermint.evm.v1.MsgEthereumTx')).txs[0];
   });
   afterAll(() => api?.close());
 
@@ -39,25 +41,50 @@ describe('lookup and error rules on the node-built store', () => {
   describe('/v1/lookup/{q}', () => {
     it('64 hex: the asset, then the tx; any case', async () => {
       expect(await lookup(assetId)).toEqual({ query: assetId, candidates: [{ type: 'asset', id: assetId }] });
-      expect(await lookup(someTx.hash.toLowerCase())).toEqual({ query: someTx.hash.toLowerCase(), candidates: [{ type: 'tx', id: someTx.hash, height: someTx.height }] });
-      expect(await lookup(assetId.toUpperCase())).toEqual({ query: assetId.toUpperCase(), candidates: [{ type: 'asset', id: assetId }] });
+      expect(await lookup(someTx.hash.toLowerCase())).toEqual({
+        query: someTx.hash.toLowerCase(),
+        candidates: [{ type: 'tx', id: someTx.hash, height: someTx.height }],
+      });
+      expect(await lookup(assetId.toUpperCase())).toEqual({
+        query: assetId.toUpperCase(),
+        candidates: [{ type: 'asset', id: assetId }],
+      });
     });
 
     it('bech32: one account candidate with known and evm_address', async () => {
       const holder = api.store.summary.accounts['holder-0'];
       const evm = toChecksumAddress((await import('../../../src/lib/address')).decodeBech32Address(holder).bytes);
-      expect(await lookup(holder)).toEqual({ query: holder, candidates: [{ type: 'account', id: holder, known: true, evm_address: evm }] });
-      const stranger = toBech32(Uint8Array.from({ length: 20 }, (_, i) => 3 * i + 1), 'svc');
-      expect((await lookup(stranger)).candidates).toEqual([{ type: 'account', id: stranger, known: false, evm_address: toChecksumAddress(Uint8Array.from({ length: 20 }, (_, i) => 3 * i + 1)) }]);
+      expect(await lookup(holder)).toEqual({
+        query: holder,
+        candidates: [{ type: 'account', id: holder, known: true, evm_address: evm }],
+      });
+      const stranger = toBech32(
+        Uint8Array.from({ length: 20 }, (_, i) => 3 * i + 1),
+        'svc',
+      );
+      expect((await lookup(stranger)).candidates).toEqual([
+        {
+          type: 'account',
+          id: stranger,
+          known: false,
+          evm_address: toChecksumAddress(Uint8Array.from({ length: 20 }, (_, i) => 3 * i + 1)),
+        },
+      ]);
       const escrow = (await api.ok('/v1/bridge/routes')).routes.find((r: any) => r.escrow_address).escrow_address;
-      expect((await lookup(escrow)).candidates).toEqual([{ type: 'account', id: escrow, known: true, evm_address: null }]);
+      expect((await lookup(escrow)).candidates).toEqual([
+        { type: 'account', id: escrow, known: true, evm_address: null },
+      ]);
     });
 
     it('0x + 40 hex: the asset behind a right-token or bundle-token precompile, else the account', async () => {
       const svc20 = rightTokenAddress(assetId, 0);
       expect((await lookup(svc20)).candidates).toEqual([{ type: 'asset', id: assetId, kind_id: 0, bundle: false }]);
-      expect((await lookup(svc20.toLowerCase())).candidates).toEqual([{ type: 'asset', id: assetId, kind_id: 0, bundle: false }]);
-      expect((await lookup(bundleTokenAddress(assetId))).candidates).toEqual([{ type: 'asset', id: assetId, kind_id: null, bundle: true }]);
+      expect((await lookup(svc20.toLowerCase())).candidates).toEqual([
+        { type: 'asset', id: assetId, kind_id: 0, bundle: false },
+      ]);
+      expect((await lookup(bundleTokenAddress(assetId))).candidates).toEqual([
+        { type: 'asset', id: assetId, kind_id: null, bundle: true },
+      ]);
       const holder = api.store.summary.accounts['holder-1'];
       const evm = toChecksumAddress((await import('../../../src/lib/address')).decodeBech32Address(holder).bytes);
       expect((await lookup(evm)).candidates).toEqual([{ type: 'account', id: holder, known: true, evm_address: evm }]);
@@ -66,7 +93,9 @@ describe('lookup and error rules on the node-built store', () => {
 
     it('0x + 64 hex: the tx with that eth hash, answered by its consensus hash', async () => {
       expect(evmTx).toBeDefined();
-      expect((await lookup(evmTx.evm.eth_hash)).candidates).toEqual([{ type: 'tx', id: evmTx.hash, height: evmTx.height }]);
+      expect((await lookup(evmTx.evm.eth_hash)).candidates).toEqual([
+        { type: 'tx', id: evmTx.hash, height: evmTx.height },
+      ]);
       expect((await lookup('0x' + '0'.repeat(64))).candidates).toEqual([]);
     });
 
@@ -86,7 +115,14 @@ describe('lookup and error rules on the node-built store', () => {
 
     it('a recognised shape with nothing behind it is 200 with no candidates; anything else is 404', async () => {
       expect(await lookup('ab'.repeat(32))).toEqual({ query: 'ab'.repeat(32), candidates: [] });
-      for (const q of ['hello', 'cosmos1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5lzv7xu', '-5', '1.5', '0x12', 'svc1invalidchecksum']) {
+      for (const q of [
+        'hello',
+        'cosmos1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5lzv7xu',
+        '-5',
+        '1.5',
+        '0x12',
+        'svc1invalidchecksum',
+      ]) {
         const r = await api.get(`/v1/lookup/${encodeURIComponent(q)}`);
         expect(r.status).toBe(404);
         expect(r.body).toEqual({ error: expect.any(String), code: 'not_found' });
@@ -126,10 +162,16 @@ describe('lookup and error rules on the node-built store', () => {
   });
 
   it('filters that match nothing answer 200 with empty lists', async () => {
-    const stranger = toBech32(Uint8Array.from({ length: 20 }, (_, i) => 99 - i), 'svc');
+    const stranger = toBech32(
+      Uint8Array.from({ length: 20 }, (_, i) => 99 - i),
+      'svc',
+    );
     expect(await api.ok(`/v1/settlements?party=${stranger}`)).toEqual({ settlements: [], next_cursor: null });
     expect(await api.ok(`/v1/bridge/transfers?account=${stranger}`)).toEqual({ transfers: [], next_cursor: null });
-    expect(await api.ok(`/v1/bridge/transfers?message_id=0x${'1'.repeat(64)}`)).toEqual({ transfers: [], next_cursor: null });
+    expect(await api.ok(`/v1/bridge/transfers?message_id=0x${'1'.repeat(64)}`)).toEqual({
+      transfers: [],
+      next_cursor: null,
+    });
     expect((await api.ok('/v1/txs?method=/svc.none.v1.MsgNone')).txs).toEqual([]);
   });
 
@@ -183,7 +225,9 @@ describe('lookup and error rules on the node-built store', () => {
     });
 
     it('a wrong EIP-55 checksum in an account path', async () => {
-      const evm = toChecksumAddress((await import('../../../src/lib/address')).decodeBech32Address(api.store.summary.accounts['holder-2']).bytes);
+      const evm = toChecksumAddress(
+        (await import('../../../src/lib/address')).decodeBech32Address(api.store.summary.accounts['holder-2']).bytes,
+      );
       expect((await api.get(`/v1/accounts/${wrongChecksum(evm)}`)).status).toBe(400);
     });
 

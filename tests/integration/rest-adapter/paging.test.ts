@@ -68,28 +68,33 @@ describe('paging on the node-built store', () => {
       expect(pages[pages.length - 1].next_cursor).toBeNull();
     });
 
-    it.each([7, 20, 100])('last_cursor opens the oldest page and prev_cursor walks back to the newest (limit %i)', async (limit) => {
-      const forward = await walkPages<TxPageBody>(api, `/v1/txs?limit=${limit}`);
-      const first = forward[0];
-      expect(first.last_cursor).not.toBeNull();
-      const backward: TxPageBody[] = [];
-      let path: string | null = `/v1/txs?limit=${limit}&cursor=${first.last_cursor}`;
-      while (path) {
-        const page: TxPageBody = await api.ok(path);
-        backward.push(page);
-        path = page.prev_cursor === null ? null : withCursor(`/v1/txs?limit=${limit}`, page.prev_cursor);
-      }
-      expect(backward.map((p) => p.txs.map((t) => t.hash))).toEqual([...forward].reverse().map((p) => p.txs.map((t) => t.hash)));
-      expect(backward[0].txs).toHaveLength(first.total % limit || limit);
-      expect(backward[0].next_cursor).toBeNull();
-      expect(backward[backward.length - 1].prev_cursor).toBeNull();
-      // a prev page's next_cursor goes forward again
-      const second = forward[1];
-      const back: TxPageBody = await api.ok(`/v1/txs?limit=${limit}&cursor=${second.prev_cursor}`);
-      expect(back.txs).toEqual(first.txs);
-      expect(back.prev_cursor).toBeNull();
-      expect((await api.ok<TxPageBody>(`/v1/txs?limit=${limit}&cursor=${back.next_cursor}`)).txs).toEqual(second.txs);
-    });
+    it.each([7, 20, 100])(
+      'last_cursor opens the oldest page and prev_cursor walks back to the newest (limit %i)',
+      async (limit) => {
+        const forward = await walkPages<TxPageBody>(api, `/v1/txs?limit=${limit}`);
+        const first = forward[0];
+        expect(first.last_cursor).not.toBeNull();
+        const backward: TxPageBody[] = [];
+        let path: string | null = `/v1/txs?limit=${limit}&cursor=${first.last_cursor}`;
+        while (path) {
+          const page: TxPageBody = await api.ok(path);
+          backward.push(page);
+          path = page.prev_cursor === null ? null : withCursor(`/v1/txs?limit=${limit}`, page.prev_cursor);
+        }
+        expect(backward.map((p) => p.txs.map((t) => t.hash))).toEqual(
+          [...forward].reverse().map((p) => p.txs.map((t) => t.hash)),
+        );
+        expect(backward[0].txs).toHaveLength(first.total % limit || limit);
+        expect(backward[0].next_cursor).toBeNull();
+        expect(backward[backward.length - 1].prev_cursor).toBeNull();
+        // a prev page's next_cursor goes forward again
+        const second = forward[1];
+        const back: TxPageBody = await api.ok(`/v1/txs?limit=${limit}&cursor=${second.prev_cursor}`);
+        expect(back.txs).toEqual(first.txs);
+        expect(back.prev_cursor).toBeNull();
+        expect((await api.ok<TxPageBody>(`/v1/txs?limit=${limit}&cursor=${back.next_cursor}`)).txs).toEqual(second.txs);
+      },
+    );
 
     it('a limit that divides the total exactly makes the oldest page a full page', async () => {
       const total = chainTxs.length;
@@ -124,7 +129,9 @@ describe('paging on the node-built store', () => {
         expectStrictlyDescending(txs, (a, b) => key(a) - key(b));
         expect(pages[pages.length - 1].txs).toHaveLength(count % limit || limit);
         pages.forEach((p) => expect(p.methods).toEqual(expected));
-        const last: TxPageBody = await api.ok(`/v1/txs?limit=${limit}&method=${encodeURIComponent(method)}&cursor=${pages[0].last_cursor}`);
+        const last: TxPageBody = await api.ok(
+          `/v1/txs?limit=${limit}&method=${encodeURIComponent(method)}&cursor=${pages[0].last_cursor}`,
+        );
         expect(last.txs).toEqual(pages[pages.length - 1].txs);
       }
     });
@@ -137,7 +144,10 @@ describe('paging on the node-built store', () => {
   });
 
   it('/v1/blocks walks every block once, height descending', async () => {
-    const pages = await walkPages<{ blocks: { height: number; tx_count: number }[]; next_cursor: string | null }>(api, '/v1/blocks?limit=33');
+    const pages = await walkPages<{ blocks: { height: number; tx_count: number }[]; next_cursor: string | null }>(
+      api,
+      '/v1/blocks?limit=33',
+    );
     const heights = pages.flatMap((p) => p.blocks.map((b) => b.height));
     expect(heights).toEqual(Array.from({ length: api.store.chainHeight }, (_, i) => api.store.chainHeight - i));
     expect(pages.flatMap((p) => p.blocks).reduce((n, b) => n + b.tx_count, 0)).toBe(chainTxs.length);
@@ -150,36 +160,50 @@ describe('paging on the node-built store', () => {
   });
 
   describe('holders', () => {
-    it.each([1, 3, 100])('every holder with units > 0 once, by units desc then holder asc (limit %i)', async (limit) => {
-      const { assets } = await api.ok<{ assets: { id: string; kind_count: number }[] }>('/v1/assets?limit=100');
-      let walked = 0;
-      for (const asset of assets) {
-        const { asset: detail } = await api.ok(`/v1/assets/${asset.id}`);
-        for (const kind of detail.kinds as { kind_id: number; holder_count: number }[]) {
-          const pages = await walkPages<{ holders: { holder: string; units: string }[]; next_cursor: string | null }>(api, `/v1/assets/${asset.id}/kinds/${kind.kind_id}/holders?limit=${limit}`);
-          const holders = pages.flatMap((p) => p.holders);
-          expect(holders).toHaveLength(kind.holder_count);
-          expect(new Set(holders.map((h) => h.holder)).size).toBe(holders.length);
-          holders.forEach((h) => expect(BigInt(h.units)).toBeGreaterThan(0n));
-          expectStrictlyDescending(holders, (a, b) => {
-            const d = BigInt(a.units) - BigInt(b.units);
-            return d !== 0n ? Number(d > 0n) * 2 - 1 : a.holder < b.holder ? 1 : -1;
-          });
-          walked += holders.length;
+    it.each([1, 3, 100])(
+      'every holder with units > 0 once, by units desc then holder asc (limit %i)',
+      async (limit) => {
+        const { assets } = await api.ok<{ assets: { id: string; kind_count: number }[] }>('/v1/assets?limit=100');
+        let walked = 0;
+        for (const asset of assets) {
+          const { asset: detail } = await api.ok(`/v1/assets/${asset.id}`);
+          for (const kind of detail.kinds as { kind_id: number; holder_count: number }[]) {
+            const pages = await walkPages<{ holders: { holder: string; units: string }[]; next_cursor: string | null }>(
+              api,
+              `/v1/assets/${asset.id}/kinds/${kind.kind_id}/holders?limit=${limit}`,
+            );
+            const holders = pages.flatMap((p) => p.holders);
+            expect(holders).toHaveLength(kind.holder_count);
+            expect(new Set(holders.map((h) => h.holder)).size).toBe(holders.length);
+            holders.forEach((h) => expect(BigInt(h.units)).toBeGreaterThan(0n));
+            expectStrictlyDescending(holders, (a, b) => {
+              const d = BigInt(a.units) - BigInt(b.units);
+              return d !== 0n ? Number(d > 0n) * 2 - 1 : a.holder < b.holder ? 1 : -1;
+            });
+            walked += holders.length;
+          }
         }
-      }
-      expect(walked).toBeGreaterThan(20);
-    });
+        expect(walked).toBeGreaterThan(20);
+      },
+    );
   });
 
   it('an activity feed walks every entry once, newest first on (height, tx_index, event_index)', async () => {
-    type Feed = { events: { height: number; tx_index: number; event_index: number; tx_hash: string | null; mode?: string }[]; next_cursor: string | null };
+    type Feed = {
+      events: { height: number; tx_index: number; event_index: number; tx_hash: string | null; mode?: string }[];
+      next_cursor: string | null;
+    };
     const busiest = api.store.summary.assets[0].assetId;
     const all = (await walkPages<Feed>(api, `/v1/assets/${busiest}/events?limit=100`)).flatMap((p) => p.events);
     expect(all.length).toBeGreaterThan(50);
-    const order = (a: Feed['events'][0], b: Feed['events'][0]) => a.height - b.height || a.tx_index - b.tx_index || a.event_index - b.event_index;
+    const order = (a: Feed['events'][0], b: Feed['events'][0]) =>
+      a.height - b.height || a.tx_index - b.tx_index || a.event_index - b.event_index;
     expectStrictlyDescending(all, order);
-    all.filter((e) => e.tx_index === -1).forEach((e) => expect(e).toMatchObject({ tx_hash: null, mode: expect.stringMatching(/^(BeginBlock|EndBlock)$/) }));
+    all
+      .filter((e) => e.tx_index === -1)
+      .forEach((e) =>
+        expect(e).toMatchObject({ tx_hash: null, mode: expect.stringMatching(/^(BeginBlock|EndBlock)$/) }),
+      );
     for (const limit of [1, 7, 50]) {
       const pages = await walkPages<Feed>(api, `/v1/assets/${busiest}/events?limit=${limit}`);
       expect(pages.flatMap((p) => p.events)).toEqual(all);
@@ -193,27 +217,45 @@ describe('paging on the node-built store', () => {
   });
 
   it('distributions, settlements and bridge transfers page without gaps, newest first', async () => {
-    type Dist = { distributions: { height: number; tx_index: number; event_index: number }[]; next_cursor: string | null };
+    type Dist = {
+      distributions: { height: number; tx_index: number; event_index: number }[];
+      next_cursor: string | null;
+    };
     let distributions = 0;
     for (const a of api.store.summary.assets) {
-      const all = (await walkPages<Dist>(api, `/v1/assets/${a.assetId}/distributions?limit=100`)).flatMap((p) => p.distributions);
-      const small = (await walkPages<Dist>(api, `/v1/assets/${a.assetId}/distributions?limit=4`)).flatMap((p) => p.distributions);
+      const all = (await walkPages<Dist>(api, `/v1/assets/${a.assetId}/distributions?limit=100`)).flatMap(
+        (p) => p.distributions,
+      );
+      const small = (await walkPages<Dist>(api, `/v1/assets/${a.assetId}/distributions?limit=4`)).flatMap(
+        (p) => p.distributions,
+      );
       expect(small).toEqual(all);
-      expectStrictlyDescending(all, (x, y) => x.height - y.height || x.tx_index - y.tx_index || x.event_index - y.event_index);
+      expectStrictlyDescending(
+        all,
+        (x, y) => x.height - y.height || x.tx_index - y.tx_index || x.event_index - y.event_index,
+      );
       distributions += all.length;
     }
     expect(distributions).toBe(api.store.summary.txEvents['svc.payout.v1.EventDistributed']);
 
-    const settlements = (await walkPages<{ settlements: { id: number }[]; next_cursor: string | null }>(api, '/v1/settlements?limit=9')).flatMap((p) => p.settlements);
+    const settlements = (
+      await walkPages<{ settlements: { id: number }[]; next_cursor: string | null }>(api, '/v1/settlements?limit=9')
+    ).flatMap((p) => p.settlements);
     const total = Object.values(api.store.summary.statuses.settlement).reduce((n, c) => n + c, 0);
     expect(settlements).toHaveLength(total);
     expectStrictlyDescending(settlements, (a, b) => a.id - b.id);
 
-    type Transfers = { transfers: { height: number; tx_index: number; event_index: number; status: string }[]; next_cursor: string | null };
+    type Transfers = {
+      transfers: { height: number; tx_index: number; event_index: number; status: string }[];
+      next_cursor: string | null;
+    };
     const transfers = (await walkPages<Transfers>(api, '/v1/bridge/transfers?limit=5')).flatMap((p) => p.transfers);
     const bridge = api.store.summary.bridge;
     const rejected = Object.values(bridge.rejected).reduce((n, c) => n + c, 0);
     expect(transfers).toHaveLength(bridge.out + bridge.in + rejected);
-    expectStrictlyDescending(transfers, (a, b) => a.height - b.height || a.tx_index - b.tx_index || a.event_index - b.event_index);
+    expectStrictlyDescending(
+      transfers,
+      (a, b) => a.height - b.height || a.tx_index - b.tx_index || a.event_index - b.event_index,
+    );
   });
 });

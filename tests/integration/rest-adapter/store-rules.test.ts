@@ -21,10 +21,15 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** Copies every table of `from` (rows, columns, indexes) into a new schema `to`. */
 async function cloneSchema(pool: Pool, from: string, to: string): Promise<void> {
-  const tables = await pool.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'`, [from]);
+  const tables = await pool.query<{ table_name: string }>(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'`,
+    [from],
+  );
   await pool.query(`CREATE SCHEMA ${quote(to)}`);
   for (const { table_name } of tables.rows) {
-    await pool.query(`CREATE TABLE ${quote(to)}.${quote(table_name)} (LIKE ${quote(from)}.${quote(table_name)} INCLUDING ALL)`);
+    await pool.query(
+      `CREATE TABLE ${quote(to)}.${quote(table_name)} (LIKE ${quote(from)}.${quote(table_name)} INCLUDING ALL)`,
+    );
     await pool.query(`INSERT INTO ${quote(to)}.${quote(table_name)} SELECT * FROM ${quote(from)}.${quote(table_name)}`);
   }
 }
@@ -85,16 +90,37 @@ describe('store rules on a copy of the node-built store', () => {
     baseDrift = Number((await q('SELECT drift_total FROM $S.chain_totals')).rows[0].drift_total);
     // what the reconciler writes: an older agreeing check, then a disagreement on kind 0
     const snapshot = JSON.stringify({ exists: true, supply: '5', holder_count: 1, holders_sum: '5', accruals: [] });
-    for (const [id, kind, height, agree] of [['a', 0, 10, true], ['b', 1, 10, true], ['c', 0, 20, false]] as const) {
-      await q('INSERT INTO $S.invariant_checks (id, asset_id, kind_id, height, agree, chain, indexer) VALUES ($1, $2, $3, $4, $5, $6, $6)', [id, assetId, kind, height, agree, snapshot]);
+    for (const [id, kind, height, agree] of [
+      ['a', 0, 10, true],
+      ['b', 1, 10, true],
+      ['c', 0, 20, false],
+    ] as const) {
+      await q(
+        'INSERT INTO $S.invariant_checks (id, asset_id, kind_id, height, agree, chain, indexer) VALUES ($1, $2, $3, $4, $5, $6, $6)',
+        [id, assetId, kind, height, agree, snapshot],
+      );
     }
     // registry rows: kind 0 (old disagreement superseded), kind 1 not evaluated (never drift), the bundle row disagreeing
-    for (const [id, kind, bundle, height, evaluated, agree] of [['r1', 0, false, 5, true, false], ['r2', 0, false, 10, true, true], ['r3', 1, false, 10, false, false], ['r4', null, true, 10, true, false]] as const) {
-      await q('INSERT INTO $S.svc20_checks (id, asset_id, kind_id, bundle, height, indexer_address, chain_address, evaluated, agree) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [id, assetId, kind, bundle, height, '', '', evaluated, agree]);
+    for (const [id, kind, bundle, height, evaluated, agree] of [
+      ['r1', 0, false, 5, true, false],
+      ['r2', 0, false, 10, true, true],
+      ['r3', 1, false, 10, false, false],
+      ['r4', null, true, 10, true, false],
+    ] as const) {
+      await q(
+        'INSERT INTO $S.svc20_checks (id, asset_id, kind_id, bundle, height, indexer_address, chain_address, evaluated, agree) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+        [id, assetId, kind, bundle, height, '', '', evaluated, agree],
+      );
     }
-    await q(`INSERT INTO $S.i8_checks (id, route_id, height, chain_actual, indexer_actual, chain_ok, evaluated, agree) VALUES ('i1', $1, 10, '5', '5', true, true, true), ('i2', $1, 20, '6', '5', true, true, false)`, [routeId]);
+    await q(
+      `INSERT INTO $S.i8_checks (id, route_id, height, chain_actual, indexer_actual, chain_ok, evaluated, agree) VALUES ('i1', $1, 10, '5', '5', true, true, true), ('i2', $1, 20, '6', '5', true, true, false)`,
+      [routeId],
+    );
     await q('UPDATE $S.chain_totals SET drift_total = drift_total + 3'); // post-value drifts the handlers would have recorded
-    await q(`UPDATE $S.kinds SET policy_override = '{"transfer":"TRANSFER_MODE_ATTESTED","attestation_type":"kyc","attester":"","allowlist":[]}' WHERE asset_id = $1 AND kind_id = 0`, [assetId]);
+    await q(
+      `UPDATE $S.kinds SET policy_override = '{"transfer":"TRANSFER_MODE_ATTESTED","attestation_type":"kyc","attester":"","allowlist":[]}' WHERE asset_id = $1 AND kind_id = 0`,
+      [assetId],
+    );
 
     const recording = recordingPool(store.pool);
     sessions = recording.sessions;
@@ -134,7 +160,8 @@ describe('store rules on a copy of the node-built store', () => {
       '/v1/invariants',
     ];
     // a connection's first use sets its session (statement_timeout, datestyle) once
-    const withoutSession = (statements: string[]) => statements.filter((text) => !/^SET statement_timeout = \d+; SET datestyle/.test(text));
+    const withoutSession = (statements: string[]) =>
+      statements.filter((text) => !/^SET statement_timeout = \d+; SET datestyle/.test(text));
     for (const path of paths) {
       const before = sessions.length;
       await get(path);
@@ -152,7 +179,9 @@ describe('store rules on a copy of the node-built store', () => {
     const probeAndSnapshot = sessions.slice(before);
     expect(probeAndSnapshot.length).toBe(2); // the probe (its answer is dropped), then the transaction the answer comes from
     expect(probeAndSnapshot[0].filter((t) => !t.startsWith('SET ')).length).toBe(1);
-    expect(probeAndSnapshot[1].filter((t) => !t.startsWith('SET '))[0]).toBe('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    expect(probeAndSnapshot[1].filter((t) => !t.startsWith('SET '))[0]).toBe(
+      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+    );
     const again = sessions.length;
     expect(await get(`/v1/assets/${other}`)).toEqual(first);
     const kept = sessions.slice(again);
@@ -161,27 +190,52 @@ describe('store rules on a copy of the node-built store', () => {
 
   it('/v1/invariants: the latest check per (asset, kind); registry rows per kind then the bundle row', async () => {
     const body = await get('/v1/invariants');
-    expect(body.checks.map((c: any) => [c.kind_id, c.height, c.agree])).toEqual([[0, 20, false], [1, 10, true]]);
-    expect(body.checks[0]).toMatchObject({ asset_id: assetId, chain: { supply: '5', holder_count: 1 }, indexer: { supply: '5', holder_count: 1 } });
-    expect(body.svc20_registry.map((r: any) => [r.kind_id, r.bundle, r.height, r.evaluated, r.agree])).toEqual([[0, false, 10, true, true], [1, false, 10, false, false], [null, true, 10, true, false]]);
+    expect(body.checks.map((c: any) => [c.kind_id, c.height, c.agree])).toEqual([
+      [0, 20, false],
+      [1, 10, true],
+    ]);
+    expect(body.checks[0]).toMatchObject({
+      asset_id: assetId,
+      chain: { supply: '5', holder_count: 1 },
+      indexer: { supply: '5', holder_count: 1 },
+    });
+    expect(body.svc20_registry.map((r: any) => [r.kind_id, r.bundle, r.height, r.evaluated, r.agree])).toEqual([
+      [0, false, 10, true, true],
+      [1, false, 10, false, false],
+      [null, true, 10, true, false],
+    ]);
     expect(await get(`/v1/invariants?asset=${assetId}`)).toEqual(body);
-    expect(await get(`/v1/invariants?asset=${store.summary.assets[1].assetId}`)).toEqual({ checks: [], svc20_registry: [] });
+    expect(await get(`/v1/invariants?asset=${store.summary.assets[1].assetId}`)).toEqual({
+      checks: [],
+      svc20_registry: [],
+    });
   });
 
   it('the asset carries its latest invariant check; a kind override becomes the effective policy', async () => {
     const { asset } = await get(`/v1/assets/${assetId}`);
     expect(asset.latest_invariant_check).toMatchObject({ height: 20, agree: false });
     expect(asset.latest_invariant_check.checks.map((c: any) => c.kind_id)).toEqual([0, 1]);
-    expect(asset.kinds[0]).toMatchObject({ policy_source: 'KIND_OVERRIDE', effective_policy: { transfer: 'TRANSFER_MODE_ATTESTED', attestation_type: 'kyc' } });
+    expect(asset.kinds[0]).toMatchObject({
+      policy_source: 'KIND_OVERRIDE',
+      effective_policy: { transfer: 'TRANSFER_MODE_ATTESTED', attestation_type: 'kyc' },
+    });
     expect(asset.kinds[0].policy_override).toEqual(asset.kinds[0].effective_policy);
     const { asset: other } = await get(`/v1/assets/${store.summary.assets[1].assetId}`);
     expect(other.latest_invariant_check).toBeNull();
   });
 
-  it("a route carries its latest I8 reconciliation; other routes null", async () => {
+  it('a route carries its latest I8 reconciliation; other routes null', async () => {
     const { routes } = await get('/v1/bridge/routes');
     for (const r of routes) {
-      if (r.route_id === routeId) expect(r.i8).toEqual({ height: 20, chain_actual: '6', indexer_actual: '5', chain_ok: true, evaluated: true, agree: false });
+      if (r.route_id === routeId)
+        expect(r.i8).toEqual({
+          height: 20,
+          chain_actual: '6',
+          indexer_actual: '5',
+          chain_ok: true,
+          evaluated: true,
+          agree: false,
+        });
       else expect(r.i8).toBeNull();
     }
   });
@@ -199,7 +253,12 @@ describe('store rules on a copy of the node-built store', () => {
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
     beforeAll(async () => {
-      const app = createRestApp({ pool: store.pool, schema, hrp: 'svc', responseCache: { maxBytes: 8 << 20, pollMs: 50 } });
+      const app = createRestApp({
+        pool: store.pool,
+        schema,
+        hrp: 'svc',
+        responseCache: { maxBytes: 8 << 20, pollMs: 50 },
+      });
       cachedServer = await new Promise((resolve) => {
         const s = app.listen(0, '127.0.0.1', () => resolve(s));
       });
@@ -261,12 +320,21 @@ describe('store rules on a copy of the node-built store', () => {
 
     it('answers that read reconciler rows or the wall clock are never kept', async () => {
       await known('/v1/blocks?limit=1');
-      for (const path of ['/v1/status', `/v1/assets/${assetId}`, '/v1/bridge/routes', `/v1/bridge/routes/${routeId}`, '/v1/invariants']) {
+      for (const path of [
+        '/v1/status',
+        `/v1/assets/${assetId}`,
+        '/v1/bridge/routes',
+        `/v1/bridge/routes/${routeId}`,
+        '/v1/invariants',
+      ]) {
         const r = await raw(path);
         expect(`${path} ${r.status} ${r.cacheStatus}`).toBe(`${path} 200 null`);
       }
       const before = JSON.parse((await raw('/v1/invariants')).text).checks.length;
-      await q(`INSERT INTO $S.invariant_checks (id, asset_id, kind_id, height, agree, chain, indexer) VALUES ('cache-test', $1, 2, 30, true, '{}', '{}')`, [assetId]);
+      await q(
+        `INSERT INTO $S.invariant_checks (id, asset_id, kind_id, height, agree, chain, indexer) VALUES ('cache-test', $1, 2, 30, true, '{}', '{}')`,
+        [assetId],
+      );
       try {
         expect(JSON.parse((await raw('/v1/invariants')).text).checks.length).toBe(before + 1); // seen at once, same height
       } finally {

@@ -20,7 +20,8 @@ afterAll(async () => {
   await chain.close();
 });
 
-const newSigner = (maxSequenceRetries?: number) => new ChainSigner(client, lender.wallet, lender.address, { fee: TEST_FEE, maxSequenceRetries, pollMs: 20 });
+const newSigner = (maxSequenceRetries?: number) =>
+  new ChainSigner(client, lender.wallet, lender.address, { fee: TEST_FEE, maxSequenceRetries, pollMs: 20 });
 
 function recorder() {
   const recorded: SignedTx[] = [];
@@ -36,12 +37,18 @@ test('two txs of one key go into one block with consecutive sequences', async ()
   const signer = newSigner();
   const { recorded, record } = recorder();
   const before = chain.balance(other.address);
-  const [a, b] = await Promise.all([signer.submit([bankSend(lender.address, other.address, 10n)], record), signer.submit([bankSend(lender.address, other.address, 20n)], record)]);
+  const [a, b] = await Promise.all([
+    signer.submit([bankSend(lender.address, other.address, 10n)], record),
+    signer.submit([bankSend(lender.address, other.address, 20n)], record),
+  ]);
   expect([a.checkTx.code, b.checkTx.code]).toEqual([0, 0]);
   expect(b.signed.sequence).toBe(a.signed.sequence + 1n);
   expect(recorded.map((s) => s.hash)).toEqual([a.signed.hash, b.signed.hash]);
   chain.produceBlock();
-  const [ta, tb] = await Promise.all([signer.waitForInclusion(a.signed.hash, 2000), signer.waitForInclusion(b.signed.hash, 2000)]);
+  const [ta, tb] = await Promise.all([
+    signer.waitForInclusion(a.signed.hash, 2000),
+    signer.waitForInclusion(b.signed.hash, 2000),
+  ]);
   expect(ta.height).toBe(tb.height);
   expect([ta.code, tb.code]).toEqual([0, 0]);
   expect(chain.balance(other.address) - before).toBe(30n);

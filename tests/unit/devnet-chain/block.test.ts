@@ -36,7 +36,9 @@ describe('CometBFT hashes', () => {
       evidenceHash: tm('evidence_hash'),
       proposerAddress: addressHash(utf8Encode('proposer_address')),
     };
-    expect(toHex(headerHash(header)).toUpperCase()).toBe('F740121F553B5418C3EFBD343C2DBFE9E007BB67B0D020A0741374BAB65242A4');
+    expect(toHex(headerHash(header)).toUpperCase()).toBe(
+      'F740121F553B5418C3EFBD343C2DBFE9E007BB67B0D020A0741374BAB65242A4',
+    );
   });
 
   it('hashes empty lists to sha256("") as CometBFT does', () => {
@@ -48,7 +50,9 @@ describe('CometBFT hashes', () => {
   it('consensus hash of the SDK default params', () => {
     // HashedParams{block_max_bytes: 22020096, block_max_gas: -1}
     // the consensus_hash every Cosmos SDK chain with default block params shows in its headers
-    expect(toHex(consensusHash(DEFAULT_CONSENSUS_PARAMS)).toUpperCase()).toBe('048091BC7DDC283F77BFBF91D73C44DA58C3DF8A9CBC867405D8B7F3DAADA22F');
+    expect(toHex(consensusHash(DEFAULT_CONSENSUS_PARAMS)).toUpperCase()).toBe(
+      '048091BC7DDC283F77BFBF91D73C44DA58C3DF8A9CBC867405D8B7F3DAADA22F',
+    );
   });
 
   it('Merkle root follows RFC 6962 (split at the largest power of two below n)', () => {

@@ -16,20 +16,38 @@ describe('DevnetChain block production', () => {
     expect(json.block.header.data_hash).toBe('E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855');
     expect(json.block.header.proposer_address).toMatch(/^[0-9A-F]{40}$/);
     expect(json.block.header.time).toBe('2024-01-02T00:00:00Z');
-    expect(json.block.last_commit).toEqual({ height: '0', round: 0, block_id: { hash: '', parts: { total: 0, hash: '' } }, signatures: [] });
+    expect(json.block.last_commit).toEqual({
+      height: '0',
+      round: 0,
+      block_id: { hash: '', parts: { total: 0, hash: '' } },
+      signatures: [],
+    });
     expect(json.block.data.txs).toEqual([]);
     expect(json.block_id.hash).toMatch(/^[0-9A-F]{64}$/);
     const results = JSON.parse(b.resultsJson);
-    expect(results).toMatchObject({ height: '1', txs_results: null, validator_updates: null, consensus_param_updates: null });
+    expect(results).toMatchObject({
+      height: '1',
+      txs_results: null,
+      validator_updates: null,
+      consensus_param_updates: null,
+    });
     expect(results.finalize_block_events).toEqual([
-      { type: 'svc.test.v1.EventBegin', attributes: [{ key: 'height', value: '"1"', index: true }, { key: 'mode', value: 'BeginBlock', index: false }] },
+      {
+        type: 'svc.test.v1.EventBegin',
+        attributes: [
+          { key: 'height', value: '"1"', index: true },
+          { key: 'mode', value: 'BeginBlock', index: false },
+        ],
+      },
     ]);
   });
 
   it('links blocks: last_block_id, last_commit, app hash and results hash of the previous block', async () => {
     const { chain, alice, bob } = await fixture();
     chain.produceBlock(T0);
-    const r = await chain.checkTx(await signed(alice, [transferMsg(alice.address, bob.address, '5')], { accountNumber: 0, sequence: 0 }));
+    const r = await chain.checkTx(
+      await signed(alice, [transferMsg(alice.address, bob.address, '5')], { accountNumber: 0, sequence: 0 }),
+    );
     expect(r.code).toBe(0);
     const b2 = chain.produceBlock(T0 + SECOND);
     const b3 = chain.produceBlock(T0 + 2 * SECOND + 500);
@@ -41,19 +59,41 @@ describe('DevnetChain block production', () => {
     expect(Buffer.from(h3.block.last_commit.signatures[0].signature, 'base64')).toHaveLength(64);
     expect(h3.block.header.app_hash).toBe(Buffer.from(b2.appHash).toString('hex').toUpperCase());
     expect(h3.block.header.last_results_hash).not.toBe(h2.block.header.last_results_hash);
-    expect(JSON.parse(b3.resultsJson).finalize_block_events.map((e: { type: string }) => e.type)).toEqual(['svc.test.v1.EventBegin']);
-    expect(JSON.parse(b2.resultsJson).finalize_block_events[1]).toEqual({ type: 'svc.test.v1.EventSweep', attributes: [{ key: 'mode', value: 'EndBlock', index: false }] });
+    expect(JSON.parse(b3.resultsJson).finalize_block_events.map((e: { type: string }) => e.type)).toEqual([
+      'svc.test.v1.EventBegin',
+    ]);
+    expect(JSON.parse(b2.resultsJson).finalize_block_events[1]).toEqual({
+      type: 'svc.test.v1.EventSweep',
+      attributes: [{ key: 'mode', value: 'EndBlock', index: false }],
+    });
   });
 
   it('runs ante then the messages, ante events first; a failed message keeps only the ante events', async () => {
     const { chain, alice, bob, app } = await fixture();
-    await chain.checkTx(await signed(alice, [transferMsg(alice.address, bob.address, '600')], { accountNumber: 0, sequence: 0 }));
-    await chain.checkTx(await signed(alice, [transferMsg(alice.address, bob.address, '600')], { accountNumber: 0, sequence: 1 }));
+    await chain.checkTx(
+      await signed(alice, [transferMsg(alice.address, bob.address, '600')], { accountNumber: 0, sequence: 0 }),
+    );
+    await chain.checkTx(
+      await signed(alice, [transferMsg(alice.address, bob.address, '600')], { accountNumber: 0, sequence: 1 }),
+    );
     const b = chain.produceBlock(T0);
     const results = JSON.parse(b.resultsJson).txs_results;
     expect(results).toHaveLength(2);
-    expect(results[0]).toMatchObject({ code: 0, codespace: '', gas_wanted: '200000', gas_used: '60001', data: null, info: '', log: '' });
-    expect(results[0].events.map((e: { type: string }) => e.type)).toEqual(['tx', 'tx', 'message', 'svc.rights.v1.EventTransfer']);
+    expect(results[0]).toMatchObject({
+      code: 0,
+      codespace: '',
+      gas_wanted: '200000',
+      gas_used: '60001',
+      data: null,
+      info: '',
+      log: '',
+    });
+    expect(results[0].events.map((e: { type: string }) => e.type)).toEqual([
+      'tx',
+      'tx',
+      'message',
+      'svc.rights.v1.EventTransfer',
+    ]);
     expect(results[1]).toMatchObject({ code: 3, codespace: 'rights', log: 'insufficient units: 400 < 600' });
     expect(results[1].events.map((e: { type: string }) => e.type)).toEqual(['tx', 'tx']);
     expect(app.balance(alice.address, 'usvc')).toBe(1_000_000n - 10_000n);
@@ -63,7 +103,14 @@ describe('DevnetChain block production', () => {
   it('includes a tx whose ante fails with the ante code and no events', async () => {
     const { chain, alice, bob, app } = await fixture();
     app.credit(bob.address, {});
-    await chain.checkTx(await signed(alice, [transferMsg(alice.address, bob.address, '1')], { accountNumber: 0, sequence: 0 }, { fee: { amount: [{ denom: 'usvc', amount: '99000000' }], gas: 1 } }));
+    await chain.checkTx(
+      await signed(
+        alice,
+        [transferMsg(alice.address, bob.address, '1')],
+        { accountNumber: 0, sequence: 0 },
+        { fee: { amount: [{ denom: 'usvc', amount: '99000000' }], gas: 1 } },
+      ),
+    );
     const r = JSON.parse(chain.produceBlock(T0).resultsJson).txs_results[0];
     expect(r).toMatchObject({ code: 5, codespace: 'sdk', events: [], gas_wanted: '1' });
     expect(r.log).toMatch(/insufficient funds/);
@@ -74,7 +121,10 @@ describe('DevnetChain block production', () => {
     const { chain, alice, bob } = await fixture();
     const tx0 = await signed(alice, [transferMsg(alice.address, bob.address, '1')], { accountNumber: 0, sequence: 0 });
     const tx1 = await signed(alice, [transferMsg(alice.address, bob.address, '2')], { accountNumber: 0, sequence: 1 });
-    const early = await signed(alice, [transferMsg(alice.address, bob.address, '3')], { accountNumber: 0, sequence: 5 });
+    const early = await signed(alice, [transferMsg(alice.address, bob.address, '3')], {
+      accountNumber: 0,
+      sequence: 5,
+    });
     const [r0, r1, rEarly] = await Promise.all([chain.checkTx(tx0), chain.checkTx(tx1), chain.checkTx(early)]);
     expect([r0.code, r1.code, rEarly.code]).toEqual([0, 0, 32]);
     expect(rEarly.log).toBe('account sequence mismatch, expected 2, got 5: incorrect account sequence');
@@ -98,10 +148,17 @@ describe('DevnetChain block production', () => {
   it('skipSignatureVerification (trusted history generation) still checks accounts and sequences', async () => {
     const { alice, bob, app } = await fixture();
     const fast = await DevnetChain.create({ app, chainId: CHAIN_ID, skipSignatureVerification: true });
-    const raw = TxRaw.decode(await signed(alice, [transferMsg(alice.address, bob.address, '1')], { accountNumber: 0, sequence: 0 }));
+    const raw = TxRaw.decode(
+      await signed(alice, [transferMsg(alice.address, bob.address, '1')], { accountNumber: 0, sequence: 0 }),
+    );
     raw.signatures[0][3] ^= 1;
     expect((await fast.checkTx(TxRaw.encode(raw).finish())).code).toBe(0);
-    const stale = await signed(alice, [transferMsg(alice.address, bob.address, '1')], { accountNumber: 0, sequence: 0 }, { memo: 'again' });
+    const stale = await signed(
+      alice,
+      [transferMsg(alice.address, bob.address, '1')],
+      { accountNumber: 0, sequence: 0 },
+      { memo: 'again' },
+    );
     expect((await fast.checkTx(stale)).code).toBe(32);
   });
 
@@ -117,7 +174,16 @@ describe('DevnetChain block production', () => {
       for (let h = 0; h < 5; h++) {
         for (let s = 0; s < 3; s++) {
           const seq = h * 3 + s;
-          expect((await chain.checkTx(await signed(alice, [transferMsg(alice.address, bob.address, String(seq + 1))], { accountNumber: 0, sequence: seq }))).code).toBe(0);
+          expect(
+            (
+              await chain.checkTx(
+                await signed(alice, [transferMsg(alice.address, bob.address, String(seq + 1))], {
+                  accountNumber: 0,
+                  sequence: seq,
+                }),
+              )
+            ).code,
+          ).toBe(0);
         }
         chain.produceBlock(T0 + h * 5 * SECOND + 123);
       }
@@ -131,7 +197,10 @@ describe('DevnetChain block production', () => {
 
   it('stores each tx as included (raw bytes decode as TxRaw) and waits for inclusion', async () => {
     const { chain, alice, bob } = await fixture();
-    const bytes = await signed(alice, [transferMsg(alice.address, bob.address, '1')], { accountNumber: 0, sequence: 0 });
+    const bytes = await signed(alice, [transferMsg(alice.address, bob.address, '1')], {
+      accountNumber: 0,
+      sequence: 0,
+    });
     const r = await chain.checkTx(bytes);
     const waiting = chain.waitForTx(r.hash, 5000);
     chain.produceBlock(T0);
@@ -148,9 +217,9 @@ describe('DevnetChain block production', () => {
     await new Promise((r) => setTimeout(r, 150));
     chain.stopLive();
     expect(chain.height).toBeGreaterThanOrEqual(2);
-    expect(chain.block(2)!.header.time.seconds * 1000n + BigInt(chain.block(2)!.header.time.nanos / 1e6)).toBeGreaterThan(
-      chain.block(1)!.header.time.seconds * 1000n + BigInt(chain.block(1)!.header.time.nanos / 1e6),
-    );
+    expect(
+      chain.block(2)!.header.time.seconds * 1000n + BigInt(chain.block(2)!.header.time.nanos / 1e6),
+    ).toBeGreaterThan(chain.block(1)!.header.time.seconds * 1000n + BigInt(chain.block(1)!.header.time.nanos / 1e6));
   });
 
   it('live mode starts an empty chain with a block and reports app failures instead of crashing', async () => {

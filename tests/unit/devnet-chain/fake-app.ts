@@ -10,7 +10,16 @@ import { QueryAccountRequest, QueryAccountResponse } from 'cosmjs-types/cosmos/a
 import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { sha256 } from '@noble/hashes/sha2';
 import { decodeMessage, encodeMessage } from '../../../src/lib/contract';
-import type { AbciEvent, AccountInfo, AnteOutcome, Application, QueryResult, TxContext, TxMessage, TxResult } from '../../../devnet/app/types';
+import type {
+  AbciEvent,
+  AccountInfo,
+  AnteOutcome,
+  Application,
+  QueryResult,
+  TxContext,
+  TxMessage,
+  TxResult,
+} from '../../../devnet/app/types';
 
 interface FakeAccount {
   accountNumber: bigint;
@@ -43,7 +52,8 @@ export class FakeApp implements Application {
 
   credit(address: string, coins: Record<string, bigint>): void {
     const acc = this.ensure(address);
-    for (const [denom, amount] of Object.entries(coins)) acc.balances.set(denom, (acc.balances.get(denom) ?? 0n) + amount);
+    for (const [denom, amount] of Object.entries(coins))
+      acc.balances.set(denom, (acc.balances.get(denom) ?? 0n) + amount);
   }
 
   setUnits(holder: string, assetId: string, kindId: number, units: bigint): void {
@@ -64,12 +74,25 @@ export class FakeApp implements Application {
     const payer = this.ensure(ctx.signers[0]);
     for (const c of ctx.fee) {
       if ((payer.balances.get(c.denom) ?? 0n) < BigInt(c.amount)) {
-        return { ok: false, code: 5, codespace: 'sdk', log: `spendable balance is smaller than ${c.amount}${c.denom}: insufficient funds` };
+        return {
+          ok: false,
+          code: 5,
+          codespace: 'sdk',
+          log: `spendable balance is smaller than ${c.amount}${c.denom}: insufficient funds`,
+        };
       }
     }
     for (const c of ctx.fee) payer.balances.set(c.denom, payer.balances.get(c.denom)! - BigInt(c.amount));
     const feeText = ctx.fee.map((c) => `${c.amount}${c.denom}`).join(',');
-    const events: AbciEvent[] = [{ type: 'tx', attributes: [{ key: 'fee', value: feeText }, { key: 'fee_payer', value: ctx.signers[0] }] }];
+    const events: AbciEvent[] = [
+      {
+        type: 'tx',
+        attributes: [
+          { key: 'fee', value: feeText },
+          { key: 'fee_payer', value: ctx.signers[0] },
+        ],
+      },
+    ];
     ctx.signers.forEach((s, i) => {
       const acc = this.ensure(s);
       events.push({ type: 'tx', attributes: [{ key: 'acc_seq', value: `${s}/${acc.sequence}` }] });
@@ -87,9 +110,26 @@ export class FakeApp implements Application {
     const events: AbciEvent[] = [];
     for (const [i, m] of messages.entries()) {
       const failure = this.runMessage(m, i, events);
-      if (failure) return { code: 3, codespace: 'rights', log: failure, gasWanted: ctx.gasLimit, gasUsed: 50_000n, events: [], data: EMPTY };
+      if (failure)
+        return {
+          code: 3,
+          codespace: 'rights',
+          log: failure,
+          gasWanted: ctx.gasLimit,
+          gasUsed: 50_000n,
+          events: [],
+          data: EMPTY,
+        };
     }
-    return { code: 0, codespace: '', log: '', gasWanted: ctx.gasLimit, gasUsed: 60_000n + BigInt(messages.length), events, data: EMPTY };
+    return {
+      code: 0,
+      codespace: '',
+      log: '',
+      gasWanted: ctx.gasLimit,
+      gasUsed: 60_000n + BigInt(messages.length),
+      events,
+      data: EMPTY,
+    };
   }
 
   private runMessage(m: TxMessage, msgIndex: number, events: AbciEvent[]): string | undefined {
@@ -97,7 +137,10 @@ export class FakeApp implements Application {
     if (m.typeUrl === '/cosmos.bank.v1beta1.MsgSend') {
       const v = m.value as { from_address: string; to_address: string; amount: { denom: string; amount: string }[] };
       for (const c of v.amount) this.credit(v.to_address, { [c.denom]: BigInt(c.amount) });
-      events.push({ type: 'transfer', attributes: [{ key: 'recipient', value: v.to_address }, { key: 'sender', value: v.from_address }, idx] });
+      events.push({
+        type: 'transfer',
+        attributes: [{ key: 'recipient', value: v.to_address }, { key: 'sender', value: v.from_address }, idx],
+      });
       return undefined;
     }
     if (m.typeUrl === '/svc.rights.v1.MsgTransfer') {
@@ -108,8 +151,18 @@ export class FakeApp implements Application {
       if ((this.units.get(from) ?? 0n) < units) return `insufficient units: ${this.units.get(from) ?? 0n} < ${units}`;
       this.units.set(from, this.units.get(from)! - units);
       this.units.set(to, (this.units.get(to) ?? 0n) + units);
-      events.push({ type: 'message', attributes: [{ key: 'action', value: m.typeUrl }, { key: 'sender', value: v.sender }, idx] });
-      events.push({ type: 'svc.rights.v1.EventTransfer', attributes: [{ key: 'asset_id', value: JSON.stringify(v.asset_id) }, { key: 'units', value: JSON.stringify(v.units) }, idx] });
+      events.push({
+        type: 'message',
+        attributes: [{ key: 'action', value: m.typeUrl }, { key: 'sender', value: v.sender }, idx],
+      });
+      events.push({
+        type: 'svc.rights.v1.EventTransfer',
+        attributes: [
+          { key: 'asset_id', value: JSON.stringify(v.asset_id) },
+          { key: 'units', value: JSON.stringify(v.units) },
+          idx,
+        ],
+      });
       return undefined;
     }
     events.push({ type: 'message', attributes: [{ key: 'action', value: m.typeUrl }, idx] });
@@ -122,9 +175,14 @@ export class FakeApp implements Application {
 
   commit(height: number): Uint8Array {
     this.committedHeight = height;
-    const state = JSON.stringify(
-      [...this.accounts.entries()].map(([a, acc]) => [a, acc.sequence.toString(), [...acc.balances.entries()].map(([d, n]) => `${n}${d}`)]),
-    ) + JSON.stringify([...this.units.entries()].map(([k, v]) => `${k}=${v}`));
+    const state =
+      JSON.stringify(
+        [...this.accounts.entries()].map(([a, acc]) => [
+          a,
+          acc.sequence.toString(),
+          [...acc.balances.entries()].map(([d, n]) => `${n}${d}`),
+        ]),
+      ) + JSON.stringify([...this.units.entries()].map(([k, v]) => `${k}=${v}`));
     return sha256(new TextEncoder().encode(state));
   }
 
@@ -133,9 +191,14 @@ export class FakeApp implements Application {
     const req = decodeMessage('svc.asset.v1.QueryKindSupplyRequest', data) as { asset_id: string; kind_id: number };
     const suffix = `/${req.asset_id}/${req.kind_id}`;
     const holders = [...this.units.entries()].filter(([k, v]) => k.endsWith(suffix) && v > 0n);
-    if (holders.length === 0) return { code: 2, codespace: 'asset', log: `asset ${req.asset_id} not found`, value: EMPTY, height: at };
+    if (holders.length === 0)
+      return { code: 2, codespace: 'asset', log: `asset ${req.asset_id} not found`, value: EMPTY, height: at };
     const supply = holders.reduce((n, [, v]) => n + v, 0n);
-    const value = encodeMessage('svc.asset.v1.QueryKindSupplyResponse', { supply: supply.toString(), holder_count: String(holders.length), multiplier: '1' });
+    const value = encodeMessage('svc.asset.v1.QueryKindSupplyResponse', {
+      supply: supply.toString(),
+      holder_count: String(holders.length),
+      multiplier: '1',
+    });
     return { code: 0, codespace: '', log: '', value, height: at };
   }
 
@@ -143,18 +206,39 @@ export class FakeApp implements Application {
     const at = height || this.committedHeight;
     if (path === '/svc.asset.v1.Query/KindSupply') return this.kindSupply(data, at);
     if (path !== '/cosmos.auth.v1beta1.Query/Account') {
-      return { code: 6, codespace: 'sdk', log: `unknown query path ${path}: unknown request`, value: EMPTY, height: at };
+      return {
+        code: 6,
+        codespace: 'sdk',
+        log: `unknown query path ${path}: unknown request`,
+        value: EMPTY,
+        height: at,
+      };
     }
     const { address } = QueryAccountRequest.decode(data);
     const acc = this.accounts.get(address);
-    if (!acc) return { code: 22, codespace: 'sdk', log: `rpc error: code = NotFound desc = account ${address} not found: key not found`, value: EMPTY, height: at };
+    if (!acc)
+      return {
+        code: 22,
+        codespace: 'sdk',
+        log: `rpc error: code = NotFound desc = account ${address} not found: key not found`,
+        value: EMPTY,
+        height: at,
+      };
     const base = BaseAccount.fromPartial({
       address,
       accountNumber: acc.accountNumber,
       sequence: acc.sequence,
-      pubKey: acc.pubKey ? Any.fromPartial({ typeUrl: '/cosmos.crypto.secp256k1.PubKey', value: PubKey.encode({ key: acc.pubKey }).finish() }) : undefined,
+      pubKey: acc.pubKey
+        ? Any.fromPartial({
+            typeUrl: '/cosmos.crypto.secp256k1.PubKey',
+            value: PubKey.encode({ key: acc.pubKey }).finish(),
+          })
+        : undefined,
     });
-    const account = Any.fromPartial({ typeUrl: '/cosmos.auth.v1beta1.BaseAccount', value: BaseAccount.encode(base).finish() });
+    const account = Any.fromPartial({
+      typeUrl: '/cosmos.auth.v1beta1.BaseAccount',
+      value: BaseAccount.encode(base).finish(),
+    });
     return { code: 0, codespace: '', log: '', value: QueryAccountResponse.encode({ account }).finish(), height: at };
   }
 }

@@ -34,10 +34,18 @@ export async function fixture() {
 }
 
 export function transferMsg(from: string, to: string, units: string) {
-  return { typeUrl: '/svc.rights.v1.MsgTransfer', value: { sender: from, recipient: to, asset_id: ASSET_ID, kind_id: 1, units } };
+  return {
+    typeUrl: '/svc.rights.v1.MsgTransfer',
+    value: { sender: from, recipient: to, asset_id: ASSET_ID, kind_id: 1, units },
+  };
 }
 
 /** A signed TxRaw; the FakeApp numbers genesis accounts in order (alice 0, bob 1). */
-export function signed(w: TestWallet, messages: SignTxInput['messages'], at: { accountNumber: number; sequence: number }, extra: Partial<SignTxInput> = {}) {
+export function signed(
+  w: TestWallet,
+  messages: SignTxInput['messages'],
+  at: { accountNumber: number; sequence: number },
+  extra: Partial<SignTxInput> = {},
+) {
   return signTx(w.wallet, { messages, chainId: CHAIN_ID, fee: FEE, ...at, ...extra });
 }

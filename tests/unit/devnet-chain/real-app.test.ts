@@ -16,7 +16,15 @@ import { CHAIN_ID, T0, testWallet, TestWallet } from './helpers';
 const FEE = { amount: [{ denom: 'usvc', amount: '20000' }], gas: '400000' };
 
 function genesis(...wallets: TestWallet[]) {
-  return { balances: wallets.map((w) => ({ address: w.address, coins: [{ denom: 'usvc', amount: '1000000000' }, { denom: 'uusdc', amount: '1000000000' }] })) };
+  return {
+    balances: wallets.map((w) => ({
+      address: w.address,
+      coins: [
+        { denom: 'usvc', amount: '1000000000' },
+        { denom: 'uusdc', amount: '1000000000' },
+      ],
+    })),
+  };
 }
 
 function createAssetMsg(issuer: string) {
@@ -52,7 +60,10 @@ describe('devnet chain with the real svc app', () => {
     const chain = await DevnetChain.create({ app: createSvcApp({ genesis: genesis(alice, bob) }), chainId: CHAIN_ID });
     chain.startLive(100);
     const server = await startRpcServer(chain);
-    const client = await SigningStargateClient.connectWithSigner(server.url, alice.wallet, { registry: svcRegistry(), broadcastPollIntervalMs: 100 });
+    const client = await SigningStargateClient.connectWithSigner(server.url, alice.wallet, {
+      registry: svcRegistry(),
+      broadcastPollIntervalMs: 100,
+    });
     const comet = await Comet38Client.connect(server.url);
     try {
       const assetId = deriveAssetId(alice.address, 0n);
@@ -60,21 +71,44 @@ describe('devnet chain with the real svc app', () => {
       expect(created.rawLog ?? '').toBe('');
       expect(created.code).toBe(0);
       expect(created.events.map((e) => e.type)).toContain('svc.asset.v1.EventAssetCreated');
-      const issued = await client.signAndBroadcast(alice.address, [issueMsg(alice.address, assetId, alice.address, '1000')], FEE);
+      const issued = await client.signAndBroadcast(
+        alice.address,
+        [issueMsg(alice.address, assetId, alice.address, '1000')],
+        FEE,
+      );
       expect(issued.code).toBe(0);
-      const moved = await client.signAndBroadcast(alice.address, [transferMsg(alice.address, bob.address, assetId, '25')], FEE);
+      const moved = await client.signAndBroadcast(
+        alice.address,
+        [transferMsg(alice.address, bob.address, assetId, '25')],
+        FEE,
+      );
       expect(moved.code).toBe(0);
       const transferred = moved.events.find((e) => e.type === 'svc.rights.v1.EventTransferred');
-      expect(transferred?.attributes).toEqual(expect.arrayContaining([{ key: 'asset_id', value: JSON.stringify(assetId) }]));
+      expect(transferred?.attributes).toEqual(
+        expect.arrayContaining([{ key: 'asset_id', value: JSON.stringify(assetId) }]),
+      );
 
       const results = await comet.blockResults(moved.height);
       const ours = results.results[(await client.getTx(moved.transactionHash))!.txIndex];
-      expect(ours.events.find((e) => e.type === 'svc.rights.v1.EventTransferred')?.attributes.find((a) => a.key === 'msg_index')?.value).toBe('0');
+      expect(
+        ours.events
+          .find((e) => e.type === 'svc.rights.v1.EventTransferred')
+          ?.attributes.find((a) => a.key === 'msg_index')?.value,
+      ).toBe('0');
 
-      const supply = await abciQuery(server.url, '/svc.asset.v1.Query/KindSupply', 'svc.asset.v1.QueryKindSupplyRequest', { asset_id: assetId, kind_id: 0 });
+      const supply = await abciQuery(
+        server.url,
+        '/svc.asset.v1.Query/KindSupply',
+        'svc.asset.v1.QueryKindSupplyRequest',
+        { asset_id: assetId, kind_id: 0 },
+      );
       expect(supply.value).toMatchObject({ supply: '1000', holder_count: '2' });
 
-      const tooMuch = await client.signAndBroadcast(alice.address, [transferMsg(alice.address, bob.address, assetId, '999999')], FEE);
+      const tooMuch = await client.signAndBroadcast(
+        alice.address,
+        [transferMsg(alice.address, bob.address, assetId, '999999')],
+        FEE,
+      );
       expect(tooMuch.code).not.toBe(0);
     } finally {
       chain.stopLive();
@@ -98,7 +132,13 @@ describe('devnet chain with the real svc app', () => {
     const chain = await DevnetChain.create({ app: createSvcApp({ genesis: genesis(alice) }), chainId: CHAIN_ID });
     const account = chain.app.account(alice.address)!;
     const raw = TxRaw.decode(
-      await signTx(alice.wallet, { messages: [createAssetMsg(alice.address)], accountNumber: account.accountNumber, sequence: 0, chainId: CHAIN_ID, fee: FEE }),
+      await signTx(alice.wallet, {
+        messages: [createAssetMsg(alice.address)],
+        accountNumber: account.accountNumber,
+        sequence: 0,
+        chainId: CHAIN_ID,
+        fee: FEE,
+      }),
     );
     raw.signatures[0][10] ^= 1;
     const r = await chain.checkTx(TxRaw.encode(raw).finish());
@@ -115,7 +155,10 @@ describe('devnet chain with the real svc app', () => {
       [transferMsg(alice.address, bob.address, assetId, '7'), transferMsg(alice.address, bob.address, assetId, '8')],
     ];
     const run = async () => {
-      const chain = await DevnetChain.create({ app: createSvcApp({ genesis: genesis(alice, bob) }), chainId: CHAIN_ID });
+      const chain = await DevnetChain.create({
+        app: createSvcApp({ genesis: genesis(alice, bob) }),
+        chainId: CHAIN_ID,
+      });
       const accountNumber = chain.app.account(alice.address)!.accountNumber;
       for (const [i, messages] of plan.entries()) {
         const tx = await signTx(alice.wallet, { messages, accountNumber, sequence: i, chainId: CHAIN_ID, fee: FEE });
@@ -125,7 +168,9 @@ describe('devnet chain with the real svc app', () => {
       return [1, 2, 3].map((h) => chain.block(h)!);
     };
     const [a, b] = [await run(), await run()];
-    expect(a.map((x) => Buffer.from(x.blockId.hash).toString('hex'))).toEqual(b.map((x) => Buffer.from(x.blockId.hash).toString('hex')));
+    expect(a.map((x) => Buffer.from(x.blockId.hash).toString('hex'))).toEqual(
+      b.map((x) => Buffer.from(x.blockId.hash).toString('hex')),
+    );
     expect(a.map((x) => x.resultsJson)).toEqual(b.map((x) => x.resultsJson));
     expect(JSON.parse(a[2].resultsJson).txs_results[0].code).toBe(0);
   });

@@ -16,7 +16,11 @@ type Fixture = Awaited<ReturnType<typeof fixture>>;
 type AnyJson = any;
 
 async function post(url: string, body: unknown): Promise<{ status: number; json: AnyJson }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : undefined };
 }
@@ -37,7 +41,9 @@ describe('devnet RPC with cosmjs Comet38Client', () => {
     f = await fixture();
     chain = f.chain;
     chain.produceBlock(T0);
-    await chain.checkTx(await signed(f.alice, [transferMsg(f.alice.address, f.bob.address, '5')], { accountNumber: 0, sequence: 0 }));
+    await chain.checkTx(
+      await signed(f.alice, [transferMsg(f.alice.address, f.bob.address, '5')], { accountNumber: 0, sequence: 0 }),
+    );
     chain.produceBlock(T0 + 1000);
     chain.produceBlock(T0 + 2000);
     server = await startRpcServer(chain);
@@ -79,12 +85,18 @@ describe('devnet RPC with cosmjs Comet38Client', () => {
   });
 
   it('block above the tip answers -32603 like CometBFT', async () => {
-    await expect(client.block(99)).rejects.toThrow(/height 99 must be less than or equal to the current blockchain height 3/);
+    await expect(client.block(99)).rejects.toThrow(
+      /height 99 must be less than or equal to the current blockchain height 3/,
+    );
     const { json } = await post(server.url, { jsonrpc: '2.0', id: 7, method: 'block', params: { height: '99' } });
     expect(json).toEqual({
       jsonrpc: '2.0',
       id: 7,
-      error: { code: -32603, message: 'Internal error', data: 'height 99 must be less than or equal to the current blockchain height 3' },
+      error: {
+        code: -32603,
+        message: 'Internal error',
+        data: 'height 99 must be less than or equal to the current blockchain height 3',
+      },
     });
   });
 
@@ -166,11 +178,25 @@ describe('devnet RPC with cosmjs Comet38Client', () => {
       requestType: 'svc.asset.v1.QueryKindSupplyRequest',
       responseType: 'svc.asset.v1.QueryKindSupplyResponse',
     });
-    const viaUrl = await abciQuery(server.url, '/svc.asset.v1.Query/KindSupply', 'svc.asset.v1.QueryKindSupplyRequest', { asset_id: ASSET_ID, kind_id: 1 });
+    const viaUrl = await abciQuery(
+      server.url,
+      '/svc.asset.v1.Query/KindSupply',
+      'svc.asset.v1.QueryKindSupplyRequest',
+      { asset_id: ASSET_ID, kind_id: 1 },
+    );
     expect(viaUrl).toEqual({ value: { supply: '1000', holder_count: '2', multiplier: '1' }, height: 3 });
-    const viaClient = await abciQuery(client, '/svc.asset.v1.Query/KindSupply', 'svc.asset.v1.QueryKindSupplyRequest', { asset_id: ASSET_ID, kind_id: 1 }, 2);
+    const viaClient = await abciQuery(
+      client,
+      '/svc.asset.v1.Query/KindSupply',
+      'svc.asset.v1.QueryKindSupplyRequest',
+      { asset_id: ASSET_ID, kind_id: 1 },
+      2,
+    );
     expect(viaClient.height).toBe(2);
-    const missing = abciQuery(client, '/svc.asset.v1.Query/KindSupply', 'svc.asset.v1.QueryKindSupplyRequest', { asset_id: 'cd'.repeat(32), kind_id: 1 });
+    const missing = abciQuery(client, '/svc.asset.v1.Query/KindSupply', 'svc.asset.v1.QueryKindSupplyRequest', {
+      asset_id: 'cd'.repeat(32),
+      kind_id: 1,
+    });
     await expect(missing).rejects.toBeInstanceOf(AbciQueryError);
     await expect(missing).rejects.toMatchObject({ code: 2, codespace: 'asset' });
     await expect(abciQuery(client, '/svc.asset.v1.Query/Nope', 'x', {})).rejects.toThrow(/unknown query path/);
@@ -230,7 +256,16 @@ describe('devnet RPC with cosmjs Comet38Client', () => {
     const parse = await post(server.url, '{not json');
     expect(parse.status).toBe(500);
     expect(parse.json.error.code).toBe(-32700);
-    for (const junk of ['[]', '[1,2]', '"x"', 'null', '{"id":{},"method":"status"}', '{"id":1,"method":"tx","params":{"hash":42}}', '{"id":1,"method":"broadcast_tx_sync","params":{"tx":"!!"}}', '{"id":1,"method":"blockchain","params":[1,2,3]}']) {
+    for (const junk of [
+      '[]',
+      '[1,2]',
+      '"x"',
+      'null',
+      '{"id":{},"method":"status"}',
+      '{"id":1,"method":"tx","params":{"hash":42}}',
+      '{"id":1,"method":"broadcast_tx_sync","params":{"tx":"!!"}}',
+      '{"id":1,"method":"blockchain","params":[1,2,3]}',
+    ]) {
       const r = await post(server.url, junk);
       expect(r.status).toBeLessThan(600);
     }
@@ -238,7 +273,10 @@ describe('devnet RPC with cosmjs Comet38Client', () => {
   });
 
   it('broadcast_tx_sync rejects a bad signature with code 4 (cosmjs sees it)', async () => {
-    const bytes = await signed(f.alice, [transferMsg(f.alice.address, f.bob.address, '1')], { accountNumber: 0, sequence: 1 });
+    const bytes = await signed(f.alice, [transferMsg(f.alice.address, f.bob.address, '1')], {
+      accountNumber: 0,
+      sequence: 1,
+    });
     const raw = TxRaw.decode(bytes);
     raw.signatures[0][0] ^= 1;
     const r = await client.broadcastTxSync({ tx: TxRaw.encode(raw).finish() });
@@ -251,14 +289,25 @@ describe('devnet RPC with cosmjs Comet38Client', () => {
   it('broadcast_tx_commit waits for inclusion; async returns at once', async () => {
     chain.startLive(50);
     try {
-      const bytes = await signed(f.alice, [transferMsg(f.alice.address, f.bob.address, '2')], { accountNumber: 0, sequence: 1 });
+      const bytes = await signed(f.alice, [transferMsg(f.alice.address, f.bob.address, '2')], {
+        accountNumber: 0,
+        sequence: 1,
+      });
       const r = await client.broadcastTxCommit({ tx: bytes });
       expect(r.checkTx.code).toBe(0);
       expect(r.txResult?.code).toBe(0);
       expect(r.height).toBeGreaterThan(3);
-      const again = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'broadcast_tx_sync', params: { tx: Buffer.from(bytes).toString('base64') } });
+      const again = await post(server.url, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'broadcast_tx_sync',
+        params: { tx: Buffer.from(bytes).toString('base64') },
+      });
       expect(again.json.error).toEqual({ code: -32603, message: 'Internal error', data: 'tx already exists in cache' });
-      const next = await signed(f.alice, [transferMsg(f.alice.address, f.bob.address, '3')], { accountNumber: 0, sequence: 2 });
+      const next = await signed(f.alice, [transferMsg(f.alice.address, f.bob.address, '3')], {
+        accountNumber: 0,
+        sequence: 2,
+      });
       const a = await client.broadcastTxAsync({ tx: next });
       expect(toHex(a.hash).toUpperCase()).toMatch(/^[0-9A-F]{64}$/);
       expect(await chain.waitForTx(toHex(a.hash), 5000)).toBeDefined();
@@ -282,7 +331,12 @@ describe('SigningStargateClient against the devnet', () => {
     try {
       const account = await client.getAccount(alice.address);
       expect(account).toMatchObject({ address: alice.address, accountNumber: 0, sequence: 0 });
-      const result = await client.signAndBroadcast(alice.address, [transferMsg(alice.address, bob.address, '42')], { amount: [...FEE.amount], gas: String(FEE.gas) }, 'via cosmjs');
+      const result = await client.signAndBroadcast(
+        alice.address,
+        [transferMsg(alice.address, bob.address, '42')],
+        { amount: [...FEE.amount], gas: String(FEE.gas) },
+        'via cosmjs',
+      );
       expect(result.code).toBe(0);
       const transfer = result.events.find((e) => e.type === 'svc.rights.v1.EventTransfer');
       expect(transfer?.attributes).toEqual(expect.arrayContaining([{ key: 'units', value: '"42"' }]));
@@ -292,7 +346,10 @@ describe('SigningStargateClient against the devnet', () => {
       expect((await client.getAccount(alice.address))?.pubkey).not.toBeNull();
       expect((await client.getSequence(alice.address)).sequence).toBe(1);
       // a second tx picks up the pubkey and sequence from the chain
-      const second = await client.signAndBroadcast(alice.address, [transferMsg(alice.address, bob.address, '1')], { amount: [...FEE.amount], gas: '200000' });
+      const second = await client.signAndBroadcast(alice.address, [transferMsg(alice.address, bob.address, '1')], {
+        amount: [...FEE.amount],
+        gas: '200000',
+      });
       expect(second.code).toBe(0);
     } finally {
       chain.stopLive();

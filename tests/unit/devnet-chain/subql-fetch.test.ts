@@ -35,16 +35,29 @@ describe('@subql/node-cosmos block fetching against the devnet', () => {
   it('connects (Comet 0.38), measures the interval and wraps txs, messages and events', async () => {
     const alice = await testWallet('alice');
     const chain = await DevnetChain.create({
-      app: createSvcApp({ genesis: { balances: [{ address: alice.address, coins: [{ denom: 'usvc', amount: '100000000' }] }] } }),
+      app: createSvcApp({
+        genesis: { balances: [{ address: alice.address, coins: [{ denom: 'usvc', amount: '100000000' }] }] },
+      }),
       chainId: CHAIN_ID,
     });
     chain.produceBlock(T0);
     const createAsset = {
       typeUrl: '/svc.asset.v1.MsgCreateAsset',
-      value: { issuer: alice.address, settlement_denom: 'uusdc', policy: { transfer: 'TRANSFER_MODE_OPEN' }, kinds: [{ class: 'KIND_CLASS_ECONOMIC', decimals: 6, bundle: true, transferable: true }] },
+      value: {
+        issuer: alice.address,
+        settlement_denom: 'uusdc',
+        policy: { transfer: 'TRANSFER_MODE_OPEN' },
+        kinds: [{ class: 'KIND_CLASS_ECONOMIC', decimals: 6, bundle: true, transferable: true }],
+      },
     };
     const { accountNumber } = chain.app.account(alice.address)!;
-    const tx = await signTx(alice.wallet, { messages: [createAsset], accountNumber, sequence: 0, chainId: CHAIN_ID, fee: { amount: [{ denom: 'usvc', amount: '20000' }], gas: '400000' } });
+    const tx = await signTx(alice.wallet, {
+      messages: [createAsset],
+      accountNumber,
+      sequence: 0,
+      chainId: CHAIN_ID,
+      fee: { amount: [{ denom: 'usvc', amount: '20000' }], gas: '400000' },
+    });
     expect((await chain.checkTx(tx)).code).toBe(0);
     chain.produceBlock(T0 + 5000);
     chain.produceBlock(T0 + 10000);

@@ -22,7 +22,9 @@ describe('svc registry', () => {
   });
 
   it('rejects camelCase keys instead of dropping them', () => {
-    expect(() => svcRegistry().encode({ typeUrl: '/svc.rights.v1.MsgTransfer', value: { assetId: ASSET_ID } })).toThrow(/no field assetId/);
+    expect(() => svcRegistry().encode({ typeUrl: '/svc.rights.v1.MsgTransfer', value: { assetId: ASSET_ID } })).toThrow(
+      /no field assetId/,
+    );
   });
 
   it('decodes to proto-JSON and keeps the Stargate defaults', () => {
@@ -49,7 +51,12 @@ describe('decodeTx and the ante signature checks', () => {
   });
 
   it('decodes messages to proto-JSON and derives signers, fee and hash', async () => {
-    const bytes = await signed(alice, [transferMsg(alice.address, bob.address, '10')], { accountNumber: 0, sequence: 3 }, { memo: 'hi' });
+    const bytes = await signed(
+      alice,
+      [transferMsg(alice.address, bob.address, '10')],
+      { accountNumber: 0, sequence: 3 },
+      { memo: 'hi' },
+    );
     const tx = decodeTx(bytes, 'svc');
     expect(tx.messages).toEqual([transferMsg(alice.address, bob.address, '10')]);
     expect(tx.signers).toEqual([alice.address]);
@@ -62,15 +69,25 @@ describe('decodeTx and the ante signature checks', () => {
   });
 
   it('maps MsgSend to proto field names', async () => {
-    const send = { typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: alice.address, toAddress: bob.address, amount: [{ denom: 'usvc', amount: '9' }] } };
+    const send = {
+      typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+      value: { fromAddress: alice.address, toAddress: bob.address, amount: [{ denom: 'usvc', amount: '9' }] },
+    };
     const tx = decodeTx(await signed(alice, [send], { accountNumber: 0, sequence: 3 }), 'svc');
-    expect(tx.messages[0].value).toEqual({ from_address: alice.address, to_address: bob.address, amount: [{ denom: 'usvc', amount: '9' }] });
+    expect(tx.messages[0].value).toEqual({
+      from_address: alice.address,
+      to_address: bob.address,
+      amount: [{ denom: 'usvc', amount: '9' }],
+    });
     expect(signerField('/cosmos.bank.v1beta1.MsgSend')).toBe('from_address');
     expect(signerField('/svc.asset.v1.MsgCreateAsset')).toBe('issuer');
   });
 
   it('rejects a bad signature with sdk code 4', async () => {
-    const bytes = await signed(alice, [transferMsg(alice.address, bob.address, '1')], { accountNumber: 0, sequence: 3 });
+    const bytes = await signed(alice, [transferMsg(alice.address, bob.address, '1')], {
+      accountNumber: 0,
+      sequence: 3,
+    });
     const raw = TxRaw.decode(bytes);
     raw.signatures[0][5] ^= 0xff;
     const err = await rejection(verifyTxSignatures(decodeTx(TxRaw.encode(raw).finish(), 'svc'), lookup, CHAIN_ID));
@@ -79,7 +96,10 @@ describe('decodeTx and the ante signature checks', () => {
   });
 
   it('rejects a malleated (high-S) signature with code 4, as the SDK does', async () => {
-    const bytes = await signed(alice, [transferMsg(alice.address, bob.address, '1')], { accountNumber: 0, sequence: 3 });
+    const bytes = await signed(alice, [transferMsg(alice.address, bob.address, '1')], {
+      accountNumber: 0,
+      sequence: 3,
+    });
     const raw = TxRaw.decode(bytes);
     const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
     const s = BigInt('0x' + Buffer.from(raw.signatures[0].subarray(32)).toString('hex'));
@@ -89,14 +109,25 @@ describe('decodeTx and the ante signature checks', () => {
   });
 
   it('rejects a signature for another chain id or account number with code 4', async () => {
-    const other = await signed(alice, [transferMsg(alice.address, bob.address, '1')], { accountNumber: 0, sequence: 3 }, { chainId: 'other-1' });
+    const other = await signed(
+      alice,
+      [transferMsg(alice.address, bob.address, '1')],
+      { accountNumber: 0, sequence: 3 },
+      { chainId: 'other-1' },
+    );
     expect((await rejection(verifyTxSignatures(decodeTx(other, 'svc'), lookup, CHAIN_ID))).code).toBe(4);
-    const wrongNumber = await signed(alice, [transferMsg(alice.address, bob.address, '1')], { accountNumber: 7, sequence: 3 });
+    const wrongNumber = await signed(alice, [transferMsg(alice.address, bob.address, '1')], {
+      accountNumber: 7,
+      sequence: 3,
+    });
     expect((await rejection(verifyTxSignatures(decodeTx(wrongNumber, 'svc'), lookup, CHAIN_ID))).code).toBe(4);
   });
 
   it('rejects a wrong sequence with sdk code 32', async () => {
-    const bytes = await signed(alice, [transferMsg(alice.address, bob.address, '1')], { accountNumber: 0, sequence: 2 });
+    const bytes = await signed(alice, [transferMsg(alice.address, bob.address, '1')], {
+      accountNumber: 0,
+      sequence: 2,
+    });
     const err = await rejection(verifyTxSignatures(decodeTx(bytes, 'svc'), lookup, CHAIN_ID));
     expect(err.code).toBe(32);
     expect(err.log).toBe('account sequence mismatch, expected 3, got 2: incorrect account sequence');
@@ -109,25 +140,47 @@ describe('decodeTx and the ante signature checks', () => {
 
   it('rejects an unknown (never funded) account with code 9', async () => {
     const carol = await testWallet('carol');
-    const bytes = await signed(carol, [transferMsg(carol.address, bob.address, '1')], { accountNumber: 9, sequence: 0 });
+    const bytes = await signed(carol, [transferMsg(carol.address, bob.address, '1')], {
+      accountNumber: 9,
+      sequence: 0,
+    });
     const err = await rejection(verifyTxSignatures(decodeTx(bytes, 'svc'), lookup, CHAIN_ID));
     expect(err.code).toBe(9);
     expect(err.log).toBe(`account ${carol.address} does not exist: unknown address`);
   });
 
   it('rejects unknown type URLs (code 2), garbage (code 2), txs without messages (code 18) and bad signer addresses (code 7)', async () => {
-    const unknownBody = TxBody.encode(TxBody.fromPartial({ messages: [{ typeUrl: '/foo.v1.MsgBar', value: new Uint8Array() }] })).finish();
-    const unknown = TxRaw.encode({ bodyBytes: unknownBody, authInfoBytes: AuthInfo.encode(AuthInfo.fromPartial({})).finish(), signatures: [] }).finish();
-    expect((await rejection(() => decodeTx(unknown, 'svc'))).log).toBe('unable to resolve type URL /foo.v1.MsgBar: tx parse error');
+    const unknownBody = TxBody.encode(
+      TxBody.fromPartial({ messages: [{ typeUrl: '/foo.v1.MsgBar', value: new Uint8Array() }] }),
+    ).finish();
+    const unknown = TxRaw.encode({
+      bodyBytes: unknownBody,
+      authInfoBytes: AuthInfo.encode(AuthInfo.fromPartial({})).finish(),
+      signatures: [],
+    }).finish();
+    expect((await rejection(() => decodeTx(unknown, 'svc'))).log).toBe(
+      'unable to resolve type URL /foo.v1.MsgBar: tx parse error',
+    );
     expect((await rejection(() => decodeTx(Uint8Array.of(0xff, 0xff, 0xff), 'svc'))).code).toBe(2);
-    const empty = TxRaw.encode({ bodyBytes: encodeTxBody([]), authInfoBytes: new Uint8Array(), signatures: [] }).finish();
+    const empty = TxRaw.encode({
+      bodyBytes: encodeTxBody([]),
+      authInfoBytes: new Uint8Array(),
+      signatures: [],
+    }).finish();
     expect((await rejection(() => decodeTx(empty, 'svc'))).code).toBe(18);
-    const bad = TxRaw.encode({ bodyBytes: encodeTxBody([transferMsg('cosmos1xyz', bob.address, '1')]), authInfoBytes: new Uint8Array(), signatures: [] }).finish();
+    const bad = TxRaw.encode({
+      bodyBytes: encodeTxBody([transferMsg('cosmos1xyz', bob.address, '1')]),
+      authInfoBytes: new Uint8Array(),
+      signatures: [],
+    }).finish();
     expect((await rejection(() => decodeTx(bad, 'svc'))).code).toBe(7);
   });
 
   it('accepts an EVM-only tx without cosmos signatures and refuses mixing', async () => {
-    const evm = { typeUrl: '/ethermint.evm.v1.MsgEthereumTx', value: { hash: '0x' + '11'.repeat(32), from: '', size: 0 } };
+    const evm = {
+      typeUrl: '/ethermint.evm.v1.MsgEthereumTx',
+      value: { hash: '0x' + '11'.repeat(32), from: '', size: 0 },
+    };
     const tx = decodeTx(buildEvmTx([evm], FEE), 'svc');
     expect(tx.isEvm).toBe(true);
     expect(tx.signers).toEqual([]);

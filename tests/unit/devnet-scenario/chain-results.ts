@@ -54,8 +54,16 @@ export function readChain(chain: DevnetChain): ChainReading {
     const raw = block.block.data.txs ?? [];
     (results.txs_results ?? []).forEach((r, index) => {
       const body = TxBody.decode(TxRaw.decode(Buffer.from(raw[index], 'base64')).bodyBytes);
-      txs.push({ height, index, code: r.code, codespace: r.codespace, log: r.log, typeUrls: body.messages.map((m) => m.typeUrl) });
-      if (r.code === 0) for (const e of r.events) events.push({ height, txIndex: index, type: e.type, attrs: attrs(e) });
+      txs.push({
+        height,
+        index,
+        code: r.code,
+        codespace: r.codespace,
+        log: r.log,
+        typeUrls: body.messages.map((m) => m.typeUrl),
+      });
+      if (r.code === 0)
+        for (const e of r.events) events.push({ height, txIndex: index, type: e.type, attrs: attrs(e) });
     });
     for (const e of results.finalize_block_events ?? []) {
       const a = attrs(e);

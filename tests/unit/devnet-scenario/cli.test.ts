@@ -10,8 +10,16 @@ import { buildEvmTx } from '../../../src/client/registry';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-async function rpc(url: string, method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+async function rpc(
+  url: string,
+  method: string,
+  params: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: Record<string, unknown>; error?: unknown };
   if (!body.result) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
   return body.result;
@@ -27,16 +35,52 @@ async function until(check: () => boolean, timeoutMs: number): Promise<void> {
 
 describe('devnet CLI arguments', () => {
   it('parses a full command line', () => {
-    const o = parseArgs(['--seed', 's', '--blocks', '5', '--txs-per-block=3', '--port', '0', '--host', '0.0.0.0', '--live', '--block-ms', '200', '--old-chain', '--start-time', '2026-02-01T00:00:00Z']);
-    expect(o).toMatchObject({ seed: 's', blocks: 5, txsPerBlock: 3, port: 0, host: '0.0.0.0', live: true, blockMs: 200, oldChain: true, startTimeMs: Date.UTC(2026, 1, 1) });
+    const o = parseArgs([
+      '--seed',
+      's',
+      '--blocks',
+      '5',
+      '--txs-per-block=3',
+      '--port',
+      '0',
+      '--host',
+      '0.0.0.0',
+      '--live',
+      '--block-ms',
+      '200',
+      '--old-chain',
+      '--start-time',
+      '2026-02-01T00:00:00Z',
+    ]);
+    expect(o).toMatchObject({
+      seed: 's',
+      blocks: 5,
+      txsPerBlock: 3,
+      port: 0,
+      host: '0.0.0.0',
+      live: true,
+      blockMs: 200,
+      oldChain: true,
+      startTimeMs: Date.UTC(2026, 1, 1),
+    });
   });
 
   it('defaults to 10 txs per block on 127.0.0.1:26657 in history mode', () => {
-    expect(parseArgs(['--seed', '1', '--blocks', '0'])).toMatchObject({ txsPerBlock: 10, port: 26657, host: '127.0.0.1', live: false, oldChain: false, servicesMode: false });
+    expect(parseArgs(['--seed', '1', '--blocks', '0'])).toMatchObject({
+      txsPerBlock: 10,
+      port: 26657,
+      host: '127.0.0.1',
+      live: false,
+      oldChain: false,
+      servicesMode: false,
+    });
   });
 
   it('takes --services-mode with --live', () => {
-    expect(parseArgs(['--seed', 's', '--blocks', '5', '--live', '--services-mode'])).toMatchObject({ live: true, servicesMode: true });
+    expect(parseArgs(['--seed', 's', '--blocks', '5', '--live', '--services-mode'])).toMatchObject({
+      live: true,
+      servicesMode: true,
+    });
   });
 
   it.each([
@@ -77,7 +121,11 @@ describe('devnet CLI arguments', () => {
   });
 
   it('the real process exits with code 2 on a bad argument', () => {
-    const r = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'devnet/cli.ts', '--seed', 's', '--blocks', '3', '--port', 'http'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', 'devnet/cli.ts', '--seed', 's', '--blocks', '3', '--port', 'http'],
+      { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('--port must be an integer');
     expect(r.stderr).toContain('usage: npm run devnet');
@@ -89,7 +137,10 @@ describe('startDevnet', () => {
   it('serves a generated history over RPC and closes', async () => {
     const devnet = await startDevnet({ seed: 'serve', blocks: 6, txsPerBlock: 3, port: 0 });
     try {
-      const status = (await rpc(devnet.url, 'status')) as { sync_info: { latest_block_height: string }; node_info: { network: string } };
+      const status = (await rpc(devnet.url, 'status')) as {
+        sync_info: { latest_block_height: string };
+        node_info: { network: string };
+      };
       expect(status.sync_info.latest_block_height).toBe('6');
       expect(status.node_info.network).toBe(devnet.chain.chainId);
       const info = (await rpc(devnet.url, 'abci_info')) as { response: { version: string } };
@@ -112,9 +163,24 @@ describe('startDevnet', () => {
       expect(historyEnd).toBeLessThan(Date.now());
       // an EVM tx from an unfunded wallet: admitted by CheckTx, committed with sdk/5 by the EVM module
       const stranger = new Wallet('0x' + '7'.repeat(64));
-      const raw = await stranger.signTransaction({ type: 2, chainId: 9000, nonce: 0, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n, gasLimit: 21000n, to: stranger.address, value: 1n });
-      const tx = buildEvmTx([{ typeUrl: '/cosmos.evm.vm.v1.MsgEthereumTx', value: { raw: getBytes(raw) } }], { amount: [], gas: 21000n });
-      const checked = (await rpc(devnet.url, 'broadcast_tx_sync', { tx: Buffer.from(tx).toString('base64') })) as { code: number; hash: string };
+      const raw = await stranger.signTransaction({
+        type: 2,
+        chainId: 9000,
+        nonce: 0,
+        maxFeePerGas: 2n,
+        maxPriorityFeePerGas: 1n,
+        gasLimit: 21000n,
+        to: stranger.address,
+        value: 1n,
+      });
+      const tx = buildEvmTx([{ typeUrl: '/cosmos.evm.vm.v1.MsgEthereumTx', value: { raw: getBytes(raw) } }], {
+        amount: [],
+        gas: 21000n,
+      });
+      const checked = (await rpc(devnet.url, 'broadcast_tx_sync', { tx: Buffer.from(tx).toString('base64') })) as {
+        code: number;
+        hash: string;
+      };
       expect(checked.code).toBe(0);
       await until(() => devnet.chain.tx(checked.hash) !== undefined && devnet.chain.height >= 10, 20_000);
       expect(devnet.chain.tx(checked.hash)!.result).toMatchObject({ code: 5, codespace: 'sdk' });
@@ -130,13 +196,22 @@ describe('startDevnet', () => {
   }, 60_000);
 
   it('answers as chain 0.8.3 with --old-chain: no token registry, no RIGHT_OUT route, no failures beyond the planned ones', async () => {
-    const devnet = await startDevnet({ seed: 'old', blocks: 40, txsPerBlock: 5, port: 0, oldChain: true, blockIntervalMs: 3 * 3_600_000 });
+    const devnet = await startDevnet({
+      seed: 'old',
+      blocks: 40,
+      txsPerBlock: 5,
+      port: 0,
+      oldChain: true,
+      blockIntervalMs: 3 * 3_600_000,
+    });
     try {
       const info = (await rpc(devnet.url, 'abci_info')) as { response: { version: string } };
       expect(info.response.version).toBe('0.8.3');
       const assetId = devnet.summary.assets[0].assetId;
       const data = Buffer.from(`0a40${Buffer.from(assetId).toString('hex')}`, 'hex').toString('hex');
-      const q = (await rpc(devnet.url, 'abci_query', { path: '/svc.asset.v1.Query/TokenRegistry', data })) as { response: { code: number; log: string } };
+      const q = (await rpc(devnet.url, 'abci_query', { path: '/svc.asset.v1.Query/TokenRegistry', data })) as {
+        response: { code: number; log: string };
+      };
       expect(q.response.code).not.toBe(0);
       expect(q.response.log).toContain('unknown query path');
       expect(devnet.summary.routes).toEqual(['svc-native-out', 'weth-synthetic-in']);

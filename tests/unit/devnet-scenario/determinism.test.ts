@@ -6,7 +6,8 @@ import { generateHistory, type History } from '../../../devnet/scenario';
 
 const OPTIONS = { blocks: 40, txsPerBlock: 5, startTimeMs: Date.UTC(2026, 0, 1), blockIntervalMs: 2 * 3_600_000 };
 
-const hashes = (h: History) => Array.from({ length: h.chain.height }, (_, i) => Buffer.from(h.chain.block(i + 1)!.blockId.hash).toString('hex'));
+const hashes = (h: History) =>
+  Array.from({ length: h.chain.height }, (_, i) => Buffer.from(h.chain.block(i + 1)!.blockId.hash).toString('hex'));
 
 describe('scenario determinism', () => {
   let first: History;

@@ -35,14 +35,18 @@ describe('Prng', () => {
 
 describe('canonical JSON and the metadata hash', () => {
   it('sorts keys at every depth and drops whitespace', () => {
-    expect(canonicalStringify({ b: 1, a: { d: [3, { z: null, y: 'é' }], c: true } })).toBe('{"a":{"c":true,"d":[3,{"y":"é","z":null}]},"b":1}');
+    expect(canonicalStringify({ b: 1, a: { d: [3, { z: null, y: 'é' }], c: true } })).toBe(
+      '{"a":{"c":true,"d":[3,{"y":"é","z":null}]},"b":1}',
+    );
   });
 
   it('hashes equal documents equally whatever their key order', () => {
     const doc = { name: 'N', symbol: 'S', template: 'community', description: 'd' };
     const reordered = { template: 'community', description: 'd', symbol: 'S', name: 'N' };
     expect(metadataHash(doc)).toBe(metadataHash(reordered));
-    expect(metadataHash(doc)).toBe(createHash('sha256').update('{"description":"d","name":"N","symbol":"S","template":"community"}').digest('hex'));
+    expect(metadataHash(doc)).toBe(
+      createHash('sha256').update('{"description":"d","name":"N","symbol":"S","template":"community"}').digest('hex'),
+    );
   });
 
   it('refuses numbers JSON cannot carry', () => {

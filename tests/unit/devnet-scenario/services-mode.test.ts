@@ -114,14 +114,26 @@ describe('scenario in services mode', () => {
   }
 
   const pledgesToLender = () =>
-    live().filter((m) => m.typeUrl === '/svc.encumbrance.v1.MsgCreateEncumbrance' && m.value.beneficiary === lender.address && m.value.kind === 'ENCUMBRANCE_KIND_PLEDGE');
+    live().filter(
+      (m) =>
+        m.typeUrl === '/svc.encumbrance.v1.MsgCreateEncumbrance' &&
+        m.value.beneficiary === lender.address &&
+        m.value.kind === 'ENCUMBRANCE_KIND_PLEDGE',
+    );
 
   beforeAll(async () => {
-    const history = await generateHistory({ seed: 'services', blocks: 40, txsPerBlock: 10, startTimeMs: Date.UTC(2026, 0, 1), blockIntervalMs: 2 * 3_600_000 });
+    const history = await generateHistory({
+      seed: 'services',
+      blocks: 40,
+      txsPerBlock: 10,
+      startTimeMs: Date.UTC(2026, 0, 1),
+      blockIntervalMs: 2 * 3_600_000,
+    });
     engine = history.engine;
     chain = history.chain;
     ({ lender, desk } = engine.world.cast.roles);
-    const onFlowError = (flow: string, e: unknown) => errors.push(`${flow}: ${e instanceof Error ? e.message : String(e)}`);
+    const onFlowError = (flow: string, e: unknown) =>
+      errors.push(`${flow}: ${e instanceof Error ? e.message : String(e)}`);
     engine.enterLiveMode(BLOCK_MS, onFlowError, { servicesMode: true });
     // entering again (a journal replay does) keeps one desk-quotes flow and its state
     engine.enterLiveMode(BLOCK_MS, onFlowError, { servicesMode: true });
@@ -142,7 +154,15 @@ describe('scenario in services mode', () => {
     expect(first.map((p) => p.value.kind_id).sort()).toEqual(Array.from({ length: equity.kindCount }, (_, k) => k));
     expect(new Set(first.map((p) => p.hash)).size).toBe(first.length);
     for (const p of first) {
-      expect(p.value).toMatchObject({ asset_id: equity.assetId, holder: p.value.creator, units: first[0].value.units, exercisable: true, income_to_beneficiary: true, expiry: null, holder_release_after: null });
+      expect(p.value).toMatchObject({
+        asset_id: equity.assetId,
+        holder: p.value.creator,
+        units: first[0].value.units,
+        exercisable: true,
+        income_to_beneficiary: true,
+        expiry: null,
+        holder_release_after: null,
+      });
       expect(engine.world.cast.holders.map((h) => h.address)).toContain(p.value.creator);
     }
   });
@@ -154,19 +174,33 @@ describe('scenario in services mode', () => {
     let repayment: LiveMessage | undefined;
 
     const repaymentProposal = () =>
-      live().find((m) => m.typeUrl === '/svc.settlement.v1.MsgPropose' && m.value.proposer === borrower.address && m.value.counterparty === lender.address && m.height > principalHeight);
+      live().find(
+        (m) =>
+          m.typeUrl === '/svc.settlement.v1.MsgPropose' &&
+          m.value.proposer === borrower.address &&
+          m.value.counterparty === lender.address &&
+          m.height > principalHeight,
+      );
 
     beforeAll(async () => {
       const [pledge] = pledgesToLender();
       borrower = engine.world.cast.byAddress.get(String(pledge.value.creator))!;
-      ours.add(await submitAs(chain, lender, [msg.bankSend(lender.address, borrower.address, [msg.coin(STABLE, PRINCIPAL)])]));
+      ours.add(
+        await submitAs(chain, lender, [msg.bankSend(lender.address, borrower.address, [msg.coin(STABLE, PRINCIPAL)])]),
+      );
 
       // the desk quotes four holders who hold equity: it gives coins and asks units (an RFQ answer)
       const equity = engine.world.assets.get('equity')!;
-      const quoted = engine.world.cast.holders.filter((h) => engine.world.view.position(equity.assetId, 0, h.address).transferable >= 2n * WHOLE).slice(0, 4);
+      const quoted = engine.world.cast.holders
+        .filter((h) => engine.world.view.position(equity.assetId, 0, h.address).transferable >= 2n * WHOLE)
+        .slice(0, 4);
       expect(quoted).toHaveLength(4);
       const legs = [msg.giveCoin(msg.coin(STABLE, 3n * WHOLE)), msg.askRight(equity.assetId, 0, WHOLE)];
-      const quote = await submitAs(chain, desk, quoted.map((h) => msg.propose(desk.address, h.address, legs, time + 60_000)));
+      const quote = await submitAs(
+        chain,
+        desk,
+        quoted.map((h) => msg.propose(desk.address, h.address, legs, time + 60_000)),
+      );
       ours.add(quote);
       await runBlocks(1);
       principalHeight = chain.height;
@@ -181,24 +215,34 @@ describe('scenario in services mode', () => {
       expect(statuses.filter((s) => s === 'STATUS_SETTLED').length).toBeGreaterThanOrEqual(1);
       // the others are left to expire, never cancelled
       for (const s of statuses) expect(['STATUS_SETTLED', 'STATUS_PENDING']).toContain(s);
-      const accepts = live().filter((m) => m.typeUrl === '/svc.settlement.v1.MsgAccept' && deskProposals.includes(Number(m.value.settlement_id)));
-      for (const a of accepts) expect(a.value.counterparty).toBe(settlement(Number(a.value.settlement_id))!.counterparty);
+      const accepts = live().filter(
+        (m) => m.typeUrl === '/svc.settlement.v1.MsgAccept' && deskProposals.includes(Number(m.value.settlement_id)),
+      );
+      for (const a of accepts)
+        expect(a.value.counterparty).toBe(settlement(Number(a.value.settlement_id))!.counterparty);
     });
 
     it('has the borrower repay a principal it received: one stable coin leg given, nothing asked, principal + 1 % + 1', () => {
       expect(repayment).toBeDefined();
-      expect(repayment!.value.legs).toEqual([{ direction: 'LEG_DIRECTION_GIVE', coin: { denom: STABLE, amount: String(PRINCIPAL + PRINCIPAL / 100n + 1n) } }]);
+      expect(repayment!.value.legs).toEqual([
+        { direction: 'LEG_DIRECTION_GIVE', coin: { denom: STABLE, amount: String(PRINCIPAL + PRINCIPAL / 100n + 1n) } },
+      ]);
     });
 
     it('leaves the repayment to the lender, whose accept and releases succeed', async () => {
       const [id] = proposedIds(chain, repayment!.hash);
       expect(settlement(id)!.status).toBe('STATUS_PENDING');
       const pledges = pledgesToLender().filter((p) => p.value.creator === borrower.address);
-      const pledgeIds = pledges.flatMap((p) => chain.tx(p.hash)!.result.events.filter((e) => e.type === 'svc.encumbrance.v1.EventEncumbranceCreated'));
+      const pledgeIds = pledges.flatMap((p) =>
+        chain.tx(p.hash)!.result.events.filter((e) => e.type === 'svc.encumbrance.v1.EventEncumbranceCreated'),
+      );
       const ids = pledgeIds.map((e) => Number(JSON.parse(e.attributes.find((a) => a.key === 'encumbrance_id')!.value)));
       const active = ids.filter((i) => engine.world.view.encumbrance(i)?.status === 'ENCUMBRANCE_STATUS_ACTIVE');
       expect(active.length).toBeGreaterThan(0);
-      const accept = await submitAs(chain, lender, [msg.accept(lender.address, id), ...active.map((i) => msg.release(lender.address, i))]);
+      const accept = await submitAs(chain, lender, [
+        msg.accept(lender.address, id),
+        ...active.map((i) => msg.release(lender.address, i)),
+      ]);
       ours.add(accept);
       await runBlocks(1);
       expect(chain.tx(accept)!.result.code).toBe(0);
@@ -214,7 +258,11 @@ describe('scenario in services mode', () => {
         const block = chain.block(height)!;
         block.txs.forEach((raw, i) => {
           const signedByService = signerKeys(raw).some((k) => serviceKeys.has(k));
-          expect({ height, hash: block.txHashes[i], signedByService: signedByService && !ours.has(block.txHashes[i]) }).toMatchObject({ signedByService: false });
+          expect({
+            height,
+            hash: block.txHashes[i],
+            signedByService: signedByService && !ours.has(block.txHashes[i]),
+          }).toMatchObject({ signedByService: false });
           checked += 1;
         });
       }
@@ -224,16 +272,21 @@ describe('scenario in services mode', () => {
   });
 
   it('has holders offer the desk shares: every kind of one asset in equal units against one stable-denom leg asked', () => {
-    const offers = live().filter((m) => m.typeUrl === '/svc.settlement.v1.MsgPropose' && m.value.counterparty === desk.address);
+    const offers = live().filter(
+      (m) => m.typeUrl === '/svc.settlement.v1.MsgPropose' && m.value.counterparty === desk.address,
+    );
     expect(offers.length).toBeGreaterThan(0);
     for (const o of offers) {
       const legs = o.value.legs as Json[];
       const rights = legs.filter((l) => l.right).map((l): Json => ({ direction: l.direction, ...(l.right as Json) }));
       const coins = legs.filter((l) => l.coin);
-      expect(coins).toEqual([{ direction: 'LEG_DIRECTION_ASK', coin: { denom: STABLE, amount: expect.stringMatching(/^[1-9]\d*$/) } }]);
+      expect(coins).toEqual([
+        { direction: 'LEG_DIRECTION_ASK', coin: { denom: STABLE, amount: expect.stringMatching(/^[1-9]\d*$/) } },
+      ]);
       const asset = [...engine.world.assets.values()].find((a) => a.assetId === rights[0].asset_id)!;
       expect(rights.map((r) => r.kind_id)).toEqual(Array.from({ length: asset.kindCount }, (_, k) => k));
-      for (const r of rights) expect(r).toMatchObject({ direction: 'LEG_DIRECTION_GIVE', asset_id: asset.assetId, units: rights[0].units });
+      for (const r of rights)
+        expect(r).toMatchObject({ direction: 'LEG_DIRECTION_GIVE', asset_id: asset.assetId, units: rights[0].units });
       expect(engine.world.cast.holders.map((h) => h.address)).toContain(o.value.proposer);
     }
   });
@@ -251,16 +304,34 @@ describe('the embedded devnet in services mode', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-services-mode-'));
     dirs.push(dir);
     const lines: Json[] = [];
-    const log = createLogger({ format: 'json', level: 'info', write: (text) => text.split('\n').filter(Boolean).forEach((l) => lines.push(JSON.parse(l) as Json)) });
+    const log = createLogger({
+      format: 'json',
+      level: 'info',
+      write: (text) =>
+        text
+          .split('\n')
+          .filter(Boolean)
+          .forEach((l) => lines.push(JSON.parse(l) as Json)),
+    });
     const config = { seed: 'services-journal', historyBlocks: 40, blockMs: 100, txsPerBlock: 5, port: 0 };
-    const start = (servicesMode: boolean) => startEmbeddedDevnet({ config, journal: DevnetJournal.open(dir), dataDir: dir, log, servicesMode });
+    const start = (servicesMode: boolean) =>
+      startEmbeddedDevnet({ config, journal: DevnetJournal.open(dir), dataDir: dir, log, servicesMode });
 
     const first = await start(true);
     const { roles, holders } = await createCast({ seed: config.seed, hrp: DEFAULT_CHAIN_CONFIG.hrp });
     let last: string;
     try {
-      const quote = await submitAs(first.chain, roles.desk, [msg.propose(roles.desk.address, holders[0].address, [msg.giveCoin(msg.coin(STABLE, WHOLE)), msg.askCoin(msg.coin(GAS, 1))], Date.now() + 60_000)]);
-      last = await submitAs(first.chain, roles.lender, [msg.bankSend(roles.lender.address, holders[1].address, [msg.coin(STABLE, 5n * WHOLE)])]);
+      const quote = await submitAs(first.chain, roles.desk, [
+        msg.propose(
+          roles.desk.address,
+          holders[0].address,
+          [msg.giveCoin(msg.coin(STABLE, WHOLE)), msg.askCoin(msg.coin(GAS, 1))],
+          Date.now() + 60_000,
+        ),
+      ]);
+      last = await submitAs(first.chain, roles.lender, [
+        msg.bankSend(roles.lender.address, holders[1].address, [msg.coin(STABLE, 5n * WHOLE)]),
+      ]);
       const included = await first.chain.waitForTx(last, 10_000);
       expect(included).toBeDefined();
       expect(first.chain.tx(quote)?.result.code).toBe(0);
@@ -275,7 +346,10 @@ describe('the embedded devnet in services mode', () => {
       const again = await start(servicesMode);
       try {
         expect(again.replayedBlocks).toBeGreaterThanOrEqual(saved.height - config.historyBlocks);
-        for (let h = 1; h <= saved.height; h++) expect(Buffer.from(again.chain.block(h)!.blockId.hash).toString('hex').toUpperCase()).toBe(saved.block(h)!.hash);
+        for (let h = 1; h <= saved.height; h++)
+          expect(Buffer.from(again.chain.block(h)!.blockId.hash).toString('hex').toUpperCase()).toBe(
+            saved.block(h)!.hash,
+          );
         expect(again.chain.tx(last)).toBeDefined();
         const unplanned = lines.find((l) => l.msg === 'replayed txs from outside the scenario');
         // same mode: the scenario planned every journaled tx but the two the test signed as the services

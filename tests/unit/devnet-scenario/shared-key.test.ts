@@ -36,7 +36,13 @@ describe('a key shared by a user and the live scenario', () => {
   const errors: string[] = [];
 
   beforeAll(async () => {
-    const history = await generateHistory({ seed: 'shared-key', blocks: 30, txsPerBlock: 10, startTimeMs: Date.UTC(2026, 0, 1), blockIntervalMs: 3_600_000 });
+    const history = await generateHistory({
+      seed: 'shared-key',
+      blocks: 30,
+      txsPerBlock: 10,
+      startTimeMs: Date.UTC(2026, 0, 1),
+      blockIntervalMs: 3_600_000,
+    });
     engine = history.engine;
     chain = history.chain;
     engine.enterLiveMode(1000, (flow, e) => errors.push(`${flow}: ${e instanceof Error ? e.message : String(e)}`));
@@ -56,15 +62,22 @@ describe('a key shared by a user and the live scenario', () => {
     for (const hash of ours) expect([hash, chain.tx(hash)?.result.code]).toEqual([hash, 0]);
     // the scenario went on signing beside the user: its own txs fill the live blocks
     let scenarioTxs = 0;
-    for (let h = before + 1; h <= chain.height; h++) scenarioTxs += chain.block(h)!.txHashes.filter((x) => !ours.includes(x)).length;
+    for (let h = before + 1; h <= chain.height; h++)
+      scenarioTxs += chain.block(h)!.txHashes.filter((x) => !ours.includes(x)).length;
     expect(scenarioTxs).toBeGreaterThan(9 * 5);
     expect(errors.filter((e) => /sequence/i.test(e))).toEqual([]);
   });
 });
 
 describe('the live devnet served over RPC, with a user broadcasting as a scenario account', () => {
-  it('keeps making blocks: the user\'s txs land beside the scenario\'s, a refused tx leaves nothing in the mempool', async () => {
-    const devnet = await startDevnet({ seed: 'shared-key-live', blocks: 20, txsPerBlock: 10, live: true, blockMs: 150 });
+  it("keeps making blocks: the user's txs land beside the scenario's, a refused tx leaves nothing in the mempool", async () => {
+    const devnet = await startDevnet({
+      seed: 'shared-key-live',
+      blocks: 20,
+      txsPerBlock: 10,
+      live: true,
+      blockMs: 150,
+    });
     try {
       const { chain } = devnet;
       const holder = devnet.engine.world.cast.holders[1];
@@ -77,7 +90,16 @@ describe('the live devnet served over RPC, with a user broadcasting as a scenari
           chainId: chain.chainId,
           fee: { amount: [{ denom: GAS, amount: '5000' }], gas: 2_000_000n },
         });
-        const res = await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'broadcast_tx_sync', params: { tx: Buffer.from(tx).toString('base64') } }) });
+        const res = await fetch(devnet.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'broadcast_tx_sync',
+            params: { tx: Buffer.from(tx).toString('base64') },
+          }),
+        });
         return ((await res.json()) as { result: { code: number; hash: string } }).result;
       };
       const start = chain.height;
@@ -85,7 +107,8 @@ describe('the live devnet served over RPC, with a user broadcasting as a scenari
       for (let i = 0; i < 5; i++) {
         // as a wallet does: the scenario may take the sequence first, then ask again
         let r = await broadcast(chain.nextSequence(holder.address)!);
-        for (let retry = 0; r.code === 32 && retry < 5; retry++) r = await broadcast(chain.nextSequence(holder.address)!);
+        for (let retry = 0; r.code === 32 && retry < 5; retry++)
+          r = await broadcast(chain.nextSequence(holder.address)!);
         expect(r.code).toBe(0);
         landed.push(r.hash);
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -99,7 +122,8 @@ describe('the live devnet served over RPC, with a user broadcasting as a scenari
       while (chain.height < after + 5) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(chain.height - start).toBeGreaterThanOrEqual(10);
       let scenario = 0;
-      for (let h = start + 1; h <= chain.height; h++) scenario += chain.block(h)!.txHashes.filter((x) => !landed.includes(x)).length;
+      for (let h = start + 1; h <= chain.height; h++)
+        scenario += chain.block(h)!.txHashes.filter((x) => !landed.includes(x)).length;
       expect(scenario).toBeGreaterThan(10);
       expect(chain.tx(refused.hash)).toBeUndefined();
     } finally {

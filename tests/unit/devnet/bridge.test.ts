@@ -14,7 +14,13 @@ function setup(version?: string) {
     version,
     genesis: {
       bridgeAuthority: authority,
-      balances: [issuer, alice].map((address) => ({ address, coins: [{ denom: 'usvc', amount: '1000000' }, { denom: 'uusdc', amount: '1000000' }] })),
+      balances: [issuer, alice].map((address) => ({
+        address,
+        coins: [
+          { denom: 'usvc', amount: '1000000' },
+          { denom: 'uusdc', amount: '1000000' },
+        ],
+      })),
     },
   });
   return h;
@@ -31,13 +37,26 @@ const route = (id: string, extra: Record<string, unknown> = {}) => ({
   inbound_limit: '0',
   ...extra,
 });
-const createRoute = (h: Harness, r: Record<string, unknown>, sender = authority) => h.tx(sender, msg('/svc.bridge.v1.MsgCreateRoute', { authority: sender, route: r }));
+const createRoute = (h: Harness, r: Record<string, unknown>, sender = authority) =>
+  h.tx(sender, msg('/svc.bridge.v1.MsgCreateRoute', { authority: sender, route: r }));
 const out = (h: Harness, id: string, amount: string, sender = alice) =>
   h.tx(sender, msg('/svc.bridge.v1.MsgBridgeOut', { sender, route_id: id, recipient: REMOTE_USER, amount }));
 const bridgeIn = (h: Harness, id: string, n: number, amount: string, recipient = alice) =>
-  h.tx(authority, msg('/svc.bridge.v1.MsgBridgeIn', { relayer: authority, route_id: id, message_id: msgId(n), sender: REMOTE_USER, recipient, amount }));
-const setStatus = (h: Harness, id: string, status: string) => h.tx(authority, msg('/svc.bridge.v1.MsgSetRouteStatus', { authority, route_id: id, status }));
-const counters = (h: Harness, id: string) => h.query('/svc.bridge.v1.Query/Route', { route_id: id }).counters as Record<string, string>;
+  h.tx(
+    authority,
+    msg('/svc.bridge.v1.MsgBridgeIn', {
+      relayer: authority,
+      route_id: id,
+      message_id: msgId(n),
+      sender: REMOTE_USER,
+      recipient,
+      amount,
+    }),
+  );
+const setStatus = (h: Harness, id: string, status: string) =>
+  h.tx(authority, msg('/svc.bridge.v1.MsgSetRouteStatus', { authority, route_id: id, status }));
+const counters = (h: Harness, id: string) =>
+  h.query('/svc.bridge.v1.Query/Route', { route_id: id }).counters as Record<string, string>;
 const tag = (r: { codespace: string; code: number }) => `${r.codespace}/${r.code}`;
 
 describe('bridge module', () => {
@@ -45,7 +64,11 @@ describe('bridge module', () => {
     const h = setup();
     expect(tag(createRoute(h, route('r1'), alice))).toBe('bridge/8');
     const created = createRoute(h, route('r1'));
-    expect(typed(created.events, 'svc.bridge.v1.EventRouteCreated')[0].route).toMatchObject({ route_id: 'r1', status: 'ROUTE_STATUS_ACTIVE', outbound_limit: '1000' });
+    expect(typed(created.events, 'svc.bridge.v1.EventRouteCreated')[0].route).toMatchObject({
+      route_id: 'r1',
+      status: 'ROUTE_STATUS_ACTIVE',
+      outbound_limit: '1000',
+    });
     expect(tag(createRoute(h, route('r1')))).toBe('bridge/10');
     expect(tag(out(h, 'nope', '1'))).toBe('bridge/2');
     expect(tag(out(h, 'r1', '0'))).toBe('bridge/9');
@@ -66,7 +89,10 @@ describe('bridge module', () => {
     h.begin(60_000);
     const next = out(h, 'r1', '1000');
     expect(next.code).toBe(0);
-    expect(typed(next.events, 'svc.bridge.v1.EventBridgedOut')[0].counters_after).toMatchObject({ outbound: '2000', outbound_used: '1000' });
+    expect(typed(next.events, 'svc.bridge.v1.EventBridgedOut')[0].counters_after).toMatchObject({
+      outbound: '2000',
+      outbound_used: '1000',
+    });
     h.commit();
     expect(h.query('/svc.bridge.v1.Query/EscrowBalance', { route_id: 'r1' }).amount).toBe('2000');
     expect(counters(h, 'r1')).toMatchObject({ outbound: '2000', inbound: '0', outbound_used: '1000', transfers: '3' });
@@ -84,7 +110,11 @@ describe('bridge module', () => {
     createRoute(h, route('r1'));
     out(h, 'r1', '100');
     const paused = setStatus(h, 'r1', 'ROUTE_STATUS_PAUSED');
-    expect(typed(paused.events, 'svc.bridge.v1.EventRouteStatusChanged')[0]).toEqual({ route_id: 'r1', status: 'ROUTE_STATUS_PAUSED', previous: 'ROUTE_STATUS_ACTIVE' });
+    expect(typed(paused.events, 'svc.bridge.v1.EventRouteStatusChanged')[0]).toEqual({
+      route_id: 'r1',
+      status: 'ROUTE_STATUS_PAUSED',
+      previous: 'ROUTE_STATUS_ACTIVE',
+    });
     expect(tag(out(h, 'r1', '1'))).toBe('bridge/4');
     expect(bridgeIn(h, 'r1', 1, '50').code).toBe(0);
     setStatus(h, 'r1', 'ROUTE_STATUS_ACTIVE');
@@ -97,7 +127,11 @@ describe('bridge module', () => {
     out(h, 'r1', '100');
     expect(tag(bridgeIn(h, 'r1', 1, '101'))).toBe('bridge/3');
     const r = bridgeIn(h, 'r1', 1, '100');
-    expect(typed(r.events, 'svc.bridge.v1.EventBridgedIn')[0].counters_after).toMatchObject({ outbound: '100', inbound: '100', transfers: '2' });
+    expect(typed(r.events, 'svc.bridge.v1.EventBridgedIn')[0].counters_after).toMatchObject({
+      outbound: '100',
+      inbound: '100',
+      transfers: '2',
+    });
     expect(tag(bridgeIn(h, 'r1', 1, '1'))).toBe('bridge/11');
   });
 
@@ -115,10 +149,27 @@ describe('bridge module', () => {
     const h = setup();
     const a = createAsset(h, issuer);
     issue(h, issuer, a, 1, alice, '1000');
-    createRoute(h, route('right', { direction: 'DIRECTION_RIGHT_OUT', local_denom: '', asset_id: a, kind_id: 1, outbound_limit: '0' }));
+    createRoute(
+      h,
+      route('right', {
+        direction: 'DIRECTION_RIGHT_OUT',
+        local_denom: '',
+        asset_id: a,
+        kind_id: 1,
+        outbound_limit: '0',
+      }),
+    );
     expect(tag(out(h, 'right', '10'))).toBe('bridge/6');
     h.ok(issuer, msg('/svc.asset.v1.MsgSetBridgeable', { issuer, asset_id: a, kind_id: 1, bridgeable: true }));
-    h.ok(issuer, msg('/svc.asset.v1.MsgSetKindPolicy', { issuer, asset_id: a, kind_id: 1, policy_override: { transfer: 'TRANSFER_MODE_RESTRICTED', allowlist: [alice] } }));
+    h.ok(
+      issuer,
+      msg('/svc.asset.v1.MsgSetKindPolicy', {
+        issuer,
+        asset_id: a,
+        kind_id: 1,
+        policy_override: { transfer: 'TRANSFER_MODE_RESTRICTED', allowlist: [alice] },
+      }),
+    );
     expect(tag(out(h, 'right', '10'))).toBe('bridge/7');
     h.ok(issuer, msg('/svc.asset.v1.MsgSetKindPolicy', { issuer, asset_id: a, kind_id: 1, clear: true }));
     const r = out(h, 'right', '10');
@@ -129,7 +180,11 @@ describe('bridge module', () => {
       { asset_id: a, kind_id: 1, holder: escrow, units: '10', locked: '0' },
     ]);
     h.commit();
-    expect(h.query('/svc.bridge.v1.Query/Route', { route_id: 'right' }).route).toMatchObject({ escrow_address: escrow, asset_id: a, kind_id: 1 });
+    expect(h.query('/svc.bridge.v1.Query/Route', { route_id: 'right' }).route).toMatchObject({
+      escrow_address: escrow,
+      asset_id: a,
+      kind_id: 1,
+    });
     expect(h.query('/svc.bridge.v1.Query/EscrowBalance', { route_id: 'right' }).amount).toBe('10');
     bridgeIn(h, 'right', 9, '4');
     h.commit();
@@ -141,14 +196,40 @@ describe('bridge module', () => {
     const a = createAsset(h, issuer);
     issue(h, issuer, a, 1, alice, '1000');
     h.ok(issuer, msg('/svc.asset.v1.MsgSetBridgeable', { issuer, asset_id: a, kind_id: 1, bridgeable: true }));
-    createRoute(h, route('right', { direction: 'DIRECTION_RIGHT_OUT', local_denom: '', asset_id: a, kind_id: 1, outbound_limit: '0' }));
+    createRoute(
+      h,
+      route('right', {
+        direction: 'DIRECTION_RIGHT_OUT',
+        local_denom: '',
+        asset_id: a,
+        kind_id: 1,
+        outbound_limit: '0',
+      }),
+    );
     out(h, 'right', '100');
-    h.ok(issuer, msg('/svc.payout.v1.MsgDistribute', { payer: issuer, asset_id: a, kind_id: 1, amount: { denom: 'uusdc', amount: '1000' } }));
+    h.ok(
+      issuer,
+      msg('/svc.payout.v1.MsgDistribute', {
+        payer: issuer,
+        asset_id: a,
+        kind_id: 1,
+        amount: { denom: 'uusdc', amount: '1000' },
+      }),
+    );
     h.commit();
     const { begin } = h.emptyBlock();
     const escrow = routeEscrowAddress('right', 'svc');
     expect(typed(begin, 'svc.bridge.v1.EventEscrowIncomeSwept')).toEqual([
-      { route_id: 'right', escrow_address: escrow, asset_id: a, kind_id: 1, denom: 'uusdc', amount: '100', module_held_after: '900', total_paid_after: '100' },
+      {
+        route_id: 'right',
+        escrow_address: escrow,
+        asset_id: a,
+        kind_id: 1,
+        denom: 'uusdc',
+        amount: '100',
+        module_held_after: '900',
+        total_paid_after: '100',
+      },
     ]);
     expect(begin.every((e) => !e.attributes.some((x) => x.key === 'msg_index'))).toBe(true);
     expect(coinBalance(h, escrow, 'uusdc')).toBe(100n);
@@ -158,6 +239,8 @@ describe('bridge module', () => {
   it('an old chain (< 0.12.0) has no RIGHT_OUT routes', () => {
     const h = setup('0.8.3');
     const a = createAsset(h, issuer);
-    expect(tag(createRoute(h, route('right', { direction: 'DIRECTION_RIGHT_OUT', local_denom: '', asset_id: a })))).toBe('bridge/3');
+    expect(
+      tag(createRoute(h, route('right', { direction: 'DIRECTION_RIGHT_OUT', local_denom: '', asset_id: a }))),
+    ).toBe('bridge/3');
   });
 });

@@ -9,20 +9,36 @@ const releaser = addr(6);
 const EVIDENCE = 'ab'.repeat(32);
 
 function setup(extra: Record<string, unknown> = {}) {
-  const h = new Harness({ genesis: { balances: [issuer, alice, lender].map((address) => ({ address, coins: [{ denom: 'uusdc', amount: '1000000' }] })) } });
+  const h = new Harness({
+    genesis: {
+      balances: [issuer, alice, lender].map((address) => ({ address, coins: [{ denom: 'uusdc', amount: '1000000' }] })),
+    },
+  });
   const a = createAsset(h, issuer, { roles: { operator, releaser }, liens_allowed: true, ...extra });
   issue(h, issuer, a, 0, alice, '1000');
   return { h, a };
 }
 
 function create(h: Harness, creator: string, fields: Record<string, unknown>) {
-  return h.tx(creator, msg('/svc.encumbrance.v1.MsgCreateEncumbrance', { creator, holder: alice, kind_id: 0, units: '100', ...fields }));
+  return h.tx(
+    creator,
+    msg('/svc.encumbrance.v1.MsgCreateEncumbrance', { creator, holder: alice, kind_id: 0, units: '100', ...fields }),
+  );
 }
 
-const pledge = (a: string, extra: Record<string, unknown> = {}) => ({ kind: 'ENCUMBRANCE_KIND_PLEDGE', asset_id: a, beneficiary: lender, ...extra });
-const release = (h: Harness, sender: string, id = '1') => h.tx(sender, msg('/svc.encumbrance.v1.MsgRelease', { sender, encumbrance_id: id }));
-const exercise = (h: Harness, sender: string, id = '1') => h.tx(sender, msg('/svc.encumbrance.v1.MsgExercise', { sender, encumbrance_id: id }));
-const status = (h: Harness, id = '1') => (h.query('/svc.encumbrance.v1.Query/Encumbrance', { encumbrance_id: id }).encumbrance as Record<string, unknown>).status;
+const pledge = (a: string, extra: Record<string, unknown> = {}) => ({
+  kind: 'ENCUMBRANCE_KIND_PLEDGE',
+  asset_id: a,
+  beneficiary: lender,
+  ...extra,
+});
+const release = (h: Harness, sender: string, id = '1') =>
+  h.tx(sender, msg('/svc.encumbrance.v1.MsgRelease', { sender, encumbrance_id: id }));
+const exercise = (h: Harness, sender: string, id = '1') =>
+  h.tx(sender, msg('/svc.encumbrance.v1.MsgExercise', { sender, encumbrance_id: id }));
+const status = (h: Harness, id = '1') =>
+  (h.query('/svc.encumbrance.v1.Query/Encumbrance', { encumbrance_id: id }).encumbrance as Record<string, unknown>)
+    .status;
 
 describe('encumbrance module', () => {
   it('a pledge locks the holder units as encumbrance/<id> and reports the creator role', () => {
@@ -30,7 +46,14 @@ describe('encumbrance module', () => {
     const r = create(h, alice, pledge(a, { exercisable: true }));
     expect(r.code).toBe(0);
     const ev = typed(r.events, 'svc.encumbrance.v1.EventEncumbranceCreated')[0];
-    expect(ev).toMatchObject({ encumbrance_id: '1', kind: 'ENCUMBRANCE_KIND_PLEDGE', actor: alice, actor_role: 'ACTOR_ROLE_HOLDER', holder_release_after: null, expiry: null });
+    expect(ev).toMatchObject({
+      encumbrance_id: '1',
+      kind: 'ENCUMBRANCE_KIND_PLEDGE',
+      actor: alice,
+      actor_role: 'ACTOR_ROLE_HOLDER',
+      holder_release_after: null,
+      expiry: null,
+    });
     expect(ev.positions_after).toEqual([{ asset_id: a, kind_id: 0, holder: alice, units: '1000', locked: '100' }]);
     h.commit();
     expect(position(h, a, 0, alice).locks).toEqual([{ ref: 'encumbrance/1', units: '100' }]);
@@ -41,14 +64,29 @@ describe('encumbrance module', () => {
     const { h, a } = setup();
     expect(create(h, alice, pledge(a, { units: '1001' })).code).toBe(2); // rights/2
     expect(create(h, lender, pledge(a)).codespace).toBe('encumbrance');
-    const lienByHolder = create(h, alice, { kind: 'ENCUMBRANCE_KIND_LIEN', asset_id: a, beneficiary: lender, evidence_hash: EVIDENCE });
+    const lienByHolder = create(h, alice, {
+      kind: 'ENCUMBRANCE_KIND_LIEN',
+      asset_id: a,
+      beneficiary: lender,
+      evidence_hash: EVIDENCE,
+    });
     expect([lienByHolder.codespace, lienByHolder.code]).toEqual(['encumbrance', 4]);
     const lienNoEvidence = create(h, operator, { kind: 'ENCUMBRANCE_KIND_LIEN', asset_id: a, beneficiary: lender });
     expect([lienNoEvidence.codespace, lienNoEvidence.code]).toEqual(['encumbrance', 7]);
-    const lien = create(h, operator, { kind: 'ENCUMBRANCE_KIND_LIEN', asset_id: a, beneficiary: lender, evidence_hash: EVIDENCE });
+    const lien = create(h, operator, {
+      kind: 'ENCUMBRANCE_KIND_LIEN',
+      asset_id: a,
+      beneficiary: lender,
+      evidence_hash: EVIDENCE,
+    });
     expect(typed(lien.events, 'svc.encumbrance.v1.EventEncumbranceCreated')[0].actor_role).toBe('ACTOR_ROLE_OPERATOR');
     const { h: h2, a: a2 } = setup({ liens_allowed: false });
-    const refused = create(h2, operator, { kind: 'ENCUMBRANCE_KIND_LIEN', asset_id: a2, beneficiary: lender, evidence_hash: EVIDENCE });
+    const refused = create(h2, operator, {
+      kind: 'ENCUMBRANCE_KIND_LIEN',
+      asset_id: a2,
+      beneficiary: lender,
+      evidence_hash: EVIDENCE,
+    });
     expect([refused.codespace, refused.code]).toEqual(['encumbrance', 6]);
   });
 
@@ -85,8 +123,12 @@ describe('encumbrance module', () => {
     create(h, alice, pledge(a));
     create(h, alice, pledge(a));
     expect(release(h, carol).code).toBe(4);
-    expect(typed(release(h, releaser, '1').events, 'svc.encumbrance.v1.EventEncumbranceReleased')[0].actor_role).toBe('ACTOR_ROLE_RELEASER');
-    expect(typed(release(h, lender, '2').events, 'svc.encumbrance.v1.EventEncumbranceReleased')[0].actor_role).toBe('ACTOR_ROLE_BENEFICIARY');
+    expect(typed(release(h, releaser, '1').events, 'svc.encumbrance.v1.EventEncumbranceReleased')[0].actor_role).toBe(
+      'ACTOR_ROLE_RELEASER',
+    );
+    expect(typed(release(h, lender, '2').events, 'svc.encumbrance.v1.EventEncumbranceReleased')[0].actor_role).toBe(
+      'ACTOR_ROLE_BENEFICIARY',
+    );
     const again = release(h, lender, '2');
     expect([again.codespace, again.code]).toEqual(['encumbrance', 3]);
   });
@@ -96,7 +138,9 @@ describe('encumbrance module', () => {
     expect(create(h, issuer, { kind: 'ENCUMBRANCE_KIND_LOCKUP', asset_id: a, beneficiary: lender }).code).toBe(7);
     const r = create(h, issuer, { kind: 'ENCUMBRANCE_KIND_LOCKUP', asset_id: a });
     expect(typed(r.events, 'svc.encumbrance.v1.EventEncumbranceCreated')[0].actor_role).toBe('ACTOR_ROLE_ISSUER');
-    expect(typed(release(h, issuer).events, 'svc.encumbrance.v1.EventEncumbranceReleased')[0].actor_role).toBe('ACTOR_ROLE_ISSUER');
+    expect(typed(release(h, issuer).events, 'svc.encumbrance.v1.EventEncumbranceReleased')[0].actor_role).toBe(
+      'ACTOR_ROLE_ISSUER',
+    );
   });
 
   it('exercise only when exercisable, by the beneficiary, who takes the units', () => {
@@ -135,7 +179,11 @@ describe('encumbrance module', () => {
     h.commit();
     const { end } = h.emptyBlock(2000);
     expect(typed(end, 'svc.encumbrance.v1.EventEncumbranceExpired')).toEqual([
-      { encumbrance_id: '1', expiry: rfc(h.timeMs), positions_after: [{ asset_id: a, kind_id: 0, holder: alice, units: '1000', locked: '0' }] },
+      {
+        encumbrance_id: '1',
+        expiry: rfc(h.timeMs),
+        positions_after: [{ asset_id: a, kind_id: 0, holder: alice, units: '1000', locked: '0' }],
+      },
     ]);
     expect(status(h)).toBe('ENCUMBRANCE_STATUS_EXPIRED');
     expect(exercise(h, lender).code).toBe(3);

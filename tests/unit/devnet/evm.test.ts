@@ -10,22 +10,43 @@ const sender = toBech32(wallet.address);
 const issuer = addr(1);
 const bob = addr(3);
 const bobEvm = toEvmAddress(bob);
-const token = new Interface(['function transfer(address,uint256) returns (bool)', 'function balanceOf(address) view returns (uint256)', 'function mint()']);
+const token = new Interface([
+  'function transfer(address,uint256) returns (bool)',
+  'function balanceOf(address) view returns (uint256)',
+  'function mint()',
+]);
 const CHAIN_ID = 9000;
 
 function setup() {
-  const h = new Harness({ genesis: { balances: [{ address: sender, coins: [{ denom: 'usvc', amount: '1000000000' }] }, { address: issuer, coins: [] }] } });
-  const a = createAsset(h, issuer, { kinds: [
-    { class: 'KIND_CLASS_ECONOMIC', decimals: 6, bundle: true, transferable: true },
-    { class: 'KIND_CLASS_INCOME', decimals: 6, bundle: true, transferable: true },
-    { class: 'KIND_CLASS_VOTE', decimals: 6, bundle: false, transferable: false },
-  ] });
+  const h = new Harness({
+    genesis: {
+      balances: [
+        { address: sender, coins: [{ denom: 'usvc', amount: '1000000000' }] },
+        { address: issuer, coins: [] },
+      ],
+    },
+  });
+  const a = createAsset(h, issuer, {
+    kinds: [
+      { class: 'KIND_CLASS_ECONOMIC', decimals: 6, bundle: true, transferable: true },
+      { class: 'KIND_CLASS_INCOME', decimals: 6, bundle: true, transferable: true },
+      { class: 'KIND_CLASS_VOTE', decimals: 6, bundle: false, transferable: false },
+    ],
+  });
   for (const k of [0, 1, 2]) issue(h, issuer, a, k, sender, '1000');
   return { h, a };
 }
 
 let nonce = 0;
-async function signed(fields: { to?: string | null; data?: string; value?: bigint; gasLimit?: bigint; nonce?: number; chainId?: number; type?: number }): Promise<string> {
+async function signed(fields: {
+  to?: string | null;
+  data?: string;
+  value?: bigint;
+  gasLimit?: bigint;
+  nonce?: number;
+  chainId?: number;
+  type?: number;
+}): Promise<string> {
   return wallet.signTransaction({
     type: fields.type ?? 2,
     chainId: fields.chainId ?? CHAIN_ID,
@@ -38,7 +59,8 @@ async function signed(fields: { to?: string | null; data?: string; value?: bigin
   });
 }
 
-const cosmosEvm = (raw: string): TxMessage => msg('/cosmos.evm.vm.v1.MsgEthereumTx', { raw: Buffer.from(getBytes(raw)).toString('base64') });
+const cosmosEvm = (raw: string): TxMessage =>
+  msg('/cosmos.evm.vm.v1.MsgEthereumTx', { raw: Buffer.from(getBytes(raw)).toString('base64') });
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 const intBytes = (n: bigint) => (n === 0n ? new Uint8Array(0) : toBeArray(n));
 
@@ -46,17 +68,47 @@ const intBytes = (n: bigint) => (n === 0n ? new Uint8Array(0) : toBeArray(n));
 function ethermint(raw: string, packed: boolean): TxMessage {
   const tx = Transaction.from(raw);
   const sig = tx.signature!;
-  const common = { nonce: String(tx.nonce), gas: String(tx.gasLimit), to: tx.to ?? '', value: String(tx.value), data: b64(getBytes(tx.data)), r: b64(getBytes(sig.r)), s: b64(getBytes(sig.s)) };
+  const common = {
+    nonce: String(tx.nonce),
+    gas: String(tx.gasLimit),
+    to: tx.to ?? '',
+    value: String(tx.value),
+    data: b64(getBytes(tx.data)),
+    r: b64(getBytes(sig.r)),
+    s: b64(getBytes(sig.s)),
+  };
   const [type, fields] =
     tx.type === 2
-      ? ['ethermint.evm.v1.DynamicFeeTx', { ...common, chain_id: String(tx.chainId), gas_tip_cap: String(tx.maxPriorityFeePerGas), gas_fee_cap: String(tx.maxFeePerGas), accesses: [], v: b64(intBytes(BigInt(sig.yParity))) }]
-      : ['ethermint.evm.v1.LegacyTx', { ...common, gas_price: String(tx.gasPrice), v: b64(intBytes(sig.networkV ?? BigInt(sig.v))) }];
-  const data = packed ? { type_url: `/${type}`, value: b64(encodeMessage(type, fields)) } : { '@type': `/${type}`, ...fields };
+      ? [
+          'ethermint.evm.v1.DynamicFeeTx',
+          {
+            ...common,
+            chain_id: String(tx.chainId),
+            gas_tip_cap: String(tx.maxPriorityFeePerGas),
+            gas_fee_cap: String(tx.maxFeePerGas),
+            accesses: [],
+            v: b64(intBytes(BigInt(sig.yParity))),
+          },
+        ]
+      : [
+          'ethermint.evm.v1.LegacyTx',
+          { ...common, gas_price: String(tx.gasPrice), v: b64(intBytes(sig.networkV ?? BigInt(sig.v))) },
+        ];
+  const data = packed
+    ? { type_url: `/${type}`, value: b64(encodeMessage(type, fields)) }
+    : { '@type': `/${type}`, ...fields };
   return msg('/ethermint.evm.v1.MsgEthereumTx', { data, size: 0, hash: tx.hash, from: tx.from });
 }
 
 function evmResult(events: { type: string; attributes: { key: string; value: string }[] }[]) {
-  return typed(events, 'svc.evm.v1.EventEthereumTxExecuted')[0] as { eth_hash: string; gas_used: string; status: number; vm_error: string; return_data: string; contract_address: string };
+  return typed(events, 'svc.evm.v1.EventEthereumTxExecuted')[0] as {
+    eth_hash: string;
+    gas_used: string;
+    status: number;
+    vm_error: string;
+    return_data: string;
+    contract_address: string;
+  };
 }
 
 beforeEach(() => {
@@ -70,7 +122,13 @@ describe('evm module', () => {
     const r = h.tx([], cosmosEvm(raw), {});
     expect(r.code).toBe(0);
     const ev = evmResult(r.events);
-    expect(ev).toMatchObject({ eth_hash: Transaction.from(raw).hash, gas_used: '21000', status: 1, vm_error: '', contract_address: '' });
+    expect(ev).toMatchObject({
+      eth_hash: Transaction.from(raw).hash,
+      gas_used: '21000',
+      status: 1,
+      vm_error: '',
+      contract_address: '',
+    });
     const ethTx = r.events.find((e) => e.type === 'ethereum_tx')!;
     expect(attr(ethTx, 'ethereumTxHash')).toBe(Transaction.from(raw).hash);
     expect(attr(ethTx, 'txGasUsed')).toBe('21000');
@@ -87,12 +145,20 @@ describe('evm module', () => {
 
   it('right-token precompile transfer moves units and emits EventTransferred in the same tx', async () => {
     const { h, a } = setup();
-    const raw = await signed({ to: rightTokenAddress(a, 0), data: token.encodeFunctionData('transfer', [bobEvm, 10n]) });
+    const raw = await signed({
+      to: rightTokenAddress(a, 0),
+      data: token.encodeFunctionData('transfer', [bobEvm, 10n]),
+    });
     const r = h.tx([], cosmosEvm(raw));
     expect(evmResult(r.events).status).toBe(1);
     const transferred = r.events.find((e) => e.type === 'svc.rights.v1.EventTransferred')!;
     expect(attr(transferred, 'msg_index')).toBe('0');
-    expect(typed(r.events, 'svc.rights.v1.EventTransferred')[0]).toMatchObject({ sender, recipient: bob, units: '10', kind_id: 0 });
+    expect(typed(r.events, 'svc.rights.v1.EventTransferred')[0]).toMatchObject({
+      sender,
+      recipient: bob,
+      units: '10',
+      kind_id: 0,
+    });
     h.commit();
     expect(position(h, a, 0, bob).units).toBe('10');
   });
@@ -106,39 +172,77 @@ describe('evm module', () => {
 
   it('balanceOf returns the transferable units', async () => {
     const { h, a } = setup();
-    const raw = await signed({ to: rightTokenAddress(a, 1), data: token.encodeFunctionData('balanceOf', [wallet.address]) });
+    const raw = await signed({
+      to: rightTokenAddress(a, 1),
+      data: token.encodeFunctionData('balanceOf', [wallet.address]),
+    });
     const ev = evmResult(h.tx([], cosmosEvm(raw)).events);
     expect(BigInt(ev.return_data)).toBe(1000n);
   });
 
   it.each([
-    ['insufficient transferable units', (a: string) => ({ to: rightTokenAddress(a, 0), data: token.encodeFunctionData('transfer', [bobEvm, 5000n]) }), 'svc: insufficient transferable units'],
-    ['kind not transferable', (a: string) => ({ to: rightTokenAddress(a, 2), data: token.encodeFunctionData('transfer', [bobEvm, 1n]) }), 'svc: kind not transferable'],
-    ['unknown selector', (a: string) => ({ to: rightTokenAddress(a, 0), data: token.encodeFunctionData('mint', []) }), 'svc: unknown selector'],
-  ])('revert (%s): Error(string), tx code 0, gas charged, nonce bumped, no state change', async (_name, fields, reason) => {
-    const { h, a } = setup();
-    const before = coinBalance(h, sender, 'usvc');
-    const r = h.tx([], cosmosEvm(await signed(fields(a))));
-    expect(r.code).toBe(0);
-    const ev = evmResult(r.events);
-    expect(ev.status).toBe(0);
-    expect(ev.vm_error).toBe('execution reverted');
-    expect(erc20.decodeRevert(ev.return_data)).toBe(reason);
-    expect(attr(r.events.find((e) => e.type === 'ethereum_tx')!, 'ethereumTxFailed')).toBe('execution reverted');
-    expect(typed(r.events, 'svc.rights.v1.EventTransferred')).toEqual([]);
-    h.commit();
-    expect(coinBalance(h, sender, 'usvc')).toBe(before - BigInt(ev.gas_used));
-    expect(position(h, a, 0, bob).units).toBe('0');
-    // the nonce moved on: the same nonce is now refused, the next one accepted
-    expect(h.tx([], cosmosEvm(await signed({ nonce: 0 }))).code).toBe(3);
-    expect(h.tx([], cosmosEvm(await signed({ nonce: 1 }))).code).toBe(0);
-  });
+    [
+      'insufficient transferable units',
+      (a: string) => ({ to: rightTokenAddress(a, 0), data: token.encodeFunctionData('transfer', [bobEvm, 5000n]) }),
+      'svc: insufficient transferable units',
+    ],
+    [
+      'kind not transferable',
+      (a: string) => ({ to: rightTokenAddress(a, 2), data: token.encodeFunctionData('transfer', [bobEvm, 1n]) }),
+      'svc: kind not transferable',
+    ],
+    [
+      'unknown selector',
+      (a: string) => ({ to: rightTokenAddress(a, 0), data: token.encodeFunctionData('mint', []) }),
+      'svc: unknown selector',
+    ],
+  ])(
+    'revert (%s): Error(string), tx code 0, gas charged, nonce bumped, no state change',
+    async (_name, fields, reason) => {
+      const { h, a } = setup();
+      const before = coinBalance(h, sender, 'usvc');
+      const r = h.tx([], cosmosEvm(await signed(fields(a))));
+      expect(r.code).toBe(0);
+      const ev = evmResult(r.events);
+      expect(ev.status).toBe(0);
+      expect(ev.vm_error).toBe('execution reverted');
+      expect(erc20.decodeRevert(ev.return_data)).toBe(reason);
+      expect(
+        attr(
+          r.events.find((e) => e.type === 'ethereum_tx')!,
+          'ethereumTxFailed',
+        ),
+      ).toBe('execution reverted');
+      expect(typed(r.events, 'svc.rights.v1.EventTransferred')).toEqual([]);
+      h.commit();
+      expect(coinBalance(h, sender, 'usvc')).toBe(before - BigInt(ev.gas_used));
+      expect(position(h, a, 0, bob).units).toBe('0');
+      // the nonce moved on: the same nonce is now refused, the next one accepted
+      expect(h.tx([], cosmosEvm(await signed({ nonce: 0 }))).code).toBe(3);
+      expect(h.tx([], cosmosEvm(await signed({ nonce: 1 }))).code).toBe(0);
+    },
+  );
 
   it('a policy denial reverts with the rule path', async () => {
     const { h, a } = setup();
-    h.ok(issuer, msg('/svc.asset.v1.MsgSetKindPolicy', { issuer, asset_id: a, kind_id: 1, policy_override: { transfer: 'TRANSFER_MODE_RESTRICTED' } }));
-    const r = h.tx([], cosmosEvm(await signed({ to: rightTokenAddress(a, 1), data: token.encodeFunctionData('transfer', [bobEvm, 1n]) })));
-    expect(erc20.decodeRevert(evmResult(r.events).return_data)).toBe('svc: policy denied: kinds[1].policy_override.transfer');
+    h.ok(
+      issuer,
+      msg('/svc.asset.v1.MsgSetKindPolicy', {
+        issuer,
+        asset_id: a,
+        kind_id: 1,
+        policy_override: { transfer: 'TRANSFER_MODE_RESTRICTED' },
+      }),
+    );
+    const r = h.tx(
+      [],
+      cosmosEvm(
+        await signed({ to: rightTokenAddress(a, 1), data: token.encodeFunctionData('transfer', [bobEvm, 1n]) }),
+      ),
+    );
+    expect(erc20.decodeRevert(evmResult(r.events).return_data)).toBe(
+      'svc: policy denied: kinds[1].policy_override.transfer',
+    );
   });
 
   it('contract creation stores the code at getCreateAddress(sender, nonce)', async () => {
@@ -157,7 +261,16 @@ describe('evm module', () => {
 
   it('out of gas when gas_used exceeds the gas limit: status 0, all gas charged', async () => {
     const { h, a } = setup();
-    const r = h.tx([], cosmosEvm(await signed({ to: rightTokenAddress(a, 0), data: token.encodeFunctionData('transfer', [bobEvm, 1n]), gasLimit: 30_000n })));
+    const r = h.tx(
+      [],
+      cosmosEvm(
+        await signed({
+          to: rightTokenAddress(a, 0),
+          data: token.encodeFunctionData('transfer', [bobEvm, 1n]),
+          gasLimit: 30_000n,
+        }),
+      ),
+    );
     const ev = evmResult(r.events);
     expect([ev.status, ev.vm_error, ev.gas_used]).toEqual([0, 'out of gas', '30000']);
     h.commit();
@@ -184,7 +297,12 @@ describe('evm module', () => {
     const ev = evmResult(r.events);
     expect(ev.eth_hash).toBe(Transaction.from(raw).hash);
     expect(ev.status).toBe(1);
-    expect(attr(r.events.find((e) => e.type === 'message')!, 'sender')).toBe(sender);
+    expect(
+      attr(
+        r.events.find((e) => e.type === 'message')!,
+        'sender',
+      ),
+    ).toBe(sender);
   });
 
   it('accepts both forms as the chain layer decodes them from protobuf (decodeMessage)', async () => {

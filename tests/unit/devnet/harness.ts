@@ -61,8 +61,20 @@ export class Harness {
       gasLimit: options.gasLimit ?? 10_000_000n,
       memo: '',
     };
-    const ante = this.app.ante(ctx, list.map((_, i) => dummyPubKey(i + 2)));
-    if (!ante.ok) return { code: ante.code, codespace: ante.codespace, log: ante.log, gasWanted: ctx.gasLimit, gasUsed: 0n, events: [], data: new Uint8Array() };
+    const ante = this.app.ante(
+      ctx,
+      list.map((_, i) => dummyPubKey(i + 2)),
+    );
+    if (!ante.ok)
+      return {
+        code: ante.code,
+        codespace: ante.codespace,
+        log: ante.log,
+        gasWanted: ctx.gasLimit,
+        gasUsed: 0n,
+        events: [],
+        data: new Uint8Array(),
+      };
     const result = this.app.deliverTx(ctx, Array.isArray(messages) ? messages : [messages]);
     return { ...result, events: [...ante.events, ...result.events] };
   }
@@ -129,16 +141,33 @@ export function createAsset(h: Harness, issuer: string, extra: Record<string, un
   return typed(r.events, 'svc.asset.v1.EventAssetCreated')[0].asset_id as string;
 }
 
-export function issue(h: Harness, issuer: string, assetId: string, kindId: number, recipient: string, units: string): TxResult {
+export function issue(
+  h: Harness,
+  issuer: string,
+  assetId: string,
+  kindId: number,
+  recipient: string,
+  units: string,
+): TxResult {
   return h.ok(issuer, msg('/svc.asset.v1.MsgIssue', { issuer, asset_id: assetId, kind_id: kindId, recipient, units }));
 }
 
-export function position(h: Harness, assetId: string, kindId: number, holder: string, height = 0): { units: string; locked: string; locks: { ref: string; units: string }[] } {
+export function position(
+  h: Harness,
+  assetId: string,
+  kindId: number,
+  holder: string,
+  height = 0,
+): { units: string; locked: string; locks: { ref: string; units: string }[] } {
   return h.query('/svc.rights.v1.Query/Position', { asset_id: assetId, kind_id: kindId, holder }, height) as never;
 }
 
 export function coinBalance(h: Harness, address: string, denom: string): bigint {
-  const r = h.app.query('/cosmos.bank.v1beta1.Query/Balance', QueryBalanceRequest.encode({ address, denom }).finish(), 0);
+  const r = h.app.query(
+    '/cosmos.bank.v1beta1.Query/Balance',
+    QueryBalanceRequest.encode({ address, denom }).finish(),
+    0,
+  );
   return BigInt(QueryBalanceResponse.decode(r.value).balance!.amount);
 }
 

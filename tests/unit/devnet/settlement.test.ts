@@ -1,4 +1,17 @@
-import { Harness, addr, createAsset, issue, position, msg, typed, coinBalance, pendingBalance, DAY, rfc, attr } from './harness';
+import {
+  Harness,
+  addr,
+  createAsset,
+  issue,
+  position,
+  msg,
+  typed,
+  coinBalance,
+  pendingBalance,
+  DAY,
+  rfc,
+  attr,
+} from './harness';
 import { moduleAccounts } from '../../../devnet/app';
 
 const issuer = addr(1);
@@ -8,14 +21,22 @@ const carol = addr(4);
 
 function setup() {
   const h = new Harness({
-    genesis: { balances: [issuer, alice, bob, carol].map((address) => ({ address, coins: [{ denom: 'uusdc', amount: '1000000' }] })) },
+    genesis: {
+      balances: [issuer, alice, bob, carol].map((address) => ({
+        address,
+        coins: [{ denom: 'uusdc', amount: '1000000' }],
+      })),
+    },
   });
   const a = createAsset(h, issuer);
   for (const k of [0, 1]) issue(h, issuer, a, k, alice, '1000');
   return { h, a };
 }
 
-const give = (a: string, kind: number, units: string) => ({ direction: 'LEG_DIRECTION_GIVE', right: { asset_id: a, kind_id: kind, units } });
+const give = (a: string, kind: number, units: string) => ({
+  direction: 'LEG_DIRECTION_GIVE',
+  right: { asset_id: a, kind_id: kind, units },
+});
 const askCoin = (amount: string) => ({ direction: 'LEG_DIRECTION_ASK', coin: { denom: 'uusdc', amount } });
 const giveCoin = (amount: string) => ({ direction: 'LEG_DIRECTION_GIVE', coin: { denom: 'uusdc', amount } });
 
@@ -34,7 +55,10 @@ describe('settlement module', () => {
     h.commit();
     expect(position(h, a, 0, alice).locks).toEqual([{ ref: 'settlement/1', units: '100' }]);
     expect(coinBalance(h, moduleAccounts(h.app).settlement, 'uusdc')).toBe(5000n);
-    const s = h.query('/svc.settlement.v1.Query/Settlement', { settlement_id: '1' }).settlement as Record<string, unknown>;
+    const s = h.query('/svc.settlement.v1.Query/Settlement', { settlement_id: '1' }).settlement as Record<
+      string,
+      unknown
+    >;
     expect(s.status).toBe('STATUS_PENDING');
     expect((s.legs as unknown[]).length).toBe(3);
   });
@@ -54,7 +78,10 @@ describe('settlement module', () => {
     h.commit();
     expect(coinBalance(h, alice, 'uusdc')).toBe(1007000n);
     expect(coinBalance(h, bob, 'uusdc')).toBe(993000n);
-    expect((h.query('/svc.settlement.v1.Query/Settlement', { settlement_id: '1' }).settlement as Record<string, unknown>).status).toBe('STATUS_SETTLED');
+    expect(
+      (h.query('/svc.settlement.v1.Query/Settlement', { settlement_id: '1' }).settlement as Record<string, unknown>)
+        .status,
+    ).toBe('STATUS_SETTLED');
   });
 
   it('accept moves none when one leg cannot move (counterparty short of coins)', () => {
@@ -63,16 +90,34 @@ describe('settlement module', () => {
     const r = h.tx(bob, msg('/svc.settlement.v1.MsgAccept', { counterparty: bob, settlement_id: '1' }));
     expect([r.codespace, r.code]).toEqual(['sdk', 5]);
     h.commit();
-    expect(position(h, a, 0, alice)).toEqual({ units: '1000', locked: '100', locks: [{ ref: 'settlement/1', units: '100' }] });
+    expect(position(h, a, 0, alice)).toEqual({
+      units: '1000',
+      locked: '100',
+      locks: [{ ref: 'settlement/1', units: '100' }],
+    });
     expect(position(h, a, 0, bob).units).toBe('0');
-    expect((h.query('/svc.settlement.v1.Query/Settlement', { settlement_id: '1' }).settlement as Record<string, unknown>).status).toBe('STATUS_PENDING');
+    expect(
+      (h.query('/svc.settlement.v1.Query/Settlement', { settlement_id: '1' }).settlement as Record<string, unknown>)
+        .status,
+    ).toBe('STATUS_PENDING');
   });
 
   it('accept moves none when the ASK right leg fails the proposer-side policy', () => {
     const { h, a } = setup();
     issue(h, issuer, a, 0, bob, '10');
-    h.ok(issuer, msg('/svc.asset.v1.MsgSetKindPolicy', { issuer, asset_id: a, kind_id: 0, policy_override: { transfer: 'TRANSFER_MODE_RESTRICTED', allowlist: [bob] } }));
-    propose(h, alice, bob, [giveCoin('10'), { direction: 'LEG_DIRECTION_ASK', right: { asset_id: a, kind_id: 0, units: '10' } }]);
+    h.ok(
+      issuer,
+      msg('/svc.asset.v1.MsgSetKindPolicy', {
+        issuer,
+        asset_id: a,
+        kind_id: 0,
+        policy_override: { transfer: 'TRANSFER_MODE_RESTRICTED', allowlist: [bob] },
+      }),
+    );
+    propose(h, alice, bob, [
+      giveCoin('10'),
+      { direction: 'LEG_DIRECTION_ASK', right: { asset_id: a, kind_id: 0, units: '10' } },
+    ]);
     const r = h.tx(bob, msg('/svc.settlement.v1.MsgAccept', { counterparty: bob, settlement_id: '1' }));
     expect([r.codespace, r.code]).toEqual(['rights', 4]);
     expect(pendingBalance(h, bob, 'uusdc')).toBe(1000000n);
@@ -116,20 +161,38 @@ describe('settlement module', () => {
     expect(h.commit()).toEqual([]);
     const { end } = h.emptyBlock(3000);
     const expired = typed(end, 'svc.settlement.v1.EventSettlementExpired');
-    expect(expired).toEqual([{ settlement_id: '1', positions_after: [{ asset_id: a, kind_id: 0, holder: alice, units: '1000', locked: '0' }] }]);
+    expect(expired).toEqual([
+      { settlement_id: '1', positions_after: [{ asset_id: a, kind_id: 0, holder: alice, units: '1000', locked: '0' }] },
+    ]);
     expect(attr(end[end.length - 1], 'msg_index')).toBeUndefined();
-    expect((h.query('/svc.settlement.v1.Query/Settlement', { settlement_id: '1' }).settlement as Record<string, unknown>).status).toBe('STATUS_EXPIRED');
+    expect(
+      (h.query('/svc.settlement.v1.Query/Settlement', { settlement_id: '1' }).settlement as Record<string, unknown>)
+        .status,
+    ).toBe('STATUS_EXPIRED');
     expect(coinBalance(h, alice, 'uusdc')).toBe(1000000n);
     expect(h.emptyBlock(1000).end).toEqual([]);
-    expect(typed(h.emptyBlock(60_000).end, 'svc.settlement.v1.EventSettlementExpired').map((e) => e.settlement_id)).toEqual(['2']);
+    expect(
+      typed(h.emptyBlock(60_000).end, 'svc.settlement.v1.EventSettlementExpired').map((e) => e.settlement_id),
+    ).toEqual(['2']);
   });
 
   it('the repayment flow: accept and release of the pledges in one tx', () => {
     const { h, a } = setup();
     const lender = carol;
-    h.ok(alice, msg('/svc.encumbrance.v1.MsgCreateEncumbrance', {
-      creator: alice, kind: 'ENCUMBRANCE_KIND_PLEDGE', asset_id: a, kind_id: 0, holder: alice, units: '500', beneficiary: lender, income_to_beneficiary: true, exercisable: true,
-    }));
+    h.ok(
+      alice,
+      msg('/svc.encumbrance.v1.MsgCreateEncumbrance', {
+        creator: alice,
+        kind: 'ENCUMBRANCE_KIND_PLEDGE',
+        asset_id: a,
+        kind_id: 0,
+        holder: alice,
+        units: '500',
+        beneficiary: lender,
+        income_to_beneficiary: true,
+        exercisable: true,
+      }),
+    );
     propose(h, alice, lender, [giveCoin('1000')]);
     const r = h.ok(lender, [
       msg('/svc.settlement.v1.MsgAccept', { counterparty: lender, settlement_id: '1' }),

@@ -15,7 +15,12 @@ function children(o: { failStarts?: number[] } = {}) {
     live.push(child);
     return { stop: async () => void (child.stopped = true) };
   };
-  return { start, started: () => started, live, kill: (reason = 'signal SIGKILL') => live[live.length - 1].exit(reason) };
+  return {
+    start,
+    started: () => started,
+    live,
+    kill: (reason = 'signal SIGKILL') => live[live.length - 1].exit(reason),
+  };
 }
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -88,7 +93,9 @@ describe('Supervisor', () => {
     }
     c.kill('code 1, exit 3');
     expect(s.state).toBe('failed');
-    expect(events.at(-1)).toBe('gave up: the child exited 3 times within 60 s (last: code 1, exit 3); not restarting it again');
+    expect(events.at(-1)).toBe(
+      'gave up: the child exited 3 times within 60 s (last: code 1, exit 3); not restarting it again',
+    );
     expect(s.notRunningReason()).toBe('the child stopped for good: code 1, exit 3');
     await tick(100);
     expect(c.started()).toBe(3);
@@ -114,7 +121,7 @@ describe('Supervisor', () => {
     expect([c.started(), s.state, events]).toEqual([1, 'stopped', []]);
   });
 
-  test('the first start failing is the caller\'s error (nothing to restart yet)', async () => {
+  test("the first start failing is the caller's error (nothing to restart yet)", async () => {
     const c = children({ failStarts: [1] });
     const { s } = supervisor(c);
     await expect(s.start()).rejects.toThrow('start 1 failed');

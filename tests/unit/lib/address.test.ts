@@ -81,7 +81,14 @@ describe('EIP-55', () => {
   });
 
   it('rejects wrong shapes', () => {
-    for (const s of ['0x' + KEY_HEX.slice(2), '0x' + KEY_HEX + '00', KEY_HEX, '0X' + KEY_HEX, '0x' + KEY_HEX.slice(1) + 'g', ` 0x${KEY_HEX}`]) {
+    for (const s of [
+      '0x' + KEY_HEX.slice(2),
+      '0x' + KEY_HEX + '00',
+      KEY_HEX,
+      '0X' + KEY_HEX,
+      '0x' + KEY_HEX.slice(1) + 'g',
+      ` 0x${KEY_HEX}`,
+    ]) {
       expect(() => parseEvmAddress(s)).toThrow(InvalidInputError);
     }
   });
@@ -167,9 +174,13 @@ describe('parseAccountAddress', () => {
 describe('module accounts', () => {
   it('legacyModuleAddress matches the well-known Cosmos Hub module addresses', () => {
     // authtypes.NewModuleAddress(...) on cosmoshub
-    expect(toBech32(legacyModuleAddress('fee_collector'), 'cosmos')).toBe('cosmos17xpfvakm2amg962yls6f84z3kell8c5lserqta');
+    expect(toBech32(legacyModuleAddress('fee_collector'), 'cosmos')).toBe(
+      'cosmos17xpfvakm2amg962yls6f84z3kell8c5lserqta',
+    );
     expect(toBech32(legacyModuleAddress('gov'), 'cosmos')).toBe('cosmos10d07y265gmmuvt4z0w9aw880jnsr700j6zn9kn');
-    expect(bytesToHex(legacyModuleAddress('distribution'))).toBe(sha256('distribution').subarray(0, 20).toString('hex'));
+    expect(bytesToHex(legacyModuleAddress('distribution'))).toBe(
+      sha256('distribution').subarray(0, 20).toString('hex'),
+    );
   });
 
   it('addressHash is sha256(sha256(typ) || key)', () => {
@@ -189,7 +200,9 @@ describe('module accounts', () => {
     const k1 = Buffer.from('second');
     const first = sha256(sha256('module'), Buffer.concat([Buffer.from('group'), Buffer.from([0]), k0]));
     expect(bytesToHex(moduleAccountAddress('group', k0))).toBe(first.toString('hex'));
-    expect(bytesToHex(moduleAccountAddress('group', k0))).toBe('8baf69869df0e1f0de6ab06522ff514d9564dc44263f131c73a0e8399aa71461');
+    expect(bytesToHex(moduleAccountAddress('group', k0))).toBe(
+      '8baf69869df0e1f0de6ab06522ff514d9564dc44263f131c73a0e8399aa71461',
+    );
     const second = sha256(sha256(first), k1); // Derive(addr, k) = Hash(string(addr), k)
     expect(bytesToHex(moduleAccountAddress('group', k0, k1))).toBe(second.toString('hex'));
     expect(bytesToHex(deriveAddress(first, k1))).toBe(second.toString('hex'));

@@ -27,7 +27,9 @@ describe('parseAmount / formatAmount', () => {
       expect(s).toBe(v.toString());
     }
     expect(formatAmount(parseAmount('18446744073709551617'))).toBe('18446744073709551617');
-    expect(formatAmount(parseAmount('340282366920938463463374607431768211457'))).toBe('340282366920938463463374607431768211457');
+    expect(formatAmount(parseAmount('340282366920938463463374607431768211457'))).toBe(
+      '340282366920938463463374607431768211457',
+    );
     // what a JS number would have done: lose the last digits
     expect(String(Number('18446744073709551617'))).not.toBe('18446744073709551617');
   });
@@ -38,7 +40,25 @@ describe('parseAmount / formatAmount', () => {
   });
 
   it('rejects signs, spaces, exponents, decimals, hex, empty and non-strings', () => {
-    for (const s of ['', ' ', ' 1', '1 ', '+1', '-1', '1e3', '1E3', '1.0', '1.', '.5', '0x10', '1_000', '１２', '1,000', 'NaN', 'Infinity']) {
+    for (const s of [
+      '',
+      ' ',
+      ' 1',
+      '1 ',
+      '+1',
+      '-1',
+      '1e3',
+      '1E3',
+      '1.0',
+      '1.',
+      '.5',
+      '0x10',
+      '1_000',
+      '１２',
+      '1,000',
+      'NaN',
+      'Infinity',
+    ]) {
       expect(() => parseAmount(s)).toThrow(InvalidInputError);
       expect(tryParseAmount(s)).toBeNull();
     }

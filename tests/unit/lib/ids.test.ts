@@ -22,7 +22,9 @@ const ISSUER_BYTES = Buffer.from(ISSUER_HEX, 'hex');
 function refAssetId(issuer: Buffer, n: bigint): string {
   const nb = Buffer.alloc(8);
   nb.writeBigUInt64BE(n);
-  return createHash('sha256').update(Buffer.concat([Buffer.from('svc/asset/v1', 'utf8'), issuer, nb])).digest('hex');
+  return createHash('sha256')
+    .update(Buffer.concat([Buffer.from('svc/asset/v1', 'utf8'), issuer, nb]))
+    .digest('hex');
 }
 
 /** Independent right-token address: ethers keccak256 + getAddress. */
@@ -121,7 +123,8 @@ describe('rightTokenAddress', () => {
   });
 
   it('rejects bad kind ids and asset ids', () => {
-    for (const k of [-1, 2 ** 32, 1.5, NaN, Infinity]) expect(() => rightTokenAddress(ASSET0, k)).toThrow(InvalidInputError);
+    for (const k of [-1, 2 ** 32, 1.5, NaN, Infinity])
+      expect(() => rightTokenAddress(ASSET0, k)).toThrow(InvalidInputError);
     expect(() => rightTokenAddress(ASSET0.toUpperCase(), 0)).toThrow(InvalidInputError);
     expect(() => rightTokenAddress('0x' + ASSET0, 0)).toThrow(InvalidInputError);
     expect(() => rightTokenAddress(ASSET0.slice(1), 0)).toThrow(InvalidInputError);

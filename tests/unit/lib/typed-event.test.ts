@@ -120,7 +120,11 @@ describe('encodeTypedEvent', () => {
   });
 
   it('round-trips through decodeTypedEvent (with bookkeeping attributes added by the chain)', () => {
-    const obj = { asset_id: ASSET, legs: [{ direction: 'DIRECTION_GIVE', coin: { denom: 'uusdc', amount: '5' } }], memo: '' };
+    const obj = {
+      asset_id: ASSET,
+      legs: [{ direction: 'DIRECTION_GIVE', coin: { denom: 'uusdc', amount: '5' } }],
+      memo: '',
+    };
     const attrs = [...encodeTypedEvent('svc.settlement.v1.EventProposed', obj), { key: 'msg_index', value: '2' }];
     expect(decodeTypedEvent('svc.settlement.v1.EventProposed', attrs)).toEqual(obj);
   });

@@ -2,7 +2,16 @@
  * The mappings' entity cache (src/mappings/util/block-cache.ts): what is served from
  * memory, what goes back to the store, and when the cache forgets.
  */
-import { adopt, enterBlock, flushDirty, IDLE_BLOCKS, load, markDirty, put, type StoredEntity } from '../../../src/mappings/util/block-cache';
+import {
+  adopt,
+  enterBlock,
+  flushDirty,
+  IDLE_BLOCKS,
+  load,
+  markDirty,
+  put,
+  type StoredEntity,
+} from '../../../src/mappings/util/block-cache';
 
 interface Row extends StoredEntity {
   value: number;
@@ -65,7 +74,12 @@ describe('block cache', () => {
   });
 
   it(`drops entries nobody touched for ${IDLE_BLOCKS} blocks, keeps the ones in use`, async () => {
-    const cls = fakeClass(new Map([['idle', 1], ['busy', 2]]));
+    const cls = fakeClass(
+      new Map([
+        ['idle', 1],
+        ['busy', 2],
+      ]),
+    );
     const start = base - (base % IDLE_BLOCKS);
     enterBlock(start);
     await load(cls, 'idle');
@@ -88,7 +102,11 @@ describe('block cache', () => {
         public value: number,
       ) {}
     }
-    const cls = { async get(): Promise<Entity | undefined> { return undefined; } };
+    const cls = {
+      async get(): Promise<Entity | undefined> {
+        return undefined;
+      },
+    };
     enterBlock(base);
     const created = put(cls, new Entity('n', 1));
     markDirty(created);

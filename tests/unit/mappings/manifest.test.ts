@@ -39,9 +39,11 @@ function handlerName(eventType: string): string {
 }
 
 function protoFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? protoFiles(path.join(dir, e.name)) : e.name.endsWith('.proto') ? [path.join(dir, e.name)] : [],
-  );
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? protoFiles(path.join(dir, e.name)) : e.name.endsWith('.proto') ? [path.join(dir, e.name)] : [],
+    );
 }
 
 function exportedHandlers(): Map<string, string> {
@@ -62,7 +64,9 @@ describe('project.yaml', () => {
   });
 
   it('lists every proto file of proto/ as a chaintype with all its messages', () => {
-    const listed = new Map(Object.values(manifest.network.chaintypes).map((c) => [path.normalize(path.join(ROOT, c.file)), c.messages]));
+    const listed = new Map(
+      Object.values(manifest.network.chaintypes).map((c) => [path.normalize(path.join(ROOT, c.file)), c.messages]),
+    );
     for (const file of protoFiles(path.join(ROOT, 'proto'))) {
       const parsed = protobuf.parse(fs.readFileSync(file, 'utf8'), { keepCase: true });
       const ns = parsed.root.lookup(parsed.package!) as protobuf.Namespace;
@@ -77,15 +81,21 @@ describe('project.yaml', () => {
     const eventHandlers = handlers.filter((h) => h.kind === 'cosmos/EventHandler');
     const viaBlockHandler = TYPED_EVENT_TYPES.filter((t) => BEGIN_BLOCK_EVENTS.includes(t));
     expect(viaBlockHandler).toEqual(BEGIN_BLOCK_EVENTS);
-    expect(eventHandlers.map((h) => h.filter?.type).sort()).toEqual(TYPED_EVENT_TYPES.filter((t) => !viaBlockHandler.includes(t)).sort());
+    expect(eventHandlers.map((h) => h.filter?.type).sort()).toEqual(
+      TYPED_EVENT_TYPES.filter((t) => !viaBlockHandler.includes(t)).sort(),
+    );
     for (const h of eventHandlers) expect(h.handler).toBe(handlerName(h.filter!.type!));
     const chain = fs.readFileSync(path.join(ROOT, 'src/mappings/chain.ts'), 'utf8');
     for (const t of BEGIN_BLOCK_EVENTS) expect(chain).toContain(`'${t}': ${handlerName(t)},`);
   });
 
   it('has one block handler and the message handlers with failed txs included', () => {
-    expect(handlers.filter((h) => h.kind === 'cosmos/BlockHandler').map((h) => h.handler)).toEqual(['handleChainBlock']);
-    const messages = handlers.filter((h) => h.kind === 'cosmos/MessageHandler').map((h) => [h.handler, h.filter?.type, h.filter?.includeFailedTx]);
+    expect(handlers.filter((h) => h.kind === 'cosmos/BlockHandler').map((h) => h.handler)).toEqual([
+      'handleChainBlock',
+    ]);
+    const messages = handlers
+      .filter((h) => h.kind === 'cosmos/MessageHandler')
+      .map((h) => [h.handler, h.filter?.type, h.filter?.includeFailedTx]);
     expect(messages).toEqual([
       ['handleBridgeMsgBridgeOut', '/svc.bridge.v1.MsgBridgeOut', true],
       ['handleEvmMsgEthereumTx', '/cosmos.evm.vm.v1.MsgEthereumTx', true],

@@ -3,7 +3,16 @@ import { big, bech32OfEvm, date, enumShort, evmAddressOf, seqOf } from '../../..
 
 describe('values', () => {
   it('seq orders (height, tx_index, event_index) with block-level events (-1) first in their block', () => {
-    const order: [number, number, number][] = [[1, -1, 0], [1, 0, -1], [1, 0, 0], [1, 0, 99998], [1, 1, 0], [1, 99998, 5], [2, -1, 0], [10_000_000_000, 0, 0]];
+    const order: [number, number, number][] = [
+      [1, -1, 0],
+      [1, 0, -1],
+      [1, 0, 0],
+      [1, 0, 99998],
+      [1, 1, 0],
+      [1, 99998, 5],
+      [2, -1, 0],
+      [10_000_000_000, 0, 0],
+    ];
     const seqs = order.map(([h, t, e]) => seqOf(h, t, e));
     expect([...seqs].sort((a, b) => (a < b ? -1 : 1))).toEqual(seqs);
     expect(new Set(seqs).size).toBe(seqs.length);

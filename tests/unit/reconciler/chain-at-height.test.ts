@@ -75,7 +75,17 @@ function ok(req: RpcRequest, typeName: string, value: Record<string, unknown>, h
       jsonrpc: '2.0',
       id: req.id,
       result: {
-        response: { code: 0, log: '', info: '', index: '0', key: null, value: Buffer.from(encodeMessage(typeName, value)).toString('base64'), proofOps: null, height, codespace: '' },
+        response: {
+          code: 0,
+          log: '',
+          info: '',
+          index: '0',
+          key: null,
+          value: Buffer.from(encodeMessage(typeName, value)).toString('base64'),
+          proofOps: null,
+          height,
+          codespace: '',
+        },
       },
     },
   };
@@ -84,17 +94,29 @@ function ok(req: RpcRequest, typeName: string, value: Record<string, unknown>, h
 /** An abci_query answer with an error code (the RPC call itself succeeds). */
 function fail(req: RpcRequest, codespace: string, code: number, log = 'failed'): Reply {
   return {
-    json: { jsonrpc: '2.0', id: req.id, result: { response: { code, log, info: '', index: '0', key: null, value: null, proofOps: null, height: '0', codespace } } },
+    json: {
+      jsonrpc: '2.0',
+      id: req.id,
+      result: {
+        response: { code, log, info: '', index: '0', key: null, value: null, proofOps: null, height: '0', codespace },
+      },
+    },
   };
 }
 
-const supplyAnswer: Handler = (req) => ok(req, 'svc.asset.v1.QueryKindSupplyResponse', { supply: '10', holder_count: '2', multiplier: '1' });
+const supplyAnswer: Handler = (req) =>
+  ok(req, 'svc.asset.v1.QueryKindSupplyResponse', { supply: '10', holder_count: '2', multiplier: '1' });
 
 function expectRequest(a: Asked, path: string, requestType: string, request: Record<string, unknown>) {
   expect(a.method).toBe('POST');
   expect(a.contentType).toBe('application/json');
   expect(a.body).toMatchObject({ jsonrpc: '2.0', method: 'abci_query' });
-  expect(a.body.params).toEqual({ path, data: bytesToHex(encodeMessage(requestType, request)), height: String(HEIGHT), prove: false });
+  expect(a.body.params).toEqual({
+    path,
+    data: bytesToHex(encodeMessage(requestType, request)),
+    height: String(HEIGHT),
+    prove: false,
+  });
 }
 
 describe('ChainAtHeight: what it asks', () => {
@@ -102,9 +124,14 @@ describe('ChainAtHeight: what it asks', () => {
     const { url, asked } = await standIn(supplyAnswer);
     await new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).kindSupply(ASSET, 3);
     expect(asked).toHaveLength(1);
-    expectRequest(asked[0], '/svc.asset.v1.Query/KindSupply', 'svc.asset.v1.QueryKindSupplyRequest', { asset_id: ASSET, kind_id: 3 });
+    expectRequest(asked[0], '/svc.asset.v1.Query/KindSupply', 'svc.asset.v1.QueryKindSupplyRequest', {
+      asset_id: ASSET,
+      kind_id: 3,
+    });
     expect(asked[0].body.params.height).toBe('42');
-    expect(decodeMessage('svc.asset.v1.QueryKindSupplyRequest', Buffer.from(asked[0].body.params.data, 'hex'))).toEqual({ asset_id: ASSET, kind_id: 3 });
+    expect(decodeMessage('svc.asset.v1.QueryKindSupplyRequest', Buffer.from(asked[0].body.params.data, 'hex'))).toEqual(
+      { asset_id: ASSET, kind_id: 3 },
+    );
   });
 
   it('gives each request its own JSON-RPC id', async () => {
@@ -116,11 +143,41 @@ describe('ChainAtHeight: what it asks', () => {
   });
 
   it.each([
-    ['kindIds', (c: ChainAtHeight) => c.kindIds(ASSET), '/svc.asset.v1.Query/Asset', 'svc.asset.v1.QueryAssetRequest', { asset_id: ASSET }],
-    ['tokenRegistry', (c: ChainAtHeight) => c.tokenRegistry(ASSET), '/svc.asset.v1.Query/TokenRegistry', 'svc.asset.v1.QueryTokenRegistryRequest', { asset_id: ASSET }],
-    ['accrual', (c: ChainAtHeight) => c.accrual(ASSET, 4, 'uatom'), '/svc.payout.v1.Query/Accrual', 'svc.payout.v1.QueryAccrualRequest', { asset_id: ASSET, kind_id: 4, denom: 'uatom' }],
-    ['escrowBalance', (c: ChainAtHeight) => c.escrowBalance('r-1'), '/svc.bridge.v1.Query/EscrowBalance', 'svc.bridge.v1.QueryEscrowBalanceRequest', { route_id: 'r-1' }],
-    ['route', (c: ChainAtHeight) => c.route('r-1'), '/svc.bridge.v1.Query/Route', 'svc.bridge.v1.QueryRouteRequest', { route_id: 'r-1' }],
+    [
+      'kindIds',
+      (c: ChainAtHeight) => c.kindIds(ASSET),
+      '/svc.asset.v1.Query/Asset',
+      'svc.asset.v1.QueryAssetRequest',
+      { asset_id: ASSET },
+    ],
+    [
+      'tokenRegistry',
+      (c: ChainAtHeight) => c.tokenRegistry(ASSET),
+      '/svc.asset.v1.Query/TokenRegistry',
+      'svc.asset.v1.QueryTokenRegistryRequest',
+      { asset_id: ASSET },
+    ],
+    [
+      'accrual',
+      (c: ChainAtHeight) => c.accrual(ASSET, 4, 'uatom'),
+      '/svc.payout.v1.Query/Accrual',
+      'svc.payout.v1.QueryAccrualRequest',
+      { asset_id: ASSET, kind_id: 4, denom: 'uatom' },
+    ],
+    [
+      'escrowBalance',
+      (c: ChainAtHeight) => c.escrowBalance('r-1'),
+      '/svc.bridge.v1.Query/EscrowBalance',
+      'svc.bridge.v1.QueryEscrowBalanceRequest',
+      { route_id: 'r-1' },
+    ],
+    [
+      'route',
+      (c: ChainAtHeight) => c.route('r-1'),
+      '/svc.bridge.v1.Query/Route',
+      'svc.bridge.v1.QueryRouteRequest',
+      { route_id: 'r-1' },
+    ],
   ] as const)('%s asks its path with its request', async (_name, call, path, requestType, request) => {
     // A module error answer: what is asked is the point here.
     const { url, asked } = await standIn((req) => fail(req, 'asset', 2, 'not found'));
@@ -133,25 +190,37 @@ describe('ChainAtHeight: what it asks', () => {
 describe('ChainAtHeight: values', () => {
   it('decodes KindSupply', async () => {
     const { url } = await standIn(supplyAnswer);
-    await expect(new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).kindSupply(ASSET, 1)).resolves.toEqual({ supply: '10', holder_count: 2 });
+    await expect(new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).kindSupply(ASSET, 1)).resolves.toEqual({
+      supply: '10',
+      holder_count: 2,
+    });
   });
 
   it('decodes a generic query to proto-JSON', async () => {
     const { url } = await standIn(supplyAnswer);
-    const r = await new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).query('/svc.asset.v1.Query/KindSupply', { asset_id: ASSET, kind_id: 1 });
+    const r = await new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).query('/svc.asset.v1.Query/KindSupply', {
+      asset_id: ASSET,
+      kind_id: 1,
+    });
     expect(r).toEqual({ supply: '10', holder_count: '2', multiplier: '1' });
   });
 
   it('decodes an empty (default) value as zeros', async () => {
     const { url } = await standIn((req) => ok(req, 'svc.asset.v1.QueryKindSupplyResponse', {}));
-    await expect(new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).kindSupply(ASSET, 1)).resolves.toEqual({ supply: '0', holder_count: 0 });
+    await expect(new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).kindSupply(ASSET, 1)).resolves.toEqual({
+      supply: '0',
+      holder_count: 0,
+    });
   });
 
   it('decodes kind ids, the registry, an accrual, an escrow balance and a route', async () => {
     const { url } = await standIn((req) => {
       switch (req.params.path) {
         case '/svc.asset.v1.Query/Asset':
-          return ok(req, 'svc.asset.v1.QueryAssetResponse', { asset_id: ASSET, kinds: [{ kind_id: 1 }, { kind_id: 5 }] });
+          return ok(req, 'svc.asset.v1.QueryAssetResponse', {
+            asset_id: ASSET,
+            kinds: [{ kind_id: 1 }, { kind_id: 5 }],
+          });
         case '/svc.asset.v1.Query/TokenRegistry':
           return ok(req, 'svc.asset.v1.QueryTokenRegistryResponse', {
             entries: [
@@ -161,12 +230,25 @@ describe('ChainAtHeight: values', () => {
           });
         case '/svc.payout.v1.Query/Accrual':
           return ok(req, 'svc.payout.v1.QueryAccrualResponse', {
-            accrual: { asset_id: ASSET, kind_id: 1, denom: 'uatom', index: '9', carry_scaled: '8', total_distributed: '7', total_paid: '6', distributions_count: '5', module_held: '1' },
+            accrual: {
+              asset_id: ASSET,
+              kind_id: 1,
+              denom: 'uatom',
+              index: '9',
+              carry_scaled: '8',
+              total_distributed: '7',
+              total_paid: '6',
+              distributions_count: '5',
+              module_held: '1',
+            },
           });
         case '/svc.bridge.v1.Query/EscrowBalance':
           return ok(req, 'svc.bridge.v1.QueryEscrowBalanceResponse', { amount: '123456789012345678901234567890' });
         case '/svc.bridge.v1.Query/Route':
-          return ok(req, 'svc.bridge.v1.QueryRouteResponse', { route: { route_id: 'r-1', direction: 'DIRECTION_SYNTHETIC_IN' }, counters: { outbound: '30', inbound: '100' } });
+          return ok(req, 'svc.bridge.v1.QueryRouteResponse', {
+            route: { route_id: 'r-1', direction: 'DIRECTION_SYNTHETIC_IN' },
+            counters: { outbound: '30', inbound: '100' },
+          });
         default:
           throw new Error(`unexpected path ${req.params.path}`);
       }
@@ -187,7 +269,11 @@ describe('ChainAtHeight: values', () => {
       distributions_count: 5,
     });
     await expect(chain.escrowBalance('r-1')).resolves.toBe(123456789012345678901234567890n);
-    await expect(chain.route('r-1')).resolves.toEqual({ direction: 'DIRECTION_SYNTHETIC_IN', outbound: 30n, inbound: 100n });
+    await expect(chain.route('r-1')).resolves.toEqual({
+      direction: 'DIRECTION_SYNTHETIC_IN',
+      outbound: 30n,
+      inbound: 100n,
+    });
   });
 });
 
@@ -206,7 +292,9 @@ describe('ChainAtHeight: holdersSum', () => {
     const sum = await new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).holdersSum(ASSET, 2);
     expect(sum).toBe(BigInt((total * (total + 1)) / 2));
     expect(asked).toHaveLength(3);
-    const requests = asked.map((a) => decodeMessage('svc.rights.v1.QueryHoldersRequest', Buffer.from(a.body.params.data, 'hex')));
+    const requests = asked.map((a) =>
+      decodeMessage('svc.rights.v1.QueryHoldersRequest', Buffer.from(a.body.params.data, 'hex')),
+    );
     expect(requests).toEqual([
       { asset_id: ASSET, kind_id: 2, offset: '0', limit: 1000 },
       { asset_id: ASSET, kind_id: 2, offset: '1000', limit: 1000 },
@@ -220,20 +308,27 @@ describe('ChainAtHeight: holdersSum', () => {
 
   it('sums amounts beyond 2^53 exactly', async () => {
     const big = 2n ** 70n + 1n;
-    const { url, asked } = await standIn((req) => ok(req, 'svc.rights.v1.QueryHoldersResponse', { holders: [holder(1, big), holder(2, big)], total: '2' }));
+    const { url, asked } = await standIn((req) =>
+      ok(req, 'svc.rights.v1.QueryHoldersResponse', { holders: [holder(1, big), holder(2, big)], total: '2' }),
+    );
     await expect(new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).holdersSum(ASSET, 1)).resolves.toBe(2n * big);
     expect(asked).toHaveLength(1);
   });
 
   it('stops at an empty page', async () => {
-    const { url, asked } = await standIn((req) => ok(req, 'svc.rights.v1.QueryHoldersResponse', { holders: [], total: '0' }));
+    const { url, asked } = await standIn((req) =>
+      ok(req, 'svc.rights.v1.QueryHoldersResponse', { holders: [], total: '0' }),
+    );
     await expect(new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).holdersSum(ASSET, 1)).resolves.toBe(0n);
     expect(asked).toHaveLength(1);
   });
 
   it('stops at an empty page even when the total claims more', async () => {
     const { url, asked } = await standIn((req, n) =>
-      ok(req, 'svc.rights.v1.QueryHoldersResponse', { holders: n === 0 ? Array.from({ length: 1000 }, (_, j) => holder(j, 1n)) : [], total: '5000' }),
+      ok(req, 'svc.rights.v1.QueryHoldersResponse', {
+        holders: n === 0 ? Array.from({ length: 1000 }, (_, j) => holder(j, 1n)) : [],
+        total: '5000',
+      }),
     );
     await expect(new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).holdersSum(ASSET, 1)).resolves.toBe(1000n);
     expect(asked).toHaveLength(2);
@@ -247,10 +342,15 @@ describe('ChainAtHeight: holdersSum', () => {
   it('fails as a whole when a later page cannot be had', async () => {
     const { url, asked } = await standIn((req, n) =>
       n === 0
-        ? ok(req, 'svc.rights.v1.QueryHoldersResponse', { holders: Array.from({ length: 1000 }, (_, j) => holder(j, 1n)), total: '1500' })
+        ? ok(req, 'svc.rights.v1.QueryHoldersResponse', {
+            holders: Array.from({ length: 1000 }, (_, j) => holder(j, 1n)),
+            total: '1500',
+          })
         : fail(req, 'sdk', 26, 'invalid height'),
     );
-    await expect(new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).holdersSum(ASSET, 1)).rejects.toBeInstanceOf(ChainUnavailable);
+    await expect(new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).holdersSum(ASSET, 1)).rejects.toBeInstanceOf(
+      ChainUnavailable,
+    );
     expect(asked).toHaveLength(2);
   });
 });
@@ -307,29 +407,44 @@ describe('ChainAtHeight: ChainUnavailable', () => {
     ['', 1, 'panic'],
   ])('codespace "%s" code %d', async (codespace, code, log) => {
     const { url } = await standIn((req) => fail(req, codespace, code, log));
-    await expectUnavailable(new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).kindSupply(ASSET, 1), new RegExp(`KindSupply at height ${HEIGHT}: ${codespace}/${code} ${log}`));
+    await expectUnavailable(
+      new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).kindSupply(ASSET, 1),
+      new RegExp(`KindSupply at height ${HEIGHT}: ${codespace}/${code} ${log}`),
+    );
   });
 
   it('an error response without a codespace', async () => {
-    const { url } = await standIn((req) => ({ json: { jsonrpc: '2.0', id: req.id, result: { response: { code: 1, log: 'boom', height: '0' } } } }));
+    const { url } = await standIn((req) => ({
+      json: { jsonrpc: '2.0', id: req.id, result: { response: { code: 1, log: 'boom', height: '0' } } },
+    }));
     await expectUnavailable(new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).kindSupply(ASSET, 1), /\/1 boom/);
   });
 
   it('a JSON-RPC error object', async () => {
     const { url } = await standIn((req) => ({
-      json: { jsonrpc: '2.0', id: req.id, error: { code: -32603, message: 'Internal error', data: 'height 42 is not available, lowest height is 100' } },
+      json: {
+        jsonrpc: '2.0',
+        id: req.id,
+        error: { code: -32603, message: 'Internal error', data: 'height 42 is not available, lowest height is 100' },
+      },
     }));
     await expectUnavailable(new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).kindSupply(ASSET, 1), /lowest height is 100/);
   });
 
   it('a JSON-RPC error object without data', async () => {
-    const { url } = await standIn((req) => ({ json: { jsonrpc: '2.0', id: req.id, error: { code: -32601, message: 'Method not found' } } }));
+    const { url } = await standIn((req) => ({
+      json: { jsonrpc: '2.0', id: req.id, error: { code: -32601, message: 'Method not found' } },
+    }));
     await expectUnavailable(new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).kindSupply(ASSET, 1), /Method not found/);
   });
 
   it('a JSON-RPC error object wins over a result next to it', async () => {
     const { url } = await standIn((req) => {
-      const good = ok(req, 'svc.asset.v1.QueryKindSupplyResponse', { supply: '10', holder_count: '2', multiplier: '1' }) as { json: Record<string, unknown> };
+      const good = ok(req, 'svc.asset.v1.QueryKindSupplyResponse', {
+        supply: '10',
+        holder_count: '2',
+        multiplier: '1',
+      }) as { json: Record<string, unknown> };
       return { json: { ...good.json, error: { code: -32603, message: 'Internal error', data: 'state pruned' } } };
     });
     await expectUnavailable(new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).kindSupply(ASSET, 1), /state pruned/);
@@ -341,8 +456,13 @@ describe('ChainAtHeight: ChainUnavailable', () => {
   });
 
   it.each(['41', '43', '0'])('an answer at another height (%s)', async (height) => {
-    const { url } = await standIn((req) => ok(req, 'svc.asset.v1.QueryKindSupplyResponse', { supply: '10', holder_count: '2', multiplier: '1' }, height));
-    await expectUnavailable(new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).kindSupply(ASSET, 1), new RegExp(`asked at height ${HEIGHT}, answered at ${height}`));
+    const { url } = await standIn((req) =>
+      ok(req, 'svc.asset.v1.QueryKindSupplyResponse', { supply: '10', holder_count: '2', multiplier: '1' }, height),
+    );
+    await expectUnavailable(
+      new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).kindSupply(ASSET, 1),
+      new RegExp(`asked at height ${HEIGHT}, answered at ${height}`),
+    );
   });
 
   it('an HTTP error status', async () => {
@@ -379,6 +499,9 @@ describe('ChainAtHeight: ChainUnavailable', () => {
     const server = http.createServer();
     const url = await listen(server);
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await expectUnavailable(new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).kindSupply(ASSET, 1), new RegExp(`abci_query /svc.asset.v1.Query/KindSupply at height ${HEIGHT}: .*(ECONNREFUSED|fetch failed)`));
+    await expectUnavailable(
+      new ChainAtHeight(url, HEIGHT, TIMEOUT_MS).kindSupply(ASSET, 1),
+      new RegExp(`abci_query /svc.asset.v1.Query/KindSupply at height ${HEIGHT}: .*(ECONNREFUSED|fetch failed)`),
+    );
   });
 });

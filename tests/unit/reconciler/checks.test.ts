@@ -4,7 +4,16 @@
  * both ways (agree, and every distinct way to disagree).
  */
 import { getAddress } from 'ethers';
-import { ABSENT, accrualsOf, i8Check, invariantCheck, registryChecks, type IndexedRoute, type IndexedTokens, type SupplySnapshot } from '../../../reconciler/checks';
+import {
+  ABSENT,
+  accrualsOf,
+  i8Check,
+  invariantCheck,
+  registryChecks,
+  type IndexedRoute,
+  type IndexedTokens,
+  type SupplySnapshot,
+} from '../../../reconciler/checks';
 import type { AccrualAnswer, RegistryEntry } from '../../../reconciler/chain-at-height';
 
 const H = 1234;
@@ -48,7 +57,11 @@ describe('invariantCheck', () => {
 
   it('compares amounts as integers, not as text', () => {
     const chain = snapshot({ supply: '1000', holders_sum: '1000' });
-    const indexer = snapshot({ supply: '01000', holders_sum: '1000', accruals: [accrual('uatom', { total_paid: '060' }), accrual('usvc')] });
+    const indexer = snapshot({
+      supply: '01000',
+      holders_sum: '1000',
+      accruals: [accrual('uatom', { total_paid: '060' }), accrual('usvc')],
+    });
     expect(invariantCheck(H, ASSET, 1, chain, indexer).agree).toBe(true);
   });
 
@@ -58,7 +71,13 @@ describe('invariantCheck', () => {
   });
 
   it('disagrees on supply (each side still consistent)', () => {
-    const row = invariantCheck(H, ASSET, 1, snapshot({ supply: '1000', holders_sum: '1000' }), snapshot({ supply: '999', holders_sum: '999' }));
+    const row = invariantCheck(
+      H,
+      ASSET,
+      1,
+      snapshot({ supply: '1000', holders_sum: '1000' }),
+      snapshot({ supply: '999', holders_sum: '999' }),
+    );
     expect(row.agree).toBe(false);
   });
 
@@ -77,11 +96,14 @@ describe('invariantCheck', () => {
     expect(invariantCheck(H, ASSET, 1, snapshot(), snapshot({ holders_sum: '999' })).agree).toBe(false);
   });
 
-  it.each(['index', 'carry_scaled', 'module_held', 'total_distributed', 'total_paid'] as const)('disagrees on accrual field %s', (field) => {
-    const changed = snapshot({ accruals: [accrual('uatom', { [field]: '123456789' }), accrual('usvc')] });
-    expect(invariantCheck(H, ASSET, 1, snapshot(), changed).agree).toBe(false);
-    expect(invariantCheck(H, ASSET, 1, changed, snapshot()).agree).toBe(false);
-  });
+  it.each(['index', 'carry_scaled', 'module_held', 'total_distributed', 'total_paid'] as const)(
+    'disagrees on accrual field %s',
+    (field) => {
+      const changed = snapshot({ accruals: [accrual('uatom', { [field]: '123456789' }), accrual('usvc')] });
+      expect(invariantCheck(H, ASSET, 1, snapshot(), changed).agree).toBe(false);
+      expect(invariantCheck(H, ASSET, 1, changed, snapshot()).agree).toBe(false);
+    },
+  );
 
   it('disagrees on accrual distributions_count', () => {
     const changed = snapshot({ accruals: [accrual('uatom'), accrual('usvc', { distributions_count: 4 })] });
@@ -148,10 +170,13 @@ describe('accrualsOf', () => {
     expect(accrualsOf([{ ...zero('uatom'), index: '000' }])).toEqual([]);
   });
 
-  it.each(['index', 'carry_scaled', 'module_held', 'total_distributed', 'total_paid'] as const)('keeps an accrual whose only non-zero field is %s', (field) => {
-    const a = { ...zero('uatom'), [field]: '1' };
-    expect(accrualsOf([a])).toEqual([a]);
-  });
+  it.each(['index', 'carry_scaled', 'module_held', 'total_distributed', 'total_paid'] as const)(
+    'keeps an accrual whose only non-zero field is %s',
+    (field) => {
+      const a = { ...zero('uatom'), [field]: '1' };
+      expect(accrualsOf([a])).toEqual([a]);
+    },
+  );
 
   it('keeps an accrual whose only non-zero field is distributions_count', () => {
     const a = { ...zero('uatom'), distributions_count: 1 };
@@ -191,14 +216,48 @@ describe('registryChecks', () => {
   it('agrees on every kind and the bundle, kinds by kind_id then the bundle row', () => {
     const rows = registryChecks(H, tokens, entries());
     expect(rows).toEqual([
-      { id: `${H}/${ASSET}/1`, asset_id: ASSET, kind_id: 1, bundle: false, height: H, indexer_address: addr(0x11), chain_address: addr(0x11), evaluated: true, agree: true },
-      { id: `${H}/${ASSET}/2`, asset_id: ASSET, kind_id: 2, bundle: false, height: H, indexer_address: addr(0x12), chain_address: addr(0x12), evaluated: true, agree: true },
-      { id: `${H}/${ASSET}/bundle`, asset_id: ASSET, kind_id: null, bundle: true, height: H, indexer_address: addr(0xb0), chain_address: addr(0xb0), evaluated: true, agree: true },
+      {
+        id: `${H}/${ASSET}/1`,
+        asset_id: ASSET,
+        kind_id: 1,
+        bundle: false,
+        height: H,
+        indexer_address: addr(0x11),
+        chain_address: addr(0x11),
+        evaluated: true,
+        agree: true,
+      },
+      {
+        id: `${H}/${ASSET}/2`,
+        asset_id: ASSET,
+        kind_id: 2,
+        bundle: false,
+        height: H,
+        indexer_address: addr(0x12),
+        chain_address: addr(0x12),
+        evaluated: true,
+        agree: true,
+      },
+      {
+        id: `${H}/${ASSET}/bundle`,
+        asset_id: ASSET,
+        kind_id: null,
+        bundle: true,
+        height: H,
+        indexer_address: addr(0xb0),
+        chain_address: addr(0xb0),
+        evaluated: true,
+        agree: true,
+      },
     ]);
   });
 
   it('orders kinds numerically, with the bundle row last whatever the chain order', () => {
-    const many: IndexedTokens = { assetId: ASSET, bundleAddress: addr(0xb0), kinds: [10, 2, 1].map((k) => ({ kindId: k, svc20Address: addr(k) })) };
+    const many: IndexedTokens = {
+      assetId: ASSET,
+      bundleAddress: addr(0xb0),
+      kinds: [10, 2, 1].map((k) => ({ kindId: k, svc20Address: addr(k) })),
+    };
     const chain: RegistryEntry[] = [
       { kind_id: 0, bundle: true, address: addr(0xb0) },
       { kind_id: 10, bundle: false, address: addr(10) },
@@ -232,13 +291,27 @@ describe('registryChecks', () => {
   });
 
   it('disagrees on a kind the chain does not register (chain_address "")', () => {
-    const rows = registryChecks(H, tokens, entries().filter((e) => e.kind_id !== 1));
-    expect(rows[0]).toMatchObject({ kind_id: 1, indexer_address: addr(0x11), chain_address: '', evaluated: true, agree: false });
+    const rows = registryChecks(
+      H,
+      tokens,
+      entries().filter((e) => e.kind_id !== 1),
+    );
+    expect(rows[0]).toMatchObject({
+      kind_id: 1,
+      indexer_address: addr(0x11),
+      chain_address: '',
+      evaluated: true,
+      agree: false,
+    });
     expect(rows[1].agree).toBe(true);
   });
 
   it('disagrees on the bundle when the chain registers no bundle', () => {
-    const rows = registryChecks(H, tokens, entries().filter((e) => !e.bundle));
+    const rows = registryChecks(
+      H,
+      tokens,
+      entries().filter((e) => !e.bundle),
+    );
     expect(rows[2]).toMatchObject({ kind_id: null, chain_address: '', evaluated: true, agree: false });
   });
 
@@ -264,7 +337,9 @@ describe('registryChecks', () => {
     expect(rows.every((r) => r.agree)).toBe(true);
     expect(rows[0].chain_address).toBe(addr(0x11).toLowerCase());
     const upper = entries().map((e) => ({ ...e, address: '0x' + e.address.slice(2).toUpperCase() }));
-    expect(registryChecks(H, { ...tokens, bundleAddress: tokens.bundleAddress.toLowerCase() }, upper).every((r) => r.agree)).toBe(true);
+    expect(
+      registryChecks(H, { ...tokens, bundleAddress: tokens.bundleAddress.toLowerCase() }, upper).every((r) => r.agree),
+    ).toBe(true);
   });
 
   it('disagrees on an address that is not an address', () => {
@@ -287,14 +362,21 @@ describe('registryChecks', () => {
   });
 
   it('gives only the bundle row to an asset with no kinds on either side', () => {
-    const rows = registryChecks(H, { assetId: ASSET, bundleAddress: addr(0xb0), kinds: [] }, [{ kind_id: 0, bundle: true, address: addr(0xb0) }]);
+    const rows = registryChecks(H, { assetId: ASSET, bundleAddress: addr(0xb0), kinds: [] }, [
+      { kind_id: 0, bundle: true, address: addr(0xb0) },
+    ]);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: `${H}/${ASSET}/bundle`, kind_id: null, bundle: true, agree: true });
   });
 });
 
 describe('i8Check', () => {
-  const route = (direction: string, outbound: bigint, inbound: bigint): IndexedRoute => ({ routeId: 'route-7', direction, outbound, inbound });
+  const route = (direction: string, outbound: bigint, inbound: bigint): IndexedRoute => ({
+    routeId: 'route-7',
+    direction,
+    outbound,
+    inbound,
+  });
 
   it.each([
     ['DIRECTION_NATIVE_OUT', 100n, 30n, 70n],
@@ -318,11 +400,20 @@ describe('i8Check', () => {
     ['DIRECTION_NATIVE_OUT', 100n, 30n, 70n],
     ['DIRECTION_RIGHT_OUT', 100n, 30n, 70n],
     ['DIRECTION_SYNTHETIC_IN', 30n, 100n, 70n],
-  ])('%s: disagrees when the chain holds something else than the indexer outstanding', (direction, outbound, inbound, expected) => {
-    const held = expected + 1n;
-    const row = i8Check(H, route(direction, outbound, inbound), { actual: held, direction, outbound, inbound });
-    expect(row).toMatchObject({ chain_actual: held.toString(), indexer_actual: expected.toString(), chain_ok: false, evaluated: true, agree: false });
-  });
+  ])(
+    '%s: disagrees when the chain holds something else than the indexer outstanding',
+    (direction, outbound, inbound, expected) => {
+      const held = expected + 1n;
+      const row = i8Check(H, route(direction, outbound, inbound), { actual: held, direction, outbound, inbound });
+      expect(row).toMatchObject({
+        chain_actual: held.toString(),
+        indexer_actual: expected.toString(),
+        chain_ok: false,
+        evaluated: true,
+        agree: false,
+      });
+    },
+  );
 
   it('uses inbound − outbound for SYNTHETIC_IN and outbound − inbound otherwise', () => {
     expect(i8Check(H, route('DIRECTION_SYNTHETIC_IN', 100n, 30n), null).indexer_actual).toBe('-70');
@@ -332,20 +423,52 @@ describe('i8Check', () => {
   });
 
   it('chain_ok false while agree true: the chain holds the indexer outstanding but its own counters say otherwise', () => {
-    const row = i8Check(H, route('DIRECTION_NATIVE_OUT', 100n, 30n), { actual: 70n, direction: 'DIRECTION_NATIVE_OUT', outbound: 110n, inbound: 30n });
-    expect(row).toMatchObject({ chain_actual: '70', indexer_actual: '70', chain_ok: false, evaluated: true, agree: true });
+    const row = i8Check(H, route('DIRECTION_NATIVE_OUT', 100n, 30n), {
+      actual: 70n,
+      direction: 'DIRECTION_NATIVE_OUT',
+      outbound: 110n,
+      inbound: 30n,
+    });
+    expect(row).toMatchObject({
+      chain_actual: '70',
+      indexer_actual: '70',
+      chain_ok: false,
+      evaluated: true,
+      agree: true,
+    });
   });
 
   it('chain_ok true while agree false: the chain is consistent but the indexer counters differ', () => {
-    const row = i8Check(H, route('DIRECTION_SYNTHETIC_IN', 30n, 90n), { actual: 70n, direction: 'DIRECTION_SYNTHETIC_IN', outbound: 30n, inbound: 100n });
-    expect(row).toMatchObject({ chain_actual: '70', indexer_actual: '60', chain_ok: true, evaluated: true, agree: false });
+    const row = i8Check(H, route('DIRECTION_SYNTHETIC_IN', 30n, 90n), {
+      actual: 70n,
+      direction: 'DIRECTION_SYNTHETIC_IN',
+      outbound: 30n,
+      inbound: 100n,
+    });
+    expect(row).toMatchObject({
+      chain_actual: '70',
+      indexer_actual: '60',
+      chain_ok: true,
+      evaluated: true,
+      agree: false,
+    });
   });
 
   it("judges chain_ok with the chain's own direction", () => {
     // The chain says SYNTHETIC_IN: its counters give 100 − 30 = 70, which it holds.
-    const row = i8Check(H, route('DIRECTION_NATIVE_OUT', 100n, 30n), { actual: 70n, direction: 'DIRECTION_SYNTHETIC_IN', outbound: 30n, inbound: 100n });
+    const row = i8Check(H, route('DIRECTION_NATIVE_OUT', 100n, 30n), {
+      actual: 70n,
+      direction: 'DIRECTION_SYNTHETIC_IN',
+      outbound: 30n,
+      inbound: 100n,
+    });
     expect(row).toMatchObject({ chain_ok: true, agree: true });
-    const wrong = i8Check(H, route('DIRECTION_NATIVE_OUT', 100n, 30n), { actual: 70n, direction: 'DIRECTION_NATIVE_OUT', outbound: 30n, inbound: 100n });
+    const wrong = i8Check(H, route('DIRECTION_NATIVE_OUT', 100n, 30n), {
+      actual: 70n,
+      direction: 'DIRECTION_NATIVE_OUT',
+      outbound: 30n,
+      inbound: 100n,
+    });
     expect(wrong).toMatchObject({ chain_ok: false, agree: true });
   });
 
@@ -376,7 +499,12 @@ describe('i8Check', () => {
   });
 
   it('agrees on a route with nothing outstanding', () => {
-    const row = i8Check(H, route('DIRECTION_NATIVE_OUT', 5n, 5n), { actual: 0n, direction: 'DIRECTION_NATIVE_OUT', outbound: 5n, inbound: 5n });
+    const row = i8Check(H, route('DIRECTION_NATIVE_OUT', 5n, 5n), {
+      actual: 0n,
+      direction: 'DIRECTION_NATIVE_OUT',
+      outbound: 5n,
+      inbound: 5n,
+    });
     expect(row).toMatchObject({ chain_actual: '0', indexer_actual: '0', chain_ok: true, agree: true });
   });
 });

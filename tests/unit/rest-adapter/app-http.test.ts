@@ -42,7 +42,12 @@ describe('rest-adapter HTTP layer', () => {
   async function call(method: string, path: string, headers: Record<string, string> = {}) {
     const res = await fetch(base + path, { method, headers });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, text, body: text && res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text };
+    return {
+      status: res.status,
+      headers: res.headers,
+      text,
+      body: text && res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text,
+    };
   }
 
   it.each([
@@ -80,7 +85,16 @@ describe('rest-adapter HTTP layer', () => {
   });
 
   it('404 JSON for unknown paths, whatever the method', async () => {
-    for (const [method, path] of [['GET', '/'], ['GET', '/v1'], ['GET', '/v2/status'], ['POST', '/nope'], ['GET', '/v1/assets/x/y/z'], ['GET', '/V1/STATUS'], ['GET', '/v1/status/'], ['POST', '/v1/txs/']]) {
+    for (const [method, path] of [
+      ['GET', '/'],
+      ['GET', '/v1'],
+      ['GET', '/v2/status'],
+      ['POST', '/nope'],
+      ['GET', '/v1/assets/x/y/z'],
+      ['GET', '/V1/STATUS'],
+      ['GET', '/v1/status/'],
+      ['POST', '/v1/txs/'],
+    ]) {
       const r = await call(method, path);
       expect(r.status).toBe(404);
       expect(r.body).toEqual({ error: 'not found', code: 'not_found' });
@@ -111,7 +125,10 @@ describe('rest-adapter HTTP layer', () => {
     const names = [...r.headers.keys()];
     expect(names.filter((n) => n.startsWith('access-control-'))).toEqual([]);
     expect(names).not.toContain('x-powered-by');
-    const preflight = await call('OPTIONS', '/v1/txs', { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' });
+    const preflight = await call('OPTIONS', '/v1/txs', {
+      Origin: 'https://example.org',
+      'Access-Control-Request-Method': 'GET',
+    });
     expect([...preflight.headers.keys()].filter((n) => n.startsWith('access-control-'))).toEqual([]);
   });
 

@@ -5,18 +5,37 @@ import { loadRestConfig } from '../../../rest-adapter/config';
 describe('loadRestConfig', () => {
   it('defaults around DATABASE_URL', () => {
     const c = loadRestConfig({ DATABASE_URL: 'postgres://u:p@db:5433/x' });
-    expect(c).toMatchObject({ port: 3001, host: '0.0.0.0', schema: 'svc', statementTimeoutMs: 5000, hrp: 'svc', gasDenom: 'usvc' });
+    expect(c).toMatchObject({
+      port: 3001,
+      host: '0.0.0.0',
+      schema: 'svc',
+      statementTimeoutMs: 5000,
+      hrp: 'svc',
+      gasDenom: 'usvc',
+    });
     expect(c.database).toEqual({ connectionString: 'postgres://u:p@db:5433/x', max: 10 });
     expect(c.responseCache).toEqual({ maxBytes: 64 * 1024 * 1024, pollMs: 200 });
   });
 
   it('sizes the response cache, or turns it off with RESPONSE_CACHE_MB=0', () => {
-    expect(loadRestConfig({ DB_HOST: 'h', RESPONSE_CACHE_MB: '8', RESPONSE_CACHE_POLL_MS: '50' }).responseCache).toEqual({ maxBytes: 8 * 1024 * 1024, pollMs: 50 });
+    expect(
+      loadRestConfig({ DB_HOST: 'h', RESPONSE_CACHE_MB: '8', RESPONSE_CACHE_POLL_MS: '50' }).responseCache,
+    ).toEqual({ maxBytes: 8 * 1024 * 1024, pollMs: 50 });
     expect(loadRestConfig({ DB_HOST: 'h', RESPONSE_CACHE_MB: '0' }).responseCache).toBe(false);
   });
 
   it("reads the SubQuery node's DB_* variables", () => {
-    const c = loadRestConfig({ DB_HOST: 'pg', DB_PORT: '6543', DB_USER: 'me', DB_PASS: 'pw', DB_DATABASE: 'idx', DB_SCHEMA: 'svc_test', PORT: '8080', DB_POOL_MAX: '3', SVC_HRP: 'abc' });
+    const c = loadRestConfig({
+      DB_HOST: 'pg',
+      DB_PORT: '6543',
+      DB_USER: 'me',
+      DB_PASS: 'pw',
+      DB_DATABASE: 'idx',
+      DB_SCHEMA: 'svc_test',
+      PORT: '8080',
+      DB_POOL_MAX: '3',
+      SVC_HRP: 'abc',
+    });
     expect(c.database).toEqual({ host: 'pg', port: 6543, user: 'me', password: 'pw', database: 'idx', max: 3 });
     expect(c).toMatchObject({ port: 8080, schema: 'svc_test', hrp: 'abc' });
   });

@@ -15,8 +15,20 @@ const transferred = {
     { key: 'msg_index', value: '0', index: true },
   ],
 };
-const fee = { type: 'tx', attributes: [{ key: 'fee', value: '10usvc', index: true }, { key: 'fee_payer', value: 'svc1payer', index: true }] };
-const message = { type: 'message', attributes: [{ key: 'action', value: '/svc.rights.v1.MsgTransfer' }, { key: 'msg_index', value: '2' }] };
+const fee = {
+  type: 'tx',
+  attributes: [
+    { key: 'fee', value: '10usvc', index: true },
+    { key: 'fee_payer', value: 'svc1payer', index: true },
+  ],
+};
+const message = {
+  type: 'message',
+  attributes: [
+    { key: 'action', value: '/svc.rights.v1.MsgTransfer' },
+    { key: 'msg_index', value: '2' },
+  ],
+};
 const expired = {
   type: 'svc.settlement.v1.EventSettlementExpired',
   attributes: [
@@ -24,7 +36,13 @@ const expired = {
     { key: 'mode', value: 'EndBlock' },
   ],
 };
-const plainBlockEvent = { type: 'coin_spent', attributes: [{ key: 'amount', value: '1usvc' }, { key: 'mode', value: 'BeginBlock' }] };
+const plainBlockEvent = {
+  type: 'coin_spent',
+  attributes: [
+    { key: 'amount', value: '1usvc' },
+    { key: 'mode', value: 'BeginBlock' },
+  ],
+};
 
 describe('deriveEvent', () => {
   it('a typed event of a successful tx: decoded without bookkeeping, msg_index from its attribute, applied, no mode', () => {
@@ -53,7 +71,10 @@ describe('deriveEvent', () => {
       event_index: 0,
       type: 'tx',
       msg_index: null,
-      attributes: [{ key: 'fee', value: '10usvc' }, { key: 'fee_payer', value: 'svc1payer' }],
+      attributes: [
+        { key: 'fee', value: '10usvc' },
+        { key: 'fee_payer', value: 'svc1payer' },
+      ],
       decoded: null,
       applied: false,
     });
@@ -61,13 +82,29 @@ describe('deriveEvent', () => {
   });
 
   it('a tx event keeps no mode even with a mode attribute', () => {
-    const e = deriveEvent({ type: 'svc.x.v1.EventY', attributes: [{ key: 'mode', value: 'EndBlock' }, { key: 'n', value: '1' }] }, 0, txOrigin(0));
+    const e = deriveEvent(
+      {
+        type: 'svc.x.v1.EventY',
+        attributes: [
+          { key: 'mode', value: 'EndBlock' },
+          { key: 'n', value: '1' },
+        ],
+      },
+      0,
+      txOrigin(0),
+    );
     expect(e).not.toHaveProperty('mode');
     expect(e).toMatchObject({ decoded: { n: 1 }, applied: true });
   });
 
   it('a typed svc event whose values are not JSON is not decoded, so not applied', () => {
-    expect(deriveEvent({ type: 'svc.rights.v1.EventTransferred', attributes: [{ key: 'units', value: 'five' }] }, 0, txOrigin(0))).toMatchObject({ decoded: null, applied: false });
+    expect(
+      deriveEvent(
+        { type: 'svc.rights.v1.EventTransferred', attributes: [{ key: 'units', value: 'five' }] },
+        0,
+        txOrigin(0),
+      ),
+    ).toMatchObject({ decoded: null, applied: false });
   });
 
   it('block-level events: mode from the attribute, msg_index null, applied (typed or not)', () => {
@@ -83,7 +120,11 @@ describe('deriveEvent', () => {
       decoded: { settlement_id: '7' },
       applied: true,
     });
-    expect(deriveEvent(plainBlockEvent, 0, BLOCK_LEVEL)).toMatchObject({ mode: 'BeginBlock', decoded: null, applied: true });
+    expect(deriveEvent(plainBlockEvent, 0, BLOCK_LEVEL)).toMatchObject({
+      mode: 'BeginBlock',
+      decoded: null,
+      applied: true,
+    });
     expect(deriveEvent({ type: 'coin_spent', attributes: [] }, 0, BLOCK_LEVEL)).not.toHaveProperty('mode');
   });
 });
@@ -154,10 +195,18 @@ describe('presentActivity', () => {
 
   it('a block-level entry carries the mode of its event', () => {
     const out = presentActivity({ ...base, tx_index: -1, event_index: 0, tx_hash: null, code: null, event: expired });
-    expect(out).toMatchObject({ tx_index: -1, tx_hash: null, type: 'svc.settlement.v1.EventSettlementExpired', mode: 'EndBlock', decoded: { settlement_id: '7' } });
+    expect(out).toMatchObject({
+      tx_index: -1,
+      tx_hash: null,
+      type: 'svc.settlement.v1.EventSettlementExpired',
+      mode: 'EndBlock',
+      decoded: { settlement_id: '7' },
+    });
   });
 
   it('an entry whose event the store lacks is an error, not a guess', () => {
-    expect(() => presentActivity({ ...base, tx_index: 0, event_index: 9, tx_hash: 'AB'.repeat(32), event: null })).toThrow(/event not found/);
+    expect(() =>
+      presentActivity({ ...base, tx_index: 0, event_index: 9, tx_hash: 'AB'.repeat(32), event: null }),
+    ).toThrow(/event not found/);
   });
 });

@@ -13,12 +13,20 @@ describe('toJson', () => {
   });
 
   it('splices RawJson text in as it is stored', () => {
-    const text = toJson({ msgs: new RawJson('[{"@type":"/x","amount":"12345678901234567890"}]'), fee: [new RawJson('{"b":2,"a":1}')] });
+    const text = toJson({
+      msgs: new RawJson('[{"@type":"/x","amount":"12345678901234567890"}]'),
+      fee: [new RawJson('{"b":2,"a":1}')],
+    });
     expect(text).toBe('{"msgs":[{"@type":"/x","amount":"12345678901234567890"}],"fee":[{"b":2,"a":1}]}');
   });
 
   it('writes a bigint beyond 2^53 exactly, with RawJson beside it', () => {
-    const text = toJson({ block_time_ns: 1763800000123456789n, n: -5n, raw: new RawJson('{"k":[1]}'), list: [new RawJson('2'), 3n] });
+    const text = toJson({
+      block_time_ns: 1763800000123456789n,
+      n: -5n,
+      raw: new RawJson('{"k":[1]}'),
+      list: [new RawJson('2'), 3n],
+    });
     expect(text).toBe('{"block_time_ns":1763800000123456789,"n":-5,"raw":{"k":[1]},"list":[2,3]}');
   });
 

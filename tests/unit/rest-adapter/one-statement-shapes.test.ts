@@ -25,7 +25,10 @@ describe('oneWithChildren', () => {
 
   it('a parent without children: one row whose child columns are null', async () => {
     const sql = cannedSql([{ id: '7', status: 'x', child_present: false, child_event: null, child_height: null }]);
-    expect(await oneWithChildren(sql, 'SELECT id, status FROM p WHERE id = $1', ['7'], spec)).toEqual({ parent: { id: '7', status: 'x' }, children: [] });
+    expect(await oneWithChildren(sql, 'SELECT id, status FROM p WHERE id = $1', ['7'], spec)).toEqual({
+      parent: { id: '7', status: 'x' },
+      children: [],
+    });
     expect(sql.seen[0].values).toEqual(['7']);
     expect(sql.seen[0].text).toMatch(/LEFT JOIN "svc"\.timeline c ON c\.parent_id = p\.id\s+ORDER BY c\.seq/);
   });
@@ -52,7 +55,9 @@ describe('splitAssetScoped', () => {
   });
 
   it('one row of null page columns: the asset with an empty page', () => {
-    expect(splitAssetScoped([{ asset_status: 'ASSET_STATUS_ACTIVE', height: null as unknown as number, denom: null }])).toEqual({ status: 'ASSET_STATUS_ACTIVE', rows: [] });
+    expect(
+      splitAssetScoped([{ asset_status: 'ASSET_STATUS_ACTIVE', height: null as unknown as number, denom: null }]),
+    ).toEqual({ status: 'ASSET_STATUS_ACTIVE', rows: [] });
   });
 
   it('page rows without the status column', () => {
@@ -60,6 +65,12 @@ describe('splitAssetScoped', () => {
       { asset_status: 'ASSET_STATUS_LIQUIDATING', height: 9, denom: 'usvc' },
       { asset_status: 'ASSET_STATUS_LIQUIDATING', height: 4, denom: 'uatom' },
     ];
-    expect(splitAssetScoped(rows)).toEqual({ status: 'ASSET_STATUS_LIQUIDATING', rows: [{ height: 9, denom: 'usvc' }, { height: 4, denom: 'uatom' }] });
+    expect(splitAssetScoped(rows)).toEqual({
+      status: 'ASSET_STATUS_LIQUIDATING',
+      rows: [
+        { height: 9, denom: 'usvc' },
+        { height: 4, denom: 'uatom' },
+      ],
+    });
   });
 });

@@ -35,9 +35,12 @@ describe('limit', () => {
     expect(parseLimit('007')).toBe(7);
   });
 
-  it.each(['0', '101', '1000', '-1', '1.5', '1e2', ' 5', '5 ', '+5', '', 'abc', '0x10', '99999999999999999999'])('refuses %j (never clamps)', (raw) => {
-    rejects(() => parseLimit(raw));
-  });
+  it.each(['0', '101', '1000', '-1', '1.5', '1e2', ' 5', '5 ', '+5', '', 'abc', '0x10', '99999999999999999999'])(
+    'refuses %j (never clamps)',
+    (raw) => {
+      rejects(() => parseLimit(raw));
+    },
+  );
 });
 
 describe('query values', () => {
@@ -73,7 +76,8 @@ describe('path ids', () => {
   it('asset id: 64 lower-case hex only', () => {
     const id = 'ab'.repeat(32);
     expect(parseAssetIdParam(id)).toBe(id);
-    for (const raw of [id.toUpperCase(), id.slice(2), id + '00', 'zz'.repeat(32), '0x' + id]) rejects(() => parseAssetIdParam(raw));
+    for (const raw of [id.toUpperCase(), id.slice(2), id + '00', 'zz'.repeat(32), '0x' + id])
+      rejects(() => parseAssetIdParam(raw));
     expect(parseAssetFilter(undefined)).toBeUndefined();
     rejects(() => parseAssetFilter('AB'.repeat(32)));
   });
@@ -82,7 +86,8 @@ describe('path ids', () => {
     const hex = 'aB'.repeat(32);
     expect(parseTxHash(hex)).toEqual({ kind: 'consensus', hash: hex.toUpperCase() });
     expect(parseTxHash('0x' + hex)).toEqual({ kind: 'eth', hash: '0x' + hex.toLowerCase() });
-    for (const raw of [hex.slice(1), '0x' + hex.slice(1), '0X' + hex, 'g'.repeat(64), '']) rejects(() => parseTxHash(raw));
+    for (const raw of [hex.slice(1), '0x' + hex.slice(1), '0X' + hex, 'g'.repeat(64), ''])
+      rejects(() => parseTxHash(raw));
   });
 });
 
@@ -102,7 +107,15 @@ describe('addresses', () => {
     rejects(() => parseAddressParam(badChecksum, 'svc'));
     rejects(() => parseAddressParam(toBech32(KEY, 'cosmos'), 'svc'));
     rejects(() => parseAddressParam(BECH32.slice(0, -1) + (BECH32.endsWith('q') ? 'p' : 'q'), 'svc'));
-    rejects(() => parseAddressParam(toBech32(Uint8Array.from({ length: 20 }, () => 1), 'svc').slice(0, -6), 'svc'));
+    rejects(() =>
+      parseAddressParam(
+        toBech32(
+          Uint8Array.from({ length: 20 }, () => 1),
+          'svc',
+        ).slice(0, -6),
+        'svc',
+      ),
+    );
     rejects(() => parseAddressParam('0x1234', 'svc'));
     rejects(() => parseAccountFilter('nope', 'svc', 'party'));
     expect(parseAccountFilter(EVM, 'svc', 'account')).toBe(BECH32);
@@ -114,7 +127,8 @@ describe('filters', () => {
     expect(parseSettlementStatus('pending')).toBe('STATUS_PENDING');
     expect(parseSettlementStatus('STATUS_EXPIRED')).toBe('STATUS_EXPIRED');
     expect(parseSettlementStatus(undefined)).toBeUndefined();
-    for (const raw of ['PENDING', 'Pending', 'status_pending', 'open', '', 'toString', '__proto__']) rejects(() => parseSettlementStatus(raw));
+    for (const raw of ['PENDING', 'Pending', 'status_pending', 'open', '', 'toString', '__proto__'])
+      rejects(() => parseSettlementStatus(raw));
   });
 
   it('transfer status, message id, method', () => {
@@ -124,6 +138,14 @@ describe('filters', () => {
     rejects(() => parseMessageId('ab'.repeat(32)));
     expect(parseMethod('/svc.rights.v1.MsgTransfer')).toBe('/svc.rights.v1.MsgTransfer');
     expect(parseMethod('/cosmos.bank.v1beta1.MsgSend')).toBe('/cosmos.bank.v1beta1.MsgSend');
-    for (const raw of ['MsgTransfer', '/MsgTransfer', 'svc.rights.v1.MsgTransfer', '/svc..Msg', '/svc.rights.v1.Msg Transfer', '']) rejects(() => parseMethod(raw));
+    for (const raw of [
+      'MsgTransfer',
+      '/MsgTransfer',
+      'svc.rights.v1.MsgTransfer',
+      '/svc..Msg',
+      '/svc.rights.v1.Msg Transfer',
+      '',
+    ])
+      rejects(() => parseMethod(raw));
   });
 });

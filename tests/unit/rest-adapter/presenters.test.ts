@@ -5,8 +5,20 @@ import { seqOf as mappingSeqOf } from '../../../src/mappings/util/values';
 import { seqOf } from '../../../rest-adapter/paging/seq';
 import { keysetPage } from '../../../rest-adapter/paging/cursors';
 import { formatTimestamp } from '../../../rest-adapter/presenters/values';
-import { presentAccrual, presentHolder, presentKind, presentLatestInvariantCheck, presentPolicy } from '../../../rest-adapter/presenters/asset';
-import { presentAccountLocks, presentAssets, presentClaimable, presentSettlement, presentVotingPower } from '../../../rest-adapter/presenters/account';
+import {
+  presentAccrual,
+  presentHolder,
+  presentKind,
+  presentLatestInvariantCheck,
+  presentPolicy,
+} from '../../../rest-adapter/presenters/asset';
+import {
+  presentAccountLocks,
+  presentAssets,
+  presentClaimable,
+  presentSettlement,
+  presentVotingPower,
+} from '../../../rest-adapter/presenters/account';
 import { windowIsCurrent } from '../../../rest-adapter/presenters/bridge';
 import { outstanding } from '../../../src/lib/bridge-route';
 import { dailySeries, dailyWindow, presentStatus } from '../../../rest-adapter/presenters/chain';
@@ -32,7 +44,14 @@ describe('timestamps', () => {
 
 describe('ordering key', () => {
   it('agrees with the mappings', () => {
-    for (const [h, t, e] of [[1, -1, -1], [1, 0, -1], [7, 3, 12], [123456, 99998, 99998], [5, -1, 0]]) expect(seqOf(h, t, e)).toBe(mappingSeqOf(h, t, e));
+    for (const [h, t, e] of [
+      [1, -1, -1],
+      [1, 0, -1],
+      [7, 3, 12],
+      [123456, 99998, 99998],
+      [5, -1, 0],
+    ])
+      expect(seqOf(h, t, e)).toBe(mappingSeqOf(h, t, e));
   });
 
   it('keysetPage: the extra row only signals a next page', () => {
@@ -61,17 +80,48 @@ describe('assets', () => {
   it('effective policy is the override when set, else the asset policy; effective supply = supply x multiplier', () => {
     const assetPolicy = { transfer: 'TRANSFER_MODE_RESTRICTED', allowlist: ['x'] };
     const plain = presentKind(kind, assetPolicy);
-    expect(plain).toMatchObject({ policy_override: null, policy_source: 'ASSET', multiplier: 3, supply: '1000000000000000000000' });
-    expect(plain.effective_policy).toEqual({ transfer: 'TRANSFER_MODE_RESTRICTED', attestation_type: '', attester: '', allowlist: ['x'] });
-    expect(plain.effective_supply).toEqual({ raw: '1000000000000000000000', multiplier: 3, effective: '3000000000000000000000' });
-    const overridden = presentKind({ ...kind, policy_override: { transfer: 'TRANSFER_MODE_OPEN' }, term: { start: '2026-01-01T00:00:00Z', label: 'Q1' } }, assetPolicy);
-    expect(overridden).toMatchObject({ policy_source: 'KIND_OVERRIDE', effective_policy: { transfer: 'TRANSFER_MODE_OPEN' } });
+    expect(plain).toMatchObject({
+      policy_override: null,
+      policy_source: 'ASSET',
+      multiplier: 3,
+      supply: '1000000000000000000000',
+    });
+    expect(plain.effective_policy).toEqual({
+      transfer: 'TRANSFER_MODE_RESTRICTED',
+      attestation_type: '',
+      attester: '',
+      allowlist: ['x'],
+    });
+    expect(plain.effective_supply).toEqual({
+      raw: '1000000000000000000000',
+      multiplier: 3,
+      effective: '3000000000000000000000',
+    });
+    const overridden = presentKind(
+      {
+        ...kind,
+        policy_override: { transfer: 'TRANSFER_MODE_OPEN' },
+        term: { start: '2026-01-01T00:00:00Z', label: 'Q1' },
+      },
+      assetPolicy,
+    );
+    expect(overridden).toMatchObject({
+      policy_source: 'KIND_OVERRIDE',
+      effective_policy: { transfer: 'TRANSFER_MODE_OPEN' },
+    });
     expect(overridden.term).toEqual({ start: '2026-01-01T00:00:00Z', end: null, label: 'Q1' });
   });
 
   it('an unspecified transfer mode is OPEN, as the chain stores it', () => {
-    expect(presentPolicy({})).toEqual({ transfer: 'TRANSFER_MODE_OPEN', attestation_type: '', attester: '', allowlist: [] });
-    expect(presentPolicy(JSON.stringify({ transfer: 'TRANSFER_MODE_UNSPECIFIED' })).transfer).toBe('TRANSFER_MODE_OPEN');
+    expect(presentPolicy({})).toEqual({
+      transfer: 'TRANSFER_MODE_OPEN',
+      attestation_type: '',
+      attester: '',
+      allowlist: [],
+    });
+    expect(presentPolicy(JSON.stringify({ transfer: 'TRANSFER_MODE_UNSPECIFIED' })).transfer).toBe(
+      'TRANSFER_MODE_OPEN',
+    );
   });
 
   it('residue = module_held - sum of claimable - carry, signed', () => {
@@ -93,15 +143,50 @@ describe('assets', () => {
 
   it('latest invariant check: highest height, agree only when every kind agrees', () => {
     expect(presentLatestInvariantCheck([])).toBeNull();
-    const check = (kind_id: number, height: number, agree: boolean) => ({ asset_id: A, kind_id, height, agree, chain: { supply: '5', holder_count: 1 }, indexer: { supply: '5', holder_count: 1 } });
-    expect(presentLatestInvariantCheck([check(0, 10, true), check(1, 12, false)])).toMatchObject({ height: 12, agree: false });
+    const check = (kind_id: number, height: number, agree: boolean) => ({
+      asset_id: A,
+      kind_id,
+      height,
+      agree,
+      chain: { supply: '5', holder_count: 1 },
+      indexer: { supply: '5', holder_count: 1 },
+    });
+    expect(presentLatestInvariantCheck([check(0, 10, true), check(1, 12, false)])).toMatchObject({
+      height: 12,
+      agree: false,
+    });
   });
 
   it('holder: locks ordered by ref, only ACTIVE encumbrances behind encumbrance/ locks, by id', () => {
-    const locks = [{ ref: 'settlement/4', units: '1' }, { ref: 'encumbrance/9', units: '2' }, { ref: 'encumbrance/10', units: '3' }, { ref: 'encumbrance/11', units: '4' }];
-    const enc = (id: string, status: string) => ({ id, kind: 'pledge', beneficiary: 'b', units: '2', status, expiry: null, holder_release_after: '2026-01-01 00:00:00' });
-    const holder = presentHolder({ holder: 'h', units: '20', locked: '10', locks }, new Map([['9', enc('9', 'active')], ['10', enc('10', 'active')], ['11', enc('11', 'released')]]));
-    expect(holder.locks.map((l) => l.ref)).toEqual(['encumbrance/10', 'encumbrance/11', 'encumbrance/9', 'settlement/4']);
+    const locks = [
+      { ref: 'settlement/4', units: '1' },
+      { ref: 'encumbrance/9', units: '2' },
+      { ref: 'encumbrance/10', units: '3' },
+      { ref: 'encumbrance/11', units: '4' },
+    ];
+    const enc = (id: string, status: string) => ({
+      id,
+      kind: 'pledge',
+      beneficiary: 'b',
+      units: '2',
+      status,
+      expiry: null,
+      holder_release_after: '2026-01-01 00:00:00',
+    });
+    const holder = presentHolder(
+      { holder: 'h', units: '20', locked: '10', locks },
+      new Map([
+        ['9', enc('9', 'active')],
+        ['10', enc('10', 'active')],
+        ['11', enc('11', 'released')],
+      ]),
+    );
+    expect(holder.locks.map((l) => l.ref)).toEqual([
+      'encumbrance/10',
+      'encumbrance/11',
+      'encumbrance/9',
+      'settlement/4',
+    ]);
     expect(holder.encumbrances.map((e) => e.id)).toEqual([9, 10]);
     expect(holder.encumbrances[0]).toMatchObject({ holder_release_after: '2026-01-01T00:00:00Z', expiry: null });
   });
@@ -119,40 +204,110 @@ describe('account parts', () => {
   });
 
   it('groups positions with units > 0 by asset with whole units, and lists every lock', () => {
-    const rows = [position(A, 0, 'ECONOMIC', '12500000', [{ ref: 'encumbrance/3', units: '10' }]), position(A, 1, 'INCOME', '0'), position(B, 0, 'VOTE', '3000000')];
+    const rows = [
+      position(A, 0, 'ECONOMIC', '12500000', [{ ref: 'encumbrance/3', units: '10' }]),
+      position(A, 1, 'INCOME', '0'),
+      position(B, 0, 'VOTE', '3000000'),
+    ];
     expect(presentAssets(rows)).toEqual([
-      { asset_id: A, positions: [{ kind_id: 0, class: 'ECONOMIC', units: '12500000', encumbered: '0', whole_units: '12.5', locks: [{ ref: 'encumbrance/3', units: '10' }] }] },
-      { asset_id: B, positions: [{ kind_id: 0, class: 'VOTE', units: '3000000', encumbered: '0', whole_units: '3', locks: [] }] },
+      {
+        asset_id: A,
+        positions: [
+          {
+            kind_id: 0,
+            class: 'ECONOMIC',
+            units: '12500000',
+            encumbered: '0',
+            whole_units: '12.5',
+            locks: [{ ref: 'encumbrance/3', units: '10' }],
+          },
+        ],
+      },
+      {
+        asset_id: B,
+        positions: [{ kind_id: 0, class: 'VOTE', units: '3000000', encumbered: '0', whole_units: '3', locks: [] }],
+      },
     ]);
     expect(presentAccountLocks(rows)).toEqual([{ asset_id: A, kind_id: 0, ref: 'encumbrance/3', units: '10' }]);
   });
 
   it('claimable: pending = floor(units x (index - snapshot) / 1e18), entries with nothing to claim left out', () => {
-    const base = { routed_from: '', ref: '', asset_id: A, kind_id: 1, denom: 'uusdc', snapshot_index: '0', accrued: '0' };
+    const base = {
+      routed_from: '',
+      ref: '',
+      asset_id: A,
+      kind_id: 1,
+      denom: 'uusdc',
+      snapshot_index: '0',
+      accrued: '0',
+    };
     const out = presentClaimable([
       { ...base, units: '3', index: '333333333333333333' }, // 0.999… -> 0
       { ...base, denom: 'uatom', units: '1000000', index: '1500000000000000000', accrued: '7' }, // 1500000 + 7
-      { ...base, routed_from: 'holder', ref: 'encumbrance/2', units: '10', index: '2000000000000000000', snapshot_index: '1000000000000000000' },
+      {
+        ...base,
+        routed_from: 'holder',
+        ref: 'encumbrance/2',
+        units: '10',
+        index: '2000000000000000000',
+        snapshot_index: '1000000000000000000',
+      },
     ]);
     expect(out).toEqual([
-      { routed_from: '', ref: '', asset_id: A, denom: 'uatom', kind_id: 1, pending: '1500000', accrued: '7', total: '1500007' },
-      { routed_from: 'holder', ref: 'encumbrance/2', asset_id: A, denom: 'uusdc', kind_id: 1, pending: '10', accrued: '0', total: '10' },
+      {
+        routed_from: '',
+        ref: '',
+        asset_id: A,
+        denom: 'uatom',
+        kind_id: 1,
+        pending: '1500000',
+        accrued: '7',
+        total: '1500007',
+      },
+      {
+        routed_from: 'holder',
+        ref: 'encumbrance/2',
+        asset_id: A,
+        denom: 'uusdc',
+        kind_id: 1,
+        pending: '10',
+        accrued: '0',
+        total: '10',
+      },
     ]);
   });
 
   it('voting power over VOTE kinds: own - delegated out + delegated in, per asset', () => {
     const vp = presentVotingPower(
       [position(A, 2, 'VOTE', '100'), position(A, 0, 'ECONOMIC', '999'), position(B, 1, 'VOTE', '5')],
-      [{ asset_id: A, kind_id: 2, delegated_out: '30', delegated_in: '0' }, { asset_id: B, kind_id: 3, delegated_out: '0', delegated_in: '8' }],
+      [
+        { asset_id: A, kind_id: 2, delegated_out: '30', delegated_in: '0' },
+        { asset_id: B, kind_id: 3, delegated_out: '0', delegated_in: '8' },
+      ],
     );
     expect(vp).toEqual([
-      { asset_id: A, own: '100', delegated_out: '30', delegated_in: '0', voting_power: { total: '70', by_kind: [{ kind_id: 2, own: '100', delegated_out: '30', delegated_in: '0', total: '70' }] } },
+      {
+        asset_id: A,
+        own: '100',
+        delegated_out: '30',
+        delegated_in: '0',
+        voting_power: {
+          total: '70',
+          by_kind: [{ kind_id: 2, own: '100', delegated_out: '30', delegated_in: '0', total: '70' }],
+        },
+      },
       {
         asset_id: B,
         own: '5',
         delegated_out: '0',
         delegated_in: '8',
-        voting_power: { total: '13', by_kind: [{ kind_id: 1, own: '5', delegated_out: '0', delegated_in: '0', total: '5' }, { kind_id: 3, own: '0', delegated_out: '0', delegated_in: '8', total: '8' }] },
+        voting_power: {
+          total: '13',
+          by_kind: [
+            { kind_id: 1, own: '5', delegated_out: '0', delegated_in: '0', total: '5' },
+            { kind_id: 3, own: '0', delegated_out: '0', delegated_in: '8', total: '8' },
+          ],
+        },
       },
     ]);
   });
@@ -162,7 +317,10 @@ describe('account parts', () => {
       id: '7',
       proposer: 'p',
       counterparty: 'c',
-      legs: [{ direction: 'LEG_DIRECTION_GIVE', right: null, coin: { denom: 'uusdc', amount: '5' } }, { direction: 'LEG_DIRECTION_ASK', right: { asset_id: A, kind_id: 0, units: '1' } }],
+      legs: [
+        { direction: 'LEG_DIRECTION_GIVE', right: null, coin: { denom: 'uusdc', amount: '5' } },
+        { direction: 'LEG_DIRECTION_ASK', right: { asset_id: A, kind_id: 0, units: '1' } },
+      ],
       expiry: '2026-01-01 00:00:00',
       status: 'STATUS_PENDING',
       cancel_reason: '',
@@ -172,24 +330,60 @@ describe('account parts', () => {
       created_at: '2026-01-01 00:00:00',
       updated_height: 1,
     });
-    expect(s.legs).toEqual([{ direction: 'LEG_DIRECTION_GIVE', coin: { denom: 'uusdc', amount: '5' } }, { direction: 'LEG_DIRECTION_ASK', right: { asset_id: A, kind_id: 0, units: '1' } }]);
+    expect(s.legs).toEqual([
+      { direction: 'LEG_DIRECTION_GIVE', coin: { denom: 'uusdc', amount: '5' } },
+      { direction: 'LEG_DIRECTION_ASK', right: { asset_id: A, kind_id: 0, units: '1' } },
+    ]);
     expect(s.id).toBe(7);
   });
 });
 
 describe('timelines', () => {
   it('settlement: no actor for the sweep or a liquidation cancel; reason only on cancels', () => {
-    const row = { height: 5, block_time: '2026-01-01 00:00:00', tx_hash: null, actor: 'waterfall-module', reason: 'LIQUIDATION' };
-    expect(presentSettlementTimeline({ ...row, event: 'cancelled' })).toMatchObject({ actor: null, reason: 'LIQUIDATION' });
-    expect(presentSettlementTimeline({ ...row, event: 'expired', actor: null, reason: null })).toMatchObject({ actor: null, reason: '' });
-    expect(presentSettlementTimeline({ ...row, event: 'cancelled', actor: 'alice', reason: '' })).toMatchObject({ actor: 'alice', reason: '' });
-    expect(presentSettlementTimeline({ ...row, event: 'proposed', actor: 'alice', reason: null })).toMatchObject({ actor: 'alice', reason: '' });
+    const row = {
+      height: 5,
+      block_time: '2026-01-01 00:00:00',
+      tx_hash: null,
+      actor: 'waterfall-module',
+      reason: 'LIQUIDATION',
+    };
+    expect(presentSettlementTimeline({ ...row, event: 'cancelled' })).toMatchObject({
+      actor: null,
+      reason: 'LIQUIDATION',
+    });
+    expect(presentSettlementTimeline({ ...row, event: 'expired', actor: null, reason: null })).toMatchObject({
+      actor: null,
+      reason: '',
+    });
+    expect(presentSettlementTimeline({ ...row, event: 'cancelled', actor: 'alice', reason: '' })).toMatchObject({
+      actor: 'alice',
+      reason: '',
+    });
+    expect(presentSettlementTimeline({ ...row, event: 'proposed', actor: 'alice', reason: null })).toMatchObject({
+      actor: 'alice',
+      reason: '',
+    });
   });
 
   it('encumbrance: units as {units}; unknown roles are null', () => {
-    const row = { event: 'expired', height: 5, block_time: '2026-01-01 00:00:00', tx_hash: null, actor: null, actor_role: 'protocol', units: { asset_id: A, kind_id: 0, units: '9' } };
-    expect(presentEncumbranceTimeline(row)).toMatchObject({ actor_role: 'protocol', units: { units: '9' }, actor: null });
-    expect(presentEncumbranceTimeline({ ...row, actor_role: 'unspecified', units: null })).toMatchObject({ actor_role: null, units: null });
+    const row = {
+      event: 'expired',
+      height: 5,
+      block_time: '2026-01-01 00:00:00',
+      tx_hash: null,
+      actor: null,
+      actor_role: 'protocol',
+      units: { asset_id: A, kind_id: 0, units: '9' },
+    };
+    expect(presentEncumbranceTimeline(row)).toMatchObject({
+      actor_role: 'protocol',
+      units: { units: '9' },
+      actor: null,
+    });
+    expect(presentEncumbranceTimeline({ ...row, actor_role: 'unspecified', units: null })).toMatchObject({
+      actor_role: null,
+      units: null,
+    });
   });
 });
 
@@ -213,7 +407,10 @@ describe('status and daily series', () => {
     expect(days).toHaveLength(14);
     expect(days[0]).toBe('2026-02-16');
     expect(days[13]).toBe('2026-03-01');
-    const series = dailySeries(days, [{ day: '2026-02-28', count: 4 }, { day: '2026-01-01', count: 9 }]);
+    const series = dailySeries(days, [
+      { day: '2026-02-28', count: 4 },
+      { day: '2026-01-01', count: 9 },
+    ]);
     expect(series.reduce((n, d) => n + d.count, 0)).toBe(4);
     expect(series[12]).toEqual({ day: '2026-02-28', count: 4 });
   });
@@ -228,7 +425,11 @@ describe('status and daily series', () => {
       wall_clock_lag_seconds: 90,
       drift_total: 3,
     });
-    expect(presentStatus({ indexedHeight: 0, targetHeight: 0 }, undefined, 0, 0)).toMatchObject({ indexed_height: 0, latest_block_time: '1970-01-01T00:00:00Z', drift_total: 0 });
+    expect(presentStatus({ indexedHeight: 0, targetHeight: 0 }, undefined, 0, 0)).toMatchObject({
+      indexed_height: 0,
+      latest_block_time: '1970-01-01T00:00:00Z',
+      drift_total: 0,
+    });
   });
 });
 
@@ -237,9 +438,16 @@ describe('lookup shapes (dispatch order)', () => {
   const evm = toChecksumAddress(key);
 
   it('classifies each shape', () => {
-    expect(lookupShape('Ab'.repeat(32), 'svc')).toEqual({ shape: 'hex64', assetId: 'ab'.repeat(32), txHash: 'AB'.repeat(32) });
+    expect(lookupShape('Ab'.repeat(32), 'svc')).toEqual({
+      shape: 'hex64',
+      assetId: 'ab'.repeat(32),
+      txHash: 'AB'.repeat(32),
+    });
     expect(lookupShape('1'.repeat(64), 'svc')?.shape).toBe('hex64'); // 64 digits: the first rule wins
-    expect(lookupShape(toBech32(key, 'svc'), 'svc')).toMatchObject({ shape: 'bech32', account: { bech32: toBech32(key, 'svc'), evm } });
+    expect(lookupShape(toBech32(key, 'svc'), 'svc')).toMatchObject({
+      shape: 'bech32',
+      account: { bech32: toBech32(key, 'svc'), evm },
+    });
     expect(lookupShape(evm, 'svc')).toMatchObject({ shape: 'evm', account: { bech32: toBech32(key, 'svc') } });
     expect(lookupShape(evm.toLowerCase(), 'svc')?.shape).toBe('evm');
     expect(lookupShape('0x' + 'AB'.repeat(32), 'svc')).toEqual({ shape: 'ethHash', ethHash: '0x' + 'ab'.repeat(32) });
@@ -248,8 +456,12 @@ describe('lookup shapes (dispatch order)', () => {
 
   it('does not recognise wrong checksums, other prefixes or free text', () => {
     const i = evm.slice(2).search(/[a-fA-F]/) + 2;
-    const bad = evm.slice(0, i) + (evm[i] === evm[i].toLowerCase() ? evm[i].toUpperCase() : evm[i].toLowerCase()) + evm.slice(i + 1);
-    for (const q of [bad, toBech32(key, 'cosmos'), 'hello', '-1', '1.5', '0x12', '', '0X' + 'ab'.repeat(20)]) expect(lookupShape(q, 'svc')).toBeNull();
+    const bad =
+      evm.slice(0, i) +
+      (evm[i] === evm[i].toLowerCase() ? evm[i].toUpperCase() : evm[i].toLowerCase()) +
+      evm.slice(i + 1);
+    for (const q of [bad, toBech32(key, 'cosmos'), 'hello', '-1', '1.5', '0x12', '', '0X' + 'ab'.repeat(20)])
+      expect(lookupShape(q, 'svc')).toBeNull();
   });
 });
 

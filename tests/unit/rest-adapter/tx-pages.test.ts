@@ -1,7 +1,17 @@
 /** /v1/txs paging logic (SPEC parameter rule 3) on an in-memory ordering. */
 import { InvalidInputError } from '../../../src/lib/errors';
 import { encodeCursor } from '../../../src/lib/cursor';
-import { decodeTxCursor, encodeTxCursor, lastPageSize, TxKey, TxPageRead, TxPageRequest, TxPosition, txPageOf, txPageRequest } from '../../../rest-adapter/paging/tx-pages';
+import {
+  decodeTxCursor,
+  encodeTxCursor,
+  lastPageSize,
+  TxKey,
+  TxPageRead,
+  TxPageRequest,
+  TxPosition,
+  txPageOf,
+  txPageRequest,
+} from '../../../rest-adapter/paging/tx-pages';
 import { txSeq } from '../../../rest-adapter/paging/seq';
 
 interface Row extends TxKey {
@@ -31,7 +41,9 @@ function storeOf(rows: Row[], total = rows.length) {
       store.reads++;
       const { direction, bound, limit } = request;
       const beyond =
-        direction === 'older' ? asc.filter((r) => bound === null || seq(r) < bound).reverse() : asc.filter((r) => seq(r) > bound!);
+        direction === 'older'
+          ? asc.filter((r) => bound === null || seq(r) < bound).reverse()
+          : asc.filter((r) => seq(r) > bound!);
       const pastBound = bound !== null && asc.some((r) => (direction === 'older' ? seq(r) >= bound : seq(r) <= bound));
       const boundary = total > limit ? asc[lastPageSize(total, limit)] : undefined;
       return {
@@ -122,14 +134,24 @@ describe('txPage', () => {
     const few = await txPage(storeOf(rows), null, 25);
     expect(few).toMatchObject({ nextCursor: null, prevCursor: null, lastCursor: null });
     expect(few.rows).toHaveLength(25);
-    expect(await txPage(storeOf([]), null, 20)).toEqual({ rows: [], nextCursor: null, prevCursor: null, lastCursor: null });
+    expect(await txPage(storeOf([]), null, 20)).toEqual({
+      rows: [],
+      nextCursor: null,
+      prevCursor: null,
+      lastCursor: null,
+    });
   });
 
-  it('takes last_cursor from the read (the counters\' total), one read per page', async () => {
+  it("takes last_cursor from the read (the counters' total), one read per page", async () => {
     const store = storeOf(rows, 32); // the counter says 32: the last page holds 2, its boundary is the 3rd oldest
     const page = await txPage(store, null, 10);
     const last = await txPage(store, decodeTxCursor(page.lastCursor!), 10);
-    expect(last.rows.map((r) => r.id)).toEqual(rows.slice(0, 2).reverse().map((r) => r.id));
+    expect(last.rows.map((r) => r.id)).toEqual(
+      rows
+        .slice(0, 2)
+        .reverse()
+        .map((r) => r.id),
+    );
     expect(store.reads).toBe(2);
   });
 

@@ -33,33 +33,84 @@ describe('judgeOffer', () => {
     cash: 10_000_000_000n,
     units: new Map([0, 1, 2].map((k) => [`${A}/${k}`, 1_000_000_000n])),
     quotes: [
-      { asset_id: A, name: 'N', symbol: 'S', kind: -1, decimals: 6, kinds: [0, 1, 2], mid: 2_000_000n, bid: 1_960_000n, ask: 2_040_000n },
-      { asset_id: A, name: 'N', symbol: 'S', kind: 0, decimals: 6, kinds: [0], mid: 1_200_000n, bid: 1_176_000n, ask: 1_224_000n },
+      {
+        asset_id: A,
+        name: 'N',
+        symbol: 'S',
+        kind: -1,
+        decimals: 6,
+        kinds: [0, 1, 2],
+        mid: 2_000_000n,
+        bid: 1_960_000n,
+        ask: 2_040_000n,
+      },
+      {
+        asset_id: A,
+        name: 'N',
+        symbol: 'S',
+        kind: 0,
+        decimals: 6,
+        kinds: [0],
+        mid: 1_200_000n,
+        bid: 1_176_000n,
+        ask: 1_224_000n,
+      },
     ],
   };
   const opts = { denom: 'uusdc', maxTrade: 5_000_000_000n };
-  const rights = (dir: string, units: string, kinds = [0, 1, 2]) => kinds.map((k) => ({ direction: dir, right: { asset_id: A, kind_id: k, units } }));
+  const rights = (dir: string, units: string, kinds = [0, 1, 2]) =>
+    kinds.map((k) => ({ direction: dir, right: { asset_id: A, kind_id: k, units } }));
   const coin = (dir: string, amount: string, denom = 'uusdc') => ({ direction: dir, coin: { denom, amount } });
 
   test('a whole share sold to the desk at its bid is accepted; one base unit more is not', () => {
-    expect(judgeOffer([...rights('LEG_DIRECTION_GIVE', '10000000'), coin('LEG_DIRECTION_ASK', '19600000')], book, opts)).toMatchObject({ accept: true, deskBuys: true, amount: 19_600_000n });
-    expect(judgeOffer([...rights('LEG_DIRECTION_GIVE', '10000000'), coin('LEG_DIRECTION_ASK', '19600001')], book, opts)).toEqual({ accept: false, reason: 'asks more than the desk bids' });
+    expect(
+      judgeOffer([...rights('LEG_DIRECTION_GIVE', '10000000'), coin('LEG_DIRECTION_ASK', '19600000')], book, opts),
+    ).toMatchObject({ accept: true, deskBuys: true, amount: 19_600_000n });
+    expect(
+      judgeOffer([...rights('LEG_DIRECTION_GIVE', '10000000'), coin('LEG_DIRECTION_ASK', '19600001')], book, opts),
+    ).toEqual({ accept: false, reason: 'asks more than the desk bids' });
   });
 
   test('a kind bought from the desk at its ask is accepted; below it is not', () => {
-    expect(judgeOffer([coin('LEG_DIRECTION_GIVE', '1224000'), ...rights('LEG_DIRECTION_ASK', '1000000', [0])], book, opts)).toMatchObject({ accept: true, deskBuys: false });
-    expect(judgeOffer([coin('LEG_DIRECTION_GIVE', '1223999'), ...rights('LEG_DIRECTION_ASK', '1000000', [0])], book, opts)).toMatchObject({ accept: false });
+    expect(
+      judgeOffer([coin('LEG_DIRECTION_GIVE', '1224000'), ...rights('LEG_DIRECTION_ASK', '1000000', [0])], book, opts),
+    ).toMatchObject({ accept: true, deskBuys: false });
+    expect(
+      judgeOffer([coin('LEG_DIRECTION_GIVE', '1223999'), ...rights('LEG_DIRECTION_ASK', '1000000', [0])], book, opts),
+    ).toMatchObject({ accept: false });
   });
 
   test.each([
-    ['unequal units', [...rights('LEG_DIRECTION_GIVE', '10').slice(0, 2), { direction: 'LEG_DIRECTION_GIVE', right: { asset_id: A, kind_id: 2, units: '11' } }, coin('LEG_DIRECTION_ASK', '1')]],
-    ['two kinds of three (no such instrument)', [...rights('LEG_DIRECTION_GIVE', '10', [0, 1]), coin('LEG_DIRECTION_ASK', '1')]],
+    [
+      'unequal units',
+      [
+        ...rights('LEG_DIRECTION_GIVE', '10').slice(0, 2),
+        { direction: 'LEG_DIRECTION_GIVE', right: { asset_id: A, kind_id: 2, units: '11' } },
+        coin('LEG_DIRECTION_ASK', '1'),
+      ],
+    ],
+    [
+      'two kinds of three (no such instrument)',
+      [...rights('LEG_DIRECTION_GIVE', '10', [0, 1]), coin('LEG_DIRECTION_ASK', '1')],
+    ],
     ['another denom', [...rights('LEG_DIRECTION_GIVE', '10'), coin('LEG_DIRECTION_ASK', '1', 'usvc')]],
-    ['two coin legs', [...rights('LEG_DIRECTION_GIVE', '10'), coin('LEG_DIRECTION_ASK', '1'), coin('LEG_DIRECTION_ASK', '1')]],
+    [
+      'two coin legs',
+      [...rights('LEG_DIRECTION_GIVE', '10'), coin('LEG_DIRECTION_ASK', '1'), coin('LEG_DIRECTION_ASK', '1')],
+    ],
     ['a gift (both given)', [...rights('LEG_DIRECTION_GIVE', '10'), coin('LEG_DIRECTION_GIVE', '1')]],
-    ['an unknown asset', [{ direction: 'LEG_DIRECTION_GIVE', right: { asset_id: 'b'.repeat(64), kind_id: 0, units: '1' } }, coin('LEG_DIRECTION_ASK', '1')]],
+    [
+      'an unknown asset',
+      [
+        { direction: 'LEG_DIRECTION_GIVE', right: { asset_id: 'b'.repeat(64), kind_id: 0, units: '1' } },
+        coin('LEG_DIRECTION_ASK', '1'),
+      ],
+    ],
     ['above the trade cap', [...rights('LEG_DIRECTION_GIVE', '5000000000'), coin('LEG_DIRECTION_ASK', '5000000001')]],
-    ['beyond the desk\'s units', [coin('LEG_DIRECTION_GIVE', '5000000000'), ...rights('LEG_DIRECTION_ASK', '1000000001', [0])]],
+    [
+      "beyond the desk's units",
+      [coin('LEG_DIRECTION_GIVE', '5000000000'), ...rights('LEG_DIRECTION_ASK', '1000000001', [0])],
+    ],
   ])('%s is not accepted', (_what, legs) => {
     expect(judgeOffer(legs, book, opts).accept).toBe(false);
   });

@@ -11,7 +11,10 @@ import {
 import { crc32 } from '../../../../app-services/launchpad/png';
 import { refusalMessage } from '../../../../app-services/launchpad/refusal';
 import * as lib from '../../../../src/lib';
-import { canonicalStringify as devnetCanonicalStringify, metadataHash as devnetMetadataHash } from '../../../../devnet/scenario';
+import {
+  canonicalStringify as devnetCanonicalStringify,
+  metadataHash as devnetMetadataHash,
+} from '../../../../devnet/scenario';
 import { LAUNCH_PLANS, metadataDocument } from '../../../../devnet/scenario/flows/launch';
 
 // A 1x1 RGBA PNG written by another encoder (67 bytes).
@@ -19,7 +22,12 @@ const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPh
 const PNG = Buffer.from(PNG_B64, 'base64');
 const GIF_B64 = 'R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==';
 
-const BASE = { name: 'Harbour Commons', symbol: 'HBC', description: 'A community asset. Testnet only; it has no value.', template: 'community' };
+const BASE = {
+  name: 'Harbour Commons',
+  symbol: 'HBC',
+  description: 'A community asset. Testnet only; it has no value.',
+  template: 'community',
+};
 
 const sha256Hex = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');
 
@@ -48,8 +56,14 @@ function pngOfSize(size: number): Buffer {
 
 describe('the canonical form (the documented contract)', () => {
   it('is the known vector: keys sorted, no white space, SHA-256 of the UTF-8 bytes', () => {
-    const doc = parsed({ template: 'equity', symbol: 'LNW', name: 'Lantern Works', description: 'Line one\nLine "two" \\ café' });
-    const expected = '{"description":"Line one\\nLine \\"two\\" \\\\ café","name":"Lantern Works","symbol":"LNW","template":"equity"}';
+    const doc = parsed({
+      template: 'equity',
+      symbol: 'LNW',
+      name: 'Lantern Works',
+      description: 'Line one\nLine "two" \\ café',
+    });
+    const expected =
+      '{"description":"Line one\\nLine \\"two\\" \\\\ café","name":"Lantern Works","symbol":"LNW","template":"equity"}';
     expect(canonicalDocumentString(doc)).toBe(expected);
     expect(Buffer.from(canonicalDocumentBytes(doc)).toString('utf8')).toBe(expected);
     expect(documentHash(doc)).toBe(sha256Hex(Buffer.from(expected, 'utf8')));
@@ -95,7 +109,12 @@ describe('the canonical form (the documented contract)', () => {
   });
 
   it('is the same with surrounding white space trimmed, inner white space kept', () => {
-    const padded = parsed({ ...BASE, name: ' \t Harbour Commons\u00a0\n', symbol: ' HBC ', description: `\r\n  ${BASE.description}  \n` });
+    const padded = parsed({
+      ...BASE,
+      name: ' \t Harbour Commons\u00a0\n',
+      symbol: ' HBC ',
+      description: `\r\n  ${BASE.description}  \n`,
+    });
     expect(padded).toEqual(parsed(BASE));
     expect(documentHash(padded)).toBe(documentHash(parsed(BASE)));
     expect(parsed({ ...BASE, name: 'Harbour  Commons' }).name).toBe('Harbour  Commons');
@@ -103,13 +122,22 @@ describe('the canonical form (the documented contract)', () => {
 
   it('turns CRLF line breaks of the description into LF', () => {
     expect(parsed({ ...BASE, description: 'one\r\ntwo\r\n\r\nthree' }).description).toBe('one\ntwo\n\nthree');
-    expect(documentHash(parsed({ ...BASE, description: 'a\r\nb' }))).toBe(documentHash(parsed({ ...BASE, description: 'a\nb' })));
+    expect(documentHash(parsed({ ...BASE, description: 'a\r\nb' }))).toBe(
+      documentHash(parsed({ ...BASE, description: 'a\nb' })),
+    );
   });
 
   it('is the same for every base64 spelling of the same logo', () => {
     const urlSafeUnpadded = PNG_B64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
     const wrapped = PNG_B64.replace(/(.{20})/g, '$1\n');
-    const spellings = [PNG_B64, PNG_B64.replace(/=+$/, ''), urlSafeUnpadded, `${urlSafeUnpadded}==`, wrapped, `${wrapped}\r\n`];
+    const spellings = [
+      PNG_B64,
+      PNG_B64.replace(/=+$/, ''),
+      urlSafeUnpadded,
+      `${urlSafeUnpadded}==`,
+      wrapped,
+      `${wrapped}\r\n`,
+    ];
     for (const logo of spellings) expect(parsed({ ...BASE, logo }).logo).toBe(PNG_B64);
   });
 
@@ -122,12 +150,15 @@ describe('the canonical form (the documented contract)', () => {
 });
 
 describe('the devnet launch documents', () => {
-  it.each(LAUNCH_PLANS.map((p) => [p.key, p] as const))('%s parses unchanged and hashes to its meta_hash', (_key, plan) => {
-    const { doc, hash } = metadataDocument(plan);
-    const r = parseMetadataDocument(doc);
-    expect(r).toEqual({ ok: true, doc });
-    if (r.ok) expect(documentHash(r.doc)).toBe(hash);
-  });
+  it.each(LAUNCH_PLANS.map((p) => [p.key, p] as const))(
+    '%s parses unchanged and hashes to its meta_hash',
+    (_key, plan) => {
+      const { doc, hash } = metadataDocument(plan);
+      const r = parseMetadataDocument(doc);
+      expect(r).toEqual({ ok: true, doc });
+      if (r.ok) expect(documentHash(r.doc)).toBe(hash);
+    },
+  );
 });
 
 describe('limits (code points after NFC and trimming)', () => {
@@ -146,7 +177,10 @@ describe('limits (code points after NFC and trimming)', () => {
   it('name: 1 and 64 characters pass, 65 is refused', () => {
     expect(parsed({ ...BASE, name: 'H' }).name).toBe('H');
     expect(parsed({ ...BASE, name: 'H'.repeat(name.max) }).name).toHaveLength(64);
-    expect(refused({ ...BASE, name: 'H'.repeat(name.max + 1) })).toEqual({ field: 'name', error: expect.stringMatching(/65 characters long; the limit is 64/) });
+    expect(refused({ ...BASE, name: 'H'.repeat(name.max + 1) })).toEqual({
+      field: 'name',
+      error: expect.stringMatching(/65 characters long; the limit is 64/),
+    });
   });
 
   it('counts code points, not UTF-16 units: 64 astral letters pass', () => {
@@ -163,13 +197,19 @@ describe('limits (code points after NFC and trimming)', () => {
   it('symbol: 12 characters pass, 13 are refused', () => {
     expect(parsed({ ...BASE, symbol: 'A1'.repeat(6) }).symbol).toBe('A1A1A1A1A1A1');
     expect(parsed({ ...BASE, symbol: 'X' }).symbol).toBe('X');
-    expect(refused({ ...BASE, symbol: 'A'.repeat(symbol.max + 1) })).toEqual({ field: 'symbol', error: expect.stringMatching(/13 characters long; the limit is 12/) });
+    expect(refused({ ...BASE, symbol: 'A'.repeat(symbol.max + 1) })).toEqual({
+      field: 'symbol',
+      error: expect.stringMatching(/13 characters long; the limit is 12/),
+    });
   });
 
   it('description: 2000 characters pass, 2001 are refused', () => {
     const text = 'Harbour Commons, testnet only. '.repeat(70).slice(0, description.max);
     expect(parsed({ ...BASE, description: `${text.slice(0, -1)}.` }).description).toHaveLength(2000);
-    expect(refused({ ...BASE, description: `${text}.` })).toEqual({ field: 'description', error: expect.stringMatching(/2001 characters long; the limit is 2000/) });
+    expect(refused({ ...BASE, description: `${text}.` })).toEqual({
+      field: 'description',
+      error: expect.stringMatching(/2001 characters long; the limit is 2000/),
+    });
   });
 
   it('logo: exactly 256 KiB of PNG passes, one byte more is refused before decoding the PNG', () => {
@@ -177,7 +217,10 @@ describe('limits (code points after NFC and trimming)', () => {
     expect(atLimit).toHaveLength(262144);
     expect(parsed({ ...BASE, logo: atLimit.toString('base64') }).logo).toBe(atLimit.toString('base64'));
     const over = pngOfSize(logo.maxBytes + 1).toString('base64');
-    expect(refused({ ...BASE, logo: over })).toEqual({ field: 'logo', error: 'logo is over 262144 bytes (256 KiB) of PNG' });
+    expect(refused({ ...BASE, logo: over })).toEqual({
+      field: 'logo',
+      error: 'logo is over 262144 bytes (256 KiB) of PNG',
+    });
   });
 });
 
@@ -188,18 +231,43 @@ describe('every refusal names its field', () => {
     ['an array', [BASE], 'document', /must be a JSON object, not an array/],
     ['a string', JSON.stringify(BASE), 'document', /must be a JSON object, not a string/],
     ['a class instance', new (class Doc {})(), 'document', /must be a JSON object/],
-    ['an unknown key', { ...BASE, decimals: 6 }, 'decimals', /unknown key "decimals": a metadata document has only name, symbol, description, template, logo/],
-    ['a __proto__ key from JSON.parse', JSON.parse(`{"__proto__":{"x":1},${JSON.stringify(BASE).slice(1)}`), '__proto__', /unknown key "__proto__"/],
+    [
+      'an unknown key',
+      { ...BASE, decimals: 6 },
+      'decimals',
+      /unknown key "decimals": a metadata document has only name, symbol, description, template, logo/,
+    ],
+    [
+      'a __proto__ key from JSON.parse',
+      JSON.parse(`{"__proto__":{"x":1},${JSON.stringify(BASE).slice(1)}`),
+      '__proto__',
+      /unknown key "__proto__"/,
+    ],
     // missing and mistyped
     ['no name', { ...BASE, name: undefined }, 'name', /^name is required: a string of 1 to 64 characters$/],
     ['no symbol', { name: 'N', description: 'd', template: 'bond' }, 'symbol', /^symbol is required/],
     ['no description', { ...BASE, description: undefined }, 'description', /^description is required/],
-    ['no template', { ...BASE, template: undefined }, 'template', /^template is required: one of community, dividend, equity, bond$/],
+    [
+      'no template',
+      { ...BASE, template: undefined },
+      'template',
+      /^template is required: one of community, dividend, equity, bond$/,
+    ],
     ['a numeric name', { ...BASE, name: 42 }, 'name', /^name must be a string, not a number$/],
     ['a null symbol', { ...BASE, symbol: null }, 'symbol', /^symbol must be a string, not null$/],
-    ['an array description', { ...BASE, description: ['d'] }, 'description', /^description must be a string, not an array$/],
+    [
+      'an array description',
+      { ...BASE, description: ['d'] },
+      'description',
+      /^description must be a string, not an array$/,
+    ],
     ['a boolean template', { ...BASE, template: true }, 'template', /^template must be a string, not a boolean$/],
-    ['an object logo', { ...BASE, logo: { png: PNG_B64 } }, 'logo', /^logo must be a string \(base64 of a PNG\), not an object$/],
+    [
+      'an object logo',
+      { ...BASE, logo: { png: PNG_B64 } },
+      'logo',
+      /^logo must be a string \(base64 of a PNG\), not an object$/,
+    ],
     // empty
     ['an empty name', { ...BASE, name: '' }, 'name', /^name is empty$/],
     ['a blank symbol', { ...BASE, symbol: ' \t ' }, 'symbol', /^symbol is empty$/],
@@ -208,9 +276,19 @@ describe('every refusal names its field', () => {
     // characters
     ['a lone surrogate', { ...BASE, name: 'Harbour \ud800 Commons' }, 'name', /not valid Unicode/],
     ['a lone low surrogate', { ...BASE, description: 'x\udc00' }, 'description', /not valid Unicode/],
-    ['a tab inside the name', { ...BASE, name: 'Harbour\tCommons' }, 'name', /^name holds the control character U\+0009$/],
+    [
+      'a tab inside the name',
+      { ...BASE, name: 'Harbour\tCommons' },
+      'name',
+      /^name holds the control character U\+0009$/,
+    ],
     ['a line break inside the name', { ...BASE, name: 'Harbour\nCommons' }, 'name', /control character U\+000A/],
-    ['a NUL in the description', { ...BASE, description: 'a\u0000b' }, 'description', /control character U\+0000 \(only line breaks are allowed\)/],
+    [
+      'a NUL in the description',
+      { ...BASE, description: 'a\u0000b' },
+      'description',
+      /control character U\+0000 \(only line breaks are allowed\)/,
+    ],
     ['a lone CR in the description', { ...BASE, description: 'a\rb' }, 'description', /control character U\+000D/],
     ['a C1 control', { ...BASE, description: 'a\u0085b' }, 'description', /control character U\+0085/],
     ['a right-to-left override', { ...BASE, name: 'Harbour \u202eCommons' }, 'name', /control character U\+202E/],
@@ -222,7 +300,12 @@ describe('every refusal names its field', () => {
     ['a symbol with a space', { ...BASE, symbol: 'H BC' }, 'symbol', /only A-Z and 0-9/],
     ['a full-width symbol', { ...BASE, symbol: '\uff28\uff22\uff23' }, 'symbol', /only A-Z and 0-9/],
     // template
-    ['an unknown template', { ...BASE, template: 'fund' }, 'template', /^template must be one of community, dividend, equity, bond, not "fund"$/],
+    [
+      'an unknown template',
+      { ...BASE, template: 'fund' },
+      'template',
+      /^template must be one of community, dividend, equity, bond, not "fund"$/,
+    ],
     ['a capitalised template', { ...BASE, template: 'Community' }, 'template', /not "Community"/],
     ['a padded template', { ...BASE, template: ' bond' }, 'template', /not " bond"/],
     // logo
@@ -231,8 +314,18 @@ describe('every refusal names its field', () => {
     ['a logo with wrong padding', { ...BASE, logo: `${PNG_B64}=` }, 'logo', /^logo is not base64/],
     ['a logo of impossible length', { ...BASE, logo: 'abcde' }, 'logo', /^logo is not base64/],
     ['a data: URL', { ...BASE, logo: `data:image/png;base64,${PNG_B64}` }, 'logo', /without a data: URL prefix/],
-    ['a GIF logo', { ...BASE, logo: GIF_B64 }, 'logo', /^logo is not an acceptable PNG: not a PNG \(the bytes look like GIF\)$/],
-    ['a truncated PNG logo', { ...BASE, logo: PNG.subarray(0, 50).toString('base64') }, 'logo', /^logo is not an acceptable PNG: truncated/],
+    [
+      'a GIF logo',
+      { ...BASE, logo: GIF_B64 },
+      'logo',
+      /^logo is not an acceptable PNG: not a PNG \(the bytes look like GIF\)$/,
+    ],
+    [
+      'a truncated PNG logo',
+      { ...BASE, logo: PNG.subarray(0, 50).toString('base64') },
+      'logo',
+      /^logo is not an acceptable PNG: truncated/,
+    ],
   ])('%s', (_case, input, field, error) => {
     const r = refused(input);
     expect(r.field).toBe(field);
@@ -253,7 +346,13 @@ describe('the refusal rule on name, symbol and description', () => {
     ['name', { name: 'Guaranteed Returns Club' }, 'name', 'promises returns', 'Guaranteed Returns'],
     ['symbol', { symbol: 'APY' }, 'symbol', 'promises yield', 'APY'],
     ['description', { description: 'Stake and earn 5% every month.' }, 'description', 'promises earnings', 'earn 5%'],
-    ['description after a disclaimer', { description: 'It has no value. To the moon!' }, 'description', 'promises value', 'To the moon'],
+    [
+      'description after a disclaimer',
+      { description: 'It has no value. To the moon!' },
+      'description',
+      'promises value',
+      'To the moon',
+    ],
   ])('a promising %s is refused with the route message', (_case, change, field, rule, phrase) => {
     expect(refused({ ...BASE, ...change })).toEqual({ field, error: refusalMessage(field, { rule, phrase }) });
   });
@@ -263,7 +362,9 @@ describe('the refusal rule on name, symbol and description', () => {
   });
 
   it('sees the normalised text (a decomposed or padded promise is still refused)', () => {
-    expect(refused({ ...BASE, description: '  guaranteed\r\nreturns  ' }).error).toMatch(/^description promises returns/);
+    expect(refused({ ...BASE, description: '  guaranteed\r\nreturns  ' }).error).toMatch(
+      /^description promises returns/,
+    );
   });
 
   it('lets disclaimers and every template name through', () => {

@@ -28,11 +28,19 @@ function rgbaPng(width: number, height: number): Buffer {
 
 /** The same layout with any IHDR data (for header errors that need valid CRCs). */
 function withHeader(header: Buffer): Buffer {
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.from([0, 0]))), chunk('IEND')]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.from([0, 0]))),
+    chunk('IEND'),
+  ]);
 }
 
 // A 1x1 PNG written by another encoder: its CRCs were not computed by this module.
-const FOREIGN_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const FOREIGN_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 describe('crc32', () => {
   it('matches the standard check value and the fixed IEND CRC', () => {
@@ -60,7 +68,11 @@ describe('checkPng accepts', () => {
   });
 
   it('the largest dimensions', () => {
-    expect(checkPng(withHeader(ihdr(PNG_MAX_DIMENSION, PNG_MAX_DIMENSION)))).toEqual({ ok: true, width: 4096, height: 4096 });
+    expect(checkPng(withHeader(ihdr(PNG_MAX_DIMENSION, PNG_MAX_DIMENSION)))).toEqual({
+      ok: true,
+      width: 4096,
+      height: 4096,
+    });
   });
 
   it.each([
@@ -77,7 +89,11 @@ describe('checkPng accepts', () => {
   it('an interlaced (Adam7) header and an ancillary chunk between IHDR and IDAT', () => {
     expect(checkPng(withHeader(ihdr(2, 2, 8, 6, 1))).ok).toBe(true);
     const png = rgbaPng(2, 2);
-    const withText = Buffer.concat([png.subarray(0, 33), chunk('tEXt', Buffer.from('Comment\0hi', 'latin1')), png.subarray(33)]);
+    const withText = Buffer.concat([
+      png.subarray(0, 33),
+      chunk('tEXt', Buffer.from('Comment\0hi', 'latin1')),
+      png.subarray(33),
+    ]);
     expect(checkPng(withText)).toEqual({ ok: true, width: 2, height: 2 });
   });
 });
@@ -117,8 +133,12 @@ describe('checkPng refuses', () => {
   it('GIF, JPEG and SVG bytes, naming the format', () => {
     const gif = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
     expect(refusal(gif)).toBe('not a PNG (the bytes look like GIF)');
-    expect(refusal(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]))).toBe('not a PNG (the bytes look like JPEG)');
-    expect(refusal(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBe('not a PNG (the bytes look like SVG/XML)');
+    expect(refusal(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]))).toBe(
+      'not a PNG (the bytes look like JPEG)',
+    );
+    expect(refusal(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBe(
+      'not a PNG (the bytes look like SVG/XML)',
+    );
   });
 
   it('a bad IHDR CRC', () => {
@@ -160,19 +180,30 @@ describe('checkPng refuses', () => {
 
   it('unknown compression, filter or interlace methods', () => {
     const header = ihdr(2, 2);
-    expect(refusal(withHeader(Buffer.concat([header.subarray(0, 10), Buffer.from([1, 0, 0])])))).toMatch(/compression or filter/);
-    expect(refusal(withHeader(Buffer.concat([header.subarray(0, 10), Buffer.from([0, 1, 0])])))).toMatch(/compression or filter/);
+    expect(refusal(withHeader(Buffer.concat([header.subarray(0, 10), Buffer.from([1, 0, 0])])))).toMatch(
+      /compression or filter/,
+    );
+    expect(refusal(withHeader(Buffer.concat([header.subarray(0, 10), Buffer.from([0, 1, 0])])))).toMatch(
+      /compression or filter/,
+    );
     expect(refusal(withHeader(ihdr(2, 2, 8, 6, 2)))).toBe('unknown interlace method 2');
   });
 
   it('an IHDR of the wrong length, or a first chunk that is not IHDR', () => {
     expect(refusal(withHeader(Buffer.concat([ihdr(2, 2), Buffer.from([0])])))).toBe('IHDR has 14 data bytes, not 13');
-    const idatFirst = Buffer.concat([SIGNATURE, chunk('IDAT', Buffer.from([1])), chunk('IHDR', ihdr(1, 1)), chunk('IEND')]);
+    const idatFirst = Buffer.concat([
+      SIGNATURE,
+      chunk('IDAT', Buffer.from([1])),
+      chunk('IHDR', ihdr(1, 1)),
+      chunk('IEND'),
+    ]);
     expect(refusal(idatFirst)).toBe('the first chunk is not IHDR');
   });
 
   it('no IDAT', () => {
-    expect(refusal(Buffer.concat([SIGNATURE, chunk('IHDR', ihdr(1, 1)), chunk('IEND')]))).toBe('no IDAT chunk (no image data)');
+    expect(refusal(Buffer.concat([SIGNATURE, chunk('IHDR', ihdr(1, 1)), chunk('IEND')]))).toBe(
+      'no IDAT chunk (no image data)',
+    );
   });
 
   it('a missing IEND, a non-empty IEND and bytes after IEND', () => {

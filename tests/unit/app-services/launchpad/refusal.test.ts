@@ -186,7 +186,10 @@ describe('refusalOf: spelling tricks', () => {
     ['upper case', 'GUARANTEED RETURNS'],
     ['line breaks between the words', 'guaranteed\nreturns'],
   ])('%s', (_trick, text) => {
-    expect(refusalOf(text)).toEqual({ rule: 'promises returns', phrase: expect.stringMatching(/^guaranteed\sreturns$/i) });
+    expect(refusalOf(text)).toEqual({
+      rule: 'promises returns',
+      phrase: expect.stringMatching(/^guaranteed\sreturns$/i),
+    });
   });
 });
 

@@ -1,6 +1,12 @@
 /** Which pledges to the lender open a loan: complete sets, refusals, and sets still in their window. */
 import { sortPledges, type PledgeSeen } from '../../../../app-services/lender/pledge-sets';
-import { loanToValueBps, mustLiquidate, principalFor, sharesValue, DEFAULT_LENDER_TERMS } from '../../../../app-services/lender/terms';
+import {
+  loanToValueBps,
+  mustLiquidate,
+  principalFor,
+  sharesValue,
+  DEFAULT_LENDER_TERMS,
+} from '../../../../app-services/lender/terms';
 import { repaymentAmount } from '../../../../app-services/lender/worker';
 
 const T0 = Date.UTC(2030, 0, 1);
@@ -63,7 +69,9 @@ describe('sortPledges', () => {
     const set = [pledge(0), pledge(1, flags), pledge(2)];
     const sorted = sortPledges(set, T0 + 5000, WINDOW);
     expect(sorted.complete).toEqual([]);
-    expect(sorted.refused.map((r) => [Number(r.pledge.id), r.reason])).toEqual([[Number(set[1].id), expect.stringMatching(reason)]]);
+    expect(sorted.refused.map((r) => [Number(r.pledge.id), r.reason])).toEqual([
+      [Number(set[1].id), expect.stringMatching(reason)],
+    ]);
     expect(ids(sorted.waiting)).toEqual(ids([set[0], set[2]]));
   });
 
@@ -82,7 +90,11 @@ describe('sortPledges', () => {
 
   test('two sets of one borrower back to back open two loans', () => {
     const first = [pledge(0), pledge(1), pledge(2)];
-    const second = [pledge(0, { createdMs: T0 + 10_000 }), pledge(1, { createdMs: T0 + 11_000 }), pledge(2, { createdMs: T0 + 12_000 })];
+    const second = [
+      pledge(0, { createdMs: T0 + 10_000 }),
+      pledge(1, { createdMs: T0 + 11_000 }),
+      pledge(2, { createdMs: T0 + 12_000 }),
+    ];
     const sorted = sortPledges([...second, ...first], T0 + 20_000, WINDOW);
     expect(sorted.complete.map((s) => ids(s.pledges))).toEqual([ids(first), ids(second)]);
   });
