@@ -10,7 +10,6 @@
  * CRASH_BLOCKS / CRASH_KILLS / CRASH_SEED run a larger case: `CRASH_BLOCKS=5000 CRASH_KILLS=12 npx
  * jest tests/integration/crash-consistency.test.ts --selectProjects integration` (docs/indexer.md).
  */
-import { spawn, type ChildProcess } from 'child_process';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
@@ -20,6 +19,7 @@ import { startRpcServer } from '../../devnet/chain';
 import { generateHistory } from '../../devnet/scenario';
 import { Prng } from '../../devnet/scenario/prng';
 import { createTestDatabase } from '../harness/db';
+import { spawnLauncher, type LauncherProcess } from '../harness/launcher-process';
 import { ensureProjectBuilt } from '../harness/indexed-store';
 import { subqlDbEnv, type TestDatabase } from '../harness/postgres';
 import { startNode } from '../harness/subql-node';
@@ -109,23 +109,16 @@ async function expectSameTables(clean: TestDatabase, crashed: TestDatabase, what
   return rows;
 }
 
-const ROOT = path.resolve(__dirname, '..', '..');
-
-/** `npm start`'s command (not through npm) as its own process-group leader, on the test's database and chain. */
+/** `npm start` as its own process-group leader, on the test's database and chain. */
 function launcher(
   databaseUrl: string,
   rpcUrl: string,
   chainId: string,
   dataDir: string,
   port: number,
-): { child: ChildProcess; lines: Record<string, unknown>[]; exited: Promise<void> } {
-  const script = (
-    JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
-  ).scripts.start;
-  const [command, ...args] = script.split(' ');
+): LauncherProcess {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    PATH: `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
     DATABASE_URL: databaseUrl,
     CHAIN_RPC_URL: rpcUrl,
     CHAIN_ID: chainId,
@@ -136,23 +129,7 @@ function launcher(
     RECONCILE_EVERY_BLOCKS: '0', // its rows are not the node's: keep the comparison to what the node wrote
   };
   delete env.DB_SCHEMA;
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const lines: Record<string, unknown>[] = [];
-  let rest = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    const parts = (rest + chunk.toString('utf8')).split('\n');
-    rest = parts.pop() ?? '';
-    for (const l of parts) {
-      try {
-        lines.push(JSON.parse(l) as Record<string, unknown>);
-      } catch {
-        lines.push({ msg: l });
-      }
-    }
-  });
-  child.stderr!.on('data', (chunk: Buffer) => lines.push({ stderr: chunk.toString('utf8') }));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { child, lines, exited };
+  return spawnLauncher(env, { detached: true });
 }
 
 const alive = (pid: number) => {

@@ -4,7 +4,7 @@
  * document, GraphQL with data, /metrics and /api, stop every child on SIGTERM, and resume on
  * the same DATA_DIR. A bad variable exits with code 2 before anything starts.
  */
-import { ChildProcess, spawn, spawnSync } from 'child_process';
+import { spawnSync } from 'child_process';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
@@ -14,17 +14,14 @@ import { EXIT_CODES } from '../../launcher/start';
 import { privateKey } from '../../devnet/scenario/accounts';
 import { bytesToHex } from '../../src/lib/bytes';
 import { until } from '../harness/until';
+import { spawnLauncher, type LauncherProcess } from '../harness/launcher-process';
 
 jest.setTimeout(240_000);
 
-const ROOT = path.resolve(__dirname, '../..');
 const READY_TIMEOUT_MS = 150_000;
 
-interface Started {
-  child: ChildProcess;
+interface Started extends LauncherProcess {
   base: string;
-  lines: Record<string, unknown>[];
-  exited: Promise<number | null>;
 }
 
 /** The environment of a user with nothing configured, plus the test's port, data dir and small history. */
@@ -44,35 +41,9 @@ function startEnv(port: number, dataDir: string, extra: Record<string, string> =
   return env;
 }
 
-/**
- * The command of package.json's "start" script, run as npm runs it (node_modules/.bin on PATH)
- * but without npm in between: npm dies on SIGTERM at once, before its child has stopped, so
- * its exit code and process tree would say nothing about the launcher's shutdown.
- */
+/** `npm start` (tests/harness/launcher-process.ts) with the test's port, data dir and small history. */
 function npmStart(port: number, dataDir: string, extra: Record<string, string> = {}): Started {
-  const script = (
-    JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
-  ).scripts.start;
-  const [command, ...args] = script.split(' ');
-  const env = startEnv(port, dataDir, extra);
-  env.PATH = `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${env.PATH ?? ''}`;
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: Record<string, unknown>[] = [];
-  let rest = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    const parts = (rest + chunk.toString('utf8')).split('\n');
-    rest = parts.pop() ?? '';
-    for (const l of parts) {
-      try {
-        lines.push(JSON.parse(l) as Record<string, unknown>);
-      } catch {
-        lines.push({ msg: l });
-      }
-    }
-  });
-  child.stderr!.on('data', (chunk: Buffer) => lines.push({ stderr: chunk.toString('utf8') }));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, base: `http://127.0.0.1:${port}`, lines, exited };
+  return { ...spawnLauncher(startEnv(port, dataDir, extra)), base: `http://127.0.0.1:${port}` };
 }
 
 function logTail(s: Started): string {

@@ -1,0 +1,50 @@
+/**
+ * `npm start` as a test runs it: the command of package.json's "start" script with
+ * node_modules/.bin on PATH, but without npm in between (npm dies on SIGTERM at once, before
+ * its child has stopped, so its exit code and process tree would say nothing about the
+ * launcher's shutdown). Its JSON log lines are collected as they come.
+ */
+import { spawn, type ChildProcess } from 'child_process';
+import fs from 'fs';
+import path from 'path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+export interface LauncherProcess {
+  child: ChildProcess;
+  /** every stdout line, parsed (`{msg}` for a line that is not JSON), and `{stderr}` chunks */
+  lines: Record<string, unknown>[];
+  /** the exit code (null when a signal ended it) */
+  exited: Promise<number | null>;
+}
+
+/** Starts the launcher with exactly `env` (PATH gets node_modules/.bin); `detached` makes it a process-group leader. */
+export function spawnLauncher(env: NodeJS.ProcessEnv, o: { detached?: boolean } = {}): LauncherProcess {
+  const script = (
+    JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+  ).scripts.start;
+  const [command, ...args] = script.split(' ');
+  const withPath = { ...env, PATH: `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${env.PATH ?? ''}` };
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: withPath,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: o.detached ?? false,
+  });
+  const lines: Record<string, unknown>[] = [];
+  let rest = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const parts = (rest + chunk.toString('utf8')).split('\n');
+    rest = parts.pop() ?? '';
+    for (const l of parts) {
+      try {
+        lines.push(JSON.parse(l) as Record<string, unknown>);
+      } catch {
+        lines.push({ msg: l });
+      }
+    }
+  });
+  child.stderr!.on('data', (chunk: Buffer) => lines.push({ stderr: chunk.toString('utf8') }));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, lines, exited };
+}
