@@ -4,6 +4,7 @@
  * payload_too_large (413), too_many_requests (429) and unavailable (503).
  */
 import type { ErrorRequestHandler, Response } from 'express';
+import { isParamDecodeError } from '../../src/lib/errors';
 
 export type AppErrorCode =
   | 'bad_request'
@@ -66,12 +67,6 @@ function parserError(err: unknown): AppHttpError | undefined {
   const status = (err as { status?: unknown } | null)?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) return badRequest('malformed request');
   return undefined;
-}
-
-/** The router's "Failed to decode param" (an invalid %-escape in a route parameter). */
-function isParamDecodeError(err: unknown): boolean {
-  const message = (err as { message?: unknown } | null)?.message;
-  return typeof message === 'string' && message.startsWith('Failed to decode param');
 }
 
 /** `methodsAt(path)`: the methods of the route a path matches ("GET, POST"), for 405s the router could not route. */

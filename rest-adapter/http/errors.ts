@@ -4,7 +4,7 @@
  * as a bare 500 so no SQL, stack or internal detail reaches the client.
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { ApiErrorCode, isSvcError } from '../../src/lib/errors';
+import { ApiErrorCode, isParamDecodeError, isSvcError } from '../../src/lib/errors';
 import { toJson } from '../json';
 
 export interface Logger {
@@ -44,12 +44,6 @@ function clientErrorStatus(err: unknown): number | undefined {
     (err as { status?: unknown; statusCode?: unknown } | null)?.status ??
     (err as { statusCode?: unknown } | null)?.statusCode;
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
-}
-
-/** The router's "Failed to decode param" (an invalid %-escape in a route parameter). */
-function isParamDecodeError(err: unknown): boolean {
-  const message = (err as { message?: unknown } | null)?.message;
-  return typeof message === 'string' && message.startsWith('Failed to decode param');
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {

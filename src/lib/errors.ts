@@ -50,3 +50,9 @@ export class ConfigError extends SvcError {
 export function isSvcError(e: unknown): e is SvcError {
   return e instanceof SvcError;
 }
+
+/** Express's router could not decode a route parameter (an invalid %-escape): "Failed to decode param …". */
+export function isParamDecodeError(err: unknown): boolean {
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message.startsWith('Failed to decode param');
+}
