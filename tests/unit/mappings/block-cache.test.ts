@@ -1,5 +1,5 @@
 /**
- * The mappings' entity cache (src/mappings/util/block-cache.ts): what is served from
+ * The mappings' entity cache (src/mappings/infra/block-cache.ts): what is served from
  * memory, what goes back to the store, and when the cache forgets.
  */
 import {
@@ -11,7 +11,7 @@ import {
   markDirty,
   put,
   type StoredEntity,
-} from '../../../src/mappings/util/block-cache';
+} from '../../../src/mappings/infra/block-cache';
 
 interface Row extends StoredEntity {
   value: number;

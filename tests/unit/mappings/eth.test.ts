@@ -1,7 +1,7 @@
-/** EVM view of signed transactions (src/mappings/util/eth.ts), cross-checked with ethers. */
+/** EVM view of signed transactions (src/mappings/infra/eth.ts), cross-checked with ethers. */
 import { AbiCoder, Transaction, Wallet } from 'ethers';
 import { encodeMessage } from '../../../src/lib/contract';
-import { decodeWire } from '../../../src/mappings/util/protojson';
+import { decodeWire } from '../../../src/mappings/infra/protojson';
 import {
   revertString,
   rlpDecode,
@@ -9,7 +9,7 @@ import {
   signedEthermintTx,
   viewOfMsgEthereumTx,
   viewOfRaw,
-} from '../../../src/mappings/util/eth';
+} from '../../../src/mappings/infra/eth';
 
 const wallet = new Wallet('0x' + '42'.repeat(32));
 const TO = '0x' + 'aB'.repeat(20).toLowerCase();

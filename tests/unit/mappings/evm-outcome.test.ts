@@ -1,8 +1,8 @@
-/** evmOutcomeOf (src/mappings/util/eth.ts): the EVM outcome from a tx result as Cosmos EVM and Ethermint chains report it. */
+/** evmOutcomeOf (src/mappings/infra/eth.ts): the EVM outcome from a tx result as Cosmos EVM and Ethermint chains report it. */
 import { AbiCoder } from 'ethers';
 import { MsgData, TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
 import { encodeMessage } from '../../../src/lib/contract';
-import { evmOutcomeOf } from '../../../src/mappings/util/eth';
+import { evmOutcomeOf } from '../../../src/mappings/infra/eth';
 
 const HASH = `0x${'ab'.repeat(32)}`;
 const revertData = (text: string) => `0x08c379a0${AbiCoder.defaultAbiCoder().encode(['string'], [text]).slice(2)}`;

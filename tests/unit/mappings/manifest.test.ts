@@ -1,14 +1,17 @@
 /**
- * project.yaml stays in step with the contract and the mappings: every proto
- * file is a chaintype, every typed event has its handler (named by the rule),
- * every handler exists in src/mappings/<module>.ts and is re-exported by
- * src/index.ts. This is the checklist of docs/indexer.md "Adding an event handler".
+ * project.yaml and the handler tables stay in step with the contract: every
+ * proto file is a chaintype; the manifest names one block handler, which
+ * src/index.ts exports; every typed event whose proto comment says it changes
+ * state ("Changes:") has an entry in a module's table, named by the rule, and
+ * no entry names a type the contract lacks. This is the checklist of the
+ * README's "Adding an event handler".
  */
 import fs from 'fs';
 import path from 'path';
 import * as protobuf from 'protobufjs';
 import { parse as parseYaml } from 'yaml';
-import { TYPED_EVENT_TYPES } from '../../../src/lib/contract';
+import { EVM_MSG_TYPE_URLS, TYPED_EVENT_TYPES } from '../../../src/lib/contract';
+import { HANDLERS } from '../../../src/mappings/handlers';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -22,9 +25,6 @@ interface Manifest {
   network: { chainId: string; endpoint: string[]; chaintypes: Record<string, { file: string; messages: string[] }> };
   dataSources: { kind: string; mapping: { file: string; handlers: Handler[] } }[];
 }
-
-/** Typed events the chain emits at BeginBlock: applied by handleChainBlock before the block's txs (see chain.ts). */
-const BEGIN_BLOCK_EVENTS = ['svc.bridge.v1.EventEscrowIncomeSwept'];
 
 const manifest = parseYaml(fs.readFileSync(path.join(ROOT, 'project.yaml'), 'utf8')) as Manifest;
 const handlers = manifest.dataSources.flatMap((ds) => ds.mapping.handlers);
@@ -46,13 +46,17 @@ function protoFiles(dir: string): string[] {
     );
 }
 
-function exportedHandlers(): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const file of fs.readdirSync(path.join(ROOT, 'src/mappings')).filter((f) => f.endsWith('.ts'))) {
-    const src = fs.readFileSync(path.join(ROOT, 'src/mappings', file), 'utf8');
-    for (const m of src.matchAll(/export async function (handle\w+)\(/g)) out.set(m[1], file.replace(/\.ts$/, ''));
+/** Full names of the svc events whose proto comment has a "Changes:" line: they change indexed state. */
+function stateChangingEvents(): string[] {
+  const out: string[] = [];
+  for (const file of protoFiles(path.join(ROOT, 'proto/svc'))) {
+    const text = fs.readFileSync(file, 'utf8');
+    const pkg = /^package\s+([\w.]+);/m.exec(text)![1];
+    for (const m of text.matchAll(/((?:^[ \t]*\/\/.*\n)+)^message (Event\w+)/gm)) {
+      if (/^\s*\/\/ Changes:/m.test(m[1])) out.push(`${pkg}.${m[2]}`);
+    }
   }
-  return out;
+  return out.sort();
 }
 
 describe('project.yaml', () => {
@@ -77,40 +81,33 @@ describe('project.yaml', () => {
     expect(listed.size).toBe(protoFiles(path.join(ROOT, 'proto')).length);
   });
 
-  it('has one event handler per typed event, named handle<Module><Event>; BeginBlock events go through the block handler', () => {
-    const eventHandlers = handlers.filter((h) => h.kind === 'cosmos/EventHandler');
-    const viaBlockHandler = TYPED_EVENT_TYPES.filter((t) => BEGIN_BLOCK_EVENTS.includes(t));
-    expect(viaBlockHandler).toEqual(BEGIN_BLOCK_EVENTS);
-    expect(eventHandlers.map((h) => h.filter?.type).sort()).toEqual(
-      TYPED_EVENT_TYPES.filter((t) => !viaBlockHandler.includes(t)).sort(),
-    );
-    for (const h of eventHandlers) expect(h.handler).toBe(handlerName(h.filter!.type!));
-    const chain = fs.readFileSync(path.join(ROOT, 'src/mappings/chain.ts'), 'utf8');
-    for (const t of BEGIN_BLOCK_EVENTS) expect(chain).toContain(`'${t}': ${handlerName(t)},`);
-  });
-
-  it('has one block handler and the message handlers with failed txs included', () => {
-    expect(handlers.filter((h) => h.kind === 'cosmos/BlockHandler').map((h) => h.handler)).toEqual([
-      'handleChainBlock',
-    ]);
-    const messages = handlers
-      .filter((h) => h.kind === 'cosmos/MessageHandler')
-      .map((h) => [h.handler, h.filter?.type, h.filter?.includeFailedTx]);
-    expect(messages).toEqual([
-      ['handleBridgeMsgBridgeOut', '/svc.bridge.v1.MsgBridgeOut', true],
-      ['handleEvmMsgEthereumTx', '/cosmos.evm.vm.v1.MsgEthereumTx', true],
-      ['handleEvmMsgEthereumTx', '/ethermint.evm.v1.MsgEthereumTx', true],
-    ]);
-  });
-
-  it('names handlers that src/mappings/<module>.ts exports and src/index.ts re-exports', () => {
-    const exported = exportedHandlers();
+  it('names one block handler, handleBlock, which src/index.ts exports', () => {
+    expect(manifest.dataSources).toHaveLength(1);
+    expect(handlers).toEqual([{ handler: 'handleBlock', kind: 'cosmos/BlockHandler' }]);
+    expect(manifest.dataSources[0].mapping.file).toBe('./dist/index.js');
     const index = fs.readFileSync(path.join(ROOT, 'src/index.ts'), 'utf8');
-    for (const h of handlers) {
-      const module = exported.get(h.handler);
-      expect([h.handler, module !== undefined]).toEqual([h.handler, true]);
-      expect(index).toContain(`export * from './mappings/${module}';`);
+    expect(index).toContain("export { handleBlock } from './mappings/block';");
+  });
+});
+
+describe('the handler tables (src/mappings/handlers/)', () => {
+  it('have an entry for every typed event whose proto comment says it changes state', () => {
+    const changing = stateChangingEvents();
+    expect(changing.length).toBeGreaterThan(30);
+    expect(Object.keys(HANDLERS.events).sort()).toEqual(changing);
+  });
+
+  it('name no type the contract lacks', () => {
+    for (const type of Object.keys(HANDLERS.events))
+      expect([type, TYPED_EVENT_TYPES.includes(type)]).toEqual([type, true]);
+    expect(Object.keys(HANDLERS.messages).sort()).toEqual(['/svc.bridge.v1.MsgBridgeOut', ...EVM_MSG_TYPE_URLS].sort());
+  });
+
+  it('call handle<Module><Event> for each typed event', () => {
+    for (const [type, handler] of Object.entries(HANDLERS.events)) {
+      expect([type, handler.name]).toEqual([type, handlerName(type)]);
     }
-    for (const ds of manifest.dataSources) expect(ds.mapping.file).toBe('./dist/index.js');
+    expect(HANDLERS.messages['/svc.bridge.v1.MsgBridgeOut'].name).toBe('handleBridgeMsgBridgeOut');
+    for (const url of EVM_MSG_TYPE_URLS) expect(HANDLERS.messages[url].name).toBe('handleEvmMsgEthereumTx');
   });
 });

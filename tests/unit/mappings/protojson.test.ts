@@ -1,5 +1,5 @@
 /**
- * msgs proto-JSON of the indexer (src/mappings/util/protojson.ts) against the
+ * msgs proto-JSON of the indexer (src/mappings/infra/protojson.ts) against the
  * contract's canonical proto-JSON (src/lib/contract toProtoJson), fed the way
  * the node feeds it: each chaintypes file parsed on its own by protobufjs
  * (camelCase, Long), messages decoded from their protobuf bytes.
@@ -10,7 +10,7 @@ import * as protobuf from 'protobufjs';
 import { parse as parseYaml } from 'yaml';
 import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { encodeMessage, toProtoJson, MSG_TYPE_URLS } from '../../../src/lib/contract';
-import { decodeWire, msgToProtoJson } from '../../../src/mappings/util/protojson';
+import { decodeWire, msgToProtoJson } from '../../../src/mappings/infra/protojson';
 
 const ROOT = path.resolve(__dirname, '../../..');
 

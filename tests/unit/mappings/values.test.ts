@@ -1,5 +1,5 @@
-/** Small conversions of the mappings (src/mappings/util/values.ts). */
-import { big, bech32OfEvm, date, enumShort, evmAddressOf, seqOf } from '../../../src/mappings/util/values';
+/** Small conversions of the mappings (src/mappings/infra/values.ts). */
+import { big, bech32OfEvm, date, enumShort, evmAddressOf, seqOf } from '../../../src/mappings/infra/values';
 
 describe('values', () => {
   it('seq orders (height, tx_index, event_index) with block-level events (-1) first in their block', () => {

@@ -1,7 +1,7 @@
 /** Pure presentation rules: timestamps, JSON, accruals, kinds, account parts, bridge windows, daily series, lookup shapes. */
 import { rightTokenAddress } from '../../../src/lib/ids';
 import { toBech32, toChecksumAddress } from '../../../src/lib/address';
-import { seqOf as mappingSeqOf } from '../../../src/mappings/util/values';
+import { seqOf as mappingSeqOf } from '../../../src/mappings/infra/values';
 import { seqOf } from '../../../rest-adapter/paging/seq';
 import { keysetPage } from '../../../rest-adapter/paging/cursors';
 import { formatTimestamp } from '../../../rest-adapter/presenters/values';

@@ -1,8 +1,8 @@
 /** svc.rights.v1: units moved between holders (MsgTransfer, bundles, token precompiles). */
-import type { CosmosEvent } from '@subql/types-cosmos';
-import { finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
-import { checkPositionsAfter, moveUnits, PositionAfter } from './util/positions';
-import { big, int } from './util/values';
+import type { HandlerTable } from '../infra/dispatch';
+import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
+import { checkPositionsAfter, moveUnits, PositionAfter } from '../domain/positions';
+import { big, int } from '../infra/values';
 
 interface EventTransferred {
   asset_id: string;
@@ -22,25 +22,27 @@ interface EventBundleTransferred {
   positions_after: PositionAfter[];
 }
 
-export async function handleRightsTransferred(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventTransferred>(event);
-  if (!ctx) return;
+export async function handleRightsTransferred(ctx: EventCtx<EventTransferred>): Promise<void> {
   const e = ctx.decoded;
   await moveUnits(ctx, e.asset_id, int(e.kind_id), e.sender, e.recipient, big(e.units));
   await checkPositionsAfter(ctx, e.positions_after);
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.sender, e.recipient);
-  await finish(ctx);
 }
 
-export async function handleRightsBundleTransferred(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventBundleTransferred>(event);
-  if (!ctx) return;
+export async function handleRightsBundleTransferred(ctx: EventCtx<EventBundleTransferred>): Promise<void> {
   const e = ctx.decoded;
   for (const kindId of e.kind_ids ?? [])
     await moveUnits(ctx, e.asset_id, int(kindId), e.sender, e.recipient, big(e.units));
   await checkPositionsAfter(ctx, e.positions_after);
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.sender, e.recipient);
-  await finish(ctx);
 }
+
+/** rights: typed event type → handler. */
+export const rightsHandlers: HandlerTable = {
+  events: {
+    'svc.rights.v1.EventTransferred': handleRightsTransferred,
+    'svc.rights.v1.EventBundleTransferred': handleRightsBundleTransferred,
+  },
+};

@@ -2,15 +2,22 @@
  * svc.asset.v1: assets, their right kinds, issuance, issuance lock, kind
  * policies, splits, bridgeable flags, asset status.
  */
-import type { CosmosEvent } from '@subql/types-cosmos';
-import { bundleTokenAddress, rightTokenAddress } from '../lib/ids';
-import { Asset, AnyJson, Kind } from '../types';
-import { ensureAccount } from './util/activity';
-import { load, markDirty, put } from './util/block-cache';
-import { EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
-import { expectEqual, recordDrift } from './util/drift';
-import { changeSupply, changeUnits, checkPositionsAfter, kindKey, PositionAfter, requireKind } from './util/positions';
-import { big, enumShort, int, str } from './util/values';
+import { bundleTokenAddress, rightTokenAddress } from '../../lib/ids';
+import { Asset, AnyJson, Kind } from '../../types';
+import { ensureAccount } from '../entities/accounts';
+import { load, markDirty, put } from '../infra/block-cache';
+import type { HandlerTable } from '../infra/dispatch';
+import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
+import { expectEqual, recordDrift } from '../domain/drift';
+import {
+  changeSupply,
+  changeUnits,
+  checkPositionsAfter,
+  kindKey,
+  PositionAfter,
+  requireKind,
+} from '../domain/positions';
+import { big, enumShort, int, str } from '../infra/values';
 
 interface KindJson {
   kind_id: number;
@@ -107,9 +114,7 @@ function newKind(ctx: EventCtx<unknown>, assetId: string, position: number, k: K
   });
 }
 
-export async function handleAssetCreated(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventAssetCreated>(event);
-  if (!ctx) return;
+export async function handleAssetCreated(ctx: EventCtx<EventAssetCreated>): Promise<void> {
   const e = ctx.decoded;
   const issuer = await ensureAccount(e.issuer, ctx.height);
   await expectEqual(ctx, 'Account', issuer.id, 'assets_created', e.nonce, issuer.assetsCreated);
@@ -140,12 +145,9 @@ export async function handleAssetCreated(event: CosmosEvent): Promise<void> {
   (e.kinds ?? []).forEach((k, position) => put(Kind, newKind(ctx, e.asset_id, position, k)));
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.issuer);
-  await finish(ctx);
 }
 
-export async function handleAssetIssued(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventIssued>(event);
-  if (!ctx) return;
+export async function handleAssetIssued(ctx: EventCtx<EventIssued>): Promise<void> {
   const e = ctx.decoded;
   const kind = await requireKind(ctx, e.asset_id, int(e.kind_id));
   if (kind) {
@@ -156,12 +158,9 @@ export async function handleAssetIssued(event: CosmosEvent): Promise<void> {
   await checkPositionsAfter(ctx, e.positions_after);
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.recipient);
-  await finish(ctx);
 }
 
-export async function handleAssetIssuanceLocked(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventIssuanceLocked>(event);
-  if (!ctx) return;
+export async function handleAssetIssuanceLocked(ctx: EventCtx<EventIssuanceLocked>): Promise<void> {
   const e = ctx.decoded;
   const asset = await requireAsset(ctx, e.asset_id);
   if (asset) {
@@ -171,12 +170,9 @@ export async function handleAssetIssuanceLocked(event: CosmosEvent): Promise<voi
   }
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.issuer);
-  await finish(ctx);
 }
 
-export async function handleAssetKindPolicySet(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventKindPolicySet>(event);
-  if (!ctx) return;
+export async function handleAssetKindPolicySet(ctx: EventCtx<EventKindPolicySet>): Promise<void> {
   const e = ctx.decoded;
   const kind = await requireKind(ctx, e.asset_id, int(e.kind_id));
   if (kind) {
@@ -185,12 +181,9 @@ export async function handleAssetKindPolicySet(event: CosmosEvent): Promise<void
     markDirty(kind);
   }
   subjectAsset(ctx, e.asset_id);
-  await finish(ctx);
 }
 
-export async function handleAssetKindSplit(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventKindSplit>(event);
-  if (!ctx) return;
+export async function handleAssetKindSplit(ctx: EventCtx<EventKindSplit>): Promise<void> {
   const e = ctx.decoded;
   const kind = await requireKind(ctx, e.asset_id, int(e.kind_id));
   if (kind) {
@@ -200,12 +193,9 @@ export async function handleAssetKindSplit(event: CosmosEvent): Promise<void> {
     await expectEqual(ctx, 'Kind', kind.id, 'multiplier', e.multiplier_after, kind.multiplier);
   }
   subjectAsset(ctx, e.asset_id);
-  await finish(ctx);
 }
 
-export async function handleAssetKindBridgeableSet(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventKindBridgeableSet>(event);
-  if (!ctx) return;
+export async function handleAssetKindBridgeableSet(ctx: EventCtx<EventKindBridgeableSet>): Promise<void> {
   const e = ctx.decoded;
   const kind = await requireKind(ctx, e.asset_id, int(e.kind_id));
   if (kind) {
@@ -214,12 +204,9 @@ export async function handleAssetKindBridgeableSet(event: CosmosEvent): Promise<
     markDirty(kind);
   }
   subjectAsset(ctx, e.asset_id);
-  await finish(ctx);
 }
 
-export async function handleAssetStatusChanged(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventAssetStatusChanged>(event);
-  if (!ctx) return;
+export async function handleAssetStatusChanged(ctx: EventCtx<EventAssetStatusChanged>): Promise<void> {
   const e = ctx.decoded;
   const asset = await requireAsset(ctx, e.asset_id);
   if (asset) {
@@ -229,5 +216,17 @@ export async function handleAssetStatusChanged(event: CosmosEvent): Promise<void
     markDirty(asset);
   }
   subjectAsset(ctx, e.asset_id);
-  await finish(ctx);
 }
+
+/** asset: typed event type → handler. */
+export const assetHandlers: HandlerTable = {
+  events: {
+    'svc.asset.v1.EventAssetCreated': handleAssetCreated,
+    'svc.asset.v1.EventIssued': handleAssetIssued,
+    'svc.asset.v1.EventIssuanceLocked': handleAssetIssuanceLocked,
+    'svc.asset.v1.EventKindPolicySet': handleAssetKindPolicySet,
+    'svc.asset.v1.EventKindSplit': handleAssetKindSplit,
+    'svc.asset.v1.EventKindBridgeableSet': handleAssetKindBridgeableSet,
+    'svc.asset.v1.EventAssetStatusChanged': handleAssetStatusChanged,
+  },
+};

@@ -6,9 +6,9 @@
  * a drift must not stop the node.
  */
 import { Drift } from '../../types';
-import { markDirty, put } from './block-cache';
-import type { EventCtx } from './context';
-import { chainTotals } from './totals';
+import { markDirty, put } from '../infra/block-cache';
+import type { EventCtx } from '../infra/context';
+import { chainTotals } from '../entities/totals';
 
 export async function recordDrift(
   ctx: EventCtx<unknown>,

@@ -239,6 +239,11 @@ function genericJson(v: unknown): unknown {
   return Object.fromEntries(Object.keys(v).map((k) => [snake(k), genericJson((v as Record<string, unknown>)[k])]));
 }
 
+/** True when the contract (proto/) describes the message type of this type URL. */
+export function isContractMessage(typeUrl: string): boolean {
+  return types.get(stripUrl(typeUrl))?.kind === 'message';
+}
+
 /**
  * proto-JSON of one transaction message: `{"@type": typeUrl, ...fields}`.
  * `decoded` is the node's decodedMsg (undefined when decoding failed: the

@@ -3,13 +3,13 @@
  * locked as settlement/<id> at proposal; on settle every right leg moves, on
  * cancel or expiry the locks end. Coin legs are recorded, not tracked.
  */
-import type { CosmosEvent } from '@subql/types-cosmos';
-import { AnyJson, Settlement, SettlementTimelineEntry } from '../types';
-import { load, markDirty, put } from './util/block-cache';
-import { EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
-import { recordDrift } from './util/drift';
-import { addLock, checkPositionsAfter, moveUnits, PositionAfter, removeLock } from './util/positions';
-import { big, date, int, str } from './util/values';
+import { AnyJson, Settlement, SettlementTimelineEntry } from '../../types';
+import { load, markDirty, put } from '../infra/block-cache';
+import type { HandlerTable } from '../infra/dispatch';
+import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
+import { recordDrift } from '../domain/drift';
+import { addLock, checkPositionsAfter, moveUnits, PositionAfter, removeLock } from '../domain/positions';
+import { big, date, int, str } from '../infra/values';
 
 interface LegJson {
   direction: string;
@@ -110,9 +110,7 @@ function close(ctx: EventCtx<unknown>, s: Settlement, status: string): void {
   markDirty(s);
 }
 
-export async function handleSettlementProposed(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventSettlementProposed>(event);
-  if (!ctx) return;
+export async function handleSettlementProposed(ctx: EventCtx<EventSettlementProposed>): Promise<void> {
   const e = ctx.decoded;
   const id = str(e.settlement_id);
   const legs = e.legs ?? [];
@@ -141,12 +139,9 @@ export async function handleSettlementProposed(event: CosmosEvent): Promise<void
   timeline(ctx, id, 'proposed', e.proposer);
   await checkPositionsAfter(ctx, e.positions_after);
   declareSubjects(ctx, s);
-  await finish(ctx);
 }
 
-export async function handleSettlementSettled(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventSettlementSettled>(event);
-  if (!ctx) return;
+export async function handleSettlementSettled(ctx: EventCtx<EventSettlementSettled>): Promise<void> {
   const e = ctx.decoded;
   const s = await requireSettlement(ctx, str(e.settlement_id));
   if (s) {
@@ -160,12 +155,9 @@ export async function handleSettlementSettled(event: CosmosEvent): Promise<void>
     declareSubjects(ctx, s);
   }
   await checkPositionsAfter(ctx, e.positions_after);
-  await finish(ctx);
 }
 
-export async function handleSettlementCancelled(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventSettlementCancelled>(event);
-  if (!ctx) return;
+export async function handleSettlementCancelled(ctx: EventCtx<EventSettlementCancelled>): Promise<void> {
   const e = ctx.decoded;
   const s = await requireSettlement(ctx, str(e.settlement_id));
   if (s) {
@@ -176,12 +168,9 @@ export async function handleSettlementCancelled(event: CosmosEvent): Promise<voi
     declareSubjects(ctx, s);
   }
   await checkPositionsAfter(ctx, e.positions_after);
-  await finish(ctx);
 }
 
-export async function handleSettlementExpired(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventSettlementExpired>(event);
-  if (!ctx) return;
+export async function handleSettlementExpired(ctx: EventCtx<EventSettlementExpired>): Promise<void> {
   const e = ctx.decoded;
   const s = await requireSettlement(ctx, str(e.settlement_id));
   if (s) {
@@ -191,5 +180,14 @@ export async function handleSettlementExpired(event: CosmosEvent): Promise<void>
     declareSubjects(ctx, s);
   }
   await checkPositionsAfter(ctx, e.positions_after);
-  await finish(ctx);
 }
+
+/** settlement: typed event type → handler. */
+export const settlementHandlers: HandlerTable = {
+  events: {
+    'svc.settlement.v1.EventSettlementProposed': handleSettlementProposed,
+    'svc.settlement.v1.EventSettlementSettled': handleSettlementSettled,
+    'svc.settlement.v1.EventSettlementCancelled': handleSettlementCancelled,
+    'svc.settlement.v1.EventSettlementExpired': handleSettlementExpired,
+  },
+};

@@ -1,6 +1,6 @@
 /** The chain-wide counters row (ChainTotals id 'chain'). */
 import { ChainTotals } from '../../types';
-import { load, put } from './block-cache';
+import { load, put } from '../infra/block-cache';
 
 export const TOTALS_ID = 'chain';
 

@@ -1,10 +1,10 @@
 /** svc.attestation.v1: credentials (attester, subject, type) and per-type attester aggregates. */
-import type { CosmosEvent } from '@subql/types-cosmos';
-import { Attestation, AttesterTypeStat } from '../types';
-import { load, markDirty, put } from './util/block-cache';
-import { EventCtx, finish, subjectAccount, typedEventContext } from './util/context';
-import { recordDrift } from './util/drift';
-import { date, str } from './util/values';
+import { Attestation, AttesterTypeStat } from '../../types';
+import { load, markDirty, put } from '../infra/block-cache';
+import type { HandlerTable } from '../infra/dispatch';
+import { EventCtx, subjectAccount } from '../infra/context';
+import { recordDrift } from '../domain/drift';
+import { date, str } from '../infra/values';
 
 interface EventAttested {
   attester: string;
@@ -47,9 +47,7 @@ async function attesterStat(ctx: EventCtx<unknown>, attester: string, type: stri
   return stat;
 }
 
-export async function handleAttestationAttested(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventAttested>(event);
-  if (!ctx) return;
+export async function handleAttestationAttested(ctx: EventCtx<EventAttested>): Promise<void> {
   const e = ctx.decoded;
   const stat = await attesterStat(ctx, e.attester, e.type);
   const id = attestationKey(e.attester, e.subject, e.type);
@@ -82,12 +80,9 @@ export async function handleAttestationAttested(event: CosmosEvent): Promise<voi
   stat.issued += 1;
   if (!stat.latestExpiry || stat.latestExpiry < expiry) stat.latestExpiry = expiry;
   subjectAccount(ctx, e.attester, e.subject);
-  await finish(ctx);
 }
 
-export async function handleAttestationRevoked(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventAttestationRevoked>(event);
-  if (!ctx) return;
+export async function handleAttestationRevoked(ctx: EventCtx<EventAttestationRevoked>): Promise<void> {
   const e = ctx.decoded;
   const id = attestationKey(e.attester, e.subject, e.type);
   const a = await load(Attestation, id);
@@ -102,5 +97,12 @@ export async function handleAttestationRevoked(event: CosmosEvent): Promise<void
     markDirty(a);
   }
   subjectAccount(ctx, e.attester, e.subject);
-  await finish(ctx);
 }
+
+/** attestation: typed event type → handler. */
+export const attestationHandlers: HandlerTable = {
+  events: {
+    'svc.attestation.v1.EventAttested': handleAttestationAttested,
+    'svc.attestation.v1.EventAttestationRevoked': handleAttestationRevoked,
+  },
+};

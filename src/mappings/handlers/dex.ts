@@ -1,11 +1,11 @@
 /** svc.dex.v1: constant-product pools of an asset's whole bundles against a quote denom. */
-import type { CosmosEvent } from '@subql/types-cosmos';
-import { Asset, DexPool } from '../types';
-import { load, markDirty, put } from './util/block-cache';
-import { EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
-import { expectEqual, recordDrift } from './util/drift';
-import { bundleKindIds, checkPositionsAfter, moveUnits, PositionAfter } from './util/positions';
-import { big, str } from './util/values';
+import { Asset, DexPool } from '../../types';
+import { load, markDirty, put } from '../infra/block-cache';
+import type { HandlerTable } from '../infra/dispatch';
+import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
+import { expectEqual, recordDrift } from '../domain/drift';
+import { bundleKindIds, checkPositionsAfter, moveUnits, PositionAfter } from '../domain/positions';
+import { big, str } from '../infra/values';
 
 interface EventPoolCreated {
   pool_id: string;
@@ -47,9 +47,7 @@ async function moveBundles(
     await moveUnits(ctx, assetId, kindId, from, to, units);
 }
 
-export async function handleDexPoolCreated(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventPoolCreated>(event);
-  if (!ctx) return;
+export async function handleDexPoolCreated(ctx: EventCtx<EventPoolCreated>): Promise<void> {
   const e = ctx.decoded;
   const pool = put(
     DexPool,
@@ -69,12 +67,9 @@ export async function handleDexPoolCreated(event: CosmosEvent): Promise<void> {
   await checkPositionsAfter(ctx, e.positions_after);
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.creator);
-  await finish(ctx);
 }
 
-export async function handleDexSwapped(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventSwapped>(event);
-  if (!ctx) return;
+export async function handleDexSwapped(ctx: EventCtx<EventSwapped>): Promise<void> {
   const e = ctx.decoded;
   const pool = await load(DexPool, str(e.pool_id));
   if (!pool) {
@@ -99,5 +94,12 @@ export async function handleDexSwapped(event: CosmosEvent): Promise<void> {
   await checkPositionsAfter(ctx, e.positions_after);
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.trader);
-  await finish(ctx);
 }
+
+/** dex: typed event type → handler. */
+export const dexHandlers: HandlerTable = {
+  events: {
+    'svc.dex.v1.EventPoolCreated': handleDexPoolCreated,
+    'svc.dex.v1.EventSwapped': handleDexSwapped,
+  },
+};

@@ -3,15 +3,22 @@
  * in completed, rejected attempts), RIGHT_OUT escrow holdings and the escrow's
  * swept income.
  */
-import type { CosmosEvent, CosmosMessage } from '@subql/types-cosmos';
-import { AnyJson, Asset, BridgeRoute, BridgeTransfer } from '../types';
-import { enterBlock, flushDirty, load, markDirty, put } from './util/block-cache';
-import { blockTimeOf, EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
-import { expectEqual, recordDrift } from './util/drift';
-import { claimableKey, getAccrual, ownEntry, payOut, settleForCollect } from './util/income';
-import { bundleKindIds, checkPositionsAfter, getKind, moveUnits, PositionAfter } from './util/positions';
-import { checkAccrualAfter, recordPaid } from './payout';
-import { big, int, seqOf, str } from './util/values';
+import { AnyJson, Asset, BridgeRoute, BridgeTransfer } from '../../types';
+import { load, markDirty, put } from '../infra/block-cache';
+import type { HandlerTable } from '../infra/dispatch';
+import { EventCtx, MsgCtx, subjectAccount, subjectAsset } from '../infra/context';
+import { expectEqual, recordDrift } from '../domain/drift';
+import { bundleKindIds, checkPositionsAfter, getKind, moveUnits, PositionAfter } from '../domain/positions';
+import {
+  checkAccrualAfter,
+  claimableKey,
+  getAccrual,
+  ownEntry,
+  payOut,
+  recordPaid,
+  settleForCollect,
+} from '../domain/income';
+import { big, int, seqOf, str } from '../infra/values';
 
 interface RouteJson {
   route_id: string;
@@ -75,10 +82,10 @@ interface EventEscrowIncomeSwept {
   total_paid_after: string;
 }
 
-/** Decoded MsgBridgeOut (node decodedMsg: camelCase). */
+/** MsgBridgeOut in proto-JSON. */
 interface MsgBridgeOut {
   sender: string;
-  routeId: string;
+  route_id: string;
   recipient: string;
   amount: string;
 }
@@ -165,9 +172,7 @@ function transfer(
   });
 }
 
-export async function handleBridgeRouteCreated(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventRouteCreated>(event);
-  if (!ctx) return;
+export async function handleBridgeRouteCreated(ctx: EventCtx<EventRouteCreated>): Promise<void> {
   const r = ctx.decoded.route;
   put(
     BridgeRoute,
@@ -200,12 +205,9 @@ export async function handleBridgeRouteCreated(event: CosmosEvent): Promise<void
     }),
   );
   subjectAsset(ctx, r.asset_id);
-  await finish(ctx);
 }
 
-export async function handleBridgeRouteStatusChanged(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventRouteStatusChanged>(event);
-  if (!ctx) return;
+export async function handleBridgeRouteStatusChanged(ctx: EventCtx<EventRouteStatusChanged>): Promise<void> {
   const e = ctx.decoded;
   const route = await requireRoute(ctx, e.route_id);
   if (route) {
@@ -215,12 +217,9 @@ export async function handleBridgeRouteStatusChanged(event: CosmosEvent): Promis
     markDirty(route);
     subjectAsset(ctx, route.assetId);
   }
-  await finish(ctx);
 }
 
-export async function handleBridgeBridgedOut(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventBridged>(event);
-  if (!ctx) return;
+export async function handleBridgeBridgedOut(ctx: EventCtx<EventBridged>): Promise<void> {
   const e = ctx.decoded;
   const amount = big(e.amount);
   const route = await requireRoute(ctx, e.route_id);
@@ -238,12 +237,9 @@ export async function handleBridgeBridgedOut(event: CosmosEvent): Promise<void> 
   await checkPositionsAfter(ctx, e.positions_after);
   if (route?.direction === RIGHT_OUT) subjectAsset(ctx, route.assetId);
   subjectAccount(ctx, e.sender);
-  await finish(ctx);
 }
 
-export async function handleBridgeBridgedIn(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventBridged>(event);
-  if (!ctx) return;
+export async function handleBridgeBridgedIn(ctx: EventCtx<EventBridged>): Promise<void> {
   const e = ctx.decoded;
   const amount = big(e.amount);
   const route = await requireRoute(ctx, e.route_id);
@@ -261,13 +257,10 @@ export async function handleBridgeBridgedIn(event: CosmosEvent): Promise<void> {
   await checkPositionsAfter(ctx, e.positions_after);
   if (route?.direction === RIGHT_OUT) subjectAsset(ctx, route.assetId);
   subjectAccount(ctx, e.recipient);
-  await finish(ctx);
 }
 
 /** BeginBlock event: called by handleChainBlock before the block's txs (chain order), not by an EventHandler. */
-export async function handleBridgeEscrowIncomeSwept(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventEscrowIncomeSwept>(event);
-  if (!ctx) return;
+export async function handleBridgeEscrowIncomeSwept(ctx: EventCtx<EventEscrowIncomeSwept>): Promise<void> {
   const e = ctx.decoded;
   const amount = big(e.amount);
   const route = await requireRoute(ctx, e.route_id);
@@ -293,7 +286,6 @@ export async function handleBridgeEscrowIncomeSwept(event: CosmosEvent): Promise
   }
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.escrow_address);
-  await finish(ctx);
 }
 
 /**
@@ -301,41 +293,47 @@ export async function handleBridgeEscrowIncomeSwept(event: CosmosEvent): Promise
  * cap exceeded bridge/5...) is recorded as a rejected transfer. Successful
  * ones are recorded from EventBridgedOut.
  */
-export async function handleBridgeMsgBridgeOut(msg: CosmosMessage<MsgBridgeOut>): Promise<void> {
-  const result = msg.tx.tx;
-  if (result.code === 0 || result.codespace !== 'bridge') return;
-  const height = msg.block.header.height;
-  enterBlock(height);
-  let m: MsgBridgeOut;
-  try {
-    m = msg.msg.decodedMsg;
-  } catch {
-    return; // undecodable: the raw tx is still stored by the block handler
-  }
-  const route = await load(BridgeRoute, str(m.routeId));
-  const { ns } = blockTimeOf(msg.block);
+export async function handleBridgeMsgBridgeOut(ctx: MsgCtx): Promise<void> {
+  const { tx } = ctx;
+  if (tx.code === 0 || tx.codespace !== 'bridge') return;
+  const m = ctx.json as unknown as MsgBridgeOut;
+  if (m.route_id === undefined) return; // undecodable: the raw tx is still stored
+  const route = await load(BridgeRoute, str(m.route_id));
   put(
     BridgeTransfer,
     BridgeTransfer.create({
-      id: `${height}-${msg.tx.idx}-m${msg.idx}`,
-      seq: seqOf(height, msg.tx.idx, -1) + BigInt(msg.idx), // after the tx, ordered by message
-      height,
-      txIndex: msg.tx.idx,
+      id: `${ctx.height}-${tx.index}-m${ctx.msgIndex}`,
+      seq: seqOf(ctx.height, tx.index, -1) + BigInt(ctx.msgIndex), // after the tx, ordered by message
+      height: ctx.height,
+      txIndex: tx.index,
       eventIndex: -1,
-      txHash: msg.tx.hash,
-      routeId: str(m.routeId),
+      txHash: tx.hash,
+      routeId: str(m.route_id),
       direction: 'out',
       status: 'rejected',
       sender: str(m.sender),
       recipient: str(m.recipient),
       amount: big(m.amount),
       messageId: '',
-      reason: `bridge/${result.code}`,
-      blockTimeNs: ns,
+      reason: `bridge/${tx.code}`,
+      blockTimeNs: ctx.blockTimeNs,
       assetId: route?.assetId ?? '',
       kindId: route?.kindId ?? 0,
       bundle: route?.bundle ?? false,
     }),
   );
-  await flushDirty();
 }
+
+/** bridge: typed event type → handler, message type URL → handler (failed txs included). */
+export const bridgeHandlers: HandlerTable = {
+  events: {
+    'svc.bridge.v1.EventRouteCreated': handleBridgeRouteCreated,
+    'svc.bridge.v1.EventRouteStatusChanged': handleBridgeRouteStatusChanged,
+    'svc.bridge.v1.EventBridgedOut': handleBridgeBridgedOut,
+    'svc.bridge.v1.EventBridgedIn': handleBridgeBridgedIn,
+    'svc.bridge.v1.EventEscrowIncomeSwept': handleBridgeEscrowIncomeSwept,
+  },
+  messages: {
+    '/svc.bridge.v1.MsgBridgeOut': handleBridgeMsgBridgeOut,
+  },
+};

@@ -9,13 +9,14 @@
  * is recorded as a drift, the tx result's value kept. A chain that reports
  * the outcome only in that event gets it from there.
  */
-import type { CosmosEvent, CosmosMessage } from '@subql/types-cosmos';
-import { EvmTx, Tx } from '../types';
-import { enterBlock, flushDirty, load, markDirty, put } from './util/block-cache';
-import { finish, subjectAccount, typedEventContext } from './util/context';
-import { recordDrift } from './util/drift';
-import { evmOutcomeOf, revertString, viewOfMsgEthereumTx } from './util/eth';
-import { bech32OfEvm, big, int, str } from './util/values';
+import { EvmTx, Tx } from '../../types';
+import { load, markDirty, put } from '../infra/block-cache';
+import { decodeWire } from '../infra/protojson';
+import type { HandlerTable } from '../infra/dispatch';
+import { EventCtx, MsgCtx, subjectAccount } from '../infra/context';
+import { recordDrift } from '../domain/drift';
+import { evmOutcomeOf, revertString, viewOfMsgEthereumTx } from '../infra/eth';
+import { bech32OfEvm, big, int, str } from '../infra/values';
 
 interface EventEthereumTxExecuted {
   eth_hash: string;
@@ -34,55 +35,46 @@ async function linkTx(txHash: string, ethHash: string): Promise<void> {
   }
 }
 
-export async function handleEvmMsgEthereumTx(msg: CosmosMessage): Promise<void> {
-  const height = msg.block.header.height;
-  enterBlock(height);
+export async function handleEvmMsgEthereumTx(ctx: MsgCtx): Promise<void> {
+  const { tx } = ctx;
   let view;
   try {
-    view = viewOfMsgEthereumTx(msg.msg.typeUrl, msg.msg.decodedMsg as Record<string, unknown>);
+    view = viewOfMsgEthereumTx(ctx.typeUrl, decodeWire(ctx.typeUrl, ctx.value));
   } catch {
-    return; // not decodable: the raw tx is stored by the block handler, the event (if any) still gives the outcome
+    return; // not decodable: the raw tx is stored, the event (if any) still gives the outcome
   }
-  const result = msg.tx.tx;
-  const failed = result.code !== 0;
+  const failed = tx.code !== 0;
   // a consensus-level failure never ran the EVM: failed, with the tx log as reason
   const outcome = failed
     ? null
-    : evmOutcomeOf(result as unknown as Parameters<typeof evmOutcomeOf>[0], msg.idx, view.ethHash);
+    : evmOutcomeOf({ data: tx.resultData(), events: tx.events }, ctx.msgIndex, view.ethHash);
   const reverted = outcome?.failed ?? false;
   put(
     EvmTx,
     EvmTx.create({
       id: view.ethHash,
       ethHash: view.ethHash,
-      txHash: msg.tx.hash,
-      height,
-      txIndex: msg.tx.idx,
-      msgIndex: msg.idx,
+      txHash: tx.hash,
+      height: ctx.height,
+      txIndex: tx.index,
+      msgIndex: ctx.msgIndex,
       from: view.from,
       to: view.to ?? undefined,
       fromAccount: bech32OfEvm(view.from) ?? '',
       toAccount: bech32OfEvm(view.to) ?? undefined,
       value: view.value,
-      gasUsed: outcome?.gasUsed ?? big(result.gasUsed),
+      gasUsed: outcome?.gasUsed ?? tx.gasUsed,
       status: failed || reverted ? 0 : 1,
       vmError: outcome?.vmError || undefined,
       returnData: outcome?.returnData || undefined,
       contractAddress: view.to ? undefined : outcome?.recipient || undefined,
-      revertReason: failed
-        ? str(result.log)
-        : reverted
-          ? (revertString(outcome!.returnData) ?? outcome!.vmError)
-          : undefined,
+      revertReason: failed ? tx.log : reverted ? (revertString(outcome!.returnData) ?? outcome!.vmError) : undefined,
     }),
   );
-  await linkTx(msg.tx.hash, view.ethHash);
-  await flushDirty();
+  await linkTx(tx.hash, view.ethHash);
 }
 
-export async function handleEvmEthereumTxExecuted(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventEthereumTxExecuted>(event);
-  if (!ctx) return;
+export async function handleEvmEthereumTxExecuted(ctx: EventCtx<EventEthereumTxExecuted>): Promise<void> {
   const e = ctx.decoded;
   const ethHash = str(e.eth_hash).toLowerCase();
   const txHash = str(ctx.txHash);
@@ -115,8 +107,8 @@ export async function handleEvmEthereumTxExecuted(event: CosmosEvent): Promise<v
   };
   // what the chain's own tx result says (MsgEthereumTxResponse, ethereum_tx) is the outcome; this
   // event is a cross-check: a disagreement is a drift and the result's value is kept
-  const derived = event.tx
-    ? evmOutcomeOf(event.tx.tx as unknown as Parameters<typeof evmOutcomeOf>[0], evm.msgIndex, ethHash)
+  const derived = ctx.tx
+    ? evmOutcomeOf({ data: ctx.tx.resultData(), events: ctx.tx.events }, evm.msgIndex, ethHash)
     : null;
   if (derived) {
     const checks: [string, unknown, unknown][] = [
@@ -143,5 +135,15 @@ export async function handleEvmEthereumTxExecuted(event: CosmosEvent): Promise<v
   markDirty(evm);
   await linkTx(txHash, ethHash);
   subjectAccount(ctx, evm.fromAccount, evm.toAccount);
-  await finish(ctx);
 }
+
+/** evm: typed event type → handler, message type URL → handler (failed txs included). */
+export const evmHandlers: HandlerTable = {
+  events: {
+    'svc.evm.v1.EventEthereumTxExecuted': handleEvmEthereumTxExecuted,
+  },
+  messages: {
+    '/cosmos.evm.vm.v1.MsgEthereumTx': handleEvmMsgEthereumTx,
+    '/ethermint.evm.v1.MsgEthereumTx': handleEvmMsgEthereumTx,
+  },
+};

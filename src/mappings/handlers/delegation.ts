@@ -2,13 +2,13 @@
  * svc.delegation.v1: term delegations of voting units. The units are locked
  * as delegation/<id>; voting power moves from holder to delegate while active.
  */
-import type { CosmosEvent } from '@subql/types-cosmos';
-import { Delegation, VotingPower } from '../types';
-import { load, markDirty, put } from './util/block-cache';
-import { EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
-import { recordDrift } from './util/drift';
-import { addLock, checkPositionsAfter, PositionAfter, removeLock } from './util/positions';
-import { big, date, int, str } from './util/values';
+import { Delegation, VotingPower } from '../../types';
+import { load, markDirty, put } from '../infra/block-cache';
+import type { HandlerTable } from '../infra/dispatch';
+import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
+import { recordDrift } from '../domain/drift';
+import { addLock, checkPositionsAfter, PositionAfter, removeLock } from '../domain/positions';
+import { big, date, int, str } from '../infra/values';
 
 interface EventDelegated {
   delegation_id: string;
@@ -66,9 +66,7 @@ async function shiftVotingPower(ctx: EventCtx<unknown>, d: Delegation, units: bi
   (await votingPower(ctx, d.delegate, d.assetId, d.kindId)).delegatedIn += units;
 }
 
-export async function handleDelegationDelegated(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventDelegated>(event);
-  if (!ctx) return;
+export async function handleDelegationDelegated(ctx: EventCtx<EventDelegated>): Promise<void> {
   const e = ctx.decoded;
   const d = put(
     Delegation,
@@ -92,12 +90,9 @@ export async function handleDelegationDelegated(event: CosmosEvent): Promise<voi
   await checkPositionsAfter(ctx, e.positions_after);
   subjectAsset(ctx, d.assetId);
   subjectAccount(ctx, d.holder, d.delegate);
-  await finish(ctx);
 }
 
-export async function handleDelegationEnded(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventDelegationEnded>(event);
-  if (!ctx) return;
+export async function handleDelegationEnded(ctx: EventCtx<EventDelegationEnded>): Promise<void> {
   const e = ctx.decoded;
   const id = str(e.delegation_id);
   const d = await load(Delegation, id);
@@ -114,5 +109,12 @@ export async function handleDelegationEnded(event: CosmosEvent): Promise<void> {
     subjectAccount(ctx, d.holder, d.delegate);
   }
   await checkPositionsAfter(ctx, e.positions_after);
-  await finish(ctx);
 }
+
+/** delegation: typed event type → handler. */
+export const delegationHandlers: HandlerTable = {
+  events: {
+    'svc.delegation.v1.EventDelegated': handleDelegationDelegated,
+    'svc.delegation.v1.EventDelegationEnded': handleDelegationEnded,
+  },
+};

@@ -2,13 +2,20 @@
  * svc.waterfall.v1: liquidation of an asset through ranked tiers into
  * redemption pools, and redemption (burning) of units against those pools.
  */
-import type { CosmosEvent } from '@subql/types-cosmos';
-import { AnyJson, Liquidation, RedemptionPool, Waterfall } from '../types';
-import { load, markDirty, put } from './util/block-cache';
-import { EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
-import { expectEqual, recordDrift } from './util/drift';
-import { changeSupply, changeUnits, checkPositionsAfter, getKind, PositionAfter, requireKind } from './util/positions';
-import { big, int, str } from './util/values';
+import { AnyJson, Liquidation, RedemptionPool, Waterfall } from '../../types';
+import { load, markDirty, put } from '../infra/block-cache';
+import type { HandlerTable } from '../infra/dispatch';
+import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
+import { expectEqual, recordDrift } from '../domain/drift';
+import {
+  changeSupply,
+  changeUnits,
+  checkPositionsAfter,
+  getKind,
+  PositionAfter,
+  requireKind,
+} from '../domain/positions';
+import { big, int, str } from '../infra/values';
 
 interface TierJson {
   rank: number;
@@ -112,9 +119,7 @@ function touchPool(ctx: EventCtx<unknown>, p: RedemptionPool): void {
   markDirty(p);
 }
 
-export async function handleWaterfallSet(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventWaterfallSet>(event);
-  if (!ctx) return;
+export async function handleWaterfallSet(ctx: EventCtx<EventWaterfallSet>): Promise<void> {
   const e = ctx.decoded;
   const tiers: StoredTier[] = [...(e.tiers ?? [])]
     .sort((a, b) => int(a.rank) - int(b.rank))
@@ -133,7 +138,6 @@ export async function handleWaterfallSet(event: CosmosEvent): Promise<void> {
   w.updatedHeight = ctx.height;
   markDirty(w);
   subjectAsset(ctx, e.asset_id);
-  await finish(ctx);
 }
 
 /** Tier payments checked against the waterfall (owed = claim_per_unit x supply, running cumulative) and stored on it. */
@@ -163,9 +167,7 @@ async function applyTierPayments(
   markDirty(w);
 }
 
-export async function handleWaterfallLiquidationStarted(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventLiquidationStarted>(event);
-  if (!ctx) return;
+export async function handleWaterfallLiquidationStarted(ctx: EventCtx<EventLiquidationStarted>): Promise<void> {
   const e = ctx.decoded;
   const payments = e.tiers ?? [];
   await applyTierPayments(ctx, e.asset_id, payments);
@@ -208,12 +210,9 @@ export async function handleWaterfallLiquidationStarted(event: CosmosEvent): Pro
   markDirty(record);
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.authority);
-  await finish(ctx);
 }
 
-export async function handleWaterfallRedemptionFunded(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventRedemptionFunded>(event);
-  if (!ctx) return;
+export async function handleWaterfallRedemptionFunded(ctx: EventCtx<EventRedemptionFunded>): Promise<void> {
   const e = ctx.decoded;
   const p = await pool(ctx, e.asset_id, int(e.kind_id), e.denom);
   p.amount += big(e.amount);
@@ -221,12 +220,9 @@ export async function handleWaterfallRedemptionFunded(event: CosmosEvent): Promi
   await checkPoolAfter(ctx, p, e.pool_after);
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.issuer);
-  await finish(ctx);
 }
 
-export async function handleWaterfallRedeemed(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventRedeemed>(event);
-  if (!ctx) return;
+export async function handleWaterfallRedeemed(ctx: EventCtx<EventRedeemed>): Promise<void> {
   const e = ctx.decoded;
   const kindId = int(e.kind_id);
   const units = big(e.units);
@@ -247,12 +243,9 @@ export async function handleWaterfallRedeemed(event: CosmosEvent): Promise<void>
   await checkPositionsAfter(ctx, e.positions_after);
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.holder);
-  await finish(ctx);
 }
 
-export async function handleWaterfallLiquidationCompleted(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventLiquidationCompleted>(event);
-  if (!ctx) return;
+export async function handleWaterfallLiquidationCompleted(ctx: EventCtx<EventLiquidationCompleted>): Promise<void> {
   const e = ctx.decoded;
   const record = await load(Liquidation, e.asset_id);
   if (record) {
@@ -262,5 +255,15 @@ export async function handleWaterfallLiquidationCompleted(event: CosmosEvent): P
     await recordDrift(ctx, 'Liquidation', e.asset_id, 'exists', true, false);
   }
   subjectAsset(ctx, e.asset_id);
-  await finish(ctx);
 }
+
+/** waterfall: typed event type → handler. */
+export const waterfallHandlers: HandlerTable = {
+  events: {
+    'svc.waterfall.v1.EventWaterfallSet': handleWaterfallSet,
+    'svc.waterfall.v1.EventLiquidationStarted': handleWaterfallLiquidationStarted,
+    'svc.waterfall.v1.EventRedemptionFunded': handleWaterfallRedemptionFunded,
+    'svc.waterfall.v1.EventRedeemed': handleWaterfallRedeemed,
+    'svc.waterfall.v1.EventLiquidationCompleted': handleWaterfallLiquidationCompleted,
+  },
+};

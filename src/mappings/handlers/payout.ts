@@ -2,15 +2,23 @@
  * svc.payout.v1: distributions move the accrual index (src/lib/accrual.ts);
  * claims pay accrued income out of Claimable entries.
  */
-import type { CosmosEvent } from '@subql/types-cosmos';
-import { distribute } from '../lib/accrual';
-import { Accrual, Distribution } from '../types';
-import { markDirty, put } from './util/block-cache';
-import { EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
-import { expectEqual, recordDrift } from './util/drift';
-import { claimableKey, getAccrual, openAccrual, payOut, settleForCollect } from './util/income';
-import { getKind, requireKind } from './util/positions';
-import { big, int, str } from './util/values';
+import { distribute } from '../../lib/accrual';
+import { Distribution } from '../../types';
+import { markDirty, put } from '../infra/block-cache';
+import type { HandlerTable } from '../infra/dispatch';
+import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
+import { expectEqual, recordDrift } from '../domain/drift';
+import {
+  checkAccrualAfter,
+  claimableKey,
+  getAccrual,
+  openAccrual,
+  payOut,
+  recordPaid,
+  settleForCollect,
+} from '../domain/income';
+import { getKind, requireKind } from '../domain/positions';
+import { big, int, str } from '../infra/values';
 
 interface EventDistributed {
   asset_id: string;
@@ -42,28 +50,7 @@ interface EventClaimed {
   total_paid_after: string;
 }
 
-/** Compares the accrual's module_held and total_paid with the event's post-values. */
-export async function checkAccrualAfter(
-  ctx: EventCtx<unknown>,
-  accrual: Accrual,
-  moduleHeldAfter: string | undefined,
-  totalPaidAfter: string | undefined,
-): Promise<void> {
-  await expectEqual(ctx, 'Accrual', accrual.id, 'module_held', moduleHeldAfter, accrual.moduleHeld);
-  await expectEqual(ctx, 'Accrual', accrual.id, 'total_paid', totalPaidAfter, accrual.totalPaid);
-}
-
-/** Records that `amount` left the module for an accrual (claim, escrow sweep). */
-export function recordPaid(ctx: EventCtx<unknown>, accrual: Accrual, amount: bigint): void {
-  accrual.totalPaid += amount;
-  accrual.moduleHeld -= amount;
-  accrual.updatedHeight = ctx.height;
-  markDirty(accrual);
-}
-
-export async function handlePayoutDistributed(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventDistributed>(event);
-  if (!ctx) return;
+export async function handlePayoutDistributed(ctx: EventCtx<EventDistributed>): Promise<void> {
   const e = ctx.decoded;
   const kindId = int(e.kind_id);
   const amount = big(e.amount);
@@ -117,12 +104,9 @@ export async function handlePayoutDistributed(event: CosmosEvent): Promise<void>
   );
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.payer);
-  await finish(ctx);
 }
 
-export async function handlePayoutClaimed(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventClaimed>(event);
-  if (!ctx) return;
+export async function handlePayoutClaimed(ctx: EventCtx<EventClaimed>): Promise<void> {
   const e = ctx.decoded;
   const kindId = int(e.kind_id);
   const accrual = await getAccrual(e.asset_id, kindId, e.denom);
@@ -149,5 +133,12 @@ export async function handlePayoutClaimed(event: CosmosEvent): Promise<void> {
   }
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.claimer, ...(e.entries ?? []).map((x) => x.routed_from));
-  await finish(ctx);
 }
+
+/** payout: typed event type → handler. */
+export const payoutHandlers: HandlerTable = {
+  events: {
+    'svc.payout.v1.EventDistributed': handlePayoutDistributed,
+    'svc.payout.v1.EventClaimed': handlePayoutClaimed,
+  },
+};

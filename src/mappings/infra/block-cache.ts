@@ -1,12 +1,14 @@
 /**
- * Per-block entity cache with dirty tracking.
+ * The block's entity store: reads through a cache, writes once per block.
  *
  * Why: every `store.get` crosses the sandbox boundary, and one block touches
  * the same rows (kinds, holdings, accruals, totals) from many handlers. The
- * first read of an id in a block goes to the store; later reads in the same
- * block get the cached object. Handlers mutate cached objects, `markDirty`
- * them, and `flushDirty` writes them with one `store.bulkUpdate` per entity
- * type at the end of the handler, so every handler leaves the store complete.
+ * first read of an id goes to the store; later reads get the cached object.
+ * Handlers mutate cached objects and `markDirty` them; `flushDirty`, called
+ * once at the end of the block handler, writes every changed entity with one
+ * `store.bulkUpdate` per entity type. Writing there is safe: the node marks a
+ * block processed only after its handlers return, and a crash replays the
+ * block in a fresh sandbox (docs/indexer.md, "Crash consistency").
  *
  * The cache is kept from one block to the next one (height + 1) of the same
  * sandbox: this mapping is the only writer of its entities and every write goes
@@ -14,8 +16,8 @@
  * the store holds. Any other height change (node restart: new sandbox; --workers:
  * another worker processed blocks in between; a rewind) starts empty, and so
  * does a cache above MAX_CACHED entities. Entries nobody touched for
- * IDLE_BLOCKS blocks are dropped (rows written once, like txs and timeline
- * entries, would otherwise fill the heap and slow every GC).
+ * IDLE_BLOCKS blocks are dropped. Rows written once and never read again
+ * (activity entries) are `append`ed: written with the block, never cached.
  *
  * Writes cross the sandbox boundary as plain objects (own fields only): the node
  * deep-clones every entity it is given, and a class instance drags its sandbox
@@ -33,6 +35,14 @@ export interface EntityClass<T extends StoredEntity> {
   get(id: string): Promise<T | undefined>;
 }
 
+/** A generated entity class with the store's field query (F: its typed filter expression). */
+export interface QueryableClass<T extends StoredEntity, F> extends EntityClass<T> {
+  getByFields(filter: F[], options: { limit: number; offset: number }): Promise<T[]>;
+}
+
+/** Rows per store query page: the node's default --query-limit. */
+const PAGE = 100;
+
 /** A cached entity (undefined: a cached miss) and the last height that read or wrote it. */
 interface Slot {
   entity: StoredEntity | undefined;
@@ -42,6 +52,7 @@ interface Slot {
 let cachedHeight = -1;
 const byClass = new Map<unknown, Map<string, Slot>>();
 const dirty = new Set<StoredEntity>();
+const appended: StoredEntity[] = [];
 
 /** Entities cached across consecutive blocks before the cache starts again empty. */
 export const MAX_CACHED = 100_000;
@@ -70,6 +81,7 @@ export function enterBlock(height: number): void {
   }
   cachedHeight = height;
   dirty.clear();
+  appended.length = 0;
 }
 
 /** A plain copy of an entity's own fields (what the node stores), without its class prototype. */
@@ -123,15 +135,44 @@ export function adopt<T extends StoredEntity>(cls: EntityClass<T>, entity: T): T
   return entity;
 }
 
-/** Writes every changed entity: one bulkUpdate (upsert) per entity type. */
+/**
+ * Every entity matching a store query, as this block sees it. The store holds what earlier
+ * blocks wrote; this block's changes are still in the cache (written at the end of the block).
+ * So each row the store returns is replaced by its cached copy, cached entities the store lacks
+ * or holds with other values are added, and all are kept only if `matches` holds on their
+ * current values. Sorted by id, as the store orders them, so the result does not depend on
+ * what the cache held before the block.
+ */
+export async function queryAll<T extends StoredEntity, F>(
+  cls: QueryableClass<T, F>,
+  filter: F[],
+  matches: (entity: T) => boolean,
+): Promise<T[]> {
+  const found = new Map<string, T>();
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await cls.getByFields(filter, { limit: PAGE, offset });
+    for (const row of page) found.set(row.id, adopt(cls, row));
+    if (page.length < PAGE) break;
+  }
+  for (const [id, slot] of mapOf(cls)) if (slot.entity && !found.has(id)) found.set(id, slot.entity as T);
+  return [...found.values()].filter(matches).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Queues a new entity that nobody reads in this block or later: written by `flushDirty`, never cached. */
+export function append(entity: StoredEntity): void {
+  appended.push(entity);
+}
+
+/** Writes every changed and appended entity: one bulkUpdate (upsert) per entity type. */
 export async function flushDirty(): Promise<void> {
-  if (dirty.size === 0) return;
+  if (dirty.size === 0 && appended.length === 0) return;
   const byName = new Map<string, StoredEntity[]>();
-  for (const e of dirty) {
+  for (const e of [...dirty, ...appended]) {
     const list = byName.get(e._name);
     if (list) list.push(e);
     else byName.set(e._name, [e]);
   }
   dirty.clear();
+  appended.length = 0;
   for (const [name, list] of byName) await store.bulkUpdate(name, list.map(plain));
 }

@@ -3,14 +3,14 @@
  * encumbrance/<id> while active; a pledge with income_to_beneficiary routes
  * their income to the beneficiary until it ends.
  */
-import type { CosmosEvent } from '@subql/types-cosmos';
-import { AnyJson, Encumbrance, EncumbranceTimelineEntry } from '../types';
-import { load, markDirty, put } from './util/block-cache';
-import { EventCtx, finish, subjectAccount, subjectAsset, typedEventContext } from './util/context';
-import { recordDrift } from './util/drift';
-import { isIncomeRoute, startRouting, stopRouting } from './util/income';
-import { addLock, checkPositionsAfter, getKind, moveUnits, PositionAfter, removeLock } from './util/positions';
-import { big, date, enumShort, int, str } from './util/values';
+import { AnyJson, Encumbrance, EncumbranceTimelineEntry } from '../../types';
+import { load, markDirty, put } from '../infra/block-cache';
+import type { HandlerTable } from '../infra/dispatch';
+import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
+import { recordDrift } from '../domain/drift';
+import { isIncomeRoute, startRouting, stopRouting } from '../domain/income';
+import { addLock, checkPositionsAfter, getKind, moveUnits, PositionAfter, removeLock } from '../domain/positions';
+import { big, date, enumShort, int, str } from '../infra/values';
 
 interface EventEncumbranceCreated {
   encumbrance_id: string;
@@ -110,9 +110,7 @@ function declareSubjects(ctx: EventCtx<unknown>, enc: Encumbrance, actor?: strin
   subjectAccount(ctx, enc.holder, enc.beneficiary, actor);
 }
 
-export async function handleEncumbranceCreated(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventEncumbranceCreated>(event);
-  if (!ctx) return;
+export async function handleEncumbranceCreated(ctx: EventCtx<EventEncumbranceCreated>): Promise<void> {
   const e = ctx.decoded;
   const enc = put(
     Encumbrance,
@@ -144,12 +142,9 @@ export async function handleEncumbranceCreated(event: CosmosEvent): Promise<void
   timeline(ctx, enc, 'created', e.actor, role(e.actor_role));
   await checkPositionsAfter(ctx, e.positions_after);
   declareSubjects(ctx, enc, e.actor);
-  await finish(ctx);
 }
 
-export async function handleEncumbranceReleased(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventEncumbranceReleased>(event);
-  if (!ctx) return;
+export async function handleEncumbranceReleased(ctx: EventCtx<EventEncumbranceReleased>): Promise<void> {
   const e = ctx.decoded;
   const enc = await requireEncumbrance(ctx, str(e.encumbrance_id));
   if (enc) {
@@ -158,12 +153,9 @@ export async function handleEncumbranceReleased(event: CosmosEvent): Promise<voi
     declareSubjects(ctx, enc, e.actor);
   }
   await checkPositionsAfter(ctx, e.positions_after);
-  await finish(ctx);
 }
 
-export async function handleEncumbranceExercised(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventEncumbranceExercised>(event);
-  if (!ctx) return;
+export async function handleEncumbranceExercised(ctx: EventCtx<EventEncumbranceExercised>): Promise<void> {
   const e = ctx.decoded;
   const enc = await requireEncumbrance(ctx, str(e.encumbrance_id));
   if (enc) {
@@ -174,12 +166,9 @@ export async function handleEncumbranceExercised(event: CosmosEvent): Promise<vo
     declareSubjects(ctx, enc, e.actor);
   }
   await checkPositionsAfter(ctx, e.positions_after);
-  await finish(ctx);
 }
 
-export async function handleEncumbranceExpired(event: CosmosEvent): Promise<void> {
-  const ctx = typedEventContext<EventEncumbranceExpired>(event);
-  if (!ctx) return;
+export async function handleEncumbranceExpired(ctx: EventCtx<EventEncumbranceExpired>): Promise<void> {
   const e = ctx.decoded;
   const enc = await requireEncumbrance(ctx, str(e.encumbrance_id));
   if (enc) {
@@ -188,5 +177,14 @@ export async function handleEncumbranceExpired(event: CosmosEvent): Promise<void
     declareSubjects(ctx, enc);
   }
   await checkPositionsAfter(ctx, e.positions_after);
-  await finish(ctx);
 }
+
+/** encumbrance: typed event type → handler. */
+export const encumbranceHandlers: HandlerTable = {
+  events: {
+    'svc.encumbrance.v1.EventEncumbranceCreated': handleEncumbranceCreated,
+    'svc.encumbrance.v1.EventEncumbranceReleased': handleEncumbranceReleased,
+    'svc.encumbrance.v1.EventEncumbranceExercised': handleEncumbranceExercised,
+    'svc.encumbrance.v1.EventEncumbranceExpired': handleEncumbranceExpired,
+  },
+};

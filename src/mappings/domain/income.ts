@@ -17,11 +17,10 @@
  */
 import { pendingIncome } from '../../lib/accrual';
 import { Accrual, Claimable, Encumbrance, Holding, Kind } from '../../types';
-import { adopt, load, markDirty, put } from './block-cache';
-import type { EventCtx } from './context';
+import { load, markDirty, put, queryAll } from '../infra/block-cache';
+import type { EventCtx } from '../infra/context';
+import { expectEqual } from './drift';
 import { getHolding, type LockJson } from './positions';
-
-const PAGE = 100; // the node's default --query-limit
 
 export function accrualKey(assetId: string, kindId: number, denom: string): string {
   return `${assetId}-${kindId}-${denom}`;
@@ -149,19 +148,16 @@ export async function settlePosition(
 export async function settleForCollect(ctx: EventCtx<unknown>, kind: Kind, claimer: string): Promise<void> {
   if ((kind.accrualDenoms as string[]).length === 0) return;
   await settlePosition(ctx, kind, await getHolding(kind.assetId, kind.kindId, claimer, ctx.height));
-  const active = await readAll((offset) =>
-    Encumbrance.getByFields(
-      [
-        ['beneficiary', '=', claimer],
-        ['status', '=', 'active'],
-      ],
-      { limit: PAGE, offset },
-    ),
+  const routesToClaimer = await queryAll(
+    Encumbrance,
+    [
+      ['beneficiary', '=', claimer],
+      ['status', '=', 'active'],
+    ],
+    (enc) =>
+      enc.beneficiary === claimer && enc.assetId === kind.assetId && enc.kindId === kind.kindId && isIncomeRoute(enc),
   );
-  const holders = new Set<string>();
-  for (const enc of active.map((x) => adopt(Encumbrance, x))) {
-    if (enc.assetId === kind.assetId && enc.kindId === kind.kindId && isIncomeRoute(enc)) holders.add(enc.holder);
-  }
+  const holders = new Set(routesToClaimer.map((enc) => enc.holder));
   for (const holder of [...holders].sort())
     await settlePosition(ctx, kind, await getHolding(kind.assetId, kind.kindId, holder, ctx.height));
 }
@@ -214,16 +210,6 @@ export function isIncomeRoute(enc: Encumbrance): boolean {
   return enc.kind === 'pledge' && enc.incomeToBeneficiary && enc.status === 'active';
 }
 
-/** Every row of a paged store query (offset paging is stable here: nothing is written while reading). */
-async function readAll<T>(fetch: (offset: number) => Promise<T[]>): Promise<T[]> {
-  const rows: T[] = [];
-  for (let offset = 0; ; offset += PAGE) {
-    const page = await fetch(offset);
-    rows.push(...page);
-    if (page.length < PAGE) return rows;
-  }
-}
-
 function newAccrual(ctx: EventCtx<unknown>, kind: Kind, denom: string): Accrual {
   return Accrual.create({
     id: accrualKey(kind.assetId, kind.kindId, denom),
@@ -242,9 +228,12 @@ function newAccrual(ctx: EventCtx<unknown>, kind: Kind, denom: string): Accrual 
 
 /** Own entries of every position of the kind earning now. */
 async function openOwnEntries(ctx: EventCtx<unknown>, kind: Kind, denom: string): Promise<void> {
-  const rows = await readAll((offset) => Holding.getByFields([['kindRef', '=', kind.id]], { limit: PAGE, offset }));
-  for (const h of rows.map((x) => adopt(Holding, x))) {
-    if (h.units - h.routedOut <= 0n) continue;
+  const earning = await queryAll(
+    Holding,
+    [['kindRef', '=', kind.id]],
+    (h) => h.kindRef === kind.id && h.units - h.routedOut > 0n,
+  );
+  for (const h of earning) {
     const c = await getClaimable(ownKey(kind, h.holder, denom), ctx.height);
     c.units = h.units - h.routedOut;
     c.updatedHeight = ctx.height;
@@ -254,17 +243,15 @@ async function openOwnEntries(ctx: EventCtx<unknown>, kind: Kind, denom: string)
 
 /** Routed entries of every active income pledge on the kind. */
 async function openRoutedEntries(ctx: EventCtx<unknown>, kind: Kind, denom: string): Promise<void> {
-  const rows = await readAll((offset) =>
-    Encumbrance.getByFields(
-      [
-        ['assetId', '=', kind.assetId],
-        ['status', '=', 'active'],
-      ],
-      { limit: PAGE, offset },
-    ),
+  const routes = await queryAll(
+    Encumbrance,
+    [
+      ['assetId', '=', kind.assetId],
+      ['status', '=', 'active'],
+    ],
+    (enc) => enc.assetId === kind.assetId && enc.kindId === kind.kindId && isIncomeRoute(enc),
   );
-  for (const enc of rows.map((x) => adopt(Encumbrance, x))) {
-    if (enc.kindId !== kind.kindId || !isIncomeRoute(enc)) continue;
+  for (const enc of routes) {
     const c = await getClaimable(routedKey(enc, denom), ctx.height);
     c.units = enc.units;
     c.updatedHeight = ctx.height;
@@ -299,4 +286,23 @@ export async function payOut(ctx: EventCtx<unknown>, key: EntryKey, accrual: Acc
 
 export function ownEntry(assetId: string, kindId: number, denom: string, account: string): EntryKey {
   return { account, routedFrom: '', ref: '', assetId, kindId, denom };
+}
+
+/** Compares the accrual's module_held and total_paid with the event's post-values. */
+export async function checkAccrualAfter(
+  ctx: EventCtx<unknown>,
+  accrual: Accrual,
+  moduleHeldAfter: string | undefined,
+  totalPaidAfter: string | undefined,
+): Promise<void> {
+  await expectEqual(ctx, 'Accrual', accrual.id, 'module_held', moduleHeldAfter, accrual.moduleHeld);
+  await expectEqual(ctx, 'Accrual', accrual.id, 'total_paid', totalPaidAfter, accrual.totalPaid);
+}
+
+/** Records that `amount` left the module for an accrual (claim, escrow sweep). */
+export function recordPaid(ctx: EventCtx<unknown>, accrual: Accrual, amount: bigint): void {
+  accrual.totalPaid += amount;
+  accrual.moduleHeld -= amount;
+  accrual.updatedHeight = ctx.height;
+  markDirty(accrual);
 }

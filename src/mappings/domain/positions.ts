@@ -4,12 +4,12 @@
  * first (payout index scheme), so accruals stay exact.
  */
 import { Holding, Kind } from '../../types';
-import { ensureAccount } from './activity';
-import { adopt, load, markDirty } from './block-cache';
-import type { EventCtx } from './context';
+import { ensureAccount } from '../entities/accounts';
+import { adopt, load, markDirty } from '../infra/block-cache';
+import type { EventCtx } from '../infra/context';
 import { expectEqual, recordDrift } from './drift';
 import { settlePosition, syncOwnUnits } from './income';
-import { big, int } from './values';
+import { big, int } from '../infra/values';
 
 /** A lock on a position, as stored in Holding.locks (units as a decimal string). */
 export interface LockJson {
