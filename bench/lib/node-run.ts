@@ -9,6 +9,16 @@
  * (VmRSS; worker threads share the pid), and VmHWM (the kernel's peak RSS) is
  * read just before the node is stopped.
  *
+ * Every poll also adds (ms since the first block, height done) to `trace`, the
+ * input of the per-segment rates (bench/lib/segments.ts). The height comes from
+ * /meta, not _metadata: the node sets currentProcessingHeight in memory as each
+ * block starts (height done = currentProcessingHeight - 1), while
+ * _metadata.lastProcessedHeight is written only when the store cache flushes
+ * (every --store-flush-interval = 5 s, or 1,000 cached records), which would
+ * quantise a 1,000-block segment of a fast project into one or two flushes.
+ * The time of a sample is the middle of its /meta request; the last sample is
+ * (end of the run, targetHeight), taken when _metadata shows the last block flushed.
+ *
  * Rate = blocks / (time the last block was flushed - time the first block
  * started processing): node start-up (Nest, schema sync, first fetch) is
  * reported separately. CPU per block (node process, all threads; the local
@@ -60,6 +70,8 @@ export interface NodeRunResult {
   hwmRssMb: number;
   /** (seconds since first block, height) every ~5 s: shows warm-up and GC plateaus */
   progress: [number, number][];
+  /** (ms since first block, height done) at every poll (~200 ms), ending with (indexMs, blocks) */
+  trace: [number, number][];
   logs: string[];
 }
 
@@ -185,6 +197,7 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
   let pgAtFirst: number | null = null;
   let hwmKb = 0;
   const progress: [number, number][] = [];
+  const trace: [number, number][] = [];
   let lastProgressAt = 0;
   const deadline = Date.now() + (o.timeoutMs ?? 3_600_000);
   try {
@@ -197,11 +210,13 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
       peakKb = Math.max(peakKb, procStatusKb(pid, 'VmRSS'));
       const now = Date.now();
       const processing = await metaHeight(port);
+      const answeredAt = (now + Date.now()) / 2;
       if (!firstBlockAt && processing >= 1) {
         firstBlockAt = now;
         cpuAtFirst = cpuMs(pid);
         pgAtFirst = pgServerCpuMs(Number(o.dbEnv.DB_PORT));
       }
+      if (firstBlockAt && processing >= 1) trace.push([Math.round(answeredAt - firstBlockAt), processing - 1]);
       if (firstBlockAt && now - lastProgressAt >= 5000) {
         progress.push([Math.round((now - firstBlockAt) / 100) / 10, processing]);
         lastProgressAt = now;
@@ -213,6 +228,7 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
         const pgNow = pgServerCpuMs(Number(o.dbEnv.DB_PORT));
         const done = Date.now();
         const indexMs = done - firstBlockAt;
+        trace.push([indexMs, o.targetHeight]);
         return {
           blocks: o.targetHeight,
           nodeCpuMsPerBlock: Math.round((nodeCpu / o.targetHeight) * 10) / 10,
@@ -224,6 +240,7 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
           peakRssMb: Math.round(peakKb / 1024),
           hwmRssMb: Math.round(Math.max(hwmKb, peakKb) / 1024),
           progress,
+          trace,
           logs,
         };
       }
