@@ -43,7 +43,9 @@
  *                                               {"label":"main","project":"/path/to/main-checkout"}]'
  *   --with-reconciler                         runs full and full+reconciler: the reconciler's cost A/B
  *   --repeat N                                each run N times, interleaved (A B A B…; median reported)
- *   --logs DIR                                write each run's node log there
+ *   --logs DIR                                write each run's node log there, and its progress trace
+ *                                             (<run>.trace.json: [ms since the first block, height done]
+ *                                             every ~200 ms)
  *
  * PostgreSQL: DATABASE_URL when set, else an embedded server (tests/harness/postgres.ts).
  */
@@ -348,6 +350,7 @@ async function main(): Promise<void> {
               onLog: stream ? (line) => stream.write(line + '\n') : undefined,
             });
             stream?.end();
+            if (logFile) fs.writeFileSync(logFile.replace(/\.log$/, '.trace.json'), JSON.stringify(r.trace));
             const passes = reconciler ? await reconciler.stop() : undefined;
             a.runs.push(r);
             a.drifts = await driftsOf(db.url);

@@ -20,8 +20,10 @@
  * (end of the run, targetHeight), taken when _metadata shows the last block flushed.
  *
  * Rate = blocks / (time the last block was flushed - time the first block
- * started processing): node start-up (Nest, schema sync, first fetch) is
- * reported separately. CPU per block (node process, all threads; the local
+ * was seen processing): node start-up (Nest, schema sync, first fetch) is
+ * reported separately. The blocks counted are those after that first poll
+ * (the node may have done a few dozen by then: a batch arrives at once), the
+ * same blocks the CPU per block is divided by. CPU per block (node process, all threads; the local
  * PostgreSQL server, reaped backends included) over the same window is the
  * figure that survives a busy machine: wall-clock rates move with other jobs'
  * load, CPU milliseconds per block much less.
@@ -56,6 +58,8 @@ export interface NodeRunOptions {
 
 export interface NodeRunResult {
   blocks: number;
+  /** blocks indexed inside the timed window (blocks minus those done before the first poll saw one) */
+  blocksTimed: number;
   /** CPU time (user + system, all threads) of the node process while indexing, ms per block */
   nodeCpuMsPerBlock: number;
   /** CPU time of the PostgreSQL server (postmaster, backends, reaped backends) while indexing, ms per block; null when not local */
@@ -193,6 +197,7 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
 
   let peakKb = 0;
   let firstBlockAt = 0;
+  let doneAtFirst = 0;
   let cpuAtFirst = 0;
   let pgAtFirst: number | null = null;
   let hwmKb = 0;
@@ -213,6 +218,7 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
       const answeredAt = (now + Date.now()) / 2;
       if (!firstBlockAt && processing >= 1) {
         firstBlockAt = now;
+        doneAtFirst = processing - 1;
         cpuAtFirst = cpuMs(pid);
         pgAtFirst = pgServerCpuMs(Number(o.dbEnv.DB_PORT));
       }
@@ -229,14 +235,16 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
         const done = Date.now();
         const indexMs = done - firstBlockAt;
         trace.push([indexMs, o.targetHeight]);
+        const timed = Math.max(1, o.targetHeight - doneAtFirst);
         return {
           blocks: o.targetHeight,
-          nodeCpuMsPerBlock: Math.round((nodeCpu / o.targetHeight) * 10) / 10,
+          blocksTimed: timed,
+          nodeCpuMsPerBlock: Math.round((nodeCpu / timed) * 10) / 10,
           pgCpuMsPerBlock:
-            pgNow !== null && pgAtFirst !== null ? Math.round(((pgNow - pgAtFirst) / o.targetHeight) * 10) / 10 : null,
+            pgNow !== null && pgAtFirst !== null ? Math.round(((pgNow - pgAtFirst) / timed) * 10) / 10 : null,
           startupMs: firstBlockAt - spawned,
           indexMs,
-          blocksPerSec: o.targetHeight / (indexMs / 1000),
+          blocksPerSec: timed / (indexMs / 1000),
           peakRssMb: Math.round(peakKb / 1024),
           hwmRssMb: Math.round(Math.max(hwmKb, peakKb) / 1024),
           progress,

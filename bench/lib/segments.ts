@@ -82,16 +82,20 @@ export function lastFirstRatio(segments: Segment[]): number | null {
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
 /**
- * "blocks/s per 1000 blocks: 60.1 59.8 (last 500 blocks: 61.2); last/first 1.0"
- * "blocks/s per 1000 blocks: 60.1 (last 500 blocks: 61.2); too few segments for last/first (1 complete, 2 needed)"
+ * In height order, a partial segment in parentheses with its heights:
+ * "blocks/s per 1000 blocks: 60.1 59.8 (500 blocks 2001-2500: 61.2); last/first 1"
+ * "blocks/s per 1000 blocks: 60.1 (500 blocks 1001-1500: 61.2); too few segments for last/first (1 complete, 2 needed)"
  */
 export function formatSegments(segments: Segment[], size: number): string {
   const complete = segments.filter((s) => s.complete);
-  const partial = segments.filter((s) => !s.complete);
   const ratio = lastFirstRatio(segments);
   return (
-    `blocks/s per ${size} blocks: ${complete.map((s) => r1(s.blocksPerSec)).join(' ') || '-'}` +
-    partial.map((s) => ` (${s.to - s.from} blocks ${s.from + 1}-${s.to}: ${r1(s.blocksPerSec)})`).join('') +
+    `blocks/s per ${size} blocks: ` +
+    (segments
+      .map((s) =>
+        s.complete ? `${r1(s.blocksPerSec)}` : `(${s.to - s.from} blocks ${s.from + 1}-${s.to}: ${r1(s.blocksPerSec)})`,
+      )
+      .join(' ') || '-') +
     (ratio === null
       ? `; too few segments for last/first (${complete.length} complete, 2 needed)`
       : `; last/first ${Math.round(ratio * 100) / 100}`)
