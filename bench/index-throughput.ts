@@ -139,6 +139,8 @@ function parseArgs(argv: string[]): Args {
   }
   if (!Number.isSafeInteger(a.blocks) || a.blocks < 2) throw new Error('--blocks must be an integer >= 2');
   if (!Number.isSafeInteger(a.repeat) || a.repeat < 1) throw new Error('--repeat must be an integer >= 1');
+  const labels = (a.runs ?? []).map((r) => r.label);
+  if (new Set(labels).size !== labels.length) throw new Error('--runs: labels must be unique');
   return a;
 }
 
@@ -319,7 +321,12 @@ async function main(): Promise<void> {
     const projectDirs = specs.map((spec) => projectDirOf(spec, floors));
     const acc = new Map<
       string,
-      { runs: NodeRunResult[]; drifts: { total: number | null; sample: string[] }; loadBefore: MachineState['load'] }
+      {
+        runs: NodeRunResult[];
+        drifts: { total: number | null; sample: string[] };
+        loadBefore: MachineState['load'];
+        loadAfter: MachineState['load'];
+      }
     >();
     // interleaved (batch size by batch size, A B A B…), so a drift of the machine's speed falls on every run alike
     for (let i = 0; i < args.repeat; i++) {
@@ -329,7 +336,12 @@ async function main(): Promise<void> {
           const key = `${k}@${size}`;
           const name = `${spec.label} @${size} #${i + 1}`;
           if (!acc.has(key))
-            acc.set(key, { runs: [], drifts: { total: null, sample: [] }, loadBefore: machineState().load });
+            acc.set(key, {
+              runs: [],
+              drifts: { total: null, sample: [] },
+              loadBefore: machineState().load,
+              loadAfter: machineState().load,
+            });
           const a = acc.get(key)!;
           const fixed = fixedBatchSize(subqlFlagsOf(spec)) !== undefined;
           const db = await createDatabase(pg.url, uniqueName(`bench_${spec.label.replace(/[^a-z0-9_]/gi, '_')}`));
@@ -354,10 +366,11 @@ async function main(): Promise<void> {
             const passes = reconciler ? await reconciler.stop() : undefined;
             a.runs.push(r);
             a.drifts = await driftsOf(db.url);
+            a.loadAfter = machineState().load;
             if (a.drifts.total) log(`${name}: drift_total ${a.drifts.total}: ${a.drifts.sample.join(' | ')}`);
             log(
               `${name}: ${round(r.blocksPerSec)} blocks/s, ${round((r.blocksPerSec * txs) / chain.height)} txs/s (${round(r.indexMs / 1000)} s + ${round(r.startupMs / 1000)} s start-up), ` +
-                `CPU/block node ${r.nodeCpuMsPerBlock} ms + postgres ${r.pgCpuMsPerBlock ?? '?'} ms, peak RSS ${r.hwmRssMb} MB, load ${machineState().load[0]}` +
+                `CPU/block node ${r.nodeCpuMsPerBlock} ms + postgres ${r.pgCpuMsPerBlock ?? '?'} ms, peak RSS ${r.hwmRssMb} MB, load ${a.loadAfter[0]}` +
                 (passes
                   ? `; reconciler: ${passes.recorded} passes recorded (${passes.failed} failed) in ${round(passes.seconds)} s, at heights ${passes.heights.join(', ')}`
                   : ''),
@@ -372,7 +385,7 @@ async function main(): Promise<void> {
     }
     for (const [k, spec] of specs.entries()) {
       for (const size of sizesOf[k]) {
-        const { runs, drifts, loadBefore } = acc.get(`${k}@${size}`)!;
+        const { runs, drifts, loadBefore, loadAfter } = acc.get(`${k}@${size}`)!;
         const rates = runs.map((r) => r.blocksPerSec);
         const mid = runs[rates.indexOf(median(rates))];
         const segments = segmentRates(mid.trace, args.segment);
@@ -397,7 +410,7 @@ async function main(): Promise<void> {
           segmentRatio: lastFirstRatio(segments),
           driftTotal: drifts.total,
           loadBefore,
-          loadAfter: machineState().load,
+          loadAfter,
           progress: mid.progress,
         });
       }
