@@ -6,25 +6,46 @@
  *      every module; generated with skipSignatureVerification: CheckTx skips the secp256k1
  *      check for speed, the txs are still signed and the blocks identical in shape),
  *   2. serves it over CometBFT RPC (in this process),
- *   3. indexes it into a fresh database with the FULL project (dist/ of this repository),
- *   4. indexes the same history into another fresh database with the FLOOR project: the
- *      same project.yaml (same handler declarations) on a bundle of empty handlers
+ *   3. indexes it into a fresh database per run with each project at each batch size
+ *      (--batch-sizes; interleaved: size by size, project by project, --repeat times): by
+ *      default the FULL project (dist/ of this repository) and the FLOOR project, a single
+ *      empty cosmos/BlockHandler on the same network, chaintypes and schema
  *      (bench/lib/floor-project.ts),
- *   5. prints blocks/s, txs/s, events/s, peak RSS of the node process, full/floor, the load
- *      before and after, and a final JSON summary line.
+ *   4. prints per run: blocks/s, txs/s, CPU per block (node, PostgreSQL), peak RSS and the
+ *      blocks/s of each --segment of heights with last/first (bench/lib/segments.ts),
+ *   5. prints per project and batch size the median run, per project its best batch size (the
+ *      smallest within 5 % of the fastest, bench/lib/batch-summary.ts), then each project
+ *      against the floor at their best sizes with issue 17's targets (blocks/s >= 0.33 x the
+ *      floor's, node CPU per block <= 3 x, peak RSS <= 1.5 x, last/first segment >= 0.9), the
+ *      gain of full over every other project, the load before and after, and a final JSON
+ *      summary line.
  *
  * Options:
  *   --seed S --blocks N --txs-per-block N     the history (default bench, 5000, 10)
+ *   --batch-sizes 50,100,200                  the node's --batch-size values each project runs at
+ *                                             (default 50,100,200). A run whose SubQuery flags set
+ *                                             --batch-size runs at that size only.
+ *   --segment N                               blocks per segment of the per-segment rates (default 1000)
  *   --node-flags "..."                        node/V8 flags (default --max-semi-space-size=64)
- *   --subql-flags "..."                       SubQuery flags (default --batch-size=20)
- *   --runs '<json>'                           runs instead of full + floor: [{"label", "project":
- *                                             "full"|"floor"|<dir>|"floor:<dir>", "nodeFlags"?: [...],
- *                                             (floor:<dir> = the floor of <dir>'s manifest)
- *                                             "subqlFlags"?: [...], "reconciler"?: true}] (reconciler: the
- *                                             reconciler runs beside the node, RECONCILE_* defaults)
+ *   --subql-flags "..."                       SubQuery flags besides --batch-size (default none)
+ *   --runs '<json>'                           runs instead of full + floor: [{"label", "project",
+ *                                             "nodeFlags"?: [...], "subqlFlags"?: [...], "reconciler"?: true}]
+ *                                             project: "full" (this repository), "floor" (one empty block
+ *                                             handler on this manifest), "floor:<dir>" (the same on <dir>'s
+ *                                             manifest), "floor-decl" / "floor-decl:<dir>" (the manifest's
+ *                                             own handler declarations, every body empty: floor-decl minus
+ *                                             floor is the node's dispatch cost), or <dir> (another checkout,
+ *                                             built). The floor the targets refer to: the run labelled
+ *                                             "floor", else the first "floor"/"floor:<dir>" project.
+ *                                             reconciler: the reconciler runs beside the node
+ *                                             (RECONCILE_* defaults). Today's design in the same run:
+ *                                             '[{"label":"full","project":"full"},{"label":"floor","project":"floor"},
+ *                                               {"label":"main","project":"/path/to/main-checkout"}]'
  *   --with-reconciler                         runs full and full+reconciler: the reconciler's cost A/B
  *   --repeat N                                each run N times, interleaved (A B A B…; median reported)
- *   --logs DIR                                write each run's node log there
+ *   --logs DIR                                write each run's node log there, and its progress trace
+ *                                             (<run>.trace.json: [ms since the first block, height done]
+ *                                             every ~200 ms)
  *
  * PostgreSQL: DATABASE_URL when set, else an embedded server (tests/harness/postgres.ts).
  */
@@ -37,9 +58,18 @@ import { Reconciler } from '../reconciler/reconciler';
 import { startRpcServer } from '../devnet/chain';
 import { generateHistory } from '../devnet/scenario';
 import { createDatabase, startPostgres, subqlDbEnv, uniqueName } from '../tests/harness/postgres';
-import { makeFloorProject } from './lib/floor-project';
+import {
+  BEST_WITHIN,
+  bestBatch,
+  compareWithFloor,
+  fixedBatchSize,
+  formatVerdict,
+  type FloorComparison,
+} from './lib/batch-summary';
+import { makeFloorProject, type FloorProject } from './lib/floor-project';
 import { busy, machineState, type MachineState } from './lib/machine';
 import { REPO_ROOT, runNode, type NodeRunResult } from './lib/node-run';
+import { formatSegments, lastFirstRatio, segmentRates, type Segment } from './lib/segments';
 
 interface RunSpec {
   label: string;
@@ -54,6 +84,8 @@ interface Args {
   seed: string;
   blocks: number;
   txsPerBlock: number;
+  batchSizes: number[];
+  segment: number;
   nodeFlags?: string[];
   subqlFlags?: string[];
   runs?: RunSpec[];
@@ -61,8 +93,25 @@ interface Args {
   logs?: string;
 }
 
+const DEFAULT_BATCH_SIZES = [50, 100, 200];
+const DEFAULT_NODE_FLAGS = ['--max-semi-space-size=64'];
+
+function positiveInts(flag: string, v: string): number[] {
+  const xs = v.split(',').map((x) => Number(x.trim()));
+  if (!xs.length || xs.some((x) => !Number.isSafeInteger(x) || x < 1))
+    throw new Error(`${flag} takes positive integers separated by commas`);
+  return [...new Set(xs)];
+}
+
 function parseArgs(argv: string[]): Args {
-  const a: Args = { seed: 'bench', blocks: 5000, txsPerBlock: 10, repeat: 1 };
+  const a: Args = {
+    seed: 'bench',
+    blocks: 5000,
+    txsPerBlock: 10,
+    batchSizes: DEFAULT_BATCH_SIZES,
+    segment: 1000,
+    repeat: 1,
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => {
@@ -74,6 +123,8 @@ function parseArgs(argv: string[]): Args {
     if (flag === '--seed') a.seed = value();
     else if (flag === '--blocks') a.blocks = Number(value());
     else if (flag === '--txs-per-block') a.txsPerBlock = Number(value());
+    else if (flag === '--batch-sizes') a.batchSizes = positiveInts(flag, value());
+    else if (flag === '--segment') a.segment = positiveInts(flag, value())[0];
     else if (flag === '--node-flags') a.nodeFlags = words(value());
     else if (flag === '--subql-flags') a.subqlFlags = words(value());
     else if (flag === '--runs') a.runs = JSON.parse(value()) as RunSpec[];
@@ -87,6 +138,9 @@ function parseArgs(argv: string[]): Args {
     else throw new Error(`unknown option ${flag}`);
   }
   if (!Number.isSafeInteger(a.blocks) || a.blocks < 2) throw new Error('--blocks must be an integer >= 2');
+  if (!Number.isSafeInteger(a.repeat) || a.repeat < 1) throw new Error('--repeat must be an integer >= 1');
+  const labels = (a.runs ?? []).map((r) => r.label);
+  if (new Set(labels).size !== labels.length) throw new Error('--runs: labels must be unique');
   return a;
 }
 
@@ -130,6 +184,7 @@ function log(line: string): void {
 interface RunFigures {
   label: string;
   project: string;
+  batchSize: number;
   nodeFlags: string[];
   subqlFlags: string[];
   blocksPerSec: number;
@@ -143,11 +198,34 @@ interface RunFigures {
   nodeCpuMsPerBlock: number;
   pgCpuMsPerBlock: number | null;
   repeats: number[];
+  /** blocks/s per segment of heights, and last/first (null: too few segments), of the median run */
+  segments: Segment[];
+  segmentRatio: number | null;
   /** svc.drifts rows after the (last) run; null when the project has no such table (floor) */
   driftTotal: number | null;
   loadBefore: MachineState['load'];
   loadAfter: MachineState['load'];
   progress: [number, number][];
+}
+
+const FLOOR_PROJECT = /^(floor|floor-decl)(?::(.+))?$/;
+
+/** The directory a run's project names; floor projects are generated (and pushed on `floors` for removal). */
+function projectDirOf(spec: RunSpec, floors: FloorProject[]): string {
+  const m = FLOOR_PROJECT.exec(spec.project);
+  if (m) {
+    const floor = makeFloorProject(m[2] ? path.resolve(m[2]) : REPO_ROOT, m[1] === 'floor' ? 'block' : 'decl');
+    floors.push(floor);
+    return floor.dir;
+  }
+  return spec.project === 'full' ? REPO_ROOT : path.resolve(spec.project);
+}
+
+/** The floor the targets refer to: the run labelled "floor", else the first "floor" / "floor:<dir>" project. */
+function floorSpecIndex(specs: RunSpec[]): number {
+  const labelled = specs.findIndex((s) => s.label === 'floor');
+  if (labelled >= 0) return labelled;
+  return specs.findIndex((s) => FLOOR_PROJECT.exec(s.project)?.[1] === 'floor');
 }
 
 /** The reconciler beside a run, as npm start runs it (default settings); stop() reports its passes. */
@@ -226,122 +304,195 @@ async function main(): Promise<void> {
 
   const rpc = await startRpcServer(chain);
   const pg = await startPostgres();
-  const floor = makeFloorProject();
-  const extraFloors: ReturnType<typeof makeFloorProject>[] = [];
+  const floors: FloorProject[] = [];
   const specs: RunSpec[] = args.runs ?? [
     { label: 'full', project: 'full' },
     { label: 'floor', project: 'floor' },
   ];
+  // each run at each batch size, unless its SubQuery flags fix one
+  const subqlFlagsOf = (spec: RunSpec) => spec.subqlFlags ?? args.subqlFlags ?? [];
+  const sizesOf = specs.map((spec) => {
+    const fixed = fixedBatchSize(subqlFlagsOf(spec));
+    return fixed ? [fixed] : args.batchSizes;
+  });
+  const allSizes = [...new Set([...args.batchSizes, ...sizesOf.flat()])];
   const results: RunFigures[] = [];
   try {
-    const projectDirs = specs.map((spec) => {
-      if (spec.project.startsWith('floor:')) {
-        // the floor of another project's manifest (e.g. a prototype declaring fewer handlers)
-        const other = makeFloorProject(path.resolve(spec.project.slice('floor:'.length)));
-        extraFloors.push(other);
-        return other.dir;
+    const projectDirs = specs.map((spec) => projectDirOf(spec, floors));
+    const acc = new Map<
+      string,
+      {
+        runs: NodeRunResult[];
+        drifts: { total: number | null; sample: string[] };
+        loadBefore: MachineState['load'];
+        loadAfter: MachineState['load'];
       }
-      return spec.project === 'full' ? REPO_ROOT : spec.project === 'floor' ? floor.dir : path.resolve(spec.project);
-    });
-    const perSpec = specs.map(() => ({
-      runs: [] as NodeRunResult[],
-      drifts: { total: null as number | null, sample: [] as string[] },
-      loadBefore: machineState().load,
-    }));
-    // interleaved (A B A B…), so a drift of the machine's speed falls on every run alike
+    >();
+    // interleaved (batch size by batch size, A B A B…), so a drift of the machine's speed falls on every run alike
     for (let i = 0; i < args.repeat; i++) {
-      for (const [k, spec] of specs.entries()) {
-        const acc = perSpec[k];
-        const db = await createDatabase(pg.url, uniqueName(`bench_${spec.label.replace(/[^a-z0-9_]/gi, '_')}`));
-        const reconciler = spec.reconciler ? startReconciler(db.url, rpc.url) : undefined;
-        try {
-          const logFile = args.logs ? path.join(args.logs, `${spec.label}-${i + 1}.log`) : undefined;
-          if (logFile) fs.mkdirSync(args.logs!, { recursive: true });
-          const stream = logFile ? fs.createWriteStream(logFile) : undefined;
-          const r = await runNode({
-            dbEnv: subqlDbEnv(db),
-            endpoint: rpc.url,
-            projectDir: projectDirs[k],
-            targetHeight: chain.height,
-            nodeFlags: spec.nodeFlags ?? args.nodeFlags,
-            subqlFlags: spec.subqlFlags ?? args.subqlFlags,
-            onLog: stream ? (line) => stream.write(line + '\n') : undefined,
-          });
-          stream?.end();
-          const passes = reconciler ? await reconciler.stop() : undefined;
-          acc.runs.push(r);
-          acc.drifts = await driftsOf(db.url);
-          if (acc.drifts.total)
-            log(`${spec.label} #${i + 1}: drift_total ${acc.drifts.total}: ${acc.drifts.sample.join(' | ')}`);
-          log(
-            `${spec.label} #${i + 1}: ${round(r.blocksPerSec)} blocks/s, ${round((r.blocksPerSec * txs) / chain.height)} txs/s (${round(r.indexMs / 1000)} s + ${round(r.startupMs / 1000)} s start-up), ` +
-              `CPU/block node ${r.nodeCpuMsPerBlock} ms + postgres ${r.pgCpuMsPerBlock ?? '?'} ms, peak RSS ${r.hwmRssMb} MB, load ${machineState().load[0]}` +
-              (passes
-                ? `; reconciler: ${passes.recorded} passes recorded (${passes.failed} failed) in ${round(passes.seconds)} s, at heights ${passes.heights.join(', ')}`
-                : ''),
-          );
-        } finally {
-          await reconciler?.stop();
-          await db.drop().catch(() => undefined);
+      for (const size of allSizes) {
+        for (const [k, spec] of specs.entries()) {
+          if (!sizesOf[k].includes(size)) continue;
+          const key = `${k}@${size}`;
+          const name = `${spec.label} @${size} #${i + 1}`;
+          if (!acc.has(key))
+            acc.set(key, {
+              runs: [],
+              drifts: { total: null, sample: [] },
+              loadBefore: machineState().load,
+              loadAfter: machineState().load,
+            });
+          const a = acc.get(key)!;
+          const fixed = fixedBatchSize(subqlFlagsOf(spec)) !== undefined;
+          const db = await createDatabase(pg.url, uniqueName(`bench_${spec.label.replace(/[^a-z0-9_]/gi, '_')}`));
+          const reconciler = spec.reconciler ? startReconciler(db.url, rpc.url) : undefined;
+          try {
+            const logFile = args.logs
+              ? path.join(args.logs, `${spec.label.replace(/[^a-z0-9_+.-]/gi, '_')}-b${size}-${i + 1}.log`)
+              : undefined;
+            if (logFile) fs.mkdirSync(args.logs!, { recursive: true });
+            const stream = logFile ? fs.createWriteStream(logFile) : undefined;
+            const r = await runNode({
+              dbEnv: subqlDbEnv(db),
+              endpoint: rpc.url,
+              projectDir: projectDirs[k],
+              targetHeight: chain.height,
+              nodeFlags: spec.nodeFlags ?? args.nodeFlags,
+              subqlFlags: fixed ? subqlFlagsOf(spec) : [...subqlFlagsOf(spec), `--batch-size=${size}`],
+              onLog: stream ? (line) => stream.write(line + '\n') : undefined,
+            });
+            stream?.end();
+            if (logFile) fs.writeFileSync(logFile.replace(/\.log$/, '.trace.json'), JSON.stringify(r.trace));
+            const passes = reconciler ? await reconciler.stop() : undefined;
+            a.runs.push(r);
+            a.drifts = await driftsOf(db.url);
+            a.loadAfter = machineState().load;
+            if (a.drifts.total) log(`${name}: drift_total ${a.drifts.total}: ${a.drifts.sample.join(' | ')}`);
+            log(
+              `${name}: ${round(r.blocksPerSec)} blocks/s, ${round((r.blocksPerSec * txs) / chain.height)} txs/s (${round(r.indexMs / 1000)} s + ${round(r.startupMs / 1000)} s start-up), ` +
+                `CPU/block node ${r.nodeCpuMsPerBlock} ms + postgres ${r.pgCpuMsPerBlock ?? '?'} ms, peak RSS ${r.hwmRssMb} MB, load ${a.loadAfter[0]}` +
+                (passes
+                  ? `; reconciler: ${passes.recorded} passes recorded (${passes.failed} failed) in ${round(passes.seconds)} s, at heights ${passes.heights.join(', ')}`
+                  : ''),
+            );
+            log(`${name}: ${formatSegments(segmentRates(r.trace, args.segment), args.segment)}`);
+          } finally {
+            await reconciler?.stop();
+            await db.drop().catch(() => undefined);
+          }
         }
       }
     }
     for (const [k, spec] of specs.entries()) {
-      const { runs, drifts, loadBefore } = perSpec[k];
-      const rates = runs.map((r) => r.blocksPerSec);
-      const mid = runs[rates.indexOf(median(rates))];
-      const loadAfter = machineState().load;
-      results.push({
-        label: spec.label,
-        project: spec.project,
-        nodeFlags: spec.nodeFlags ?? args.nodeFlags ?? ['--max-semi-space-size=64'],
-        subqlFlags: spec.subqlFlags ?? args.subqlFlags ?? ['--batch-size=20'],
-        blocksPerSec: round(mid.blocksPerSec),
-        txsPerSec: round((mid.blocksPerSec * txs) / chain.height),
-        eventsPerSec: Math.round((mid.blocksPerSec * events) / chain.height),
-        indexSeconds: round(mid.indexMs / 1000),
-        startupSeconds: round(mid.startupMs / 1000),
-        peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)),
-        hwmRssMb: Math.max(...runs.map((r) => r.hwmRssMb)),
-        nodeCpuMsPerBlock: mid.nodeCpuMsPerBlock,
-        pgCpuMsPerBlock: mid.pgCpuMsPerBlock,
-        repeats: rates.map((x) => round(x)),
-        driftTotal: drifts.total,
-        loadBefore,
-        loadAfter,
-        progress: mid.progress,
-      });
+      for (const size of sizesOf[k]) {
+        const { runs, drifts, loadBefore, loadAfter } = acc.get(`${k}@${size}`)!;
+        const rates = runs.map((r) => r.blocksPerSec);
+        const mid = runs[rates.indexOf(median(rates))];
+        const segments = segmentRates(mid.trace, args.segment);
+        const fixed = fixedBatchSize(subqlFlagsOf(spec)) !== undefined;
+        results.push({
+          label: spec.label,
+          project: spec.project,
+          batchSize: size,
+          nodeFlags: spec.nodeFlags ?? args.nodeFlags ?? DEFAULT_NODE_FLAGS,
+          subqlFlags: fixed ? subqlFlagsOf(spec) : [...subqlFlagsOf(spec), `--batch-size=${size}`],
+          blocksPerSec: round(mid.blocksPerSec),
+          txsPerSec: round((mid.blocksPerSec * txs) / chain.height),
+          eventsPerSec: Math.round((mid.blocksPerSec * events) / chain.height),
+          indexSeconds: round(mid.indexMs / 1000),
+          startupSeconds: round(mid.startupMs / 1000),
+          peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)),
+          hwmRssMb: Math.max(...runs.map((r) => r.hwmRssMb)),
+          nodeCpuMsPerBlock: mid.nodeCpuMsPerBlock,
+          pgCpuMsPerBlock: mid.pgCpuMsPerBlock,
+          repeats: rates.map((x) => round(x)),
+          segments,
+          segmentRatio: lastFirstRatio(segments),
+          driftTotal: drifts.total,
+          loadBefore,
+          loadAfter,
+          progress: mid.progress,
+        });
+      }
     }
   } finally {
-    floor.remove();
-    extraFloors.forEach((f) => f.remove());
+    floors.forEach((f) => f.remove());
     await rpc.close();
     await pg.stop();
   }
 
   const after = machineState();
-  const full = results.find((r) => r.label === 'full');
-  const fl = results.find((r) => r.label === 'floor');
+  const r2 = (x: number | null) => (x === null ? null : round(x, 2));
+  const labelWidth = Math.max(8, ...specs.map((s) => s.label.length));
+  log(`per project and batch size (median of ${args.repeat}; CPU per block: node + postgres):`);
   for (const r of results) {
     log(
-      `${r.label.padEnd(8)} ${String(r.blocksPerSec).padStart(6)} blocks/s  ${String(r.txsPerSec).padStart(7)} txs/s  ${String(r.eventsPerSec).padStart(7)} events/s  ` +
-        `CPU/block ${r.nodeCpuMsPerBlock} + ${r.pgCpuMsPerBlock ?? '?'} ms  peak RSS ${r.hwmRssMb} MB  (${r.indexSeconds} s; load ${r.loadBefore[0]} -> ${r.loadAfter[0]})`,
+      `${r.label.padEnd(labelWidth)} @${String(r.batchSize).padEnd(4)} ${String(r.blocksPerSec).padStart(6)} blocks/s  ${String(r.txsPerSec).padStart(7)} txs/s  ${String(r.eventsPerSec).padStart(7)} events/s  ` +
+        `CPU/block ${r.nodeCpuMsPerBlock} + ${r.pgCpuMsPerBlock ?? '?'} ms  peak RSS ${r.hwmRssMb} MB  last/first ${r2(r.segmentRatio) ?? 'n/a'}  (${r.indexSeconds} s; load ${r.loadBefore[0]} -> ${r.loadAfter[0]})`,
     );
   }
-  const ratio = full && fl ? round(full.blocksPerSec / fl.blocksPerSec, 2) : null;
+  const best = specs.map((spec) => bestBatch(results.filter((r) => r.label === spec.label)));
+  log(`best batch size per project (the smallest within ${BEST_WITHIN * 100} % of the fastest's blocks/s):`);
+  for (const [k, spec] of specs.entries()) {
+    const { best: b, fastest: f } = best[k];
+    log(
+      `${spec.label.padEnd(labelWidth)} @${String(b.batchSize).padEnd(4)} ${b.blocksPerSec} blocks/s, CPU/block node ${b.nodeCpuMsPerBlock} ms + postgres ${b.pgCpuMsPerBlock ?? '?'} ms, ` +
+        `peak RSS ${b.hwmRssMb} MB, last/first segment ${r2(b.segmentRatio) ?? 'n/a (too few segments)'}` +
+        (sizesOf[k].length === 1
+          ? ' (the only size it ran at)'
+          : f !== b
+            ? ` (fastest @${f.batchSize}: ${f.blocksPerSec} blocks/s)`
+            : ''),
+    );
+  }
+  const fk = floorSpecIndex(specs);
+  const floorBest = fk >= 0 ? best[fk].best : undefined;
+  const vsFloor: (FloorComparison & { label: string; batchSize: number })[] = [];
+  if (floorBest) {
+    log(
+      `against the floor (${specs[fk].label} @${floorBest.batchSize}), each at its best batch size (issue 17 targets):`,
+    );
+    for (const [k, spec] of specs.entries()) {
+      if (k === fk) continue;
+      const b = best[k].best;
+      const c = compareWithFloor(b, floorBest);
+      vsFloor.push({ label: spec.label, batchSize: b.batchSize, ...c });
+      const met = c.verdicts.filter((v) => v.met).length;
+      log(
+        `${spec.label} @${b.batchSize}: ${c.verdicts.map((v) => `${v.name} ${formatVerdict(v)}`).join(', ')}; ${met} of ${c.verdicts.length} targets met`,
+      );
+    }
+  } else log('no floor project among the runs: no ratios to the floor');
+  // the gain of full over the other projects (e.g. today's main via --runs), each at its best batch size
+  const fullK = specs.findIndex((s) => s.label === 'full');
+  const gains: { label: string; blocksPerSec: number; nodeCpu: number; peakRss: number }[] = [];
+  if (fullK >= 0) {
+    const full = best[fullK].best;
+    for (const [k, spec] of specs.entries()) {
+      if (k === fullK || FLOOR_PROJECT.test(spec.project) || spec.reconciler) continue;
+      const o = best[k].best;
+      const g = {
+        label: spec.label,
+        blocksPerSec: round(full.blocksPerSec / o.blocksPerSec, 2),
+        nodeCpu: round(full.nodeCpuMsPerBlock / o.nodeCpuMsPerBlock, 2),
+        peakRss: round(full.hwmRssMb / o.hwmRssMb, 2),
+      };
+      gains.push(g);
+      log(
+        `full @${full.batchSize} / ${spec.label} @${o.batchSize}: blocks/s x${g.blocksPerSec}, node CPU/block x${g.nodeCpu}, peak RSS x${g.peakRss}`,
+      );
+    }
+  }
+  const fullBest = fullK >= 0 ? best[fullK].best : undefined;
+  const withReconciler = fullBest
+    ? results.find((r) => r.label === 'full+reconciler' && r.batchSize === fullBest.batchSize)
+    : undefined;
+  if (fullBest && withReconciler) {
+    log(
+      `full+reconciler/full = ${round(withReconciler.blocksPerSec / fullBest.blocksPerSec, 3)} in blocks/s at @${fullBest.batchSize} (median of ${args.repeat}; target >= 0.95): the reconciler's cost during a catch-up`,
+    );
+  }
   const cpu = (r: RunFigures) => r.nodeCpuMsPerBlock + (r.pgCpuMsPerBlock ?? 0);
-  // the same ratio in CPU terms (floor CPU per block / full CPU per block): what it would be on an idle machine if both were CPU-bound
-  const cpuRatio = full && fl ? round(cpu(fl) / cpu(full), 2) : null;
-  const withReconciler = results.find((r) => r.label === 'full+reconciler');
-  if (full && withReconciler) {
-    log(
-      `full+reconciler/full = ${round(withReconciler.blocksPerSec / full.blocksPerSec, 3)} in blocks/s (median of ${args.repeat}; target >= 0.95): the reconciler's cost during a catch-up`,
-    );
-  }
-  if (ratio !== null)
-    log(
-      `full/floor = ${ratio} wall-clock, ${cpuRatio} by CPU per block (target >= 0.67); full ${full!.blocksPerSec} blocks/s (target >= 60)`,
-    );
   log(
     `load before ${before.load.join(' ')}, after ${after.load.join(' ')}${busy(before) || busy(after) ? ' — the machine was busy: repeat on a quiet machine before quoting' : ''}`,
   );
@@ -350,9 +501,38 @@ async function main(): Promise<void> {
       bench: 'index-throughput',
       seed: args.seed,
       generation,
-      runs: results.map(({ progress: _p, ...r }) => r),
-      ratioFullFloor: ratio,
-      ratioFullFloorByCpu: cpuRatio,
+      batchSizes: args.batchSizes,
+      segmentSize: args.segment,
+      repeat: args.repeat,
+      runs: results.map(({ progress: _p, segments, segmentRatio, ...r }) => ({
+        ...r,
+        segmentRatio: r2(segmentRatio),
+        segments: segments.map((x) => [x.from, x.to, round(x.blocksPerSec)]),
+      })),
+      best: specs.map((spec, k) => ({
+        label: spec.label,
+        batchSize: best[k].best.batchSize,
+        fastestBatchSize: best[k].fastest.batchSize,
+        blocksPerSec: best[k].best.blocksPerSec,
+        nodeCpuMsPerBlock: best[k].best.nodeCpuMsPerBlock,
+        pgCpuMsPerBlock: best[k].best.pgCpuMsPerBlock,
+        hwmRssMb: best[k].best.hwmRssMb,
+        segmentRatio: r2(best[k].best.segmentRatio),
+      })),
+      floor: fk >= 0 ? specs[fk].label : null,
+      vsFloor: vsFloor.map((c) => ({
+        label: c.label,
+        batchSize: c.batchSize,
+        floorBatchSize: floorBest!.batchSize,
+        blocksPerSecRatio: r2(c.blocksPerSecRatio),
+        nodeCpuRatio: r2(c.nodeCpuRatio),
+        peakRssRatio: r2(c.peakRssRatio),
+        targets: Object.fromEntries(c.verdicts.map((v) => [v.name, v.met])),
+      })),
+      gains,
+      // at the best batch sizes; ByCpu: floor CPU per block (node + postgres) / full's, as before
+      ratioFullFloor: fullBest && floorBest ? round(fullBest.blocksPerSec / floorBest.blocksPerSec, 2) : null,
+      ratioFullFloorByCpu: fullBest && floorBest ? round(cpu(floorBest) / cpu(fullBest), 2) : null,
       machine: {
         cores: before.cores,
         loadBefore: before.load,

@@ -9,9 +9,21 @@
  * (VmRSS; worker threads share the pid), and VmHWM (the kernel's peak RSS) is
  * read just before the node is stopped.
  *
+ * Every poll also adds (ms since the first block, height done) to `trace`, the
+ * input of the per-segment rates (bench/lib/segments.ts). The height comes from
+ * /meta, not _metadata: the node sets currentProcessingHeight in memory as each
+ * block starts (height done = currentProcessingHeight - 1), while
+ * _metadata.lastProcessedHeight is written only when the store cache flushes
+ * (every --store-flush-interval = 5 s, or 1,000 cached records), which would
+ * quantise a 1,000-block segment of a fast project into one or two flushes.
+ * The time of a sample is the middle of its /meta request; the last sample is
+ * (end of the run, targetHeight), taken when _metadata shows the last block flushed.
+ *
  * Rate = blocks / (time the last block was flushed - time the first block
- * started processing): node start-up (Nest, schema sync, first fetch) is
- * reported separately. CPU per block (node process, all threads; the local
+ * was seen processing): node start-up (Nest, schema sync, first fetch) is
+ * reported separately. The blocks counted are those after that first poll
+ * (the node may have done a few dozen by then: a batch arrives at once), the
+ * same blocks the CPU per block is divided by. CPU per block (node process, all threads; the local
  * PostgreSQL server, reaped backends included) over the same window is the
  * figure that survives a busy machine: wall-clock rates move with other jobs'
  * load, CPU milliseconds per block much less.
@@ -46,6 +58,8 @@ export interface NodeRunOptions {
 
 export interface NodeRunResult {
   blocks: number;
+  /** blocks indexed inside the timed window (blocks minus those done before the first poll saw one) */
+  blocksTimed: number;
   /** CPU time (user + system, all threads) of the node process while indexing, ms per block */
   nodeCpuMsPerBlock: number;
   /** CPU time of the PostgreSQL server (postmaster, backends, reaped backends) while indexing, ms per block; null when not local */
@@ -60,6 +74,8 @@ export interface NodeRunResult {
   hwmRssMb: number;
   /** (seconds since first block, height) every ~5 s: shows warm-up and GC plateaus */
   progress: [number, number][];
+  /** (ms since first block, height done) at every poll (~200 ms), ending with (indexMs, blocks) */
+  trace: [number, number][];
   logs: string[];
 }
 
@@ -181,10 +197,12 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
 
   let peakKb = 0;
   let firstBlockAt = 0;
+  let doneAtFirst = 0;
   let cpuAtFirst = 0;
   let pgAtFirst: number | null = null;
   let hwmKb = 0;
   const progress: [number, number][] = [];
+  const trace: [number, number][] = [];
   let lastProgressAt = 0;
   const deadline = Date.now() + (o.timeoutMs ?? 3_600_000);
   try {
@@ -197,11 +215,14 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
       peakKb = Math.max(peakKb, procStatusKb(pid, 'VmRSS'));
       const now = Date.now();
       const processing = await metaHeight(port);
+      const answeredAt = (now + Date.now()) / 2;
       if (!firstBlockAt && processing >= 1) {
         firstBlockAt = now;
+        doneAtFirst = processing - 1;
         cpuAtFirst = cpuMs(pid);
         pgAtFirst = pgServerCpuMs(Number(o.dbEnv.DB_PORT));
       }
+      if (firstBlockAt && processing >= 1) trace.push([Math.round(answeredAt - firstBlockAt), processing - 1]);
       if (firstBlockAt && now - lastProgressAt >= 5000) {
         progress.push([Math.round((now - firstBlockAt) / 100) / 10, processing]);
         lastProgressAt = now;
@@ -213,17 +234,21 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
         const pgNow = pgServerCpuMs(Number(o.dbEnv.DB_PORT));
         const done = Date.now();
         const indexMs = done - firstBlockAt;
+        trace.push([indexMs, o.targetHeight]);
+        const timed = Math.max(1, o.targetHeight - doneAtFirst);
         return {
           blocks: o.targetHeight,
-          nodeCpuMsPerBlock: Math.round((nodeCpu / o.targetHeight) * 10) / 10,
+          blocksTimed: timed,
+          nodeCpuMsPerBlock: Math.round((nodeCpu / timed) * 10) / 10,
           pgCpuMsPerBlock:
-            pgNow !== null && pgAtFirst !== null ? Math.round(((pgNow - pgAtFirst) / o.targetHeight) * 10) / 10 : null,
+            pgNow !== null && pgAtFirst !== null ? Math.round(((pgNow - pgAtFirst) / timed) * 10) / 10 : null,
           startupMs: firstBlockAt - spawned,
           indexMs,
-          blocksPerSec: o.targetHeight / (indexMs / 1000),
+          blocksPerSec: timed / (indexMs / 1000),
           peakRssMb: Math.round(peakKb / 1024),
           hwmRssMb: Math.round(Math.max(hwmKb, peakKb) / 1024),
           progress,
+          trace,
           logs,
         };
       }
