@@ -207,6 +207,7 @@ function assignNames(types) {
 function jsdoc(comment, indent = '') {
   if (!comment || !comment.trim()) return '';
   const lines = comment.replace(/\*\//g, '*\\/').replace(/\s+$/, '').split('\n');
+  if (lines.length === 1 && indent.length + lines[0].length <= 110) return `${indent}/** ${lines[0]} */\n`;
   return `${indent}/**\n${lines.map((l) => `${indent} *${l ? ` ${l}` : ''}`).join('\n')}\n${indent} */\n`;
 }
 

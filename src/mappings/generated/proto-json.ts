@@ -142,27 +142,17 @@ export interface EventKindSplit {
 export interface Kind {
   kind_id: number;
   class: KindClass;
-  /**
-   * presentation decimals of the units (6 in the flows given)
-   */
+  /** presentation decimals of the units (6 in the flows given) */
   decimals: number;
-  /**
-   * part of the whole-share bundle (bundle-token precompile, bundle transfers)
-   */
+  /** part of the whole-share bundle (bundle-token precompile, bundle transfers) */
   bundle: boolean;
   transferable: boolean;
   term: Term | null;
-  /**
-   * replaces the asset policy for this kind when set
-   */
+  /** replaces the asset policy for this kind when set */
   policy_override: Policy | null;
-  /**
-   * units of this kind may leave over a RIGHT_OUT bridge route
-   */
+  /** units of this kind may leave over a RIGHT_OUT bridge route */
   bridgeable: boolean;
-  /**
-   * split presentation multiplier (1 = none); raw units never change
-   */
+  /** split presentation multiplier (1 = none); raw units never change */
   multiplier: string;
 }
 
@@ -182,9 +172,7 @@ export type KindClass =
  */
 export interface MsgCreateAsset {
   issuer: string;
-  /**
-   * hex SHA-256 of the canonical metadata document; empty when none
-   */
+  /** hex SHA-256 of the canonical metadata document; empty when none */
   meta_hash: string;
   settlement_denom: string;
   policy: Policy | null;
@@ -282,9 +270,7 @@ export interface QueryAssetResponse {
   kinds: Kind[];
 }
 
-/**
- * Supply and holder count of one kind: the reconciler's invariant check.
- */
+/** Supply and holder count of one kind: the reconciler's invariant check. */
 export interface QueryKindSupplyRequest {
   asset_id: string;
   kind_id: number;
@@ -309,23 +295,15 @@ export interface QueryTokenRegistryResponse {
   entries: TokenRegistryEntry[];
 }
 
-/**
- * Accounts holding asset-level roles. Empty = role unassigned.
- */
+/** Accounts holding asset-level roles. Empty = role unassigned. */
 export interface Roles {
-  /**
-   * may create liens on holders' units when the asset allows liens
-   */
+  /** may create liens on holders' units when the asset allows liens */
   operator: string;
-  /**
-   * may release any encumbrance of the asset (e.g. on loan repayment)
-   */
+  /** may release any encumbrance of the asset (e.g. on loan repayment) */
   releaser: string;
 }
 
-/**
- * Optional term of a kind, e.g. one coupon date of a bond's INCOME kind.
- */
+/** Optional term of a kind, e.g. one coupon date of a bond's INCOME kind. */
 export interface Term {
   start: string | null;
   end: string | null;
@@ -333,14 +311,10 @@ export interface Term {
 }
 
 export interface TokenRegistryEntry {
-  /**
-   * the kind of a right token; ignored when bundle
-   */
+  /** the kind of a right token; ignored when bundle */
   kind_id: number;
   bundle: boolean;
-  /**
-   * EIP-55 precompile address
-   */
+  /** EIP-55 precompile address */
   address: string;
 }
 
@@ -386,14 +360,10 @@ export interface EventAttested {
 export interface MsgAttest {
   attester: string;
   subject: string;
-  /**
-   * credential type, e.g. "kyc", "accredited"
-   */
+  /** credential type, e.g. "kyc", "accredited" */
   type: string;
   expiry: string | null;
-  /**
-   * hex; empty when unset
-   */
+  /** hex; empty when unset */
   evidence_hash: string;
 }
 
@@ -515,13 +485,9 @@ export interface EventRouteStatusChanged {
 export interface MsgBridgeIn {
   relayer: string;
   route_id: string;
-  /**
-   * 0x bytes32 message id of the remote chain
-   */
+  /** 0x bytes32 message id of the remote chain */
   message_id: string;
-  /**
-   * 0x bytes32 remote sender
-   */
+  /** 0x bytes32 remote sender */
   sender: string;
   recipient: string;
   amount: string;
@@ -538,9 +504,7 @@ export type MsgBridgeInResponse = Record<string, never>;
 export interface MsgBridgeOut {
   sender: string;
   route_id: string;
-  /**
-   * 0x bytes32 remote recipient
-   */
+  /** 0x bytes32 remote recipient */
   recipient: string;
   amount: string;
 }
@@ -594,57 +558,39 @@ export interface QueryRouteResponse {
   counters: RouteCounters | null;
 }
 
-/**
- * A route's configuration.
- */
+/** A route's configuration. */
 export interface Route {
   route_id: string;
   remote_domain: number;
-  /**
-   * 0x bytes32 of the remote router
-   */
+  /** 0x bytes32 of the remote router */
   remote_contract: string;
   direction: Direction;
-  /**
-   * coin routes: the local denom; RIGHT_OUT: empty
-   */
+  /** coin routes: the local denom; RIGHT_OUT: empty */
   local_denom: string;
   status: RouteStatus;
-  /**
-   * fixed windows [k*window_seconds, (k+1)*window_seconds) of block time
-   */
+  /** fixed windows [k*window_seconds, (k+1)*window_seconds) of block time */
   window_seconds: string;
-  /**
-   * per-window caps; "0" = no cap
-   */
+  /** per-window caps; "0" = no cap */
   outbound_limit: string;
   inbound_limit: string;
   warp_token_id: string;
   display: string;
   exponent: number;
-  /**
-   * RIGHT_OUT only
-   */
+  /** RIGHT_OUT only */
   asset_id: string;
   kind_id: number;
   bundle: boolean;
-  /**
-   * RIGHT_OUT: the 32-byte module account holding bridged-out units
-   */
+  /** RIGHT_OUT: the 32-byte module account holding bridged-out units */
   escrow_address: string;
 }
 
-/**
- * A route's counters.
- */
+/** A route's counters. */
 export interface RouteCounters {
   outbound: string;
   inbound: string;
   outbound_used: string;
   inbound_used: string;
-  /**
-   * start (unix seconds) of the window the *_used counters belong to
-   */
+  /** start (unix seconds) of the window the *_used counters belong to */
   window_start: string;
   transfers: string;
 }
@@ -692,16 +638,12 @@ export interface EventDelegated {
 export interface EventDelegationEnded {
   delegation_id: string;
   reason: EndReason;
-  /**
-   * empty for expiry
-   */
+  /** empty for expiry */
   actor: string;
   positions_after: PositionAfter[];
 }
 
-/**
- * Type URL: /svc.delegation.v1.MsgDelegate
- */
+/** Type URL: /svc.delegation.v1.MsgDelegate */
 export interface MsgDelegate {
   holder: string;
   delegate: string;
@@ -709,9 +651,7 @@ export interface MsgDelegate {
   kind_id: number;
   units: string;
   until: string | null;
-  /**
-   * free-form purposes, e.g. "agm-2027"
-   */
+  /** free-form purposes, e.g. "agm-2027" */
   purposes: string[];
   revocable: boolean;
 }
@@ -870,29 +810,17 @@ export interface Encumbrance {
   kind_id: number;
   holder: string;
   units: string;
-  /**
-   * empty for lockups
-   */
+  /** empty for lockups */
   beneficiary: string;
-  /**
-   * pledges only: the units' income accrues to the beneficiary while ACTIVE
-   */
+  /** pledges only: the units' income accrues to the beneficiary while ACTIVE */
   income_to_beneficiary: boolean;
-  /**
-   * the holder may release after this block time; unset = never
-   */
+  /** the holder may release after this block time; unset = never */
   holder_release_after: string | null;
-  /**
-   * the beneficiary may exercise (take the units)
-   */
+  /** the beneficiary may exercise (take the units) */
   exercisable: boolean;
-  /**
-   * unset = no expiry
-   */
+  /** unset = no expiry */
   expiry: string | null;
-  /**
-   * hex; 32 bytes for liens, may be empty otherwise
-   */
+  /** hex; 32 bytes for liens, may be empty otherwise */
   evidence_hash: string;
   status: EncumbranceStatus;
 }
@@ -906,9 +834,7 @@ export interface Encumbrance {
 export type EncumbranceKind =
   'ENCUMBRANCE_KIND_UNSPECIFIED' | 'ENCUMBRANCE_KIND_PLEDGE' | 'ENCUMBRANCE_KIND_LIEN' | 'ENCUMBRANCE_KIND_LOCKUP';
 
-/**
- * The API shows these as active, released, exercised, expired.
- */
+/** The API shows these as active, released, exercised, expired. */
 export type EncumbranceStatus =
   | 'ENCUMBRANCE_STATUS_UNSPECIFIED'
   | 'ENCUMBRANCE_STATUS_ACTIVE'
@@ -1046,52 +972,34 @@ export interface QueryEncumbranceResponse {
  * Subjects: accounts sender and recipient (their bech32 forms).
  */
 export interface EventEthereumTxExecuted {
-  /**
-   * keccak256 of the signed RLP, 0x lower-case hex
-   */
+  /** keccak256 of the signed RLP, 0x lower-case hex */
   eth_hash: string;
   gas_used: string;
-  /**
-   * 1 success, 0 reverted or failed
-   */
+  /** 1 success, 0 reverted or failed */
   status: number;
-  /**
-   * VM error ("execution reverted", "out of gas", ...); empty on success
-   */
+  /** VM error ("execution reverted", "out of gas", ...); empty on success */
   vm_error: string;
-  /**
-   * 0x hex return data (ABI Error(string) on a revert)
-   */
+  /** 0x hex return data (ABI Error(string) on a revert) */
   return_data: string;
-  /**
-   * EIP-55 address of a created contract; empty otherwise
-   */
+  /** EIP-55 address of a created contract; empty otherwise */
   contract_address: string;
 }
 
 // ---- svc.payout.v1
 
-/**
- * Accrual state of one (asset, kind, denom).
- */
+/** Accrual state of one (asset, kind, denom). */
 export interface Accrual {
   asset_id: string;
   kind_id: number;
   denom: string;
-  /**
-   * cumulative income per unit, scaled by 10^18
-   */
+  /** cumulative income per unit, scaled by 10^18 */
   index: string;
-  /**
-   * scaled remainder carried into the next distribution (< supply)
-   */
+  /** scaled remainder carried into the next distribution (< supply) */
   carry_scaled: string;
   total_distributed: string;
   total_paid: string;
   distributions_count: string;
-  /**
-   * coins the module holds for this accrual: total_distributed - total_paid
-   */
+  /** coins the module holds for this accrual: total_distributed - total_paid */
   module_held: string;
 }
 
@@ -1108,9 +1016,7 @@ export interface ClaimableEntry {
   amount: string;
 }
 
-/**
- * One entry of a claim.
- */
+/** One entry of a claim. */
 export interface ClaimedEntry {
   routed_from: string;
   ref: string;
@@ -1145,9 +1051,7 @@ export interface EventDistributed {
   payer: string;
   denom: string;
   amount: string;
-  /**
-   * the kind's supply the amount was spread over
-   */
+  /** the kind's supply the amount was spread over */
   supply: string;
   new_index: string;
   carry_scaled: string;
@@ -1195,9 +1099,7 @@ export interface QueryAccrualResponse {
   accrual: Accrual | null;
 }
 
-/**
- * Everything an account may claim, own and routed.
- */
+/** Everything an account may claim, own and routed. */
 export interface QueryClaimableRequest {
   address: string;
 }
@@ -1296,19 +1198,13 @@ export interface PositionAfter {
   asset_id: string;
   kind_id: number;
   holder: string;
-  /**
-   * units owned after the event, locked ones included
-   */
+  /** units owned after the event, locked ones included */
   units: string;
-  /**
-   * sum of the position's locks after the event
-   */
+  /** sum of the position's locks after the event */
   locked: string;
 }
 
-/**
- * Holders of one kind ordered by holder address, paged by offset.
- */
+/** Holders of one kind ordered by holder address, paged by offset. */
 export interface QueryHoldersRequest {
   asset_id: string;
   kind_id: number;
@@ -1387,9 +1283,7 @@ export interface EventSettlementSettled {
   positions_after: PositionAfter[];
 }
 
-/**
- * One leg: a direction plus either a right or a coin.
- */
+/** One leg: a direction plus either a right or a coin. */
 export interface Leg {
   direction: LegDirection;
   right?: RightAmount;
@@ -1437,9 +1331,7 @@ export interface MsgPropose {
   counterparty: string;
   legs: Leg[];
   expiry: string | null;
-  /**
-   * hex hash of an off-chain memo; empty when none
-   */
+  /** hex hash of an off-chain memo; empty when none */
   memo_hash: string;
 }
 
@@ -1455,18 +1347,14 @@ export interface QuerySettlementResponse {
   settlement: Settlement | null;
 }
 
-/**
- * Units of one right kind.
- */
+/** Units of one right kind. */
 export interface RightAmount {
   asset_id: string;
   kind_id: number;
   units: string;
 }
 
-/**
- * A settlement as the chain stores it.
- */
+/** A settlement as the chain stores it. */
 export interface Settlement {
   id: string;
   proposer: string;
@@ -1512,9 +1400,7 @@ export interface EventLiquidationStarted {
   proceeds: string;
   tiers: TierPayment[];
   pools_after: RedemptionPool[];
-  /**
-   * proceeds no tier was owed, left in the module
-   */
+  /** proceeds no tier was owed, left in the module */
   surplus: string;
 }
 
@@ -1640,20 +1526,14 @@ export interface Tier {
   claim_per_unit: string;
 }
 
-/**
- * What one tier received in a liquidation.
- */
+/** What one tier received in a liquidation. */
 export interface TierPayment {
   rank: number;
   kind_id: number;
-  /**
-   * claim_per_unit * supply
-   */
+  /** claim_per_unit * supply */
   owed: string;
   paid: string;
-  /**
-   * proceeds paid to this tier and every tier before it
-   */
+  /** proceeds paid to this tier and every tier before it */
   cumulative_paid: string;
 }
 
