@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as protobuf from 'protobufjs';
 import * as ts from 'typescript';
 import { generateHistory } from '../../../devnet/scenario';
 import { TYPED_EVENT_TYPES } from '../../../src/lib/contract';
@@ -83,6 +84,61 @@ describe('generated proto-JSON types', () => {
     expect(ts.isVariableStatement(runtime[0]) && runtime[0].declarationList.declarations[0].name.getText()).toBe(
       'TYPED_EVENT_NAMES',
     );
+  });
+});
+
+describe('gen-event-types naming and typing (synthetic protos)', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { render } = require('../../../scripts/gen-event-types.js') as { render: (root: protobuf.Root) => string };
+  const root = new protobuf.Root();
+  for (const source of [
+    `syntax = "proto3"; package svc.bridge.v1; import "google/protobuf/timestamp.proto";
+     // A route.
+     message Route { string id = 1; }
+     message Record { string x = 1; }
+     message EventX {
+       Route r = 1; svc.dex.v1.Route d = 2; map<string, Route> m = 3;
+       message Inner { int64 n = 1; sfixed64 f = 2; double g = 3; }
+       Inner i = 4; bytes b = 5; repeated uint32 ids = 6; google.protobuf.Timestamp at = 7;
+       oneof v { string s = 8; Route route = 9; }
+       svc.dex.v1.Side side = 10;
+     }`,
+    `syntax = "proto3"; package svc.dex.v1; message Route { uint64 hops = 1; } enum Side { SIDE_UNSPECIFIED = 0; SIDE_BUY = 1; }`,
+    `syntax = "proto3"; package google.protobuf; message Timestamp { int64 seconds = 1; int32 nanos = 2; }`,
+  ])
+    protobuf.parse(source, root, { keepCase: true, alternateCommentMode: true });
+  root.resolveAll();
+  const text = render(root);
+
+  it('prefixes every type of a shared name with its module, keeps unique names bare', () => {
+    expect(text).toContain('/** A route. */\nexport interface BridgeRoute {');
+    expect(text).toContain('export interface DexRoute {');
+    expect(text).not.toMatch(/interface Route\b/);
+    expect(text).toContain('export interface BridgeRecord {'); // would shadow the global Record
+    expect(text).toContain('export interface EventX_Inner {');
+    expect(text).toContain("export type Side = 'SIDE_UNSPECIFIED' | 'SIDE_BUY';");
+    expect(text).not.toContain('interface Timestamp');
+  });
+
+  it('types fields as proto-JSON', () => {
+    for (const field of [
+      'r: BridgeRoute | null;',
+      'd: DexRoute | null;',
+      'm: Record<string, BridgeRoute>;',
+      'i: EventX_Inner | null;',
+      'b: string;',
+      'ids: number[];',
+      'at: string | null;',
+      's?: string;',
+      'route?: BridgeRoute;',
+      'side: Side;',
+      'n: string;',
+      'f: string;',
+      'g: number;',
+      'hops: string;',
+    ])
+      expect(text).toContain(`  ${field}\n`);
+    expect(text).toContain("'svc.bridge.v1.EventX': EventX;");
   });
 });
 
