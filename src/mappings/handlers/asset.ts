@@ -5,10 +5,11 @@
 import { bundleTokenAddress, rightTokenAddress } from '../../lib/ids';
 import { Asset, AnyJson, Kind } from '../../types';
 import { ensureAccount } from '../entities/accounts';
-import { load, markDirty, put } from '../infra/block-cache';
+import { requireAsset, touchAsset } from '../entities/assets';
+import { markDirty, put } from '../infra/block-cache';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
-import { expectEqual, recordDrift } from '../domain/drift';
+import { expectEqual } from '../domain/drift';
 import {
   changeSupply,
   changeUnits,
@@ -85,13 +86,6 @@ interface EventAssetStatusChanged {
   previous: string;
 }
 
-/** The asset, or undefined after recording that the chain refers to an unknown asset. */
-export async function requireAsset(ctx: EventCtx<unknown>, assetId: string): Promise<Asset | undefined> {
-  const asset = await load(Asset, assetId);
-  if (!asset) await recordDrift(ctx, 'Asset', assetId, 'exists', true, false);
-  return asset;
-}
-
 function newKind(ctx: EventCtx<unknown>, assetId: string, position: number, k: KindJson): Kind {
   // kind ids are positions in the kind list, multipliers start at 1 (MsgCreateAsset)
   return Kind.create({
@@ -156,6 +150,7 @@ export async function handleAssetIssued(ctx: EventCtx<EventIssued>): Promise<voi
   }
   await changeUnits(ctx, e.asset_id, int(e.kind_id), e.recipient, big(e.units));
   await checkPositionsAfter(ctx, e.positions_after);
+  await touchAsset(ctx, e.asset_id);
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.recipient);
 }
@@ -180,6 +175,7 @@ export async function handleAssetKindPolicySet(ctx: EventCtx<EventKindPolicySet>
     kind.updatedHeight = ctx.height;
     markDirty(kind);
   }
+  await touchAsset(ctx, e.asset_id);
   subjectAsset(ctx, e.asset_id);
 }
 
@@ -192,6 +188,7 @@ export async function handleAssetKindSplit(ctx: EventCtx<EventKindSplit>): Promi
     markDirty(kind);
     await expectEqual(ctx, 'Kind', kind.id, 'multiplier', e.multiplier_after, kind.multiplier);
   }
+  await touchAsset(ctx, e.asset_id);
   subjectAsset(ctx, e.asset_id);
 }
 
@@ -203,6 +200,7 @@ export async function handleAssetKindBridgeableSet(ctx: EventCtx<EventKindBridge
     kind.updatedHeight = ctx.height;
     markDirty(kind);
   }
+  await touchAsset(ctx, e.asset_id);
   subjectAsset(ctx, e.asset_id);
 }
 

@@ -14,6 +14,7 @@
  */
 import { ExtendedSecp256k1Signature } from '@cosmjs/crypto/build/secp256k1signature';
 import { Secp256k1 } from '@cosmjs/crypto/build/secp256k1';
+import { fromHex, toHex } from '@cosmjs/encoding';
 import { keccak_256 } from '@noble/hashes/sha3';
 import { toChecksumAddress } from '../../lib/address';
 import { decodeWire } from './protojson';
@@ -97,14 +98,14 @@ function concat(parts: Uint8Array[]): Uint8Array {
 
 function toBigint(b: Rlp): bigint {
   const bytes = b as Uint8Array;
-  return bytes.length ? BigInt(`0x${Buffer.from(bytes).toString('hex')}`) : 0n;
+  return bytes.length ? BigInt(`0x${toHex(bytes)}`) : 0n;
 }
 
 /** Minimal big-endian bytes of a non-negative integer (RLP integer form; 0 -> empty). */
 function intBytes(v: bigint): Uint8Array {
   if (v === 0n) return new Uint8Array(0);
   const hex = v.toString(16);
-  return Uint8Array.from(Buffer.from(hex.length % 2 ? `0${hex}` : hex, 'hex'));
+  return fromHex(hex.length % 2 ? `0${hex}` : hex);
 }
 
 /** Big-endian integer bytes without leading zeros (what cosmjs' signature type requires for r and s). */
@@ -119,7 +120,7 @@ function addressOrNull(b: Rlp): string | null {
 }
 
 function hexOf(bytes: Uint8Array): string {
-  return `0x${Buffer.from(bytes).toString('hex')}`;
+  return `0x${toHex(bytes)}`;
 }
 
 // ---------------------------------------------------------------- signed transactions
@@ -175,7 +176,7 @@ export function viewOfRaw(raw: Uint8Array): EthView {
 // ---------------------------------------------------------------- Ethermint layout
 
 const num = (v: unknown): bigint => (v === undefined || v === null || v === '' ? 0n : BigInt(String(v)));
-const bytesOf = (v: unknown): Uint8Array => (v ? Uint8Array.from(Buffer.from(v as Uint8Array)) : new Uint8Array(0));
+const bytesOf = (v: unknown): Uint8Array => (v ? Uint8Array.from(v as Uint8Array) : new Uint8Array(0));
 const addressBytes = (v: unknown): Uint8Array =>
   v ? Uint8Array.from(Buffer.from(String(v).replace(/^0x/, ''), 'hex')) : new Uint8Array(0);
 
@@ -285,7 +286,7 @@ export function evmOutcomeOf(
 ): EvmOutcome | null {
   let response: Record<string, unknown> | null = null;
   try {
-    response = ethereumTxResponse(Buffer.from((result.data ?? []) as Uint8Array), msgIndex);
+    response = ethereumTxResponse(Uint8Array.from((result.data ?? []) as Uint8Array), msgIndex);
   } catch {
     response = null; // data that is not a TxMsgData: the event alone decides
   }
@@ -298,7 +299,7 @@ export function evmOutcomeOf(
     failed: vmError !== '',
     gasUsed: gas === undefined || gas === '' ? null : BigInt(String(gas)),
     vmError,
-    returnData: response ? `0x${Buffer.from(ret ?? []).toString('hex')}` : '',
+    returnData: response ? `0x${toHex(Uint8Array.from(ret ?? []))}` : '',
     recipient: event?.get('recipient') ?? '',
   };
 }

@@ -13,7 +13,9 @@
  * 64-bit integers, Buffers for bytes) or the output of `decodeWire` below
  * (snake_case keys, bigint, Uint8Array); both are read.
  */
+import { toBase64 } from '@cosmjs/encoding';
 import descriptor from '../../lib/contract/descriptor.json';
+import { utf8String } from './bytes';
 
 interface FieldDef {
   type: string;
@@ -127,7 +129,7 @@ function int64String(v: unknown): string {
 export function bytesToBase64(v: unknown): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'string') return v; // already base64 (defensive)
-  return Buffer.from(v as Uint8Array).toString('base64');
+  return toBase64(v as Uint8Array);
 }
 
 function scalarJson(type: string, v: unknown): unknown {
@@ -205,7 +207,7 @@ function anyJson(obj: Record<string, unknown>): Record<string, unknown> {
   const inner = types.get(stripUrl(typeUrl));
   if (inner && inner.kind === 'message') {
     try {
-      const decoded = decodeWire(stripUrl(typeUrl), Buffer.from(value as Uint8Array));
+      const decoded = decodeWire(stripUrl(typeUrl), value as Uint8Array);
       return { '@type': typeUrl, ...(messageJson(inner, decoded) as Record<string, unknown>) };
     } catch {
       // fall through: keep the raw bytes
@@ -311,7 +313,7 @@ function toSigned(v: bigint, bits: bigint): bigint {
 function scalarFromWire(type: string, wire: number, r: Reader): unknown {
   switch (type) {
     case 'string':
-      return Buffer.from(r.bytes(Number(r.varint()))).toString('utf8');
+      return utf8String(r.bytes(Number(r.varint())));
     case 'bytes':
       return r.bytes(Number(r.varint()));
     case 'bool':
