@@ -49,7 +49,7 @@ export interface HistoryOptions {
   /** what stays in memory (EngineOptions.memory); default everything */
   memory?: MemoryOptions;
   /** called after every block */
-  onBlock?: (height: number, elapsedMs: number) => void;
+  onBlock?: (height: number, elapsedMs: number, engine: ScenarioEngine) => void;
 }
 
 export interface History {
@@ -103,7 +103,7 @@ export async function generateHistory(options: HistoryOptions): Promise<History>
   });
   for (let h = 1; h <= options.blocks; h++) {
     await engine.runBlock(timeline.timeOf(h));
-    options.onBlock?.(h, performance.now() - started);
+    options.onBlock?.(h, performance.now() - started, engine);
   }
   return {
     chain: engine.chain,
