@@ -40,7 +40,15 @@ describe('configuration', () => {
       databaseUrl: undefined,
       chain: undefined,
     });
-    expect(c.devnet).toEqual({ seed: 'svc-devnet', historyBlocks: 200, blockMs: 1000, txsPerBlock: 10, port: 26657 });
+    expect(c.devnet).toEqual({
+      seed: 'svc-devnet',
+      historyBlocks: 200,
+      blockMs: 1000,
+      txsPerBlock: 10,
+      port: 26657,
+      stateWindow: 1000,
+      snapshotBlocks: 500,
+    });
     expect(c.log).toEqual({ format: 'json', level: 'info' });
     expect(load({}, true).log.format).toBe('pretty');
     expect(load({ DATA_DIR: 'x/y', LOG_FORMAT: 'PRETTY' }).dataDir).toBe('/srv/app/x/y');
