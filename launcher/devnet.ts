@@ -350,11 +350,23 @@ class Snapshots {
 
   /** After a block: a snapshot when `every` blocks passed since the last one. */
   whenDue(): void {
-    if (this.every > 0 && this.engine.chain.height - this.lastHeight >= this.every) this.take();
+    if (this.every > 0 && this.engine.chain.height - this.lastHeight >= this.every) this.takeOrLog();
+  }
+
+  /**
+   * A failed snapshot (a full disk) must not stop the chain or its close: the previous snapshot
+   * stays valid and the journal still has every block, so a restart only replays more.
+   */
+  takeOrLog(): void {
+    try {
+      this.take();
+    } catch (e) {
+      this.o.log.error('devnet snapshot failed; the previous one stays in use', { error: e });
+    }
   }
 
   /** A snapshot of the current height, unless it is the last one's. */
-  take(): void {
+  private take(): void {
     const chain = this.engine.chain;
     if (this.every === 0 || chain.height === this.lastHeight || chain.height === 0) return;
     if (this.journal.height !== chain.height)
@@ -422,7 +434,7 @@ export async function startEmbeddedDevnet(o: EmbeddedDevnetOptions): Promise<Emb
     engine,
     async close() {
       await live.stop();
-      snapshots.take();
+      snapshots.takeOrLog();
       await server.close();
       journal.close();
       archive.close();
