@@ -1,6 +1,6 @@
 /**
  * `npm run soak:devnet -- [--blocks 10000] [--block-ms 10] [--txs-per-block 5] [--state-window 1000]
- *   [--snapshot-blocks 500] [--every 250] [--kill-at 5000,10000] [--data-dir DIR]`
+ *   [--snapshot-blocks 500] [--every 250] [--kill-at 5250,10250] [--data-dir DIR]`
  *
  * The embedded devnet of `npm start` over a long live run with a short block interval, in its
  * own process (bench/lib/soak-devnet-child.ts) on a data directory: it prints RSS, heap, state
@@ -46,7 +46,8 @@ function parseArgs(argv: string[]): SoakOptions {
     every: int('every', 250),
     historyBlocks: int('history-blocks', 200),
     seed: value('seed') ?? 'soak',
-    killAt: (value('kill-at') ?? `${Math.floor(blocks / 2)},${blocks}`).split(',').map(Number),
+    // half-way between snapshots by default, so a restart has a journal tail to replay
+    killAt: (value('kill-at') ?? `${Math.floor(blocks / 2) + 250},${blocks + 250}`).split(',').map(Number),
     dataDir: given ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-soak-')),
     keepDataDir: given !== undefined,
   };
