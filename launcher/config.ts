@@ -26,7 +26,16 @@ export interface DevnetConfig {
   blockMs: number;
   txsPerBlock: number;
   port: number;
+  /** heights whose state abci_query answers (older: the pruned-height error); 0 = every height. Default DEFAULT_STATE_WINDOW */
+  stateWindow?: number;
+  /** a snapshot every this many blocks, so a restart replays at most that many; 0 = none (replay from genesis). Default DEFAULT_SNAPSHOT_BLOCKS */
+  snapshotBlocks?: number;
 }
+
+/** The reconciler checks the indexer's last processed height, a few blocks behind in live mode; 1,000 heights is ~17 minutes at 1 s. */
+export const DEFAULT_STATE_WINDOW = 1000;
+/** At most 500 blocks to replay on a restart (under 30 s at the replay's 16–33 blocks/s). */
+export const DEFAULT_SNAPSHOT_BLOCKS = 500;
 
 export interface LauncherConfig {
   port: number;
@@ -70,6 +79,8 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   DEVNET_BLOCK_MS: '1000',
   DEVNET_TXS_PER_BLOCK: '10',
   DEVNET_PORT: '26657',
+  DEVNET_STATE_WINDOW: String(1000),
+  DEVNET_SNAPSHOT_BLOCKS: String(500),
   READY_MAX_LAG_BLOCKS: '10',
   PROGRESS_INTERVAL_MS: '5000',
   LOG_FORMAT: 'pretty on a terminal, json otherwise',
@@ -148,6 +159,8 @@ function devnetOf(env: Env): DevnetConfig {
     blockMs: integer(env, 'DEVNET_BLOCK_MS', 1000, 100, 3_600_000),
     txsPerBlock: integer(env, 'DEVNET_TXS_PER_BLOCK', 10, 0, 1000),
     port: integer(env, 'DEVNET_PORT', 26657, 0, 65535),
+    stateWindow: integer(env, 'DEVNET_STATE_WINDOW', DEFAULT_STATE_WINDOW, 0, 100_000_000),
+    snapshotBlocks: integer(env, 'DEVNET_SNAPSHOT_BLOCKS', DEFAULT_SNAPSHOT_BLOCKS, 0, 100_000_000),
   };
 }
 

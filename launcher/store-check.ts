@@ -69,16 +69,16 @@ export function checkChainId(index: StoredIndex | undefined, chainId: string, h:
 export function checkIndexAgainstJournal(index: StoredIndex | undefined, journal: DevnetJournal, h: ResetHint): void {
   const height = index?.indexedHeight;
   if (height === undefined || height <= 0) return;
-  const saved = journal.block(height);
-  if (!saved) {
+  const savedHash = journal.hashAt(height);
+  if (!savedHash) {
     const what = journal.height === 0 ? 'no saved devnet' : `a saved devnet of ${journal.height} blocks only`;
     throw new JournalConflict(
       `the index in schema "${h.schema}" is at height ${height} but there is ${what} in ${h.dataDir}/devnet. ${howToReset(h)}`,
     );
   }
-  if (index!.hashAtHeight !== undefined && index!.hashAtHeight !== saved.hash) {
+  if (index!.hashAtHeight !== undefined && index!.hashAtHeight !== savedHash) {
     throw new JournalConflict(
-      `the index in schema "${h.schema}" holds block ${height} ${index!.hashAtHeight.slice(0, 12)}… but the saved devnet has ${saved.hash.slice(0, 12)}… ` +
+      `the index in schema "${h.schema}" holds block ${height} ${index!.hashAtHeight.slice(0, 12)}… but the saved devnet has ${savedHash.slice(0, 12)}… ` +
         `(another seed or history?). ${howToReset(h)}`,
     );
   }

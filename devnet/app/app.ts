@@ -17,7 +17,7 @@ import type {
   TxMessage,
   TxResult,
 } from './types';
-import { CacheKv, KvReader, VersionedStore } from './store';
+import { CacheKv, KvReader, VersionedStore, type Retention, type SnapshotEntry } from './store';
 import {
   AppConfig,
   Env,
@@ -98,23 +98,34 @@ function failure(e: unknown, gasWanted: bigint, gasUsed: bigint, msgIndex: numbe
  * the scenario or `npm start` sets them.
  */
 export interface QueryFaults {
-  /** heights below this answer as a pruned node does (0: every height is kept) */
+  /** heights below this answer as a pruned node does (0: every height is kept); the retention window answers the same way */
   prunedBelow: number;
   /** `${asset_id}/${kind_id}` → amount added to the supply Query/KindSupply answers */
   supplySkew: Map<string, bigint>;
 }
 
+/** The committed state at one height, as a snapshot file carries it (SvcApp.exportState / restoreState). */
+export interface AppStateSnapshot {
+  height: number;
+  /** app hash after that height, upper-case hex */
+  appHash: string;
+  entries: SnapshotEntry[];
+}
+
 export class SvcApp implements Application {
   readonly queryFaults: QueryFaults = { prunedBelow: 0, supplySkew: new Map() };
-  private readonly store = new VersionedStore();
+  private readonly store: VersionedStore;
   private block: CacheKv;
   private height = 0;
   private timeMs = 0;
 
+  /** `retention`: how many recent heights stay queryable (default: every height, nothing pruned). */
   constructor(
     readonly config: AppConfig,
     genesis: Genesis,
+    retention?: Retention,
   ) {
+    this.store = new VersionedStore(retention);
     this.block = new CacheKv(this.store.latest());
     this.initGenesis(genesis);
   }
@@ -138,9 +149,34 @@ export class SvcApp implements Application {
     return this.block;
   }
 
-  /** Reader of the committed state at a height. */
+  /** Reader of the committed state at a height (throws below the earliest kept height). */
   stateAt(height: number): KvReader {
     return this.store.readerAt(height);
+  }
+
+  /** Lowest height `query` answers from; below it the pruned-height error (0: every height). */
+  get earliestStateHeight(): number {
+    return this.store.earliestHeight;
+  }
+
+  /** Keys and versions held in memory (pruning keeps this bounded). */
+  stateStats(): { keys: number; versions: number } {
+    return this.store.stats();
+  }
+
+  /** The latest committed state, for a snapshot file. */
+  exportState(): AppStateSnapshot {
+    return {
+      height: this.store.latestHeight,
+      appHash: Buffer.from(this.store.appHash).toString('hex').toUpperCase(),
+      entries: this.store.exportLatest(),
+    };
+  }
+
+  /** Replaces the state with a snapshot (between blocks only); heights below it answer as pruned. */
+  restoreState(snapshot: AppStateSnapshot): void {
+    this.store.restore(snapshot.height, Uint8Array.from(Buffer.from(snapshot.appHash, 'hex')), snapshot.entries);
+    this.block = new CacheKv(this.store.latest());
   }
 
   // ---------------------------------------------------------------- genesis
@@ -348,7 +384,7 @@ export class SvcApp implements Application {
       const err = sdkErrors.invalidHeight(`height ${height} is not committed (latest ${latest})`);
       return { code: err.code, codespace: err.codespace, log: err.message, value: EMPTY, height: at };
     }
-    if (at < this.queryFaults.prunedBelow) {
+    if (at < Math.max(this.queryFaults.prunedBelow, this.store.earliestHeight)) {
       // what a Cosmos SDK node answers for a height its pruning removed
       const err = sdkErrors.invalidRequest(
         `failed to load state at height ${at}; version does not exist (latest height: ${latest})`,

@@ -10,6 +10,7 @@ import { SvcApp, Genesis, GenesisBalance, GAS_SCHEDULE } from './app';
 import type { AppConfig } from './env';
 import { moduleAccount } from './env';
 import type { QueryResult } from './types';
+import type { Retention } from './store';
 
 export type {
   Application,
@@ -23,7 +24,8 @@ export type {
   AnteOutcome,
 } from './types';
 export { SvcApp, GAS_SCHEDULE };
-export type { Genesis, GenesisBalance, AppConfig };
+export type { Genesis, GenesisBalance, AppConfig, Retention };
+export type { AppStateSnapshot } from './app';
 export { AppError } from './errors';
 export { ROUTED_TYPE_URLS } from './router';
 export { QUERY_PATHS } from './queries';
@@ -46,6 +48,11 @@ export interface SvcAppOptions {
    * and the MsgEthereumTxResponse), without svc.evm.v1.EventEthereumTxExecuted (default true)
    */
   evmOutcomeEvent?: boolean;
+  /**
+   * How many recent heights `abci_query` answers for (older: the pruned-height error of a
+   * pruned SDK node) and how often pruning runs. Default: every height kept.
+   */
+  stateRetention?: Retention;
 }
 
 /** Creates the application with its genesis committed at height 0. */
@@ -66,7 +73,7 @@ export function createSvcApp(options: SvcAppOptions = {}): SvcApp {
       : moduleAccount(base, DEFAULT_BRIDGE_AUTHORITY_NAME),
     bridgeRelayers: (genesis.bridgeRelayers ?? []).map((a) => canonicalAddress(a, chain.hrp)),
   };
-  return new SvcApp(config, genesis);
+  return new SvcApp(config, genesis, options.stateRetention);
 }
 
 /** Module account addresses (bech32) the app uses, for tests and scenario builders. */

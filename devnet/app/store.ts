@@ -1,8 +1,11 @@
 /**
  * Versioned key-value store of the devnet application.
  *
- * - Committed state keeps, per key, every version (height, value), so a read
- *   at a past height is a binary search (abci_query at a height).
+ * - Committed state keeps, per key, its versions (height, value), so a read
+ *   at a past height is a binary search (abci_query at a height). With a
+ *   retention window (`keepRecent`), versions only a height older than the
+ *   window could read are dropped every `pruneEvery` commits, as a pruned
+ *   Cosmos SDK node does; reads below `earliestHeight` are refused.
  * - Writes of a block go to a branch (CacheKv over the committed store);
  *   `commit(height)` makes them visible and extends the app hash:
  *     app_hash = sha256(previous app hash ‖ canonical encoding of the block's
@@ -186,13 +189,46 @@ function versionAt(history: History, height: number): number {
   return lo - 1;
 }
 
+/** How long committed versions are kept (a pruned node's `pruning-keep-recent`). */
+export interface Retention {
+  /** heights kept readable: the latest and the `keepRecent - 1` before it (0: every height, no pruning) */
+  keepRecent: number;
+  /** prune once every this many commits (amortises the work; default keepRecent / 10, at least 1) */
+  pruneEvery?: number;
+}
+
+/** A stored value in a form JSON can carry (bigint tagged as canonicalJson does), for snapshots. */
+export type SnapshotEntry = [key: string, canonicalValue: string];
+
+/** Parses canonicalJson text back to the stored value (bigint from its {"$n"} tag). */
+export function parseCanonical(text: string): unknown {
+  return JSON.parse(text, (_k, v: unknown) => {
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const keys = Object.keys(v);
+      if (keys.length === 1 && keys[0] === '$n') return BigInt((v as { $n: string }).$n);
+    }
+    return v;
+  });
+}
+
 /** Committed, versioned state. Heights only grow. */
 export class VersionedStore {
   private readonly histories = new Map<string, History>();
-  /** every key ever committed, per parent, sorted (deleted keys stay: they exist at older heights) */
+  /** every key with a version still kept, per parent, sorted (a deleted key stays while an older height can read it) */
   private readonly children = new Map<string, string[]>();
   private height = -1;
   private hash: Uint8Array = new Uint8Array(32);
+  private versions = 0;
+  /** lowest height reads are answered for (raised by pruning and by a restore) */
+  private earliest = 0;
+  /** keys that got a new version, per height: the only keys whose older versions pruning can drop */
+  private overwritten: { height: number; keys: string[] }[] = [];
+  private commitsSincePrune = 0;
+
+  constructor(private readonly retention: Retention = { keepRecent: 0 }) {
+    if (!Number.isInteger(retention.keepRecent) || retention.keepRecent < 0)
+      throw new RangeError(`keepRecent must be a non-negative integer, got ${retention.keepRecent}`);
+  }
 
   get latestHeight(): number {
     return this.height;
@@ -202,8 +238,20 @@ export class VersionedStore {
     return this.hash;
   }
 
+  /** Lowest height whose state can still be read (0 when nothing was pruned). */
+  get earliestHeight(): number {
+    return this.earliest;
+  }
+
+  /** Keys with a kept version and the versions kept, for tests and measurements. */
+  stats(): { keys: number; versions: number } {
+    return { keys: this.histories.size, versions: this.versions };
+  }
+
   /** Reader of the state as committed at `height` (the latest version at or below it). */
   readerAt(height: number): KvReader {
+    if (height < this.earliest)
+      throw new RangeError(`state at height ${height} was pruned (earliest kept height ${this.earliest})`);
     return new CommittedReader(this, height);
   }
 
@@ -215,16 +263,46 @@ export class VersionedStore {
   /** Applies a block's write set at `height` and returns the new app hash. */
   commit(height: number, writes: Map<string, Slot>): Uint8Array {
     if (height <= this.height) throw new Error(`commit height ${height} not above ${this.height}`);
-    for (const [key, slot] of writes) this.record(key, height, slot);
+    const overwritten: string[] = [];
+    for (const [key, slot] of writes) if (this.record(key, height, slot)) overwritten.push(key);
+    if (overwritten.length > 0) this.overwritten.push({ height, keys: overwritten });
     this.height = height;
     this.hash = nextAppHash(this.hash, writes);
+    this.pruneWhenDue();
     return this.hash;
   }
 
-  private record(key: string, height: number, slot: Slot): void {
+  /** The latest committed value of every key, sorted by key (a snapshot of the state). */
+  exportLatest(): SnapshotEntry[] {
+    const entries: SnapshotEntry[] = [];
+    for (const [key, history] of this.histories) {
+      const slot = history.values[history.values.length - 1];
+      if (slot !== TOMBSTONE) entries.push([key, canonicalJson(slot)]);
+    }
+    return entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  }
+
+  /**
+   * Replaces the state with a snapshot taken at `height` (exportLatest) whose app hash was
+   * `appHash`. Only that height and later ones are readable afterwards.
+   */
+  restore(height: number, appHash: Uint8Array, entries: SnapshotEntry[]): void {
+    this.histories.clear();
+    this.children.clear();
+    this.overwritten = [];
+    this.versions = 0;
+    for (const [key, text] of entries) this.record(key, height, deepFreeze(parseCanonical(text)));
+    this.height = height;
+    this.hash = Uint8Array.from(appHash);
+    this.earliest = height;
+  }
+
+  /** @returns whether the key already had versions (so an older one may become prunable) */
+  private record(key: string, height: number, slot: Slot): boolean {
     let history = this.histories.get(key);
+    const existed = history !== undefined;
     if (!history) {
-      if (slot === TOMBSTONE) return; // deleting a key that never existed changes nothing
+      if (slot === TOMBSTONE) return false; // deleting a key that never existed changes nothing
       history = { heights: [], values: [] };
       this.histories.set(key, history);
       const parent = parentOf(key);
@@ -234,6 +312,54 @@ export class VersionedStore {
     }
     history.heights.push(height);
     history.values.push(slot);
+    this.versions += 1;
+    return existed;
+  }
+
+  /** Every `pruneEvery` commits: cost proportional to the keys overwritten since, never to all keys. */
+  private pruneWhenDue(): void {
+    const { keepRecent } = this.retention;
+    if (keepRecent === 0) return;
+    this.commitsSincePrune += 1;
+    if (this.commitsSincePrune < (this.retention.pruneEvery ?? Math.max(1, Math.floor(keepRecent / 10)))) return;
+    this.commitsSincePrune = 0;
+    this.pruneBelow(this.height - keepRecent + 1);
+  }
+
+  /** Drops the versions no height ≥ `keepFrom` reads; heights below it are refused from now on. */
+  private pruneBelow(keepFrom: number): void {
+    if (keepFrom <= this.earliest) return;
+    let done = 0;
+    const due = new Set<string>();
+    // a version written at height h hides the previous one from every height ≥ h
+    while (done < this.overwritten.length && this.overwritten[done].height <= keepFrom) {
+      for (const key of this.overwritten[done].keys) due.add(key);
+      done += 1;
+    }
+    this.overwritten = this.overwritten.slice(done);
+    for (const key of due) this.pruneKey(key, keepFrom);
+    this.earliest = keepFrom;
+  }
+
+  private pruneKey(key: string, keepFrom: number): void {
+    const history = this.histories.get(key);
+    if (!history) return;
+    const first = versionAt(history, keepFrom); // the version height keepFrom reads: kept
+    if (first > 0) {
+      history.heights.splice(0, first);
+      history.values.splice(0, first);
+      this.versions -= first;
+    }
+    if (history.values.length === 1 && history.values[0] === TOMBSTONE) this.forget(key);
+  }
+
+  /** A key deleted at or before the earliest readable height no longer exists for any reader. */
+  private forget(key: string): void {
+    this.histories.delete(key);
+    this.versions -= 1;
+    const list = this.children.get(parentOf(key))!;
+    list.splice(lowerBound(list, key), 1);
+    if (list.length === 0) this.children.delete(parentOf(key));
   }
 
   /** @internal */

@@ -46,6 +46,7 @@ import {
   Json,
 } from './render';
 import { txHashHex, upperHex } from './hashing';
+import type { BlockArchive } from './archive';
 import { anteGasEstimate, checkSigners, DecodedTx, decodeTx, SignerAccount, TxRejection, verifySignatures } from './tx';
 
 export const DEFAULT_COMET_VERSION = '0.38.17';
@@ -76,7 +77,23 @@ export interface DevnetChainOptions {
    * generation, where verification (~2.5 ms/tx) dominates; never for a served devnet.
    */
   skipSignatureVerification?: boolean;
+  /**
+   * Write every block through to this archive and keep only the last `recentBlocks` in memory
+   * (older heights are read back from it). Without one, every block stays in memory.
+   */
+  archive?: BlockArchive;
+  /** blocks (and their txs) kept in memory when an archive is given; default 256 */
+  recentBlocks?: number;
+  /**
+   * Continue from block `resumeAt` of the archive instead of from genesis (a restart from a
+   * snapshot): the app must already hold that height's state. Archived blocks above it are
+   * dropped. Needs `archive`.
+   */
+  resumeAt?: number;
 }
+
+/** Blocks kept in memory beside an archive: enough for every reader of recent blocks (scenario, node, services). */
+export const DEFAULT_RECENT_BLOCKS = 256;
 
 /** A refusal by the mempool itself (not CheckTx): the RPC answers it as a JSON-RPC error -32603. */
 export class MempoolError extends Error {
@@ -168,6 +185,17 @@ function panicResult(tx: DecodedTx, err: unknown): ExecResult {
   };
 }
 
+function storedTx(block: StoredBlock, index: number, result: ExecResult): StoredTx {
+  return {
+    hash: block.txHashes[index],
+    height: block.height,
+    index,
+    tx: block.txs[index],
+    result,
+    resultJson: JSON.stringify(execResultJson(result)),
+  };
+}
+
 export class DevnetChain {
   readonly app: Application;
   readonly chainId: string;
@@ -182,7 +210,14 @@ export class DevnetChain {
   readonly consensusParams: ConsensusParams;
   readonly skipSignatureVerification: boolean;
 
-  private readonly blocks: StoredBlock[] = [];
+  /** the last `recentBlocks` blocks (every block without an archive); `recent[0]` is height `firstRecentHeight` */
+  private recent: StoredBlock[] = [];
+  private firstRecentHeight = 1;
+  /** block 1 stays in memory: `status` reads it on every call */
+  private firstBlock: StoredBlock | undefined;
+  private readonly archive: BlockArchive | undefined;
+  private readonly recentBlocks: number;
+  /** txs and block hashes of the blocks in memory */
   private readonly txIndex = new Map<string, StoredTx>();
   private readonly heightsByHash = new Map<string, number>();
   private mempool: MempoolEntry[] = [];
@@ -211,6 +246,24 @@ export class DevnetChain {
     this.skipSignatureVerification = options.skipSignatureVerification ?? false;
     this.validatorsHashValue = validatorsHash([validator]);
     this.consensusHashValue = consensusHash(this.consensusParams);
+    this.archive = options.archive;
+    this.recentBlocks = options.archive ? (options.recentBlocks ?? DEFAULT_RECENT_BLOCKS) : Number.POSITIVE_INFINITY;
+    if (options.resumeAt !== undefined) this.resumeFromArchive(options.resumeAt);
+    else this.archive?.truncate(0);
+  }
+
+  /** Height `height` of the archive becomes the tip; the blocks of the memory window are read back. */
+  private resumeFromArchive(height: number): void {
+    if (!this.archive) throw new Error('resumeAt needs an archive');
+    if (height > this.archive.height)
+      throw new Error(`cannot resume at block ${height}: the archive holds ${this.archive.height} blocks`);
+    this.archive.truncate(height);
+    this.firstRecentHeight = Math.max(1, height - this.recentBlocks + 1);
+    for (let h = this.firstRecentHeight; h <= height; h++) {
+      const { block, txResults } = this.archive.read(h)!;
+      this.remember(block, txResults);
+    }
+    this.firstBlock = this.block(1);
   }
 
   /** Async only because the validator's ed25519 key is derived with cosmjs. */
@@ -223,29 +276,47 @@ export class DevnetChain {
 
   /** Latest committed height (0 before the first block). */
   get height(): number {
-    return this.blocks.length;
+    return this.firstRecentHeight + this.recent.length - 1;
   }
 
+  /** Any height from 1: from memory when recent, else read back from the archive. */
   block(height: number): StoredBlock | undefined {
-    return Number.isInteger(height) && height >= 1 ? this.blocks[height - 1] : undefined;
+    if (!Number.isInteger(height) || height < 1 || height > this.height) return undefined;
+    if (height === 1 && this.firstBlock) return this.firstBlock;
+    if (height >= this.firstRecentHeight) return this.recent[height - this.firstRecentHeight];
+    return this.archive!.read(height)!.block;
   }
 
   latestBlock(): StoredBlock | undefined {
-    return this.blocks[this.blocks.length - 1];
+    return this.recent[this.recent.length - 1];
   }
 
   blockByHash(hashHex: string): StoredBlock | undefined {
-    const height = this.heightsByHash.get(hashHex.toUpperCase());
+    const height = this.heightsByHash.get(hashHex.toUpperCase()) ?? this.archive?.heightOfHash(hashHex);
     return height === undefined ? undefined : this.block(height);
   }
 
   tx(hashHex: string): StoredTx | undefined {
-    return this.txIndex.get(hashHex.toUpperCase());
+    const hash = hashHex.toUpperCase();
+    const recent = this.txIndex.get(hash);
+    if (recent || !this.archive) return recent;
+    const found = this.archive.findTx(hash);
+    if (!found || found.archived.block.height >= this.firstRecentHeight) return undefined;
+    return storedTx(found.archived.block, found.index, found.archived.txResults[found.index]);
   }
 
-  /** Every indexed tx in chain order (for tx_search). */
+  /** Every tx in chain order (for tx_search); archived blocks are read back one at a time. */
   *allTxs(): Iterable<StoredTx> {
-    for (const b of this.blocks) for (const h of b.txHashes) yield this.txIndex.get(h)!;
+    for (let height = 1; height < this.firstRecentHeight; height++) {
+      const { block, txResults } = this.archive!.read(height)!;
+      for (let i = 0; i < block.txHashes.length; i++) yield storedTx(block, i, txResults[i]);
+    }
+    for (const b of this.recent) for (const h of b.txHashes) yield this.txIndex.get(h)!;
+  }
+
+  /** Blocks and txs held in memory (bounded by `recentBlocks` when an archive is given). */
+  memoryStats(): { blocks: number; txs: number } {
+    return { blocks: this.recent.length, txs: this.txIndex.size };
   }
 
   unconfirmedTxs(): Uint8Array[] {
@@ -517,19 +588,27 @@ export class DevnetChain {
       metaJson: JSON.stringify(blockMetaJson(blockId, encoded.length, header, txBytes.length)),
       headerJson: JSON.stringify(headerJson(header)),
     };
-    this.blocks.push(stored);
-    this.heightsByHash.set(upperHex(blockId.hash), height);
-    txs.forEach((t, i) => {
-      this.txIndex.set(t.hash, {
-        hash: t.hash,
-        height,
-        index: i,
-        tx: t.bytes,
-        result: results[i],
-        resultJson: JSON.stringify(execResultJson(results[i])),
-      });
-    });
+    this.archive?.append({ block: stored, txResults: results });
+    this.remember(stored, results);
+    this.firstBlock ??= stored;
+    this.forgetOldest();
     return stored;
+  }
+
+  private remember(block: StoredBlock, results: ExecResult[]): void {
+    this.recent.push(block);
+    this.heightsByHash.set(upperHex(block.blockId.hash), block.height);
+    block.txHashes.forEach((hash, i) => this.txIndex.set(hash, storedTx(block, i, results[i])));
+  }
+
+  /** Beyond the memory window, the oldest block lives on in the archive only. */
+  private forgetOldest(): void {
+    while (this.recent.length > this.recentBlocks) {
+      const oldest = this.recent.shift()!;
+      this.firstRecentHeight += 1;
+      this.heightsByHash.delete(upperHex(oldest.blockId.hash));
+      for (const hash of oldest.txHashes) this.txIndex.delete(hash);
+    }
   }
 
   private notifyWaiters(block: StoredBlock): void {

@@ -9,12 +9,12 @@
  */
 import type { ChainConfig } from '../../src/lib/config';
 import { DEFAULT_CHAIN_CONFIG } from '../../src/lib/config';
-import { createSvcApp, type Genesis, type SvcApp } from '../app';
+import { createSvcApp, type AppStateSnapshot, type Genesis, type Retention, type SvcApp } from '../app';
 import type { AbciEvent, Application } from '../app/types';
-import { DevnetChain, type StoredBlock } from '../chain';
+import { DevnetChain, upperHex, type BlockArchive, type StoredBlock } from '../chain';
 import { createCast, type Cast } from './accounts';
 import { fillBlock } from './background';
-import { Ctx, type ScenarioConfig, type World } from './context';
+import { Ctx, type LaunchedAsset, type ScenarioConfig, type World } from './context';
 import type { Flow } from './flow';
 import { bridgeFlow } from './flows/bridge';
 import { dexFlow } from './flows/dex';
@@ -56,6 +56,30 @@ export interface EngineOptions {
   holders?: number;
   /** when set, a flow that throws is reported here and dropped (live mode); otherwise the error propagates */
   onFlowError?: (flow: string, error: unknown) => void;
+  /** what stays in memory; default everything (every state version, every block) */
+  memory?: MemoryOptions;
+}
+
+/** Bounds on what the devnet holds in memory, for a devnet that runs for days (`npm start`). */
+export interface MemoryOptions {
+  /** state versions kept: the recent heights `abci_query` answers for (older: the pruned-height error) */
+  stateRetention?: Retention;
+  /** blocks written through to this archive; only `recentBlocks` of them stay in memory */
+  archive?: BlockArchive;
+  recentBlocks?: number;
+}
+
+/**
+ * What a restart needs besides the archived blocks: the app's latest state and the assets the
+ * scenario launched. Flows are not in it (they hold closures): a restored engine starts its
+ * loops afresh from the chain state (ScenarioEngine.restore).
+ */
+export interface ScenarioSnapshot {
+  height: number;
+  /** the chain's genesis time (unix ms), from which genesis and block 1 were made */
+  genesisTimeMs: number;
+  app: AppStateSnapshot;
+  assets: (Omit<LaunchedAsset, 'issuer'> & { issuer: string })[];
 }
 
 export interface LiveModeOptions {
@@ -91,6 +115,15 @@ function genesisFor(cast: Cast, config: ScenarioConfig): Genesis {
   for (const e of cast.evm)
     balances.push({ address: e.address, coins: [{ denom: config.gasDenom, amount: COMFORTABLE.toString() }] });
   return { balances, bridgeAuthority: cast.roles.bridge.address };
+}
+
+/**
+ * The flows a restored engine runs: the loops, which act on whatever the chain holds (launched
+ * assets, balances, positions). The one-off flows (launches, pools, routes, the liquidation…)
+ * ran in the history before the first snapshot and are not started again.
+ */
+function restartFlows(): Flow[] {
+  return [attestationLoop(), distributionLoop(), loanLoop(), rfqLoop(), encumbranceLoop(), delegationLoop()];
 }
 
 function initialFlows(): Flow[] {
@@ -138,6 +171,26 @@ function observeBlockEvents(app: SvcApp, sink: (events: AbciEvent[]) => void): A
   });
 }
 
+function restoreApp(app: SvcApp, chain: DevnetChain, snapshot: ScenarioSnapshot): void {
+  const tip = chain.latestBlock();
+  if (snapshot.app.height !== snapshot.height || (tip && upperHex(tip.appHash) !== snapshot.app.appHash))
+    throw new Error(
+      `snapshot at height ${snapshot.height} does not match the archived block ${chain.height} (app hash differs)`,
+    );
+  app.restoreState(snapshot.app);
+}
+
+function restoredAssets(snapshot: ScenarioSnapshot, cast: Cast): Map<string, LaunchedAsset> {
+  const byName = new Map(cast.all.map((a) => [a.name, a]));
+  return new Map(
+    snapshot.assets.map((a) => {
+      const issuer = byName.get(a.issuer);
+      if (!issuer) throw new Error(`snapshot: asset ${a.key} has issuer ${a.issuer}, not in the cast`);
+      return [a.key, { ...a, issuer }];
+    }),
+  );
+}
+
 export class ScenarioEngine {
   private readonly recorder = new SummaryRecorder();
 
@@ -148,6 +201,21 @@ export class ScenarioEngine {
   ) {}
 
   static async create(options: EngineOptions): Promise<ScenarioEngine> {
+    return ScenarioEngine.build(options);
+  }
+
+  /**
+   * An engine that goes on from a snapshot: blocks up to its height come from the archive
+   * (`options.memory.archive`, which must hold them), the app state from the snapshot, the
+   * launched assets as they were. Accounts' sequences and everything flows decide on are read
+   * from the restored state; the loops start afresh (restartFlows) and flows that were under
+   * way are abandoned: their pending settlements and encumbrances expire on chain.
+   */
+  static async restore(options: EngineOptions, snapshot: ScenarioSnapshot): Promise<ScenarioEngine> {
+    return ScenarioEngine.build({ ...options, genesisTimeMs: snapshot.genesisTimeMs }, snapshot);
+  }
+
+  private static async build(options: EngineOptions, snapshot?: ScenarioSnapshot): Promise<ScenarioEngine> {
     const chainConfig: ChainConfig = { ...DEFAULT_CHAIN_CONFIG, ...options.chain };
     const seed = String(options.seed);
     const config: ScenarioConfig = {
@@ -170,6 +238,7 @@ export class ScenarioEngine {
       chain: chainConfig,
       version: config.oldChain ? OLD_CHAIN_VERSION : undefined,
       evmOutcomeEvent: options.evmOutcomeEvent,
+      stateRetention: options.memory?.stateRetention,
     });
     const sink: BlockEventSink = { events: [] };
     const observed = observeBlockEvents(app, (events) => sink.events.push(...events));
@@ -180,19 +249,35 @@ export class ScenarioEngine {
       genesisTimeMs: options.genesisTimeMs,
       appState: JSON.parse(JSON.stringify(genesis)),
       skipSignatureVerification: options.skipSignatureVerification ?? false,
+      archive: options.memory?.archive,
+      recentBlocks: options.memory?.recentBlocks,
+      resumeAt: snapshot?.height,
     });
+    // the app is restored after the chain is made: the chain takes genesis' app hash from the app
+    if (snapshot) restoreApp(app, chain, snapshot);
     const world: World = {
       chain,
       app,
       view: new ChainView(app),
       cast,
       config,
-      rng: new Prng(`${seed}/scenario`),
-      assets: new Map(),
+      // a restored engine draws from its own stream: its blocks are new, not a replay
+      rng: new Prng(snapshot ? `${seed}/scenario/restart/${snapshot.height}` : `${seed}/scenario`),
+      assets: snapshot ? restoredAssets(snapshot, cast) : new Map(),
       handles: new Map(),
-      flows: initialFlows(),
+      flows: snapshot ? restartFlows() : initialFlows(),
     };
     return new ScenarioEngine(world, sink, options.onFlowError);
+  }
+
+  /** The app state and launched assets at the current height (see ScenarioSnapshot). */
+  snapshot(): ScenarioSnapshot {
+    return {
+      height: this.chain.height,
+      genesisTimeMs: this.chain.genesisTimeMs,
+      app: this.app.exportState(),
+      assets: [...this.world.assets.values()].map((a) => ({ ...a, issuer: a.issuer.name })),
+    };
   }
 
   get chain(): DevnetChain {

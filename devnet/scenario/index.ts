@@ -8,7 +8,7 @@
 import type { ChainConfig } from '../../src/lib/config';
 import type { SvcApp } from '../app';
 import type { DevnetChain } from '../chain';
-import { ScenarioEngine } from './engine';
+import { ScenarioEngine, type MemoryOptions } from './engine';
 import { Prng } from './prng';
 import type { ScenarioSummary } from './summary';
 import { autoIntervalMs, Timeline } from './timeline';
@@ -16,7 +16,7 @@ import { autoIntervalMs, Timeline } from './timeline';
 export { ScenarioEngine, OLD_CHAIN_VERSION } from './engine';
 export { LiveLoop } from './live-loop';
 export type { LiveLoopHooks } from './live-loop';
-export type { EngineOptions, LiveModeOptions } from './engine';
+export type { EngineOptions, LiveModeOptions, MemoryOptions, ScenarioSnapshot } from './engine';
 export type { ScenarioSummary } from './summary';
 export { Prng } from './prng';
 export { canonicalStringify, metadataHash } from './canonical-json';
@@ -46,8 +46,10 @@ export interface HistoryOptions {
   /** trusted benchmark generation only: CheckTx skips the secp256k1 check (txs are still signed) */
   skipSignatureVerification?: boolean;
   holders?: number;
+  /** what stays in memory (EngineOptions.memory); default everything */
+  memory?: MemoryOptions;
   /** called after every block */
-  onBlock?: (height: number, elapsedMs: number) => void;
+  onBlock?: (height: number, elapsedMs: number, engine: ScenarioEngine) => void;
 }
 
 export interface History {
@@ -97,10 +99,11 @@ export async function generateHistory(options: HistoryOptions): Promise<History>
     chain: options.chain,
     skipSignatureVerification: options.skipSignatureVerification,
     holders: options.holders,
+    memory: options.memory,
   });
   for (let h = 1; h <= options.blocks; h++) {
     await engine.runBlock(timeline.timeOf(h));
-    options.onBlock?.(h, performance.now() - started);
+    options.onBlock?.(h, performance.now() - started, engine);
   }
   return {
     chain: engine.chain,
