@@ -4,6 +4,7 @@
  * first (payout index scheme), so accruals stay exact.
  */
 import { Holding, Kind } from '../../types';
+import type { PositionAfter } from '../generated/proto-json';
 import { ensureAccount } from '../entities/accounts';
 import { adopt, load, markDirty } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
@@ -15,15 +16,6 @@ import { big, int } from '../infra/values';
 export interface LockJson {
   ref: string;
   units: string;
-}
-
-/** svc.rights.v1.PositionAfter in proto-JSON. */
-export interface PositionAfter {
-  asset_id: string;
-  kind_id: number;
-  holder: string;
-  units: string;
-  locked: string;
 }
 
 export function kindKey(assetId: string, kindId: number): string {

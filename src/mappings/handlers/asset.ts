@@ -3,88 +3,25 @@
  * policies, splits, bridgeable flags, asset status.
  */
 import { bundleTokenAddress, rightTokenAddress } from '../../lib/ids';
-import { Asset, AnyJson, Kind } from '../../types';
+import { Asset, Kind } from '../../types';
 import { ensureAccount } from '../entities/accounts';
 import { requireAsset, touchAsset } from '../entities/assets';
 import { markDirty, put } from '../infra/block-cache';
+import type {
+  EventAssetCreated,
+  EventAssetStatusChanged,
+  EventIssuanceLocked,
+  EventIssued,
+  EventKindBridgeableSet,
+  EventKindPolicySet,
+  EventKindSplit,
+  Kind as KindJson,
+} from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
 import { expectEqual } from '../domain/drift';
-import {
-  changeSupply,
-  changeUnits,
-  checkPositionsAfter,
-  kindKey,
-  PositionAfter,
-  requireKind,
-} from '../domain/positions';
-import { big, enumShort, int, str } from '../infra/values';
-
-interface KindJson {
-  kind_id: number;
-  class: string;
-  decimals: number;
-  bundle: boolean;
-  transferable: boolean;
-  term: AnyJson | null;
-  policy_override: AnyJson | null;
-  bridgeable: boolean;
-  multiplier: string;
-}
-
-interface EventAssetCreated {
-  asset_id: string;
-  issuer: string;
-  nonce: string;
-  meta_hash: string;
-  settlement_denom: string;
-  policy: AnyJson | null;
-  roles: AnyJson | null;
-  kinds: KindJson[];
-  liens_allowed: boolean;
-  distribution_denoms: string[];
-  status: string;
-}
-
-interface EventIssued {
-  asset_id: string;
-  kind_id: number;
-  recipient: string;
-  units: string;
-  supply_after: string;
-  positions_after: PositionAfter[];
-}
-
-interface EventIssuanceLocked {
-  asset_id: string;
-  issuer: string;
-}
-
-interface EventKindPolicySet {
-  asset_id: string;
-  kind_id: number;
-  policy_override: AnyJson | null;
-  cleared: boolean;
-}
-
-interface EventKindSplit {
-  asset_id: string;
-  kind_id: number;
-  factor: string;
-  multiplier_after: string;
-}
-
-interface EventKindBridgeableSet {
-  asset_id: string;
-  kind_id: number;
-  bridgeable: boolean;
-}
-
-interface EventAssetStatusChanged {
-  asset_id: string;
-  status: string;
-  previous: string;
-}
+import { changeSupply, changeUnits, checkPositionsAfter, kindKey, requireKind } from '../domain/positions';
+import { big, enumShort, int, jsonValue, str } from '../infra/values';
 
 function newKind(ctx: EventCtx<unknown>, assetId: string, position: number, k: KindJson): Kind {
   // kind ids are positions in the kind list, multipliers start at 1 (MsgCreateAsset)
@@ -96,8 +33,8 @@ function newKind(ctx: EventCtx<unknown>, assetId: string, position: number, k: K
     decimals: int(k.decimals),
     bundle: Boolean(k.bundle),
     transferable: Boolean(k.transferable),
-    term: k.term ?? undefined,
-    policyOverride: k.policy_override ?? undefined,
+    term: jsonValue(k.term),
+    policyOverride: jsonValue(k.policy_override),
     bridgeable: Boolean(k.bridgeable),
     multiplier: 1n,
     supply: 0n,
@@ -123,8 +60,8 @@ export async function handleAssetCreated(ctx: EventCtx<EventAssetCreated>): Prom
       status: str(e.status),
       metaHash: str(e.meta_hash),
       settlementDenom: str(e.settlement_denom),
-      policy: e.policy ?? {},
-      roles: e.roles ?? {},
+      policy: jsonValue(e.policy) ?? {},
+      roles: jsonValue(e.roles) ?? {},
       issuanceLocked: false,
       liensAllowed: Boolean(e.liens_allowed),
       distributionDenoms: e.distribution_denoms ?? [],
@@ -171,7 +108,7 @@ export async function handleAssetKindPolicySet(ctx: EventCtx<EventKindPolicySet>
   const e = ctx.decoded;
   const kind = await requireKind(ctx, e.asset_id, int(e.kind_id));
   if (kind) {
-    kind.policyOverride = e.cleared ? undefined : (e.policy_override ?? undefined);
+    kind.policyOverride = e.cleared ? undefined : jsonValue(e.policy_override);
     kind.updatedHeight = ctx.height;
     markDirty(kind);
   }

@@ -1,24 +1,11 @@
 /** svc.attestation.v1: credentials (attester, subject, type) and per-type attester aggregates. */
 import { Attestation, AttesterTypeStat } from '../../types';
 import { load, markDirty, put } from '../infra/block-cache';
+import type { EventAttestationRevoked, EventAttested } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount } from '../infra/context';
 import { recordDrift } from '../domain/drift';
 import { date, str } from '../infra/values';
-
-interface EventAttested {
-  attester: string;
-  subject: string;
-  type: string;
-  expiry: string | null;
-  evidence_hash: string;
-}
-
-interface EventAttestationRevoked {
-  attester: string;
-  subject: string;
-  type: string;
-}
 
 function attestationKey(attester: string, subject: string, type: string): string {
   return `${attester}|${subject}|${type}`;

@@ -5,10 +5,18 @@
  */
 import { AnyJson, Asset, BridgeRoute, BridgeTransfer } from '../../types';
 import { load, markDirty, put } from '../infra/block-cache';
+import type {
+  RouteCounters as CountersJson,
+  EventBridgedOut,
+  EventEscrowIncomeSwept,
+  EventRouteCreated,
+  EventRouteStatusChanged,
+  MsgBridgeOut,
+} from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, MsgCtx, subjectAccount, subjectAsset } from '../infra/context';
 import { expectEqual, recordDrift } from '../domain/drift';
-import { bundleKindIds, checkPositionsAfter, getKind, moveUnits, PositionAfter } from '../domain/positions';
+import { bundleKindIds, checkPositionsAfter, getKind, moveUnits } from '../domain/positions';
 import {
   checkAccrualAfter,
   claimableKey,
@@ -20,75 +28,8 @@ import {
 } from '../domain/income';
 import { big, int, seqOf, str } from '../infra/values';
 
-interface RouteJson {
-  route_id: string;
-  remote_domain: number;
-  remote_contract: string;
-  direction: string;
-  local_denom: string;
-  status: string;
-  window_seconds: string;
-  outbound_limit: string;
-  inbound_limit: string;
-  warp_token_id: string;
-  display: string;
-  exponent: number;
-  asset_id: string;
-  kind_id: number;
-  bundle: boolean;
-  escrow_address: string;
-}
-
-interface CountersJson {
-  outbound: string;
-  inbound: string;
-  outbound_used: string;
-  inbound_used: string;
-  window_start: string;
-  transfers: string;
-}
-
-interface EventRouteCreated {
-  route: RouteJson;
-}
-
-interface EventRouteStatusChanged {
-  route_id: string;
-  status: string;
-  previous: string;
-}
-
-interface EventBridged {
-  route_id: string;
-  message_id: string;
-  sender: string;
-  recipient: string;
-  amount: string;
-  asset_id: string;
-  kind_id: number;
-  bundle: boolean;
-  counters_after: CountersJson | null;
-  positions_after: PositionAfter[];
-}
-
-interface EventEscrowIncomeSwept {
-  route_id: string;
-  escrow_address: string;
-  asset_id: string;
-  kind_id: number;
-  denom: string;
-  amount: string;
-  module_held_after: string;
-  total_paid_after: string;
-}
-
-/** MsgBridgeOut in proto-JSON. */
-interface MsgBridgeOut {
-  sender: string;
-  route_id: string;
-  recipient: string;
-  amount: string;
-}
+/** EventBridgedOut and EventBridgedIn carry the same fields. */
+type EventBridged = EventBridgedOut;
 
 const RIGHT_OUT = 'DIRECTION_RIGHT_OUT';
 
@@ -174,6 +115,7 @@ function transfer(
 
 export async function handleBridgeRouteCreated(ctx: EventCtx<EventRouteCreated>): Promise<void> {
   const r = ctx.decoded.route;
+  if (!r) return; // a malformed event without its route: nothing to create
   put(
     BridgeRoute,
     BridgeRoute.create({

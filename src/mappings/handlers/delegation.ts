@@ -4,31 +4,12 @@
  */
 import { Delegation, VotingPower } from '../../types';
 import { load, markDirty, put } from '../infra/block-cache';
+import type { EventDelegated, EventDelegationEnded } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
 import { recordDrift } from '../domain/drift';
-import { addLock, checkPositionsAfter, PositionAfter, removeLock } from '../domain/positions';
+import { addLock, checkPositionsAfter, removeLock } from '../domain/positions';
 import { big, date, int, str } from '../infra/values';
-
-interface EventDelegated {
-  delegation_id: string;
-  holder: string;
-  delegate: string;
-  asset_id: string;
-  kind_id: number;
-  units: string;
-  until: string | null;
-  purposes: string[];
-  revocable: boolean;
-  positions_after: PositionAfter[];
-}
-
-interface EventDelegationEnded {
-  delegation_id: string;
-  reason: string;
-  actor: string;
-  positions_after: PositionAfter[];
-}
 
 function lockRef(id: string): string {
   return `delegation/${id}`;

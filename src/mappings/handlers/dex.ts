@@ -1,34 +1,12 @@
 /** svc.dex.v1: constant-product pools of an asset's whole bundles against a quote denom. */
 import { Asset, DexPool } from '../../types';
 import { load, markDirty, put } from '../infra/block-cache';
+import type { EventPoolCreated, EventSwapped } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
 import { expectEqual, recordDrift } from '../domain/drift';
-import { bundleKindIds, checkPositionsAfter, moveUnits, PositionAfter } from '../domain/positions';
+import { bundleKindIds, checkPositionsAfter, moveUnits } from '../domain/positions';
 import { big, str } from '../infra/values';
-
-interface EventPoolCreated {
-  pool_id: string;
-  asset_id: string;
-  quote_denom: string;
-  creator: string;
-  pool_address: string;
-  base_reserve: string;
-  quote_reserve: string;
-  positions_after: PositionAfter[];
-}
-
-interface EventSwapped {
-  pool_id: string;
-  asset_id: string;
-  trader: string;
-  sell_base: boolean;
-  amount_in: string;
-  amount_out: string;
-  base_reserve_after: string;
-  quote_reserve_after: string;
-  positions_after: PositionAfter[];
-}
 
 /** Moves whole bundles (the same units of every bundle kind) between two accounts. */
 async function moveBundles(

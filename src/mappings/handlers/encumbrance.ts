@@ -5,52 +5,18 @@
  */
 import { AnyJson, Encumbrance, EncumbranceTimelineEntry } from '../../types';
 import { load, markDirty, put } from '../infra/block-cache';
+import type {
+  EventEncumbranceCreated,
+  EventEncumbranceExercised,
+  EventEncumbranceExpired,
+  EventEncumbranceReleased,
+} from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
 import { recordDrift } from '../domain/drift';
 import { isIncomeRoute, startRouting, stopRouting } from '../domain/income';
-import { addLock, checkPositionsAfter, getKind, moveUnits, PositionAfter, removeLock } from '../domain/positions';
+import { addLock, checkPositionsAfter, getKind, moveUnits, removeLock } from '../domain/positions';
 import { big, date, enumShort, int, str } from '../infra/values';
-
-interface EventEncumbranceCreated {
-  encumbrance_id: string;
-  kind: string;
-  asset_id: string;
-  kind_id: number;
-  holder: string;
-  units: string;
-  beneficiary: string;
-  income_to_beneficiary: boolean;
-  holder_release_after: string | null;
-  exercisable: boolean;
-  expiry: string | null;
-  evidence_hash: string;
-  actor: string;
-  actor_role: string;
-  positions_after: PositionAfter[];
-}
-
-interface EventEncumbranceReleased {
-  encumbrance_id: string;
-  actor: string;
-  actor_role: string;
-  positions_after: PositionAfter[];
-}
-
-interface EventEncumbranceExercised {
-  encumbrance_id: string;
-  actor: string;
-  actor_role: string;
-  beneficiary: string;
-  units: string;
-  positions_after: PositionAfter[];
-}
-
-interface EventEncumbranceExpired {
-  encumbrance_id: string;
-  expiry: string | null;
-  positions_after: PositionAfter[];
-}
 
 function lockRef(id: string): string {
   return `encumbrance/${id}`;

@@ -12,20 +12,12 @@
 import { EvmTx, Tx } from '../../types';
 import { load, markDirty, put } from '../infra/block-cache';
 import { decodeWire } from '../infra/protojson';
+import type { EventEthereumTxExecuted } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, MsgCtx, subjectAccount } from '../infra/context';
 import { recordDrift } from '../domain/drift';
 import { evmOutcomeOf, revertString, viewOfMsgEthereumTx } from '../infra/eth';
 import { bech32OfEvm, big, int, str } from '../infra/values';
-
-interface EventEthereumTxExecuted {
-  eth_hash: string;
-  gas_used: string;
-  status: number;
-  vm_error: string;
-  return_data: string;
-  contract_address: string;
-}
 
 async function linkTx(txHash: string, ethHash: string): Promise<void> {
   const tx = await load(Tx, txHash);

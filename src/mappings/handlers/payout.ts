@@ -5,6 +5,7 @@
 import { distribute } from '../../lib/accrual';
 import { Distribution } from '../../types';
 import { markDirty, put } from '../infra/block-cache';
+import type { EventClaimed, EventDistributed } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
 import { expectEqual, recordDrift } from '../domain/drift';
@@ -19,36 +20,6 @@ import {
 } from '../domain/income';
 import { getKind, requireKind } from '../domain/positions';
 import { big, int, str } from '../infra/values';
-
-interface EventDistributed {
-  asset_id: string;
-  kind_id: number;
-  payer: string;
-  denom: string;
-  amount: string;
-  supply: string;
-  new_index: string;
-  carry_scaled: string;
-  module_held_after: string;
-  total_distributed_after: string;
-}
-
-interface ClaimedEntry {
-  routed_from: string;
-  ref: string;
-  amount: string;
-}
-
-interface EventClaimed {
-  claimer: string;
-  asset_id: string;
-  kind_id: number;
-  denom: string;
-  amount: string;
-  entries: ClaimedEntry[];
-  module_held_after: string;
-  total_paid_after: string;
-}
 
 export async function handlePayoutDistributed(ctx: EventCtx<EventDistributed>): Promise<void> {
   const e = ctx.decoded;

@@ -1,26 +1,9 @@
 /** svc.rights.v1: units moved between holders (MsgTransfer, bundles, token precompiles). */
+import type { EventBundleTransferred, EventTransferred } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
-import { checkPositionsAfter, moveUnits, PositionAfter } from '../domain/positions';
+import { checkPositionsAfter, moveUnits } from '../domain/positions';
 import { big, int } from '../infra/values';
-
-interface EventTransferred {
-  asset_id: string;
-  kind_id: number;
-  sender: string;
-  recipient: string;
-  units: string;
-  positions_after: PositionAfter[];
-}
-
-interface EventBundleTransferred {
-  asset_id: string;
-  sender: string;
-  recipient: string;
-  units: string;
-  kind_ids: number[];
-  positions_after: PositionAfter[];
-}
 
 export async function handleRightsTransferred(ctx: EventCtx<EventTransferred>): Promise<void> {
   const e = ctx.decoded;

@@ -5,45 +5,18 @@
  */
 import { AnyJson, Settlement, SettlementTimelineEntry } from '../../types';
 import { load, markDirty, put } from '../infra/block-cache';
+import type {
+  EventSettlementCancelled,
+  EventSettlementExpired,
+  EventSettlementProposed,
+  EventSettlementSettled,
+  Leg as LegJson,
+} from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
 import { recordDrift } from '../domain/drift';
-import { addLock, checkPositionsAfter, moveUnits, PositionAfter, removeLock } from '../domain/positions';
+import { addLock, checkPositionsAfter, moveUnits, removeLock } from '../domain/positions';
 import { big, date, int, str } from '../infra/values';
-
-interface LegJson {
-  direction: string;
-  right?: { asset_id: string; kind_id: number; units: string } | null;
-  coin?: { denom: string; amount: string } | null;
-}
-
-interface EventSettlementProposed {
-  settlement_id: string;
-  proposer: string;
-  counterparty: string;
-  legs: LegJson[];
-  expiry: string | null;
-  memo_hash: string;
-  positions_after: PositionAfter[];
-}
-
-interface EventSettlementSettled {
-  settlement_id: string;
-  accepted_by: string;
-  positions_after: PositionAfter[];
-}
-
-interface EventSettlementCancelled {
-  settlement_id: string;
-  cancelled_by: string;
-  reason: string;
-  positions_after: PositionAfter[];
-}
-
-interface EventSettlementExpired {
-  settlement_id: string;
-  positions_after: PositionAfter[];
-}
 
 const GIVE = 'LEG_DIRECTION_GIVE';
 

@@ -4,84 +4,26 @@
  */
 import { AnyJson, Liquidation, RedemptionPool, Waterfall } from '../../types';
 import { load, markDirty, put } from '../infra/block-cache';
+import type {
+  EventLiquidationCompleted,
+  EventLiquidationStarted,
+  EventRedeemed,
+  EventRedemptionFunded,
+  EventWaterfallSet,
+  RedemptionPool as PoolJson,
+  Tier as TierJson,
+  TierPayment as TierPaymentJson,
+} from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
 import { expectEqual, recordDrift } from '../domain/drift';
-import {
-  changeSupply,
-  changeUnits,
-  checkPositionsAfter,
-  getKind,
-  PositionAfter,
-  requireKind,
-} from '../domain/positions';
+import { changeSupply, changeUnits, checkPositionsAfter, getKind, requireKind } from '../domain/positions';
 import { big, int, str } from '../infra/values';
-
-interface TierJson {
-  rank: number;
-  kind_id: number;
-  claim_per_unit: string;
-}
-
-interface TierPaymentJson {
-  rank: number;
-  kind_id: number;
-  owed: string;
-  paid: string;
-  cumulative_paid: string;
-}
-
-interface PoolJson {
-  kind_id: number;
-  denom: string;
-  amount: string;
-  units_outstanding: string;
-}
 
 interface StoredTier extends TierJson {
   owed: string;
   paid: string;
   cumulative_paid: string;
-}
-
-interface EventWaterfallSet {
-  asset_id: string;
-  tiers: TierJson[];
-}
-
-interface EventLiquidationStarted {
-  asset_id: string;
-  authority: string;
-  denom: string;
-  proceeds: string;
-  tiers: TierPaymentJson[];
-  pools_after: PoolJson[];
-  surplus: string;
-}
-
-interface EventRedemptionFunded {
-  asset_id: string;
-  kind_id: number;
-  issuer: string;
-  denom: string;
-  amount: string;
-  pool_after: PoolJson | null;
-}
-
-interface EventRedeemed {
-  asset_id: string;
-  kind_id: number;
-  holder: string;
-  units: string;
-  denom: string;
-  amount: string;
-  supply_after: string;
-  pool_after: PoolJson | null;
-  positions_after: PositionAfter[];
-}
-
-interface EventLiquidationCompleted {
-  asset_id: string;
 }
 
 /** The kind's pool in `denom`; a new pool covers the kind's current supply. */

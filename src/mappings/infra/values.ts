@@ -1,6 +1,7 @@
 /** Small conversions from typed-event proto-JSON values to entity values. */
 import { decodeBech32Address, toBech32, toChecksumAddress } from '../../lib/address';
 import { loadChainConfig } from '../../lib/config';
+import type { AnyJson } from '../../types';
 
 /** A proto-JSON integer (string for 64-bit/amounts, number for 32-bit) as bigint; '' / null -> 0n. */
 export function big(v: unknown): bigint {
@@ -65,4 +66,9 @@ export function bech32OfEvm(address: string | null | undefined): string | null {
   } catch {
     return null;
   }
+}
+
+/** A proto-JSON message value for a Json column (undefined when unset). */
+export function jsonValue(v: object | null | undefined): AnyJson | undefined {
+  return v === null || v === undefined ? undefined : (v as unknown as AnyJson);
 }

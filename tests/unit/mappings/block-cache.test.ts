@@ -115,7 +115,8 @@ describe('block cache', () => {
     expect(s.written).toHaveLength(1);
     expect(s.written[0].name).toBe('Thing');
     expect(s.written[0].rows).toEqual([{ _name: 'Thing', id: 'n', value: 1 }]);
-    expect(Object.getPrototypeOf(s.written[0].rows[0])).toBe(Object.prototype);
+    // a plain object (of the host realm, here jest's, when util.parseEnv can make one), not a class instance
+    expect(Object.getPrototypeOf(s.written[0].rows[0]).constructor.name).toBe('Object');
     await flushDirty();
     expect(s.written).toHaveLength(1);
   });
