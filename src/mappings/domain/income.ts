@@ -19,55 +19,10 @@ import { pendingIncome } from '../../lib/accrual';
 import { Accrual, Claimable, Encumbrance, Holding, Kind } from '../../types';
 import { load, markDirty, put, queryAll } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
+import { EntryKey, getAccrual, getClaimable, newAccrual } from '../entities/accruals';
 import { expectEqual } from './drift';
-import { getHolding, type LockJson } from './positions';
-
-export function accrualKey(assetId: string, kindId: number, denom: string): string {
-  return `${assetId}-${kindId}-${denom}`;
-}
-
-export function claimableKey(
-  account: string,
-  routedFrom: string,
-  ref: string,
-  assetId: string,
-  kindId: number,
-  denom: string,
-): string {
-  return `${account}|${routedFrom}|${ref}|${assetId}|${kindId}|${denom}`;
-}
-
-export function getAccrual(assetId: string, kindId: number, denom: string): Promise<Accrual | undefined> {
-  return load(Accrual, accrualKey(assetId, kindId, denom));
-}
-
-interface EntryKey {
-  account: string;
-  routedFrom: string;
-  ref: string;
-  assetId: string;
-  kindId: number;
-  denom: string;
-}
-
-/** The entry, created empty (units 0, snapshot 0) when missing. */
-export async function getClaimable(key: EntryKey, height: number): Promise<Claimable> {
-  const id = claimableKey(key.account, key.routedFrom, key.ref, key.assetId, key.kindId, key.denom);
-  const found = await load(Claimable, id);
-  if (found) return found;
-  return put(
-    Claimable,
-    Claimable.create({
-      id,
-      ...key,
-      accrualId: accrualKey(key.assetId, key.kindId, key.denom),
-      units: 0n,
-      snapshotIndex: 0n,
-      accrued: 0n,
-      updatedHeight: height,
-    }),
-  );
-}
+import { type LockJson } from './positions';
+import { getHolding } from '../entities/holdings';
 
 /** Moves the entry's pending income into `accrued` and snapshots the current index (nothing to do, nothing written, when the index has not moved). */
 export function settle(c: Claimable, accrual: Accrual, height: number): void {
@@ -208,22 +163,6 @@ export async function stopRouting(ctx: EventCtx<unknown>, kind: Kind, enc: Encum
 
 export function isIncomeRoute(enc: Encumbrance): boolean {
   return enc.kind === 'pledge' && enc.incomeToBeneficiary && enc.status === 'active';
-}
-
-function newAccrual(ctx: EventCtx<unknown>, kind: Kind, denom: string): Accrual {
-  return Accrual.create({
-    id: accrualKey(kind.assetId, kind.kindId, denom),
-    assetId: kind.assetId,
-    kindId: kind.kindId,
-    denom,
-    index: 0n,
-    carryScaled: 0n,
-    totalDistributed: 0n,
-    totalPaid: 0n,
-    distributionsCount: 0,
-    moduleHeld: 0n,
-    updatedHeight: ctx.height,
-  });
 }
 
 /** Own entries of every position of the kind earning now. */

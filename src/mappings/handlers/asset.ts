@@ -20,7 +20,8 @@ import type {
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
 import { expectEqual } from '../domain/drift';
-import { changeSupply, changeUnits, checkPositionsAfter, kindKey, requireKind } from '../domain/positions';
+import { changeSupply, changeUnits, checkPositionsAfter } from '../domain/positions';
+import { kindKey, requireKind } from '../entities/holdings';
 import { big, enumShort, int, jsonValue, str } from '../infra/values';
 
 function newKind(ctx: EventCtx<unknown>, assetId: string, position: number, k: KindJson): Kind {

@@ -16,16 +16,10 @@ import type {
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, MsgCtx, subjectAccount, subjectAsset } from '../infra/context';
 import { expectEqual, recordDrift } from '../domain/drift';
-import { bundleKindIds, checkPositionsAfter, getKind, moveUnits } from '../domain/positions';
-import {
-  checkAccrualAfter,
-  claimableKey,
-  getAccrual,
-  ownEntry,
-  payOut,
-  recordPaid,
-  settleForCollect,
-} from '../domain/income';
+import { checkPositionsAfter, moveUnits } from '../domain/positions';
+import { bundleKindIds, getKind } from '../entities/holdings';
+import { checkAccrualAfter, ownEntry, payOut, recordPaid, settleForCollect } from '../domain/income';
+import { claimableKey, getAccrual } from '../entities/accruals';
 import { big, int, seqOf, str } from '../infra/values';
 
 /** EventBridgedOut and EventBridgedIn carry the same fields. */

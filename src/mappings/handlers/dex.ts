@@ -5,7 +5,8 @@ import type { EventPoolCreated, EventSwapped } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
 import { expectEqual, recordDrift } from '../domain/drift';
-import { bundleKindIds, checkPositionsAfter, moveUnits } from '../domain/positions';
+import { checkPositionsAfter, moveUnits } from '../domain/positions';
+import { bundleKindIds } from '../entities/holdings';
 import { big, str } from '../infra/values';
 
 /** Moves whole bundles (the same units of every bundle kind) between two accounts. */

@@ -15,7 +15,8 @@ import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
 import { recordDrift } from '../domain/drift';
 import { isIncomeRoute, startRouting, stopRouting } from '../domain/income';
-import { addLock, checkPositionsAfter, getKind, moveUnits, removeLock } from '../domain/positions';
+import { addLock, checkPositionsAfter, moveUnits, removeLock } from '../domain/positions';
+import { getKind } from '../entities/holdings';
 import { big, date, enumShort, int, str } from '../infra/values';
 
 function lockRef(id: string): string {

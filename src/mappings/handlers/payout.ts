@@ -9,16 +9,9 @@ import type { EventClaimed, EventDistributed } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
 import { expectEqual, recordDrift } from '../domain/drift';
-import {
-  checkAccrualAfter,
-  claimableKey,
-  getAccrual,
-  openAccrual,
-  payOut,
-  recordPaid,
-  settleForCollect,
-} from '../domain/income';
-import { getKind, requireKind } from '../domain/positions';
+import { checkAccrualAfter, openAccrual, payOut, recordPaid, settleForCollect } from '../domain/income';
+import { claimableKey, getAccrual } from '../entities/accruals';
+import { getKind, requireKind } from '../entities/holdings';
 import { big, int, str } from '../infra/values';
 
 export async function handlePayoutDistributed(ctx: EventCtx<EventDistributed>): Promise<void> {

@@ -17,7 +17,8 @@ import type {
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
 import { expectEqual, recordDrift } from '../domain/drift';
-import { changeSupply, changeUnits, checkPositionsAfter, getKind, requireKind } from '../domain/positions';
+import { changeSupply, changeUnits, checkPositionsAfter } from '../domain/positions';
+import { getKind, requireKind } from '../entities/holdings';
 import { big, int, str } from '../infra/values';
 
 interface StoredTier extends TierJson {
