@@ -15,7 +15,7 @@
  */
 import type { CosmosBlock } from '@subql/types-cosmos';
 import { decodeTypedEvent } from '../lib/typed-event';
-import { recordActivity } from './domain/activity';
+import { recordActivity, recordParties } from './domain/activity';
 import { recordBlock, recordTx } from './entities/chain';
 import { HANDLERS } from './handlers';
 import { enterBlock, flushDirty } from './infra/block-cache';
@@ -54,6 +54,7 @@ async function applyBlockEvents(block: BlockData, phase: 'begin' | 'end'): Promi
 async function applyTx(block: BlockData, tx: TxData): Promise<void> {
   const msgs = tx.msgs.map(messageJson);
   await recordTx(block, tx, msgs);
+  await recordParties(block.height, tx.events); // failed txs too: their fee and signer stay on chain
   for (const msg of tx.msgs) {
     const handler = HANDLERS.messages[msg.typeUrl];
     if (!handler) continue;
@@ -81,6 +82,10 @@ export async function handleBlock(cosmosBlock: CosmosBlock): Promise<void> {
   await applyBlockEvents(block, 'begin');
   for (const tx of block.txs) await applyTx(block, tx);
   await applyBlockEvents(block, 'end');
+  await recordParties(
+    block.height,
+    block.blockEvents.map((e) => e.event),
+  );
   await recordBlock(block);
   await flushDirty();
 }

@@ -1092,6 +1092,22 @@ export async function checkAccounts(sql: Sql, c: ChainSide): Promise<CheckResult
     if (!known.has(r.subject_id)) check.fail(`activity subject ${r.subject_id} has no Account row`);
   const holders = await sql('SELECT DISTINCT holder FROM svc.holdings WHERE units > 0');
   for (const r of holders) if (!known.has(r.holder)) check.fail(`holder ${r.holder} has no Account row`);
+  // every party the chain's own events name (bank transfers, fees, signers of failed txs) is known too
+  const raw = await sql('SELECT events FROM svc.txes UNION ALL SELECT events FROM svc.blocks');
+  const parties = new Set<string>();
+  for (const r of raw) {
+    for (const e of JSON.parse(r.events as string) as { attributes: { key: string; value: string }[] }[]) {
+      for (const a of e.attributes) {
+        if (
+          ['sender', 'recipient', 'spender', 'receiver', 'minter', 'burner', 'fee_payer'].includes(a.key) &&
+          /^svc1/.test(a.value)
+        )
+          parties.add(a.value);
+      }
+    }
+  }
+  check.rows += parties.size;
+  for (const p of parties) if (!known.has(p)) check.fail(`event party ${p} has no Account row`);
   return check.result();
 }
 

@@ -112,6 +112,34 @@ describe('the block handler', () => {
     expect(store.all('ActivityEntry')).toEqual([]);
   });
 
+  it("knows every party of the chain's own events: bank transfers, fees, the signer of a failed tx", async () => {
+    const BOB = toBech32(new Uint8Array(20).fill(0x44));
+    const FEE_COLLECTOR = toBech32(new Uint8Array(20).fill(0x55));
+    const plain = (type: string, attrs: Record<string, string>) => ({
+      type,
+      attributes: Object.entries(attrs).map(([key, value]) => ({ key, value })),
+    });
+    await handleBlock(
+      fakeBlock({
+        height: base,
+        txs: [
+          { ...tx(plain('transfer', { recipient: BOB, sender: ALICE, amount: '5usvc' })), code: 5, codespace: 'sdk' },
+          tx(
+            plain('coin_received', { receiver: FEE_COLLECTOR, amount: '1usvc' }),
+            plain('message', { sender: 'not-an-address' }),
+          ),
+        ],
+      }),
+    );
+    expect(
+      store
+        .all('Account')
+        .map((a) => a.id)
+        .sort(),
+    ).toEqual([ALICE, BOB, FEE_COLLECTOR].sort());
+    expect(store.row('Account', BOB)).toMatchObject({ firstHeight: base, assetsCreated: 0 });
+  });
+
   it('writes each entity type once per block, with every touched row at its end-of-block value', async () => {
     await handleBlock(
       fakeBlock({
