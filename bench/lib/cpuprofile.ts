@@ -52,8 +52,10 @@ export const PIPELINE_FUNCTIONS = [
   'bulkUpdate',
   'get', // store.get through the cache (may hit the DB)
   'runTimeout',
-  'handleChainBlock',
-  'copyFromHost',
+  'e.handleBlock', // the mapping bundle's block handler (webpack names exports e.<name>)
+  'e.readBlock', // the node's block read into the sandbox
+  'e.flushDirty', // the block's entities handed to the store
+  'e.queryAll', // store queries merged with the block's changes
   'parse',
   'stringify',
   'cloneDeep',

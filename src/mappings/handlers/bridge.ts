@@ -195,7 +195,7 @@ export async function handleBridgeBridgedIn(ctx: EventCtx<EventBridged>): Promis
   subjectAccount(ctx, e.recipient);
 }
 
-/** BeginBlock event: called by handleChainBlock before the block's txs (chain order), not by an EventHandler. */
+/** The chain emits it at BeginBlock (before the block's txs); applied wherever it arrives, in chain order. */
 export async function handleBridgeEscrowIncomeSwept(ctx: EventCtx<EventEscrowIncomeSwept>): Promise<void> {
   const e = ctx.decoded;
   const amount = big(e.amount);
