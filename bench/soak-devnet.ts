@@ -9,7 +9,7 @@
  * its data directory, printing how long the restart took and how many journaled blocks it
  * replayed (bounded by the snapshot interval, whatever the chain's length).
  *
- * CPU-heavy: run it under `flock /tmp/svc-heavy.lock` on a shared machine.
+ * CPU-heavy: run it on a quiet machine (figures are compared within one run).
  */
 import { spawn, type ChildProcess } from 'child_process';
 import fs from 'fs';
