@@ -26,7 +26,7 @@ export interface StartNodeOptions {
   schema: string;
   /** port of the node's /health and /meta (default: a free one) */
   port?: number;
-  /** --batch-size (default 20: the DESIGN measurement's sweet spot on 2 cores) */
+  /** --batch-size (default 100: the one-block-handler project measured fastest there on 2 cores, docs/indexer.md "Throughput") */
   batchSize?: number;
   /** project directory (default: the repository root) */
   projectDir?: string;
@@ -78,7 +78,7 @@ function nodeArgs(o: StartNodeOptions, port: number): string[] {
     '--kyve-endpoint=false',
     `--port=${port}`,
     `--network-endpoint=${o.endpoint}`,
-    `--batch-size=${o.batchSize ?? 20}`,
+    `--batch-size=${o.batchSize ?? 100}`,
     ...(o.workers ? [`--workers=${o.workers}`] : []),
     ...(o.extraArgs ?? []),
   ];

@@ -47,7 +47,7 @@ export interface NodeRunOptions {
   targetHeight: number;
   /** V8/node flags before the script (default: --max-semi-space-size=64, as the test harness) */
   nodeFlags?: string[];
-  /** SubQuery flags after the fixed ones (default: --batch-size=20, as the test harness) */
+  /** SubQuery flags after the fixed ones (default: --batch-size=100, as the launcher and the test harness) */
   subqlFlags?: string[];
   timeoutMs?: number;
   /** every line the node prints */
@@ -80,7 +80,7 @@ export interface NodeRunResult {
 }
 
 const DEFAULT_NODE_FLAGS = ['--max-semi-space-size=64'];
-const DEFAULT_SUBQL_FLAGS = ['--batch-size=20'];
+const DEFAULT_SUBQL_FLAGS = ['--batch-size=100'];
 
 function procStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
