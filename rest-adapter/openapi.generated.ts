@@ -1454,7 +1454,7 @@ export interface components {
             holder_count?: components["schemas"]["Count"];
             holders_sum?: components["schemas"]["Amount"];
             /** @description Accruals of the kind with anything distributed, by denom: `{denom, index, carry_scaled, module_held, total_distributed, total_paid, distributions_count}` (decimal strings but the count). */
-            accruals?: Record<string, never>[];
+            accruals?: Record<string, unknown>[];
         };
         /** @description Latest supply/holder-count reconciliation of one (asset, kind); every field always present. */
         InvariantCheck: {

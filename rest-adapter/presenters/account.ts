@@ -1,4 +1,5 @@
 /** Account parts: positions, locks, claimable income, voting power, attestations, delegations, settlements. */
+import type { ApiSchema } from './contract';
 import { pendingIncome } from '../../src/lib/accrual';
 import { fromBaseUnits } from '../../src/lib/amount';
 import { amountString, byCodePoint, formatTimestamp, jsonValue, str, timestampMs, toInt } from './values';
@@ -75,7 +76,7 @@ export interface SettlementRow {
 }
 
 /** Positions with units > 0 grouped by asset (asset_id, then kind_id order from the query). */
-export function presentAssets(rows: readonly PositionRow[]) {
+export function presentAssets(rows: readonly PositionRow[]): ApiSchema<'AccountAsset'>[] {
   const byAsset = new Map<string, ReturnType<typeof presentPosition>[]>();
   for (const row of rows) {
     if (BigInt(row.units) <= 0n) continue;
@@ -86,7 +87,7 @@ export function presentAssets(rows: readonly PositionRow[]) {
   return [...byAsset.entries()].map(([asset_id, positions]) => ({ asset_id, positions }));
 }
 
-function presentPosition(row: PositionRow) {
+function presentPosition(row: PositionRow): ApiSchema<'AccountPosition'> {
   return {
     kind_id: row.kind_id,
     class: row.kind_class,
@@ -98,7 +99,7 @@ function presentPosition(row: PositionRow) {
 }
 
 /** Every lock of the account, by asset_id, kind_id, ref. */
-export function presentAccountLocks(rows: readonly PositionRow[]) {
+export function presentAccountLocks(rows: readonly PositionRow[]): ApiSchema<'AccountLock'>[] {
   return rows
     .flatMap((row) =>
       presentLocks(row.locks).map((l: LockJson) => ({
@@ -116,7 +117,7 @@ export function presentAccountLocks(rows: readonly PositionRow[]) {
  * total = accrued + pending; entries with nothing to claim are left out, as the chain's
  * Claimable query does. By asset_id, kind_id, denom, routed_from.
  */
-export function presentClaimable(rows: readonly ClaimableRow[]) {
+export function presentClaimable(rows: readonly ClaimableRow[]): ApiSchema<'ClaimableEntry'>[] {
   return rows
     .map((r) => {
       const index = BigInt(r.index);
@@ -158,7 +159,10 @@ interface KindPower {
  * minus what is delegated out, plus what is delegated in. One entry per asset with any
  * of the three non-zero, by asset_id; kinds by kind_id.
  */
-export function presentVotingPower(positions: readonly PositionRow[], delegated: readonly VotingPowerRow[]) {
+export function presentVotingPower(
+  positions: readonly PositionRow[],
+  delegated: readonly VotingPowerRow[],
+): ApiSchema<'VotingPower'>[] {
   const kinds = new Map<string, KindPower>();
   const kindOf = (assetId: string, kindId: number): KindPower => {
     const key = `${assetId}|${kindId}`;
@@ -208,7 +212,7 @@ function votingPowerOf(assetId: string, kinds: KindPower[]) {
 }
 
 /** live = not revoked and expiry later than the latest block time. */
-export function presentAttestation(row: AttestationRow, latestBlockTimeMs: number) {
+export function presentAttestation(row: AttestationRow, latestBlockTimeMs: number): ApiSchema<'Attestation'> {
   return {
     type: row.type,
     attester: row.attester,
@@ -220,7 +224,7 @@ export function presentAttestation(row: AttestationRow, latestBlockTimeMs: numbe
   };
 }
 
-export function presentDelegation(row: DelegationRow) {
+export function presentDelegation(row: DelegationRow): ApiSchema<'Delegation'> {
   return {
     id: toInt(row.id),
     holder: row.holder,
@@ -245,7 +249,7 @@ interface StoredLeg {
 }
 
 /** A Leg with exactly one of `right` or `coin` (proto-JSON may carry the unset one as null). */
-function presentLeg(leg: StoredLeg) {
+function presentLeg(leg: StoredLeg): ApiSchema<'Leg'> {
   if (leg.right) {
     const r = leg.right;
     return {
@@ -257,7 +261,7 @@ function presentLeg(leg: StoredLeg) {
   return { direction: str(leg.direction), coin: { denom: str(c.denom), amount: amountString(str(c.amount) || '0') } };
 }
 
-export function presentSettlement(row: SettlementRow) {
+export function presentSettlement(row: SettlementRow): ApiSchema<'Settlement'> {
   return {
     id: toInt(row.id),
     proposer: row.proposer,

@@ -1,4 +1,5 @@
 /** Asset, Kind, Accrual, holder and graph objects (openapi `assets` schemas). */
+import type { ApiSchema } from './contract';
 import { carryAmount } from '../../src/lib/accrual';
 import type { SupplySnapshot } from '../../reconciler/checks';
 import type { AccrualAnswer } from '../../reconciler/chain-at-height';
@@ -80,7 +81,7 @@ export interface Policy {
 const TRANSFER_MODES = new Set(['TRANSFER_MODE_OPEN', 'TRANSFER_MODE_ATTESTED', 'TRANSFER_MODE_RESTRICTED']);
 
 /** Policy with every field; an unspecified mode is OPEN, as the chain stores it. */
-export function presentPolicy(raw: unknown): Policy {
+export function presentPolicy(raw: unknown): Policy & ApiSchema<'Policy'> {
   const p = (jsonValue<Record<string, unknown> | null>(raw) ?? {}) as Record<string, unknown>;
   const transfer = str(p.transfer);
   return {
@@ -91,12 +92,12 @@ export function presentPolicy(raw: unknown): Policy {
   };
 }
 
-export function presentRoles(raw: unknown): { operator: string; releaser: string } {
+export function presentRoles(raw: unknown): ApiSchema<'Roles'> {
   const r = (jsonValue<Record<string, unknown> | null>(raw) ?? {}) as Record<string, unknown>;
   return { operator: str(r.operator), releaser: str(r.releaser) };
 }
 
-function presentTerm(raw: unknown): { start: string | null; end: string | null; label: string } | null {
+function presentTerm(raw: unknown): ApiSchema<'Term'> | null {
   const term = jsonValue<Record<string, unknown> | null>(raw);
   if (!term) return null;
   const time = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v));
@@ -108,7 +109,7 @@ function isSet(raw: unknown): boolean {
   return v !== null && v !== undefined;
 }
 
-export function presentKind(row: KindRow, assetPolicy: unknown) {
+export function presentKind(row: KindRow, assetPolicy: unknown): ApiSchema<'Kind'> {
   const overridden = isSet(row.policy_override);
   const multiplier = BigInt(row.multiplier);
   const supply = BigInt(row.supply);
@@ -136,7 +137,7 @@ export function presentKind(row: KindRow, assetPolicy: unknown) {
 }
 
 /** Accrual with residue = module_held − Σ claimable − carry (signed: a drift shows). */
-export function presentAccrual(row: AccrualRow) {
+export function presentAccrual(row: AccrualRow): ApiSchema<'Accrual'> {
   const moduleHeld = BigInt(row.module_held);
   const sumClaimable = BigInt(row.sum_claimable);
   const carry = carryAmount(BigInt(row.carry_scaled));
@@ -157,18 +158,18 @@ export function presentAccrual(row: AccrualRow) {
 }
 
 /** The reconciler's SupplySnapshot as stored (reconciler/checks.ts writes it): every field present. */
-function supplySnapshot(raw: unknown): SupplySnapshot {
+function supplySnapshot(raw: unknown): SupplySnapshot & ApiSchema<'SupplySnapshot'> {
   const s = (jsonValue<Record<string, unknown> | null>(raw) ?? {}) as Record<string, unknown>;
   return {
     exists: s.exists !== false,
     supply: amountString(String(s.supply ?? '0')),
     holder_count: toInt(String(s.holder_count ?? 0)),
     holders_sum: amountString(String(s.holders_sum ?? '0')),
-    accruals: Array.isArray(s.accruals) ? (s.accruals as AccrualAnswer[]) : [],
+    accruals: Array.isArray(s.accruals) ? (s.accruals as (AccrualAnswer & Record<string, unknown>)[]) : [],
   };
 }
 
-export function presentInvariantCheck(row: InvariantCheckRow) {
+export function presentInvariantCheck(row: InvariantCheckRow): ApiSchema<'InvariantCheck'> {
   return {
     asset_id: row.asset_id,
     kind_id: row.kind_id,
@@ -180,7 +181,9 @@ export function presentInvariantCheck(row: InvariantCheckRow) {
 }
 
 /** The latest check of each kind; agree = every kind agrees; null before the first check. */
-export function presentLatestInvariantCheck(rows: readonly InvariantCheckRow[]) {
+export function presentLatestInvariantCheck(
+  rows: readonly InvariantCheckRow[],
+): ApiSchema<'LatestInvariantCheck'> | null {
   if (rows.length === 0) return null;
   return {
     height: Math.max(...rows.map((r) => r.height)),
@@ -189,7 +192,7 @@ export function presentLatestInvariantCheck(rows: readonly InvariantCheckRow[]) 
   };
 }
 
-export function presentAssetSummary(row: AssetRow) {
+export function presentAssetSummary(row: AssetRow): ApiSchema<'AssetSummary'> {
   return {
     id: row.id,
     issuer: row.issuer,
@@ -207,7 +210,7 @@ export function presentAsset(
   kinds: readonly KindRow[],
   accruals: readonly AccrualRow[],
   checks: readonly InvariantCheckRow[],
-) {
+): ApiSchema<'Asset'> {
   return {
     id: row.id,
     issuer: row.issuer,
@@ -257,7 +260,7 @@ export interface EncumbranceSummaryRow {
   holder_release_after: string | null;
 }
 
-export function presentPositionEncumbrance(row: EncumbranceSummaryRow) {
+export function presentPositionEncumbrance(row: EncumbranceSummaryRow): ApiSchema<'PositionEncumbrance'> {
   return {
     id: toInt(row.id),
     kind: row.kind,
@@ -278,7 +281,8 @@ export function encumbranceIdsOf(locks: readonly LockJson[]): string[] {
   return locks.map((l) => ENCUMBRANCE_REF_RE.exec(l.ref)?.[1]).filter((id): id is string => id !== undefined);
 }
 
-export function presentGraphHolder(row: HoldingRow) {
+/** The fields a graph holder and a Holder share (openapi GraphHolder is their open form). */
+function holderFields(row: HoldingRow) {
   return {
     holder: row.holder,
     units: amountString(row.units),
@@ -287,12 +291,19 @@ export function presentGraphHolder(row: HoldingRow) {
   };
 }
 
+export function presentGraphHolder(row: HoldingRow): ApiSchema<'GraphHolder'> {
+  return holderFields(row);
+}
+
 /** Holder with the typed breakdown of its ACTIVE encumbrances (by id). */
-export function presentHolder(row: HoldingRow, encumbrances: ReadonlyMap<string, EncumbranceSummaryRow>) {
+export function presentHolder(
+  row: HoldingRow,
+  encumbrances: ReadonlyMap<string, EncumbranceSummaryRow>,
+): ApiSchema<'Holder'> {
   const locks = presentLocks(row.locks);
   const active = encumbranceIdsOf(locks)
     .map((id) => encumbrances.get(id))
     .filter((e): e is EncumbranceSummaryRow => e !== undefined && e.status === 'active')
     .sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)));
-  return { ...presentGraphHolder(row), locks, encumbrances: active.map(presentPositionEncumbrance) };
+  return { ...holderFields(row), locks, encumbrances: active.map(presentPositionEncumbrance) };
 }

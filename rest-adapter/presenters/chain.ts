@@ -1,4 +1,5 @@
 /** Status, Stats daily series and Block objects. */
+import type { ApiSchema } from './contract';
 import type { BlockRow, DayCountRow, Progress, TotalsRow } from '../repositories/chainRepository';
 import { formatTimestamp, timestampMs } from './values';
 
@@ -12,7 +13,7 @@ export function presentStatus(
   totals: TotalsRow | undefined,
   reconciliationDisagreements: number,
   nowMs: number,
-) {
+): ApiSchema<'Status'> {
   const chainHeight = Math.max(progress.targetHeight, progress.indexedHeight);
   return {
     indexed_height: progress.indexedHeight,
@@ -38,10 +39,10 @@ export function dailyWindow(lastDay: string): string[] {
 /** Zero-filled counts of `days` (SPEC parameter rule 4). */
 export function dailySeries(days: readonly string[], rows: readonly DayCountRow[]): { day: string; count: number }[] {
   const counts = new Map(rows.map((r) => [r.day, r.count]));
-  return days.map((day) => ({ day, count: counts.get(day) ?? 0 }));
+  return days.map((day) => ({ day, count: counts.get(day) ?? 0 }) satisfies ApiSchema<'TxDay'>);
 }
 
-export function presentBlock(row: BlockRow) {
+export function presentBlock(row: BlockRow): ApiSchema<'Block'> {
   return {
     height: row.height,
     hash: row.hash.toUpperCase(),

@@ -9,17 +9,10 @@
  */
 import { decodeTypedEvent, type EventAttribute } from '../../src/lib/typed-event';
 import { jsonValue } from './values';
+import type { ApiSchema } from './contract';
 
-export interface ApiEvent {
-  event_index: number;
-  type: string;
-  msg_index: number | null;
-  mode?: string;
-  attributes: EventAttribute[];
-  /** proto-JSON object or null */
-  decoded: Record<string, unknown> | null;
-  applied: boolean;
-}
+/** openapi `Event`. */
+export type ApiEvent = ApiSchema<'Event'>;
 
 /** One stored raw event; attributes may carry more than key and value (Comet's `index`). */
 export interface RawEvent {

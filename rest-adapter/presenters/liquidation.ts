@@ -1,4 +1,5 @@
 /** AssetLiquidation: waterfall tiers, liquidation record and redemption pools. */
+import type { ApiSchema } from './contract';
 import type { LiquidationRow, RedemptionPoolRow } from '../repositories/assetRepository';
 import { amountString, formatTimestamp, jsonValue, str } from './values';
 
@@ -14,7 +15,7 @@ interface StoredTier {
 const amountOr0 = (v: unknown) => amountString(str(v) || '0');
 
 /** Tiers by rank; owed/paid/cumulative_paid "0" before a liquidation. */
-export function presentWaterfall(raw: unknown) {
+export function presentWaterfall(raw: unknown): ApiSchema<'WaterfallTier'>[] {
   const tiers = jsonValue<StoredTier[] | null | undefined>(raw) ?? [];
   return tiers
     .map((t) => ({
@@ -28,7 +29,7 @@ export function presentWaterfall(raw: unknown) {
     .sort((a, b) => a.rank - b.rank);
 }
 
-export function presentLiquidationRecord(row: LiquidationRow | undefined) {
+export function presentLiquidationRecord(row: LiquidationRow | undefined): ApiSchema<'Liquidation'> | null {
   if (!row) return null;
   return {
     status: row.completed_height === null ? 'started' : 'completed',
@@ -41,7 +42,7 @@ export function presentLiquidationRecord(row: LiquidationRow | undefined) {
   };
 }
 
-export function presentRedemptionPool(row: RedemptionPoolRow) {
+export function presentRedemptionPool(row: RedemptionPoolRow): ApiSchema<'RedemptionPool'> {
   return {
     kind_id: row.kind_id,
     denom: row.denom,

@@ -1,6 +1,7 @@
 /** Tx and EVMTx objects (openapi `Tx`, `EVMTx`) from store rows; their events see event.ts. */
-import { presentEvents, txOrigin, type ApiEvent } from './event';
+import { presentEvents, txOrigin } from './event';
 import { formatTimestamp, passJson, toInt } from './values';
+import type { ApiSchema } from './contract';
 
 export interface TxRow {
   hash: string;
@@ -29,33 +30,10 @@ export interface EvmRow {
   revert_reason: string | null;
 }
 
-export interface ApiEvmTx {
-  eth_hash: string;
-  from: string;
-  to: string | null;
-  value: { denom: string; amount: string };
-  gas_used: number;
-  status: number;
-  revert_reason: string | null;
-}
+export type ApiEvmTx = ApiSchema<'EVMTx'>;
 
-export interface ApiTx {
-  hash: string;
-  height: number;
-  tx_index: number;
-  code: number;
-  codespace: string;
-  raw_log?: string;
-  gas_wanted: number;
-  gas_used: number;
-  /** proto-JSON messages as stored */
-  msgs: unknown;
-  /** [{denom, amount}] as stored */
-  fee: unknown;
-  block_time: string;
-  evm: ApiEvmTx | null;
-  events: ApiEvent[];
-}
+/** openapi `Tx`: `msgs` and `fee` are the stored JSON text spliced in (RawJson). */
+export type ApiTx = ApiSchema<'Tx'>;
 
 export function presentEvm(row: EvmRow, gasDenom: string): ApiEvmTx {
   return {
@@ -79,8 +57,9 @@ export function presentTx(row: TxRow, evm: ApiEvmTx | null): ApiTx {
     ...(row.code !== 0 ? { raw_log: row.raw_log ?? '' } : {}), // only on failed txs
     gas_wanted: toInt(row.gas_wanted),
     gas_used: toInt(row.gas_used),
-    msgs: passJson(row.msgs),
-    fee: passJson(row.fee),
+    // stored JSON text spliced in by json.ts (RawJson): written as the JSON it holds
+    msgs: passJson(row.msgs) as ApiTx['msgs'],
+    fee: passJson(row.fee) as ApiTx['fee'],
     block_time: formatTimestamp(row.block_time),
     evm,
     events: presentEvents(row.events, txOrigin(row.code)),
