@@ -114,7 +114,7 @@ const SETTLEMENT_STATUSES: Readonly<Record<string, string>> = {
   expired: 'STATUS_EXPIRED',
 };
 
-/** Settlements `status` filter: the enum names or their short lower-case forms (SPEC parameter rule 1). */
+/** Settlements `status` filter: the enum names or their short lower-case forms (openapi.yaml listSettlements `status`). */
 export function parseSettlementStatus(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   const status = Object.prototype.hasOwnProperty.call(SETTLEMENT_STATUSES, raw) ? SETTLEMENT_STATUSES[raw] : undefined;

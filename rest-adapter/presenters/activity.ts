@@ -1,11 +1,11 @@
 /** ActivityEvent and Distribution objects. */
 import type { ApiSchema } from './contract';
-import type { ActivityRow } from '../repositories/activityRepository';
-import type { DistributionRow } from '../repositories/assetRepository';
-import { BLOCK_LEVEL, deriveEvent, txOrigin } from './event';
+import type { ActivityRow } from '../repositories/activity';
+import type { DistributionRow } from '../repositories/assets';
+import { BLOCK_LEVEL, deriveEvent, txOrigin } from './events';
 import { amountString, formatTimestamp } from './values';
 
-/** An ActivityEvent: position from the row, type, mode and decoded from its raw event (event.ts). */
+/** An ActivityEvent: position from the row, type, mode and decoded from its raw event (events.ts). */
 export function presentActivity(row: ActivityRow): ApiSchema<'ActivityEvent'> {
   const blockLevel = row.tx_hash === null;
   if (!row.event) {

@@ -1,6 +1,6 @@
 /** BridgeRoute (with outstanding, current window usage, I8) and BridgeTransfer objects. */
 import type { ApiSchema } from './contract';
-import type { RouteRow, TransferRow } from '../repositories/bridgeRepository';
+import type { RouteRow, TransferRow } from '../repositories/bridge';
 import { amountString, jsonValue } from './values';
 import { outstanding } from '../../src/lib/bridge-route';
 

@@ -1,6 +1,6 @@
 /** /v1/bridge/routes, /v1/bridge/routes/{id}, /v1/bridge/transfers. */
 import { NotFoundError } from '../../src/lib/errors';
-import type { RouteRow } from '../repositories/bridgeRepository';
+import type { RouteRow } from '../repositories/bridge';
 import {
   isStorableText,
   parseLimit,

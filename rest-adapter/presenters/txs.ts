@@ -1,34 +1,8 @@
-/** Tx and EVMTx objects (openapi `Tx`, `EVMTx`) from store rows; their events see event.ts. */
-import { presentEvents, txOrigin } from './event';
+/** Tx and EVMTx objects (openapi `Tx`, `EVMTx`) from store rows; their events see events.ts. */
+import { presentEvents, txOrigin } from './events';
+import type { EvmRow, TxRow, TxWithEvmRow } from '../repositories/txs';
 import { formatTimestamp, passJson, toInt } from './values';
 import type { ApiSchema } from './contract';
-
-export interface TxRow {
-  hash: string;
-  height: number;
-  tx_index: number;
-  code: number;
-  codespace: string;
-  raw_log: string | null;
-  gas_wanted: string;
-  gas_used: string;
-  msgs: unknown;
-  fee: unknown;
-  block_time: string;
-  /** JSON text: the tx's raw events in chain order (see event.ts) */
-  events: unknown;
-}
-
-export interface EvmRow {
-  tx_hash: string;
-  eth_hash: string;
-  from: string;
-  to: string | null;
-  value: string;
-  gas_used: string;
-  status: number;
-  revert_reason: string | null;
-}
 
 export type ApiEvmTx = ApiSchema<'EVMTx'>;
 
@@ -64,4 +38,22 @@ export function presentTx(row: TxRow, evm: ApiEvmTx | null): ApiTx {
     evm,
     events: presentEvents(row.events, txOrigin(row.code)),
   };
+}
+
+function evmOf(r: TxWithEvmRow): EvmRow {
+  return {
+    tx_hash: r.hash,
+    eth_hash: r.evm_eth_hash ?? '',
+    from: r.evm_from,
+    to: r.evm_to,
+    value: r.evm_value,
+    gas_used: r.evm_gas_used,
+    status: r.evm_status,
+    revert_reason: r.evm_revert_reason,
+  };
+}
+
+/** Each row as a full Tx: its events (stored with the row) by event_index, the EVM view joined in. */
+export function presentTxRows(rows: readonly TxWithEvmRow[], gasDenom: string): ApiTx[] {
+  return rows.map((r) => presentTx(r, r.evm_eth_hash === null ? null : presentEvm(evmOf(r), gasDenom)));
 }

@@ -2,7 +2,7 @@
 import { SqlParams } from '../db/params';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
-import { latestBlockTimeSql } from './chainRepository';
+import { latestBlockTimeSql } from './status';
 
 export interface RouteRow {
   id: string;

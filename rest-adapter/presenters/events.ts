@@ -8,17 +8,12 @@
  * block-level event.
  */
 import { decodeTypedEvent, type EventAttribute } from '../../src/lib/typed-event';
+import type { RawEvent } from '../db/raw-event';
 import { jsonValue } from './values';
 import type { ApiSchema } from './contract';
 
 /** openapi `Event`. */
 export type ApiEvent = ApiSchema<'Event'>;
-
-/** One stored raw event; attributes may carry more than key and value (Comet's `index`). */
-export interface RawEvent {
-  type: string;
-  attributes?: readonly { key: unknown; value: unknown }[] | null;
-}
 
 /** Where events come from: a tx (with its result code) or the block itself (finalize_block_events). */
 export type EventOrigin = { kind: 'tx'; code: number } | { kind: 'block' };
