@@ -3,6 +3,7 @@
 #   rest-adapter   ts-node rest-adapter/server.ts   /v1, /openapi.yaml          (port 3001)
 #   app-services   ts-node launcher/serve.ts        /api, /health, /ready, /metrics (port 3002)
 #   reconciler     ts-node reconciler/main.ts       the chain-vs-store checks (no port)
+#   graphql-json   ts-node launcher/graphql-json.ts JSON computed columns for GraphQL (one-shot)
 #   project        ts-node launcher/project.ts /project
 #                  copies the built SubQuery project (dist/, project.yaml, schema.graphql,
 #                  proto/) into the volume the official subql-node-cosmos image runs

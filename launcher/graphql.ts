@@ -8,13 +8,16 @@
  * fails ("stream is not readable"). docker-compose.yml runs the official image instead.
  *
  * Read-only twice over: no mutations in the schema, and every connection of its pool starts
- * with default_transaction_read_only=on.
+ * with default_transaction_read_only=on. The one write is before that, on a connection of its
+ * own: the JSON computed columns of graphql-json.ts (`eventsJson`, `msgsJson`…), created
+ * idempotently so the schema PostGraphile introspects has them.
  */
 import express, { type RequestHandler } from 'express';
 import { gql, makeExtendSchemaPlugin, makeJSONPgSmartTagsPlugin } from 'graphile-utils';
 import { parse } from 'graphql';
 import { Pool, type PoolClient } from 'pg';
 import { postgraphile } from 'postgraphile';
+import { installJsonColumns } from './graphql-json';
 import type { PgConnection } from './postgres';
 
 export interface GraphqlService {
@@ -111,8 +114,33 @@ const refuseWrites: RequestHandler = (req, res, next) =>
     next();
   });
 
-/** Call once the node has created its tables: the GraphQL schema is introspected at that moment. */
-export function createGraphqlService(conn: Pick<PgConnection, 'url'>, schema: string): GraphqlService {
+/** Creates the JSON computed columns (graphql-json.ts) on a short-lived connection that may write. */
+async function installJson(conn: Pick<PgConnection, 'url'>, schema: string): Promise<void> {
+  const pool = new Pool({ connectionString: conn.url, max: 1 });
+  pool.on('error', () => undefined);
+  try {
+    const client = await pool.connect();
+    try {
+      await installJsonColumns(client, schema);
+    } finally {
+      client.release();
+    }
+  } finally {
+    await pool.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Call once the node has created its tables: the JSON computed columns are created, then the
+ * GraphQL schema is introspected. When they cannot be created (`onJsonError` is told why),
+ * GraphQL is served without them: the string fields answer as before.
+ */
+export async function createGraphqlService(
+  conn: Pick<PgConnection, 'url'>,
+  schema: string,
+  onJsonError: (error: Error) => void = () => undefined,
+): Promise<GraphqlService> {
+  await installJson(conn, schema).catch((e: unknown) => onJsonError(e instanceof Error ? e : new Error(String(e))));
   const pool = readOnlyPool(conn);
   const handler = postgraphile(pool, schema, {
     graphqlRoute: '/graphql',

@@ -388,10 +388,22 @@ export class Launcher {
   }
 
   private enableGraphql(db: PgConnection): void {
-    const service = createGraphqlService(db, this.config.schema);
-    this.graphql.set(service.handler);
-    void this.own('graphql', () => service.close()).catch(() => undefined);
-    this.log.child('http').info(`GraphQL on ${this.baseUrl()}/graphql`);
+    const log = this.log.child('http');
+    void createGraphqlService(db, this.config.schema, (e) =>
+      log.warn('GraphQL JSON fields (eventsJson, msgsJson…) not created; the string fields still answer', {
+        error: e.message,
+      }),
+    ).then(
+      (service) =>
+        this.own('graphql', () => service.close()).then(
+          () => {
+            this.graphql.set(service.handler);
+            log.info(`GraphQL on ${this.baseUrl()}/graphql`);
+          },
+          () => undefined, // shutting down: closed already
+        ),
+      (e: unknown) => log.error('GraphQL could not start', { error: e instanceof Error ? e.message : String(e) }),
+    );
   }
 
   private announceReady(r: Readiness): void {

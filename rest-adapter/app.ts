@@ -1,5 +1,5 @@
 /**
- * The /v1 read API over the SubQuery store (SPEC.md section 4, openapi.yaml).
+ * The /v1 read API over the SubQuery store, as openapi.yaml describes it.
  *
  *   const app = createRestApp({ pool, schema: 'svc', hrp: 'svc' });
  *   app.listen(3001);
@@ -71,11 +71,11 @@ export function createRestApp(options: RestAppOptions): Express {
   const store = createStore(options.pool, {
     statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
   });
-  const repos = createRepositories(options.schema, options.gasDenom ?? DEFAULT_CHAIN_CONFIG.gasDenom);
+  const repos = createRepositories(options.schema);
   const cacheOptions = options.responseCache ?? DEFAULT_RESPONSE_CACHE;
   const cache = cacheOptions
     ? new ResponseCache(
-        async () => (await store.readOne((sql) => repos.chain.progress(sql))).indexedHeight,
+        async () => (await store.readOne((sql) => repos.status.progress(sql))).indexedHeight,
         cacheOptions,
       )
     : undefined;
@@ -87,6 +87,7 @@ export function createRestApp(options: RestAppOptions): Express {
     store,
     repos,
     hrp: options.hrp,
+    gasDenom: options.gasDenom ?? DEFAULT_CHAIN_CONFIG.gasDenom,
     now: options.now ?? Date.now,
   };
 

@@ -6,6 +6,7 @@
  * acting for the desk proposes it in the request, another replica waits for it. With an
  * Idempotency-Key header, a retry of the same request answers the same proposal.
  */
+import type { AppSchema } from '../contract';
 import { createHash, randomBytes } from 'crypto';
 import type { Request, RequestHandler, Router } from 'express';
 import { tryParseAccountAddress } from '../../src/lib/address';
@@ -43,7 +44,7 @@ interface RfqBody {
 
 const instrumentOf = (symbol: string, kind: number) => (kind === WHOLE_SHARE ? symbol : `${symbol}.${kind}`);
 
-export function presentQuote(q: Quote) {
+export function presentQuote(q: Quote): AppSchema<'Quote'> {
   return {
     name: q.name,
     symbol: q.symbol,
@@ -131,7 +132,7 @@ function rfqIdOf(req: Request, requester: string): string {
   return `R${createHash('sha256').update(`${requester}\n${key}`).digest('hex').slice(0, 32)}`;
 }
 
-function presentRfq(r: RfqRow) {
+function presentRfq(r: RfqRow): AppSchema<'RfqAnswer'> {
   return {
     rfq_id: r.id,
     settlement_id: Number(r.settlement_id),
@@ -212,7 +213,7 @@ function rfq(deps: DeskRouteDeps): RequestHandler {
 function quotes(deps: DeskRouteDeps): RequestHandler {
   return async (_req, res) => {
     const book = await requireDesk(deps).book.current();
-    res.json({ quotes: book.quotes.map(presentQuote) });
+    res.json({ quotes: book.quotes.map(presentQuote) } satisfies AppSchema<'QuoteList'>);
   };
 }
 

@@ -4,6 +4,7 @@
  *   GET  /metadata/{meta_hash} the stored document with its notice
  * The document rules (fields, limits, canonical form, refusal table) are document.ts's.
  */
+import type { AppSchema } from '../contract';
 import type { Request, RequestHandler, Router } from 'express';
 import { badRequest, notFound, AppHttpError } from '../http/errors';
 import { jsonBody } from '../http/body';
@@ -22,7 +23,7 @@ export interface LaunchpadDeps {
   limiter: SlidingWindowLimiter;
 }
 
-export function presentDocument(metaHash: string, doc: MetadataDocument) {
+export function presentDocument(metaHash: string, doc: MetadataDocument): AppSchema<'MetadataDocument'> {
   return {
     meta_hash: metaHash,
     name: doc.name,
@@ -56,7 +57,7 @@ function postMetadata(deps: LaunchpadDeps): RequestHandler {
     if (!parsed.ok) throw badRequest(parsed.error);
     const metaHash = documentHash(parsed.doc);
     await deps.repository.save(metaHash, canonicalDocumentBytes(parsed.doc), 'api');
-    res.status(200).json({ meta_hash: metaHash });
+    res.status(200).json({ meta_hash: metaHash } satisfies AppSchema<'MetaHashAnswer'>);
   };
 }
 

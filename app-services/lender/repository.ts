@@ -4,7 +4,7 @@
  * and proposals to the lender, pools, claimable income, assets' launchpad documents).
  */
 import type { Pool } from 'pg';
-import { PENDING_SQL } from '../../rest-adapter/repositories/assetRepository';
+import { PENDING_SQL } from '../../rest-adapter/repositories/assets';
 import { tablesIn, type Tables } from '../../rest-adapter/db/tables';
 import { pendingProposalsTo, type ProposalSeen } from '../store/indexer-reads';
 import { quoteIdent, withTransaction } from '../store/sql';

@@ -3,6 +3,7 @@
  *   GET /terms                  the lender's address and terms
  *   GET /loans?address=<addr>   the loans of a borrower (bech32 or 0x), newest first
  */
+import type { AppSchema } from '../contract';
 import type { RequestHandler, Router } from 'express';
 import { tryParseAccountAddress } from '../../src/lib/address';
 import { AppHttpError, badRequest } from '../http/errors';
@@ -29,7 +30,7 @@ function currentLtv(loan: LoanView): number | null {
   return loanToValueBps(BigInt(loan.principal), sharesValue(BigInt(loan.units), pricePerWhole, loan.decimals));
 }
 
-export function presentLoan(loan: LoanView) {
+export function presentLoan(loan: LoanView): AppSchema<'Loan'> {
   return {
     id: loan.id,
     symbol: loan.symbol,
@@ -61,7 +62,7 @@ function terms(deps: LenderRouteDeps): RequestHandler {
       max_principal: deps.terms.maxPrincipal.toString(),
       denom: deps.terms.denom,
       pledge_window_seconds: deps.terms.pledgeWindowMs / 1000,
-    });
+    } satisfies AppSchema<'LenderTerms'>);
   };
 }
 
@@ -76,7 +77,10 @@ function loans(deps: LenderRouteDeps): RequestHandler {
         `address is not an account address: bech32 with prefix ${deps.hrp}1, or 0x + 40 hex (EIP-55 when mixed case)`,
       );
     const { repository } = requireLender(deps);
-    res.json({ address: address.bech32, loans: (await repository.loansOf(address.bech32)).map(presentLoan) });
+    res.json({
+      address: address.bech32,
+      loans: (await repository.loansOf(address.bech32)).map(presentLoan),
+    } satisfies AppSchema<'LoanList'>);
   };
 }
 

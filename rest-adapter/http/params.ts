@@ -17,6 +17,10 @@ const CONSENSUS_HASH_RE = /^[0-9a-fA-F]{64}$/;
 const ETH_HASH_RE = /^0x[0-9a-fA-F]{64}$/;
 const METHOD_RE = /^\/[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
 const MESSAGE_ID_RE = /^0x[0-9a-fA-F]{64}$/;
+const BYTES32_RE = /^0x[0-9a-fA-F]{64}$/;
+const EVM_ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
+/** 12 zero bytes: a 20-byte EVM key as a 0x bytes32 remote party (left-padded) */
+const BYTES32_KEY_PAD = '0'.repeat(24);
 
 /** Query values as Express's simple parser gives them (a repeated key becomes an array). */
 export type QueryValues = Record<string, unknown>;
@@ -110,7 +114,7 @@ const SETTLEMENT_STATUSES: Readonly<Record<string, string>> = {
   expired: 'STATUS_EXPIRED',
 };
 
-/** Settlements `status` filter: the enum names or their short lower-case forms (SPEC parameter rule 1). */
+/** Settlements `status` filter: the enum names or their short lower-case forms (openapi.yaml listSettlements `status`). */
 export function parseSettlementStatus(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   const status = Object.prototype.hasOwnProperty.call(SETTLEMENT_STATUSES, raw) ? SETTLEMENT_STATUSES[raw] : undefined;
@@ -145,6 +149,26 @@ export function parseAccountFilter(raw: string | undefined, hrp: string, name: s
   } catch (e) {
     throw new InvalidInputError(`${name}: ${(e as Error).message}`);
   }
+}
+
+/**
+ * Bridge transfers `account` filter (openapi.yaml, listBridgeTransfers `account`): the stored
+ * sender/recipient spellings that name the party, each compared exactly (an indexed equality).
+ * - bech32: the local account (canonical bech32).
+ * - 0x + 40 hex (EIP-55 checked when mixed case): the local account of that key (bech32) and the
+ *   remote party whose 0x bytes32 is the key left-padded with 12 zero bytes, in lower-case hex.
+ * - 0x + 64 hex: a remote party, in lower-case hex (the form the bridge events carry) and, when
+ *   different, as written (a rejected attempt keeps its MsgBridgeOut recipient as sent).
+ */
+export function parseTransferAccount(raw: string | undefined, hrp: string): string[] | undefined {
+  if (raw === undefined) return undefined;
+  if (BYTES32_RE.test(raw)) {
+    const lower = '0x' + raw.slice(2).toLowerCase();
+    return lower === raw ? [lower] : [lower, raw];
+  }
+  const local = parseAccountFilter(raw, hrp, 'account') as string;
+  if (!EVM_ADDRESS_RE.test(raw)) return [local];
+  return [local, '0x' + BYTES32_KEY_PAD + raw.slice(2).toLowerCase()];
 }
 
 /** `asset` filter of /v1/invariants. */

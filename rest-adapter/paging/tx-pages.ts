@@ -1,5 +1,5 @@
 /**
- * /v1/txs paging (SPEC parameter rule 3): newest first on (height, tx_index);
+ * /v1/txs paging (openapi.yaml listTxs, design choice `orderings`): newest first on (height, tx_index);
  * `next_cursor` older, `prev_cursor` newer, `last_cursor` the oldest page holding
  * total mod limit txs (a full page when exact), null when everything fits one page.
  *

@@ -1,16 +1,21 @@
 /** ActivityEvent and Distribution objects. */
-import type { ActivityRow } from '../repositories/activityRepository';
-import type { DistributionRow } from '../repositories/assetRepository';
-import { BLOCK_LEVEL, deriveEvent, txOrigin } from './event';
+import type { ApiSchema } from './contract';
+import type { ActivityRow } from '../repositories/activity';
+import type { DistributionRow } from '../repositories/assets';
+import { BLOCK_LEVEL, deriveEvent, txOrigin } from './events';
 import { amountString, formatTimestamp } from './values';
 
-/** An ActivityEvent: position from the row, type, mode and decoded from its raw event (event.ts). */
-export function presentActivity(row: ActivityRow) {
+/** An ActivityEvent: position from the row, type, mode and decoded from its raw event (events.ts). */
+export function presentActivity(row: ActivityRow): ApiSchema<'ActivityEvent'> {
   const blockLevel = row.tx_hash === null;
   if (!row.event) {
     throw new Error(`activity entry ${row.height}:${row.tx_index}:${row.event_index}: event not found in the store`);
   }
   const event = deriveEvent(row.event, row.event_index, blockLevel ? BLOCK_LEVEL : txOrigin(row.code ?? 0));
+  if (event.decoded === null) {
+    // feeds list typed events only (openapi ActivityEvent: `decoded` is an object)
+    throw new Error(`activity entry ${row.height}:${row.tx_index}:${row.event_index}: not a typed event`);
+  }
   return {
     height: row.height,
     tx_index: row.tx_index,
@@ -23,7 +28,7 @@ export function presentActivity(row: ActivityRow) {
   };
 }
 
-export function presentDistribution(row: DistributionRow) {
+export function presentDistribution(row: DistributionRow): ApiSchema<'Distribution'> {
   return {
     height: row.height,
     tx_index: row.tx_index,

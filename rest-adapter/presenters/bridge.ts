@@ -1,5 +1,6 @@
 /** BridgeRoute (with outstanding, current window usage, I8) and BridgeTransfer objects. */
-import type { RouteRow, TransferRow } from '../repositories/bridgeRepository';
+import type { ApiSchema } from './contract';
+import type { RouteRow, TransferRow } from '../repositories/bridge';
 import { amountString, jsonValue } from './values';
 import { outstanding } from '../../src/lib/bridge-route';
 
@@ -13,7 +14,7 @@ export function windowIsCurrent(windowSeconds: bigint, windowStart: bigint, late
   return (latestBlockSeconds / windowSeconds) * windowSeconds === windowStart;
 }
 
-function presentIncomeSwept(raw: unknown): Record<string, string> {
+function presentIncomeSwept(raw: unknown): ApiSchema<'IncomeSwept'> {
   const swept = (jsonValue<Record<string, unknown> | null>(raw) ?? {}) as Record<string, unknown>;
   return Object.fromEntries(
     Object.keys(swept)
@@ -22,7 +23,7 @@ function presentIncomeSwept(raw: unknown): Record<string, string> {
   );
 }
 
-function presentI8(row: RouteRow) {
+function presentI8(row: RouteRow): ApiSchema<'I8Check'> | null {
   if (row.i8_height === null) return null;
   return {
     height: row.i8_height,
@@ -34,7 +35,7 @@ function presentI8(row: RouteRow) {
   };
 }
 
-export function presentRoute(row: RouteRow, latestBlockSeconds: bigint) {
+export function presentRoute(row: RouteRow, latestBlockSeconds: bigint): ApiSchema<'BridgeRoute'> {
   const outbound = BigInt(row.outbound);
   const inbound = BigInt(row.inbound);
   const current = windowIsCurrent(BigInt(row.window_seconds), BigInt(row.window_start), latestBlockSeconds);
@@ -68,7 +69,7 @@ export function presentRoute(row: RouteRow, latestBlockSeconds: bigint) {
   };
 }
 
-export function presentTransfer(row: TransferRow) {
+export function presentTransfer(row: TransferRow): ApiSchema<'BridgeTransfer'> {
   return {
     height: row.height,
     tx_index: row.tx_index,

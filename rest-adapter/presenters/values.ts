@@ -31,7 +31,7 @@ export function timestampMs(pgText: string): number {
  * JSON text written into the answer as it is stored (json.ts splices it in): the raw
  * chain payloads (msgs, fee) are JSON text written by the mappings with JSON.stringify,
  * so parsing and re-serialising them would only cost CPU. (Events are parsed: the API
- * derives fields from them, see event.ts.)
+ * derives fields from them, see events.ts.)
  */
 export { RawJson };
 

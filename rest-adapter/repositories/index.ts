@@ -1,23 +1,25 @@
 /** Every repository of the adapter, bound to one schema. */
 import { tablesIn } from '../db/tables';
-import { createAccountRepository } from './accountRepository';
-import { createActivityRepository } from './activityRepository';
-import { createAssetRepository } from './assetRepository';
-import { createAttesterRepository } from './attesterRepository';
-import { createBridgeRepository } from './bridgeRepository';
-import { createChainRepository } from './chainRepository';
-import { createDelegationRepository } from './delegationRepository';
-import { createEncumbranceRepository } from './encumbranceRepository';
-import { createInvariantRepository } from './invariantRepository';
-import { createLookupRepository } from './lookupRepository';
-import { createSettlementRepository } from './settlementRepository';
-import { createTxRepository } from './txRepository';
+import { createAccountRepository } from './accounts';
+import { createActivityRepository } from './activity';
+import { createAssetRepository } from './assets';
+import { createAttesterRepository } from './attesters';
+import { createBlockRepository } from './blocks';
+import { createBridgeRepository } from './bridge';
+import { createStatusRepository } from './status';
+import { createDelegationRepository } from './delegations';
+import { createEncumbranceRepository } from './encumbrances';
+import { createInvariantRepository } from './invariants';
+import { createLookupRepository } from './lookup';
+import { createSettlementRepository } from './settlements';
+import { createTxRepository } from './txs';
 
-export function createRepositories(schema: string, gasDenom: string) {
+export function createRepositories(schema: string) {
   const t = tablesIn(schema);
   return {
-    chain: createChainRepository(t),
-    txs: createTxRepository(t, gasDenom),
+    status: createStatusRepository(t),
+    blocks: createBlockRepository(t),
+    txs: createTxRepository(t),
     assets: createAssetRepository(t),
     activity: createActivityRepository(t),
     accounts: createAccountRepository(t),

@@ -7,12 +7,12 @@ import {
   presentAssets,
   presentAttestation,
   presentClaimable,
-  presentDelegation,
-  presentSettlement,
   presentVotingPower,
-} from '../presenters/account';
+} from '../presenters/accounts';
+import { presentDelegation } from '../presenters/delegations';
+import { presentSettlement } from '../presenters/settlements';
 import { presentActivity } from '../presenters/activity';
-import { accountFeed } from '../repositories/activityRepository';
+import { accountFeed } from '../repositories/activity';
 import { apiTime } from './block-time';
 import type { RouteContext } from './context';
 

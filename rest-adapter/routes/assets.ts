@@ -6,11 +6,19 @@ import { parseAssetIdParam, parseKindId, parseLimit, queryValue } from '../http/
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { seqOf } from '../paging/seq';
 import { presentActivity, presentDistribution } from '../presenters/activity';
-import { AccrualRow, presentAsset, presentAssetSummary, presentGraphHolder, presentHolder } from '../presenters/asset';
-import { presentLiquidationRecord, presentRedemptionPool, presentWaterfall } from '../presenters/liquidation';
+import {
+  presentAsset,
+  presentAssetSummary,
+  presentGraphHolder,
+  presentHolder,
+  presentLiquidationRecord,
+  presentRedemptionPool,
+  presentWaterfall,
+} from '../presenters/assets';
+import type { AccrualRow } from '../repositories/assets';
 import type { RouteContext } from './context';
 
-/** Holders per kind in /v1/assets/{id}/graph (SPEC section 8). */
+/** Holders per kind in /v1/assets/{id}/graph (openapi.yaml getAssetGraph: the top 100 per kind). */
 export const GRAPH_HOLDERS_PER_KIND = 100;
 
 function pageParams(req: Request) {

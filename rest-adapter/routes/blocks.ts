@@ -2,19 +2,20 @@
 import { NotFoundError } from '../../src/lib/errors';
 import { parseHeight, parseLimit, queryValue } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
-import { presentBlock } from '../presenters/chain';
-import { BLOCK_LEVEL, presentEvents } from '../presenters/event';
+import { presentBlock } from '../presenters/blocks';
+import { BLOCK_LEVEL, presentEvents } from '../presenters/events';
+import { presentTxRows } from '../presenters/txs';
 import type { RouteContext } from './context';
 
 export function registerBlockRoutes(ctx: RouteContext): void {
-  const { chain, txs } = ctx.repos;
+  const { blocks, txs } = ctx.repos;
 
   ctx.get(
     '/v1/blocks',
     async (req) => {
       const limit = parseLimit(queryValue(req.query, 'limit'));
       const cursor = readCursor(CURSORS.blocks, queryValue(req.query, 'cursor'));
-      const rows = await ctx.store.readOne((sql) => chain.blocksBelow(sql, cursor ? cursor[0] : null, limit + 1));
+      const rows = await ctx.store.readOne((sql) => blocks.blocksBelow(sql, cursor ? cursor[0] : null, limit + 1));
       const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.blocks, [last.height]));
       return { blocks: page.items.map(presentBlock), next_cursor: page.nextCursor };
     },
@@ -29,7 +30,7 @@ export function registerBlockRoutes(ctx: RouteContext): void {
       if (height === 0n || height > BigInt(indexedHeight) || !block) throw new NotFoundError('block not found');
       return {
         block: presentBlock(block),
-        txs: txs.present(blockTxs),
+        txs: presentTxRows(blockTxs, ctx.gasDenom),
         events: presentEvents(block.events, BLOCK_LEVEL),
       };
     },

@@ -1,11 +1,11 @@
 /** /v1/bridge/routes, /v1/bridge/routes/{id}, /v1/bridge/transfers. */
 import { NotFoundError } from '../../src/lib/errors';
-import type { RouteRow } from '../repositories/bridgeRepository';
+import type { RouteRow } from '../repositories/bridge';
 import {
   isStorableText,
-  parseAccountFilter,
   parseLimit,
   parseMessageId,
+  parseTransferAccount,
   parseTransferStatus,
   queryValue,
 } from '../http/params';
@@ -42,7 +42,7 @@ export function registerBridgeRoutes(ctx: RouteContext): void {
       const filter = {
         route: queryValue(req.query, 'route'),
         status: parseTransferStatus(queryValue(req.query, 'status')),
-        account: parseAccountFilter(queryValue(req.query, 'account'), ctx.hrp, 'account'),
+        account: parseTransferAccount(queryValue(req.query, 'account'), ctx.hrp),
         messageId: parseMessageId(queryValue(req.query, 'message_id')),
       };
       const limit = parseLimit(queryValue(req.query, 'limit'));

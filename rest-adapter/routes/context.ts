@@ -10,6 +10,8 @@ export interface RouteContext {
   repos: Repositories;
   /** bech32 prefix of account addresses */
   hrp: string;
+  /** gas denom, the denom of an EVM tx's `value` */
+  gasDenom: string;
   /** wall clock (ms), injectable for tests */
   now(): number;
 }

@@ -1,7 +1,7 @@
 /** /v1/delegations/{id}. */
 import { NotFoundError } from '../../src/lib/errors';
 import { parseNumericId } from '../http/params';
-import { presentDelegation } from '../presenters/account';
+import { presentDelegation } from '../presenters/delegations';
 import type { RouteContext } from './context';
 
 export function registerDelegationRoutes(ctx: RouteContext): void {

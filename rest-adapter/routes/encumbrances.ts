@@ -1,7 +1,7 @@
 /** /v1/encumbrances/{id}. */
 import { NotFoundError } from '../../src/lib/errors';
 import { parseNumericId } from '../http/params';
-import { presentEncumbrance, presentEncumbranceTimeline } from '../presenters/timeline';
+import { presentEncumbrance, presentEncumbranceTimeline } from '../presenters/encumbrances';
 import type { RouteContext } from './context';
 
 export function registerEncumbranceRoutes(ctx: RouteContext): void {

@@ -1,7 +1,7 @@
 /** /v1/invariants. */
 import { parseAssetFilter, queryValue } from '../http/params';
-import { presentInvariantCheck } from '../presenters/asset';
-import type { Svc20CheckRow } from '../repositories/invariantRepository';
+import { presentInvariantCheck } from '../presenters/invariants';
+import type { Svc20CheckRow } from '../repositories/invariants';
 import type { RouteContext } from './context';
 
 function presentSvc20Check(row: Svc20CheckRow) {

@@ -1,5 +1,5 @@
 /**
- * Shape dispatch of /v1/lookup/{q} (SPEC "Lookup dispatch rules"), in the table's order.
+ * Shape dispatch of /v1/lookup/{q} (openapi.yaml lookup: the dispatch table), in the table's order.
  * Pure: what to look for, decided from the string alone. null = unrecognised shape (404).
  */
 import {

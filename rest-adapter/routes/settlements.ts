@@ -2,8 +2,7 @@
 import { NotFoundError } from '../../src/lib/errors';
 import { parseAccountFilter, parseLimit, parseNumericId, parseSettlementStatus, queryValue } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
-import { presentSettlement } from '../presenters/account';
-import { presentSettlementTimeline } from '../presenters/timeline';
+import { presentSettlement, presentSettlementTimeline } from '../presenters/settlements';
 import type { RouteContext } from './context';
 
 export function registerSettlementRoutes(ctx: RouteContext): void {

@@ -1,14 +1,15 @@
 /** /v1/status and /v1/stats. */
 import { DEFAULT_STATS_LIMIT, parseLimit, queryValue } from '../http/params';
-import { dailySeries, dailyWindow, presentStatus, utcDay } from '../presenters/chain';
+import { dailySeries, dailyWindow, presentStatus, utcDay } from '../presenters/status';
 import { timestampMs } from '../presenters/values';
+import { presentTxRows } from '../presenters/txs';
 import type { RouteContext } from './context';
 
 export function registerStatusRoutes(ctx: RouteContext): void {
-  const { chain, txs } = ctx.repos;
+  const { status, txs } = ctx.repos;
 
   ctx.get('/v1/status', async () => {
-    const read = await ctx.store.readOne((sql) => chain.status(sql));
+    const read = await ctx.store.readOne((sql) => status.status(sql));
     return presentStatus(read.progress, read.totals, read.reconciliationDisagreements, ctx.now());
   });
 
@@ -23,7 +24,7 @@ export function registerStatusRoutes(ctx: RouteContext): void {
       return {
         indexed_height: read.indexedHeight,
         tx_count: read.totals?.tx_count ?? 0,
-        latest_txs: txs.present(read.latest),
+        latest_txs: presentTxRows(read.latest, ctx.gasDenom),
         tx_daily: dailySeries(days, read.days),
       };
     },

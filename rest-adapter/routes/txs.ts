@@ -2,6 +2,7 @@
 import { NotFoundError } from '../../src/lib/errors';
 import { parseLimit, parseMethod, parseTxHash, queryValue } from '../http/params';
 import { decodeTxCursor, txPageOf, txPageRequest } from '../paging/tx-pages';
+import { presentTxRows } from '../presenters/txs';
 import type { RouteContext } from './context';
 
 export function registerTxRoutes(ctx: RouteContext): void {
@@ -17,7 +18,7 @@ export function registerTxRoutes(ctx: RouteContext): void {
       const read = await ctx.store.readOne((sql) => txs.page(sql, method, request));
       const page = txPageOf(request, read);
       return {
-        txs: txs.present(page.rows),
+        txs: presentTxRows(page.rows, ctx.gasDenom),
         total: read.total,
         next_cursor: page.nextCursor,
         prev_cursor: page.prevCursor,
@@ -36,7 +37,7 @@ export function registerTxRoutes(ctx: RouteContext): void {
         query.kind === 'consensus' ? txs.byHash(sql, query.hash) : txs.byEthHash(sql, query.hash),
       );
       if (!row) throw new NotFoundError('tx not found');
-      return txs.present([row])[0];
+      return presentTxRows([row], ctx.gasDenom)[0];
     },
     { fixedPerHeight: true },
   );

@@ -96,6 +96,7 @@ describe('docker-compose.yml', () => {
   test('has the production services, images pinned', () => {
     expect(Object.keys(services).sort()).toEqual([
       'app-services',
+      'graphql-json',
       'postgres',
       'project',
       'reconciler',

@@ -219,7 +219,7 @@ export async function checkTxs(sql: Sql, c: ChainSide): Promise<CheckResult> {
 
 /**
  * Every event stored with its tx or block (JSON text), with the fields the API derives from it
- * (stored-events.ts: the adapter's presenters/event.ts), against the chain's block_results.
+ * (stored-events.ts: the adapter's presenters/events.ts), against the chain's block_results.
  */
 export async function checkEvents(sql: Sql, c: ChainSide): Promise<CheckResult> {
   const check = new Check('Event');

@@ -1,11 +1,11 @@
 /**
  * Every event of an indexed store as one row, the way the API reads them: the raw events
  * stored with their tx (`txes.events`) and block (`blocks.events`) as JSON text, with the
- * fields the read side derives (rest-adapter/presenters/event.ts: decoded, msg_index,
+ * fields the read side derives (rest-adapter/presenters/events.ts: decoded, msg_index,
  * mode, applied). Ids are `<height>-<tx_index>-<event_index>` (tx_index -1 for
  * block-level events), the key the chain record is compared by.
  */
-import { BLOCK_LEVEL, presentEvents, txOrigin, type ApiEvent } from '../../../rest-adapter/presenters/event';
+import { BLOCK_LEVEL, presentEvents, txOrigin, type ApiEvent } from '../../../rest-adapter/presenters/events';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows are checked by value
 type Row = Record<string, any>;

@@ -439,6 +439,30 @@ describe('accounts and the other resources on the node-built store', () => {
       all.forEach((t) => expect(typeof t.block_time_ns).toBe('number'));
     });
 
+    it('account filter: the remote party by its 0x bytes32, and a 0x 20-byte key as both the local account and the remote party it pads', async () => {
+      const all = (await walkPages<any>(api, '/v1/bridge/transfers?limit=100')).flatMap((p) => p.transfers);
+      const matching = (...values: string[]) =>
+        all.filter((t) => values.includes(t.sender) || values.includes(t.recipient));
+      const filtered = async (account: string) =>
+        (await walkPages<any>(api, `/v1/bridge/transfers?account=${account}&limit=2`)).flatMap((p) => p.transfers);
+
+      const remote = all.find((t) => t.direction === 'in').sender as string;
+      expect(remote).toMatch(/^0x0{24}[0-9a-f]{40}$/); // the devnet's remote parties are EVM keys, left-padded
+      expect(matching(remote).length).toBeGreaterThan(0);
+      expect(await filtered(remote)).toEqual(matching(remote));
+      expect(await filtered('0x' + remote.slice(2).toUpperCase())).toEqual(matching(remote));
+
+      const key = '0x' + remote.slice(26);
+      const local = toBech32(Buffer.from(key.slice(2), 'hex'), 'svc');
+      expect(await filtered(key)).toEqual(matching(remote, local));
+      expect(await filtered(toChecksumAddress(key))).toEqual(matching(remote, local));
+      expect(await filtered(local)).toEqual(matching(local)); // bech32 names a local account only
+
+      const unpadded = '0x' + 'ab'.repeat(32); // not a padded 20-byte key: matched as bytes32 only
+      expect(await filtered(unpadded)).toEqual([]);
+      expect((await api.get(`/v1/bridge/transfers?account=0x${'a'.repeat(63)}`)).status).toBe(400);
+    });
+
     it('writes block_time_ns as an exact int64', async () => {
       const { text, body } = await api.get('/v1/bridge/transfers?limit=1');
       const raw = /"block_time_ns":(\d+)/.exec(text)![1];

@@ -76,6 +76,28 @@ describe('lookup and error rules on the node-built store', () => {
       ]);
     });
 
+    // Known gap (issue 18 item 5): the indexer creates an Account row only for typed-event subjects
+    // and holders, so an account the chain recorded only in bank transfers, fees or failed txs
+    // (here: module accounts such as the fee collector) answers known: false. The store holds
+    // those parties only inside txes.events (JSON text, no index), so the fix is an Account row
+    // written by the chain handler (src/mappings), not a read-side scan. `it.failing` turns red
+    // the day the indexer writes those rows: then make it a plain `it`.
+    it.failing('bech32: known for every party of a bank transfer or fee the chain recorded', async () => {
+      const { rows } = await api.store.pool.query<{ address: string }>(
+        `SELECT DISTINCT a->>'value' AS address
+         FROM "${api.store.schema}".txes, jsonb_array_elements(events::jsonb) e, jsonb_array_elements(e->'attributes') a
+         WHERE e->>'type' IN ('transfer', 'coin_spent', 'coin_received', 'tx')
+           AND a->>'key' IN ('sender', 'recipient', 'spender', 'receiver', 'fee_payer')
+         ORDER BY 1`,
+      );
+      expect(rows.length).toBeGreaterThan(0);
+      const unknown: string[] = [];
+      for (const { address } of rows) {
+        if (!(await lookup(address)).candidates[0].known) unknown.push(address);
+      }
+      expect(unknown).toEqual([]);
+    });
+
     it('0x + 40 hex: the asset behind a right-token or bundle-token precompile, else the account', async () => {
       const svc20 = rightTokenAddress(assetId, 0);
       expect((await lookup(svc20)).candidates).toEqual([{ type: 'asset', id: assetId, kind_id: 0, bundle: false }]);

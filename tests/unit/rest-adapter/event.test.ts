@@ -1,7 +1,7 @@
 /** The read side of events: openapi Event objects derived from the raw events stored with a tx or a block. */
 import { toJson } from '../../../rest-adapter/json';
-import { BLOCK_LEVEL, deriveEvent, presentEvents, txOrigin } from '../../../rest-adapter/presenters/event';
-import { presentTx } from '../../../rest-adapter/presenters/tx';
+import { BLOCK_LEVEL, deriveEvent, presentEvents, txOrigin } from '../../../rest-adapter/presenters/events';
+import { presentTx } from '../../../rest-adapter/presenters/txs';
 import { presentActivity } from '../../../rest-adapter/presenters/activity';
 
 const ASSET = 'ab'.repeat(32);

@@ -5,24 +5,19 @@ import { seqOf as mappingSeqOf } from '../../../src/mappings/infra/values';
 import { seqOf } from '../../../rest-adapter/paging/seq';
 import { keysetPage } from '../../../rest-adapter/paging/cursors';
 import { formatTimestamp } from '../../../rest-adapter/presenters/values';
-import {
-  presentAccrual,
-  presentHolder,
-  presentKind,
-  presentLatestInvariantCheck,
-  presentPolicy,
-} from '../../../rest-adapter/presenters/asset';
+import { presentAccrual, presentHolder, presentKind, presentPolicy } from '../../../rest-adapter/presenters/assets';
+import { presentLatestInvariantCheck } from '../../../rest-adapter/presenters/invariants';
 import {
   presentAccountLocks,
   presentAssets,
   presentClaimable,
-  presentSettlement,
   presentVotingPower,
-} from '../../../rest-adapter/presenters/account';
+} from '../../../rest-adapter/presenters/accounts';
+import { presentSettlement, presentSettlementTimeline } from '../../../rest-adapter/presenters/settlements';
 import { windowIsCurrent } from '../../../rest-adapter/presenters/bridge';
 import { outstanding } from '../../../src/lib/bridge-route';
-import { dailySeries, dailyWindow, presentStatus } from '../../../rest-adapter/presenters/chain';
-import { presentSettlementTimeline, presentEncumbranceTimeline } from '../../../rest-adapter/presenters/timeline';
+import { dailySeries, dailyWindow, presentStatus } from '../../../rest-adapter/presenters/status';
+import { presentEncumbranceTimeline } from '../../../rest-adapter/presenters/encumbrances';
 import { lookupShape } from '../../../rest-adapter/routes/lookup-shape';
 
 const A = 'aa'.repeat(32);

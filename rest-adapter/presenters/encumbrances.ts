@@ -1,11 +1,11 @@
-/** Encumbrance and settlement objects with their timelines. */
-import type { EncumbranceRow, EncumbranceTimelineRow } from '../repositories/encumbranceRepository';
-import type { SettlementTimelineRow } from '../repositories/settlementRepository';
+/** Encumbrance objects and their timelines. */
+import type { ApiSchema } from './contract';
+import type { EncumbranceRow, EncumbranceTimelineRow } from '../repositories/encumbrances';
 import { amountString, formatNullableTimestamp, formatTimestamp, jsonValue, str, toInt } from './values';
 
 const ACTOR_ROLES = new Set(['holder', 'operator', 'issuer', 'releaser', 'beneficiary', 'protocol']);
 
-export function presentEncumbrance(row: EncumbranceRow) {
+export function presentEncumbrance(row: EncumbranceRow): ApiSchema<'Encumbrance'> {
   return {
     id: toInt(row.id),
     kind: row.kind,
@@ -33,7 +33,7 @@ function timelineUnits(raw: unknown): { units: string } | null {
   return v && v.units !== undefined && v.units !== null ? { units: amountString(String(v.units)) } : null;
 }
 
-export function presentEncumbranceTimeline(row: EncumbranceTimelineRow) {
+export function presentEncumbranceTimeline(row: EncumbranceTimelineRow): ApiSchema<'EncumbranceTimelineEntry'> {
   const role = str(row.actor_role);
   return {
     event: row.event,
@@ -43,19 +43,5 @@ export function presentEncumbranceTimeline(row: EncumbranceTimelineRow) {
     actor: row.actor || null,
     actor_role: ACTOR_ROLES.has(role) ? role : null,
     units: timelineUnits(row.units),
-  };
-}
-
-/** Timeline item; the actor of the expiry sweep and of a liquidation cancel (the waterfall module) is null. */
-export function presentSettlementTimeline(row: SettlementTimelineRow) {
-  const reason = str(row.reason);
-  const byProtocol = row.event === 'expired' || (row.event === 'cancelled' && reason === 'LIQUIDATION');
-  return {
-    event: row.event,
-    height: row.height,
-    block_time: formatTimestamp(row.block_time),
-    tx_hash: row.tx_hash,
-    actor: byProtocol ? null : row.actor || null,
-    reason: row.event === 'cancelled' ? reason : '',
   };
 }

@@ -2,7 +2,7 @@
 import { SqlParams } from '../db/params';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
-import { latestBlockTimeSql } from './chainRepository';
+import { latestBlockTimeSql } from './status';
 
 export interface RouteRow {
   id: string;
@@ -64,7 +64,8 @@ export interface TransferRow {
 export interface TransferFilter {
   route?: string;
   status?: string;
-  account?: string;
+  /** spellings of one party (http/params.ts parseTransferAccount): a transfer matches any of them as sender or recipient */
+  account?: string[];
   messageId?: string;
 }
 
@@ -96,7 +97,7 @@ export function createBridgeRepository(t: Tables) {
   /**
    * Up to n transfers matching every given filter, below `belowSeq`, newest first. Each
    * branch orders by its composite index (<column>, seq) so the planner walks it; an
-   * account is the union of its sender and recipient branches.
+   * account is the union of a sender and a recipient branch per spelling of the party.
    */
   async function transfers(
     sql: Sql,
@@ -117,8 +118,12 @@ export function createBridgeRepository(t: Tables) {
       return `SELECT ${transferColumns} FROM ${t.bridgeTransfers} ${where} ORDER BY ${lead ? `${lead} DESC, seq DESC` : 'seq DESC'} LIMIT ${limit}`;
     };
     if (filter.account !== undefined) {
-      const account = p.add(filter.account);
-      const union = `(${select([`sender = ${account}`], 'sender')}) UNION (${select([`recipient = ${account}`], 'recipient')})`;
+      const union = filter.account
+        .map((value) => {
+          const account = p.add(value);
+          return `(${select([`sender = ${account}`], 'sender')}) UNION (${select([`recipient = ${account}`], 'recipient')})`;
+        })
+        .join(' UNION ');
       return sql.rows<TransferRow>(`SELECT * FROM (${union}) t ORDER BY seq DESC LIMIT ${limit}`, p.values);
     }
     const lead = filter.route !== undefined ? 'route_id' : filter.messageId !== undefined ? 'message_id' : null;

@@ -1,7 +1,7 @@
 /** SQL behind /v1/lookup: existence checks by each identifier shape. */
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
-import { indexedHeightSql, metadataInt } from './chainRepository';
+import { indexedHeightSql, metadataInt } from './status';
 
 export interface TxRef {
   hash: string;

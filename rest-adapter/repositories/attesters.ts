@@ -1,7 +1,7 @@
 /** SQL for an attester's per-credential-type aggregates. */
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
-import { latestBlockTimeSql } from './chainRepository';
+import { latestBlockTimeSql } from './status';
 
 export interface AttesterTypeRow {
   type: string;

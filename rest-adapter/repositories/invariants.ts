@@ -2,8 +2,16 @@
 import { SqlParams } from '../db/params';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
-import type { InvariantCheckRow } from '../presenters/asset';
 import type { Svc20CheckRow as WrittenSvc20Check } from '../../reconciler/checks';
+
+export interface InvariantCheckRow {
+  asset_id: string;
+  kind_id: number;
+  height: number;
+  agree: boolean;
+  chain: unknown;
+  indexer: unknown;
+}
 
 /** A registry row as the reconciler writes it (reconciler/checks.ts), less its id. */
 export type Svc20CheckRow = Omit<WrittenSvc20Check, 'id'>;

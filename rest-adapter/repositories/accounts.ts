@@ -2,20 +2,48 @@
 import { jsonList, withTextColumns } from '../db/json-list';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
-import { latestBlockTimeSql } from './chainRepository';
-import type {
-  AttestationRow,
-  ClaimableRow,
-  DelegationRow,
-  PositionRow,
-  SettlementRow,
-  VotingPowerRow,
-} from '../presenters/account';
+import { latestBlockTimeSql } from './status';
+import { DELEGATION_COLUMNS, type DelegationRow } from './delegations';
+import { SETTLEMENT_COLUMNS, type SettlementRow } from './settlements';
 
-export const SETTLEMENT_COLUMNS =
-  'id, proposer, counterparty, legs, expiry, status, cancel_reason, memo_hash, created_height, created_tx_hash, created_at, updated_height';
-export const DELEGATION_COLUMNS =
-  'id, holder, asset_id, delegate, kind_id, units, until, purposes, revocable, ended, created_height, created_tx_hash, ended_height';
+export interface PositionRow {
+  asset_id: string;
+  kind_id: number;
+  kind_class: string;
+  decimals: number;
+  units: string;
+  locked: string;
+  locks: unknown;
+}
+
+export interface ClaimableRow {
+  routed_from: string;
+  ref: string;
+  asset_id: string;
+  kind_id: number;
+  denom: string;
+  units: string;
+  snapshot_index: string;
+  accrued: string;
+  /** the accrual's current index */
+  index: string;
+}
+
+export interface VotingPowerRow {
+  asset_id: string;
+  kind_id: number;
+  delegated_out: string;
+  delegated_in: string;
+}
+
+export interface AttestationRow {
+  type: string;
+  attester: string;
+  expiry: string;
+  revoked: boolean;
+  evidence_hash: string;
+  updated_height: number;
+}
 
 /** Everything /v1/accounts/{addr} reads, from one statement. */
 export interface AccountOverview {

@@ -1,14 +1,40 @@
 /** SQL for transactions (with their events and EVM views): txs pages, a block with its txs, /v1/stats. */
 import { SqlParams } from '../db/params';
 import { jsonList } from '../db/json-list';
-import { DAILY_SERIES_DAYS } from '../presenters/chain';
-import { BLOCK_COLUMNS, type BlockRow, type DayCountRow, indexedHeightSql, metadataInt } from './chainRepository';
+import { BLOCK_COLUMNS, type BlockRow } from './blocks';
+import { DAILY_SERIES_DAYS, type DayCountRow, indexedHeightSql, metadataInt } from './status';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
 import type { TxKey, TxPageRead, TxPageRequest } from '../paging/tx-pages';
-import { ApiTx, EvmRow, presentEvm, presentTx, TxRow } from '../presenters/tx';
 
 /** A tx row with the EVM view of its first MsgEthereumTx joined in (null columns when it has none). */
+export interface TxRow {
+  hash: string;
+  height: number;
+  tx_index: number;
+  code: number;
+  codespace: string;
+  raw_log: string | null;
+  gas_wanted: string;
+  gas_used: string;
+  msgs: unknown;
+  fee: unknown;
+  block_time: string;
+  /** JSON text: the tx's raw events in chain order (see presenters/events.ts) */
+  events: unknown;
+}
+
+export interface EvmRow {
+  tx_hash: string;
+  eth_hash: string;
+  from: string;
+  to: string | null;
+  value: string;
+  gas_used: string;
+  status: number;
+  revert_reason: string | null;
+}
+
 export interface TxWithEvmRow extends TxRow {
   evm_eth_hash: string | null;
   evm_from: string;
@@ -86,20 +112,7 @@ function onFirstRow(value: string, order: string): string {
   return `CASE WHEN row_number() OVER (ORDER BY ${order}) = 1 THEN ${value} END`;
 }
 
-function evmOf(r: TxWithEvmRow): EvmRow {
-  return {
-    tx_hash: r.hash,
-    eth_hash: r.evm_eth_hash ?? '',
-    from: r.evm_from,
-    to: r.evm_to,
-    value: r.evm_value,
-    gas_used: r.evm_gas_used,
-    status: r.evm_status,
-    revert_reason: r.evm_revert_reason,
-  };
-}
-
-export function createTxRepository(t: Tables, gasDenom: string) {
+export function createTxRepository(t: Tables) {
   const txColumns = [
     'hash',
     'height',
@@ -274,12 +287,7 @@ export function createTxRepository(t: Tables, gasDenom: string) {
     return { indexedHeight: metadataInt(first?.indexed), block, txs: rows.filter((r) => r.hash !== null) };
   }
 
-  /** Each row as a full Tx: its events (stored with the row) by event_index, the EVM view joined in. */
-  function present(rows: readonly TxWithEvmRow[]): ApiTx[] {
-    return rows.map((r) => presentTx(r, r.evm_eth_hash === null ? null : presentEvm(evmOf(r), gasDenom)));
-  }
-
-  return { page, stats, byHash, byEthHash, blockWithTxs, present };
+  return { page, stats, byHash, byEthHash, blockWithTxs };
 }
 
 export type TxRepository = ReturnType<typeof createTxRepository>;

@@ -3,8 +3,24 @@ import { SqlParams } from '../db/params';
 import type { Sql } from '../db/sql';
 import { oneWithChildren } from '../db/with-children';
 import type { Tables } from '../db/tables';
-import type { SettlementRow } from '../presenters/account';
-import { SETTLEMENT_COLUMNS } from './accountRepository';
+
+export interface SettlementRow {
+  id: string;
+  proposer: string;
+  counterparty: string;
+  legs: unknown;
+  expiry: string;
+  status: string;
+  cancel_reason: string;
+  memo_hash: string;
+  created_height: number;
+  created_tx_hash: string;
+  created_at: string;
+  updated_height: number;
+}
+
+export const SETTLEMENT_COLUMNS =
+  'id, proposer, counterparty, legs, expiry, status, cancel_reason, memo_hash, created_height, created_tx_hash, created_at, updated_height';
 
 export interface SettlementFilter {
   party?: string;

@@ -4,19 +4,82 @@ import { AssetScoped, assetScopedSql, splitAssetScoped } from '../db/asset-scope
 import type { Sql } from '../db/sql';
 import { jsonList } from '../db/json-list';
 import { oneWithChildren } from '../db/with-children';
-import { indexedHeightSql, metadataInt } from './chainRepository';
-import { latestChecksSql } from './invariantRepository';
+import { indexedHeightSql, metadataInt } from './status';
+import { latestChecksSql } from './invariants';
 import type { Tables } from '../db/tables';
-import type {
-  AccrualRow,
-  AssetDetailRow,
-  AssetRow,
-  EncumbranceSummaryRow,
-  HoldingRow,
-  InvariantCheckRow,
-  KindRow,
-} from '../presenters/asset';
-import { ENCUMBRANCE_REF_PATTERN } from '../presenters/asset';
+import type { InvariantCheckRow } from './invariants';
+
+export interface AssetRow {
+  id: string;
+  issuer: string;
+  status: string;
+  kind_count: number;
+  issuance_locked: boolean;
+  meta_hash: string;
+  created_height: number;
+  created_at: string;
+}
+
+export interface AssetDetailRow extends AssetRow {
+  nonce: string;
+  policy: unknown;
+  roles: unknown;
+  settlement_denom: string;
+  liens_allowed: boolean;
+  distribution_denoms: unknown;
+  bundle_address: string;
+  created_tx_hash: string;
+  updated_height: number;
+}
+
+export interface KindRow {
+  kind_id: number;
+  kind_class: string;
+  decimals: number;
+  bundle: boolean;
+  transferable: boolean;
+  term: unknown;
+  policy_override: unknown;
+  bridgeable: boolean;
+  multiplier: string;
+  supply: string;
+  holder_count: number;
+  svc20_address: string;
+}
+
+export interface AccrualRow {
+  kind_id: number;
+  denom: string;
+  index: string;
+  carry_scaled: string;
+  total_distributed: string;
+  total_paid: string;
+  distributions_count: number;
+  module_held: string;
+  /** Σ over the accrual's claimable entries of accrued + pending, computed in SQL */
+  sum_claimable: string;
+  updated_height: number;
+}
+
+export interface HoldingRow {
+  holder: string;
+  units: string;
+  locked: string;
+  locks: unknown;
+}
+
+export interface EncumbranceSummaryRow {
+  id: string;
+  kind: string;
+  beneficiary: string;
+  units: string;
+  status: string;
+  expiry: string | null;
+  holder_release_after: string | null;
+}
+
+/** A lock held by an encumbrance: `encumbrance/<id>` (the id is the first group; also read in SQL, see holdersPage below). */
+export const ENCUMBRANCE_REF_PATTERN = '^encumbrance/([0-9]+)$';
 
 export interface GraphHolderRow extends HoldingRow {
   kind_id: number;

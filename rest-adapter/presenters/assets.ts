@@ -1,69 +1,20 @@
 /** Asset, Kind, Accrual, holder and graph objects (openapi `assets` schemas). */
+import type { ApiSchema } from './contract';
 import { carryAmount } from '../../src/lib/accrual';
-import type { SupplySnapshot } from '../../reconciler/checks';
-import type { AccrualAnswer } from '../../reconciler/chain-at-height';
+import type {
+  AccrualRow,
+  AssetDetailRow,
+  AssetRow,
+  EncumbranceSummaryRow,
+  HoldingRow,
+  KindRow,
+  LiquidationRow,
+  RedemptionPoolRow,
+} from '../repositories/assets';
+import type { InvariantCheckRow } from '../repositories/invariants';
+import { ENCUMBRANCE_REF_PATTERN } from '../repositories/assets';
+import { presentLatestInvariantCheck } from './invariants';
 import { formatNullableTimestamp, formatTimestamp, amountString, byCodePoint, jsonValue, str, toInt } from './values';
-
-export interface AssetRow {
-  id: string;
-  issuer: string;
-  status: string;
-  kind_count: number;
-  issuance_locked: boolean;
-  meta_hash: string;
-  created_height: number;
-  created_at: string;
-}
-
-export interface AssetDetailRow extends AssetRow {
-  nonce: string;
-  policy: unknown;
-  roles: unknown;
-  settlement_denom: string;
-  liens_allowed: boolean;
-  distribution_denoms: unknown;
-  bundle_address: string;
-  created_tx_hash: string;
-  updated_height: number;
-}
-
-export interface KindRow {
-  kind_id: number;
-  kind_class: string;
-  decimals: number;
-  bundle: boolean;
-  transferable: boolean;
-  term: unknown;
-  policy_override: unknown;
-  bridgeable: boolean;
-  multiplier: string;
-  supply: string;
-  holder_count: number;
-  svc20_address: string;
-}
-
-export interface AccrualRow {
-  kind_id: number;
-  denom: string;
-  index: string;
-  carry_scaled: string;
-  total_distributed: string;
-  total_paid: string;
-  distributions_count: number;
-  module_held: string;
-  /** Σ over the accrual's claimable entries of accrued + pending, computed in SQL */
-  sum_claimable: string;
-  updated_height: number;
-}
-
-export interface InvariantCheckRow {
-  asset_id: string;
-  kind_id: number;
-  height: number;
-  agree: boolean;
-  chain: unknown;
-  indexer: unknown;
-}
 
 export interface LockJson {
   ref: string;
@@ -80,7 +31,7 @@ export interface Policy {
 const TRANSFER_MODES = new Set(['TRANSFER_MODE_OPEN', 'TRANSFER_MODE_ATTESTED', 'TRANSFER_MODE_RESTRICTED']);
 
 /** Policy with every field; an unspecified mode is OPEN, as the chain stores it. */
-export function presentPolicy(raw: unknown): Policy {
+export function presentPolicy(raw: unknown): Policy & ApiSchema<'Policy'> {
   const p = (jsonValue<Record<string, unknown> | null>(raw) ?? {}) as Record<string, unknown>;
   const transfer = str(p.transfer);
   return {
@@ -91,12 +42,12 @@ export function presentPolicy(raw: unknown): Policy {
   };
 }
 
-export function presentRoles(raw: unknown): { operator: string; releaser: string } {
+export function presentRoles(raw: unknown): ApiSchema<'Roles'> {
   const r = (jsonValue<Record<string, unknown> | null>(raw) ?? {}) as Record<string, unknown>;
   return { operator: str(r.operator), releaser: str(r.releaser) };
 }
 
-function presentTerm(raw: unknown): { start: string | null; end: string | null; label: string } | null {
+function presentTerm(raw: unknown): ApiSchema<'Term'> | null {
   const term = jsonValue<Record<string, unknown> | null>(raw);
   if (!term) return null;
   const time = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v));
@@ -108,7 +59,7 @@ function isSet(raw: unknown): boolean {
   return v !== null && v !== undefined;
 }
 
-export function presentKind(row: KindRow, assetPolicy: unknown) {
+export function presentKind(row: KindRow, assetPolicy: unknown): ApiSchema<'Kind'> {
   const overridden = isSet(row.policy_override);
   const multiplier = BigInt(row.multiplier);
   const supply = BigInt(row.supply);
@@ -136,7 +87,7 @@ export function presentKind(row: KindRow, assetPolicy: unknown) {
 }
 
 /** Accrual with residue = module_held − Σ claimable − carry (signed: a drift shows). */
-export function presentAccrual(row: AccrualRow) {
+export function presentAccrual(row: AccrualRow): ApiSchema<'Accrual'> {
   const moduleHeld = BigInt(row.module_held);
   const sumClaimable = BigInt(row.sum_claimable);
   const carry = carryAmount(BigInt(row.carry_scaled));
@@ -156,40 +107,7 @@ export function presentAccrual(row: AccrualRow) {
   };
 }
 
-/** The reconciler's SupplySnapshot as stored (reconciler/checks.ts writes it): every field present. */
-function supplySnapshot(raw: unknown): SupplySnapshot {
-  const s = (jsonValue<Record<string, unknown> | null>(raw) ?? {}) as Record<string, unknown>;
-  return {
-    exists: s.exists !== false,
-    supply: amountString(String(s.supply ?? '0')),
-    holder_count: toInt(String(s.holder_count ?? 0)),
-    holders_sum: amountString(String(s.holders_sum ?? '0')),
-    accruals: Array.isArray(s.accruals) ? (s.accruals as AccrualAnswer[]) : [],
-  };
-}
-
-export function presentInvariantCheck(row: InvariantCheckRow) {
-  return {
-    asset_id: row.asset_id,
-    kind_id: row.kind_id,
-    height: row.height,
-    agree: row.agree,
-    chain: supplySnapshot(row.chain),
-    indexer: supplySnapshot(row.indexer),
-  };
-}
-
-/** The latest check of each kind; agree = every kind agrees; null before the first check. */
-export function presentLatestInvariantCheck(rows: readonly InvariantCheckRow[]) {
-  if (rows.length === 0) return null;
-  return {
-    height: Math.max(...rows.map((r) => r.height)),
-    agree: rows.every((r) => r.agree),
-    checks: rows.map(presentInvariantCheck),
-  };
-}
-
-export function presentAssetSummary(row: AssetRow) {
+export function presentAssetSummary(row: AssetRow): ApiSchema<'AssetSummary'> {
   return {
     id: row.id,
     issuer: row.issuer,
@@ -207,7 +125,7 @@ export function presentAsset(
   kinds: readonly KindRow[],
   accruals: readonly AccrualRow[],
   checks: readonly InvariantCheckRow[],
-) {
+): ApiSchema<'Asset'> {
   return {
     id: row.id,
     issuer: row.issuer,
@@ -240,24 +158,7 @@ export function presentLocks(raw: unknown): LockJson[] {
     .sort((a, b) => byCodePoint(a.ref, b.ref));
 }
 
-export interface HoldingRow {
-  holder: string;
-  units: string;
-  locked: string;
-  locks: unknown;
-}
-
-export interface EncumbranceSummaryRow {
-  id: string;
-  kind: string;
-  beneficiary: string;
-  units: string;
-  status: string;
-  expiry: string | null;
-  holder_release_after: string | null;
-}
-
-export function presentPositionEncumbrance(row: EncumbranceSummaryRow) {
+export function presentPositionEncumbrance(row: EncumbranceSummaryRow): ApiSchema<'PositionEncumbrance'> {
   return {
     id: toInt(row.id),
     kind: row.kind,
@@ -269,8 +170,6 @@ export function presentPositionEncumbrance(row: EncumbranceSummaryRow) {
   };
 }
 
-/** A lock held by an encumbrance: `encumbrance/<id>` (the id is the first group; also read in SQL, see assetRepository.holdersPage). */
-export const ENCUMBRANCE_REF_PATTERN = '^encumbrance/([0-9]+)$';
 const ENCUMBRANCE_REF_RE = new RegExp(ENCUMBRANCE_REF_PATTERN);
 
 /** Ids of the encumbrances behind a position's `encumbrance/<id>` locks. */
@@ -278,7 +177,8 @@ export function encumbranceIdsOf(locks: readonly LockJson[]): string[] {
   return locks.map((l) => ENCUMBRANCE_REF_RE.exec(l.ref)?.[1]).filter((id): id is string => id !== undefined);
 }
 
-export function presentGraphHolder(row: HoldingRow) {
+/** The fields a graph holder and a Holder share (openapi GraphHolder is their open form). */
+function holderFields(row: HoldingRow) {
   return {
     holder: row.holder,
     units: amountString(row.units),
@@ -287,12 +187,69 @@ export function presentGraphHolder(row: HoldingRow) {
   };
 }
 
+export function presentGraphHolder(row: HoldingRow): ApiSchema<'GraphHolder'> {
+  return holderFields(row);
+}
+
 /** Holder with the typed breakdown of its ACTIVE encumbrances (by id). */
-export function presentHolder(row: HoldingRow, encumbrances: ReadonlyMap<string, EncumbranceSummaryRow>) {
+export function presentHolder(
+  row: HoldingRow,
+  encumbrances: ReadonlyMap<string, EncumbranceSummaryRow>,
+): ApiSchema<'Holder'> {
   const locks = presentLocks(row.locks);
   const active = encumbranceIdsOf(locks)
     .map((id) => encumbrances.get(id))
     .filter((e): e is EncumbranceSummaryRow => e !== undefined && e.status === 'active')
     .sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)));
-  return { ...presentGraphHolder(row), locks, encumbrances: active.map(presentPositionEncumbrance) };
+  return { ...holderFields(row), locks, encumbrances: active.map(presentPositionEncumbrance) };
+}
+
+// ---- AssetLiquidation: waterfall tiers, liquidation record and redemption pools
+
+interface StoredTier {
+  rank?: unknown;
+  kind_id?: unknown;
+  claim_per_unit?: unknown;
+  owed?: unknown;
+  paid?: unknown;
+  cumulative_paid?: unknown;
+}
+
+const amountOr0 = (v: unknown) => amountString(str(v) || '0');
+
+/** Tiers by rank; owed/paid/cumulative_paid "0" before a liquidation. */
+export function presentWaterfall(raw: unknown): ApiSchema<'WaterfallTier'>[] {
+  const tiers = jsonValue<StoredTier[] | null | undefined>(raw) ?? [];
+  return tiers
+    .map((t) => ({
+      rank: Number(t.rank ?? 0),
+      kind_id: Number(t.kind_id ?? 0),
+      claim_per_unit: amountOr0(t.claim_per_unit),
+      owed: amountOr0(t.owed),
+      paid: amountOr0(t.paid),
+      cumulative_paid: amountOr0(t.cumulative_paid),
+    }))
+    .sort((a, b) => a.rank - b.rank);
+}
+
+export function presentLiquidationRecord(row: LiquidationRow | undefined): ApiSchema<'Liquidation'> | null {
+  if (!row) return null;
+  return {
+    status: row.completed_height === null ? 'started' : 'completed',
+    denom: row.denom,
+    proceeds: amountString(row.proceeds),
+    surplus: amountString(row.surplus),
+    started_height: row.started_height,
+    started_at: formatTimestamp(row.started_at),
+    completed_height: row.completed_height,
+  };
+}
+
+export function presentRedemptionPool(row: RedemptionPoolRow): ApiSchema<'RedemptionPool'> {
+  return {
+    kind_id: row.kind_id,
+    denom: row.denom,
+    amount: amountString(row.amount),
+    units_outstanding: amountString(row.units_outstanding),
+  };
 }

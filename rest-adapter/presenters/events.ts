@@ -8,24 +8,12 @@
  * block-level event.
  */
 import { decodeTypedEvent, type EventAttribute } from '../../src/lib/typed-event';
+import type { RawEvent } from '../db/raw-event';
 import { jsonValue } from './values';
+import type { ApiSchema } from './contract';
 
-export interface ApiEvent {
-  event_index: number;
-  type: string;
-  msg_index: number | null;
-  mode?: string;
-  attributes: EventAttribute[];
-  /** proto-JSON object or null */
-  decoded: Record<string, unknown> | null;
-  applied: boolean;
-}
-
-/** One stored raw event; attributes may carry more than key and value (Comet's `index`). */
-export interface RawEvent {
-  type: string;
-  attributes?: readonly { key: unknown; value: unknown }[] | null;
-}
+/** openapi `Event`. */
+export type ApiEvent = ApiSchema<'Event'>;
 
 /** Where events come from: a tx (with its result code) or the block itself (finalize_block_events). */
 export type EventOrigin = { kind: 'tx'; code: number } | { kind: 'block' };

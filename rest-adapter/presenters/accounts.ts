@@ -1,81 +1,13 @@
-/** Account parts: positions, locks, claimable income, voting power, attestations, delegations, settlements. */
+/** Account parts: positions, locks, claimable income, voting power, attestations (delegations and settlements: their own presenters). */
+import type { ApiSchema } from './contract';
 import { pendingIncome } from '../../src/lib/accrual';
 import { fromBaseUnits } from '../../src/lib/amount';
-import { amountString, byCodePoint, formatTimestamp, jsonValue, str, timestampMs, toInt } from './values';
-import { LockJson, presentLocks } from './asset';
-
-export interface PositionRow {
-  asset_id: string;
-  kind_id: number;
-  kind_class: string;
-  decimals: number;
-  units: string;
-  locked: string;
-  locks: unknown;
-}
-
-export interface ClaimableRow {
-  routed_from: string;
-  ref: string;
-  asset_id: string;
-  kind_id: number;
-  denom: string;
-  units: string;
-  snapshot_index: string;
-  accrued: string;
-  /** the accrual's current index */
-  index: string;
-}
-
-export interface VotingPowerRow {
-  asset_id: string;
-  kind_id: number;
-  delegated_out: string;
-  delegated_in: string;
-}
-
-export interface AttestationRow {
-  type: string;
-  attester: string;
-  expiry: string;
-  revoked: boolean;
-  evidence_hash: string;
-  updated_height: number;
-}
-
-export interface DelegationRow {
-  id: string;
-  holder: string;
-  asset_id: string;
-  delegate: string;
-  kind_id: number;
-  units: string;
-  until: string;
-  purposes: unknown;
-  revocable: boolean;
-  ended: string;
-  created_height: number;
-  created_tx_hash: string;
-  ended_height: number | null;
-}
-
-export interface SettlementRow {
-  id: string;
-  proposer: string;
-  counterparty: string;
-  legs: unknown;
-  expiry: string;
-  status: string;
-  cancel_reason: string;
-  memo_hash: string;
-  created_height: number;
-  created_tx_hash: string;
-  created_at: string;
-  updated_height: number;
-}
+import { amountString, byCodePoint, formatTimestamp, timestampMs } from './values';
+import { LockJson, presentLocks } from './assets';
+import type { AttestationRow, ClaimableRow, PositionRow, VotingPowerRow } from '../repositories/accounts';
 
 /** Positions with units > 0 grouped by asset (asset_id, then kind_id order from the query). */
-export function presentAssets(rows: readonly PositionRow[]) {
+export function presentAssets(rows: readonly PositionRow[]): ApiSchema<'AccountAsset'>[] {
   const byAsset = new Map<string, ReturnType<typeof presentPosition>[]>();
   for (const row of rows) {
     if (BigInt(row.units) <= 0n) continue;
@@ -86,7 +18,7 @@ export function presentAssets(rows: readonly PositionRow[]) {
   return [...byAsset.entries()].map(([asset_id, positions]) => ({ asset_id, positions }));
 }
 
-function presentPosition(row: PositionRow) {
+function presentPosition(row: PositionRow): ApiSchema<'AccountPosition'> {
   return {
     kind_id: row.kind_id,
     class: row.kind_class,
@@ -98,7 +30,7 @@ function presentPosition(row: PositionRow) {
 }
 
 /** Every lock of the account, by asset_id, kind_id, ref. */
-export function presentAccountLocks(rows: readonly PositionRow[]) {
+export function presentAccountLocks(rows: readonly PositionRow[]): ApiSchema<'AccountLock'>[] {
   return rows
     .flatMap((row) =>
       presentLocks(row.locks).map((l: LockJson) => ({
@@ -116,7 +48,7 @@ export function presentAccountLocks(rows: readonly PositionRow[]) {
  * total = accrued + pending; entries with nothing to claim are left out, as the chain's
  * Claimable query does. By asset_id, kind_id, denom, routed_from.
  */
-export function presentClaimable(rows: readonly ClaimableRow[]) {
+export function presentClaimable(rows: readonly ClaimableRow[]): ApiSchema<'ClaimableEntry'>[] {
   return rows
     .map((r) => {
       const index = BigInt(r.index);
@@ -158,7 +90,10 @@ interface KindPower {
  * minus what is delegated out, plus what is delegated in. One entry per asset with any
  * of the three non-zero, by asset_id; kinds by kind_id.
  */
-export function presentVotingPower(positions: readonly PositionRow[], delegated: readonly VotingPowerRow[]) {
+export function presentVotingPower(
+  positions: readonly PositionRow[],
+  delegated: readonly VotingPowerRow[],
+): ApiSchema<'VotingPower'>[] {
   const kinds = new Map<string, KindPower>();
   const kindOf = (assetId: string, kindId: number): KindPower => {
     const key = `${assetId}|${kindId}`;
@@ -208,7 +143,7 @@ function votingPowerOf(assetId: string, kinds: KindPower[]) {
 }
 
 /** live = not revoked and expiry later than the latest block time. */
-export function presentAttestation(row: AttestationRow, latestBlockTimeMs: number) {
+export function presentAttestation(row: AttestationRow, latestBlockTimeMs: number): ApiSchema<'Attestation'> {
   return {
     type: row.type,
     attester: row.attester,
@@ -216,60 +151,6 @@ export function presentAttestation(row: AttestationRow, latestBlockTimeMs: numbe
     revoked: row.revoked,
     evidence_hash: row.evidence_hash,
     live: !row.revoked && timestampMs(row.expiry) > latestBlockTimeMs,
-    updated_height: row.updated_height,
-  };
-}
-
-export function presentDelegation(row: DelegationRow) {
-  return {
-    id: toInt(row.id),
-    holder: row.holder,
-    asset_id: row.asset_id,
-    delegate: row.delegate,
-    kind_id: row.kind_id,
-    units: amountString(row.units),
-    until: formatTimestamp(row.until),
-    purposes: (jsonValue<unknown[] | null>(row.purposes) ?? []).map(String),
-    revocable: row.revocable,
-    ended: row.ended,
-    created_height: row.created_height,
-    created_tx_hash: row.created_tx_hash,
-    ended_height: row.ended_height,
-  };
-}
-
-interface StoredLeg {
-  direction?: unknown;
-  right?: { asset_id?: unknown; kind_id?: unknown; units?: unknown } | null;
-  coin?: { denom?: unknown; amount?: unknown } | null;
-}
-
-/** A Leg with exactly one of `right` or `coin` (proto-JSON may carry the unset one as null). */
-function presentLeg(leg: StoredLeg) {
-  if (leg.right) {
-    const r = leg.right;
-    return {
-      direction: str(leg.direction),
-      right: { asset_id: str(r.asset_id), kind_id: Number(r.kind_id ?? 0), units: amountString(str(r.units) || '0') },
-    };
-  }
-  const c = leg.coin ?? {};
-  return { direction: str(leg.direction), coin: { denom: str(c.denom), amount: amountString(str(c.amount) || '0') } };
-}
-
-export function presentSettlement(row: SettlementRow) {
-  return {
-    id: toInt(row.id),
-    proposer: row.proposer,
-    counterparty: row.counterparty,
-    legs: (jsonValue<StoredLeg[] | null>(row.legs) ?? []).map(presentLeg),
-    expiry: formatTimestamp(row.expiry),
-    status: row.status,
-    cancel_reason: row.cancel_reason,
-    memo_hash: row.memo_hash,
-    created_height: row.created_height,
-    created_tx_hash: row.created_tx_hash,
-    created_at: formatTimestamp(row.created_at),
     updated_height: row.updated_height,
   };
 }

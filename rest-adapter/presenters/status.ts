@@ -1,10 +1,10 @@
-/** Status, Stats daily series and Block objects. */
-import type { BlockRow, DayCountRow, Progress, TotalsRow } from '../repositories/chainRepository';
+/** Status and the Stats daily series (openapi `Status`, `TxDay`). */
+import type { ApiSchema } from './contract';
+import { DAILY_SERIES_DAYS, type DayCountRow, type Progress, type TotalsRow } from '../repositories/status';
 import { formatTimestamp, timestampMs } from './values';
 
 /** Shown as latest_block_time before the first block is indexed (indexed_height 0 says so). */
 export const NO_BLOCK_TIME = '1970-01-01T00:00:00Z';
-export const DAILY_SERIES_DAYS = 14;
 const DAY_MS = 86_400_000;
 
 export function presentStatus(
@@ -12,7 +12,7 @@ export function presentStatus(
   totals: TotalsRow | undefined,
   reconciliationDisagreements: number,
   nowMs: number,
-) {
+): ApiSchema<'Status'> {
   const chainHeight = Math.max(progress.targetHeight, progress.indexedHeight);
   return {
     indexed_height: progress.indexedHeight,
@@ -35,19 +35,8 @@ export function dailyWindow(lastDay: string): string[] {
   return Array.from({ length: DAILY_SERIES_DAYS }, (_, i) => utcDay(end - (DAILY_SERIES_DAYS - 1 - i) * DAY_MS));
 }
 
-/** Zero-filled counts of `days` (SPEC parameter rule 4). */
+/** Zero-filled counts of `days` (openapi.yaml getStats `tx_daily`). */
 export function dailySeries(days: readonly string[], rows: readonly DayCountRow[]): { day: string; count: number }[] {
   const counts = new Map(rows.map((r) => [r.day, r.count]));
-  return days.map((day) => ({ day, count: counts.get(day) ?? 0 }));
-}
-
-export function presentBlock(row: BlockRow) {
-  return {
-    height: row.height,
-    hash: row.hash.toUpperCase(),
-    time: formatTimestamp(row.time),
-    proposer: row.proposer.toUpperCase(),
-    tx_count: row.tx_count,
-    event_count: row.event_count,
-  };
+  return days.map((day) => ({ day, count: counts.get(day) ?? 0 }) satisfies ApiSchema<'TxDay'>);
 }

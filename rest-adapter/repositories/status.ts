@@ -1,5 +1,4 @@
-/** SQL for the node's progress (_metadata), the chain counters, blocks and daily counts. */
-import { SqlParams } from '../db/params';
+/** SQL for /v1/status: the node's progress (_metadata), the chain counters, reconciliation disagreements; the scalar subqueries other statements read beside their rows. */
 import type { Sql } from '../db/sql';
 import type { Tables } from '../db/tables';
 
@@ -17,17 +16,8 @@ export interface TotalsRow {
   latest_block_time: string;
 }
 
-export interface BlockRow {
-  height: number;
-  hash: string;
-  time: string;
-  proposer: string;
-  tx_count: number;
-  event_count: number;
-}
-
-export const BLOCK_COLUMNS = ['height', 'hash', 'time', 'proposer', 'tx_count', 'event_count'] as const;
-const blockColumns = BLOCK_COLUMNS.join(', ');
+/** Length of the /v1/stats daily series (UTC days ending on the latest block's day). */
+export const DAILY_SERIES_DAYS = 14;
 
 export interface DayCountRow {
   day: string;
@@ -57,7 +47,7 @@ export interface StatusRead {
   reconciliationDisagreements: number;
 }
 
-export function createChainRepository(t: Tables) {
+export function createStatusRepository(t: Tables) {
   async function progress(sql: Sql): Promise<Progress> {
     const rows = await sql.rows<{ key: string; value: unknown }>(
       `SELECT key, value FROM ${t.metadata} WHERE key IN ('lastProcessedHeight', 'targetHeight')`,
@@ -97,17 +87,7 @@ export function createChainRepository(t: Tables) {
     };
   }
 
-  /** Up to n blocks below `below` (all when null), newest first. */
-  async function blocksBelow(sql: Sql, below: number | null, n: number): Promise<BlockRow[]> {
-    const p = new SqlParams();
-    const where = below === null ? '' : `WHERE height < ${p.add(below)}`;
-    return sql.rows<BlockRow>(
-      `SELECT ${blockColumns} FROM ${t.blocks} ${where} ORDER BY height DESC LIMIT ${p.add(n)}`,
-      p.values,
-    );
-  }
-
-  return { progress, status, blocksBelow };
+  return { progress, status };
 }
 
-export type ChainRepository = ReturnType<typeof createChainRepository>;
+export type StatusRepository = ReturnType<typeof createStatusRepository>;

@@ -1,0 +1,92 @@
+/**
+ * JSON values for GraphQL clients. The indexer keeps raw chain payloads as JSON text (a tx's
+ * `msgs`, `fee` and `events`, a block's `events`: schema.graphql says why), so through
+ * PostGraphile they arrive as strings. These SQL functions are PostGraphile computed columns
+ * (`<table>_<name>(row)`, STABLE, in the table's schema) that expose the same text as `json`:
+ * `Tx.msgsJson`, `Tx.feeJson`, `Tx.eventsJson` and `Block.eventsJson`, selectable as JSON values
+ * beside the string fields, which stay for compatibility. `json` (not `jsonb`) keeps the stored
+ * text as it is: key order (`@type` first in msgs) and numbers unchanged.
+ *
+ * Whoever serves GraphQL creates them, idempotently, before its schema is introspected:
+ * launcher/graphql.ts for `npm start`, and for docker-compose the one-shot `graphql-json`
+ * service (this file run as a script) that `subql-query` waits for. The indexer never does:
+ * its tables are its own. A `--force-clean` of the node drops the schema and these with it;
+ * the next GraphQL start creates them again.
+ *
+ *   DB_HOST=… DB_SCHEMA=svc ts-node --transpile-only launcher/graphql-json.ts
+ */
+import { Pool, type PoolClient } from 'pg';
+
+/** [table, text column]: each becomes the computed column `<column>Json` of the table's type. */
+export const JSON_TEXT_COLUMNS: readonly (readonly [table: string, column: string, what: string])[] = [
+  ['txes', 'msgs', "The tx's messages as JSON (proto-JSON, each with `@type` first): the `msgs` text parsed."],
+  ['txes', 'fee', "The tx's fee as JSON ([{denom, amount}]): the `fee` text parsed."],
+  [
+    'txes',
+    'events',
+    "The tx's events as JSON ([{type, attributes: [{key, value}]}] in chain order): the `events` text parsed.",
+  ],
+  [
+    'blocks',
+    'events',
+    'The block-level events as JSON ([{type, attributes: [{key, value}]}] in chain order): the `events` text parsed.',
+  ],
+];
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** The statements that (re)create the functions of `schema`; each is idempotent. */
+export function jsonColumnStatements(schema: string): string[] {
+  const s = quoteIdent(schema);
+  return JSON_TEXT_COLUMNS.flatMap(([table, column, what]) => {
+    const fn = `${s}.${quoteIdent(`${table}_${column}_json`)}`;
+    return [
+      `CREATE OR REPLACE FUNCTION ${fn}(r ${s}.${quoteIdent(table)}) RETURNS json
+         LANGUAGE sql STABLE PARALLEL SAFE AS $fn$ SELECT r.${quoteIdent(column)}::json $fn$`,
+      `COMMENT ON FUNCTION ${fn}(${s}.${quoteIdent(table)}) IS '${what.replace(/'/g, "''")}'`,
+    ];
+  });
+}
+
+/** Lock key serialising concurrent installers (two GraphQL servers starting at once). */
+const INSTALL_LOCK = 0x737663_6a73; // "svcjs"
+
+/** Creates (or replaces) the functions in one transaction; the node's tables must exist. */
+export async function installJsonColumns(client: Pick<PoolClient, 'query'>, schema: string): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [INSTALL_LOCK]);
+    for (const statement of jsonColumnStatements(schema)) await client.query(statement);
+    await client.query('COMMIT');
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  }
+}
+
+/** Script entry (docker-compose `graphql-json`): the database and schema as the rest-adapter reads them. */
+async function main(): Promise<void> {
+  const { loadRestConfig } = await import('../rest-adapter/config');
+  const config = loadRestConfig(process.env);
+  const pool = new Pool({ ...config.database, max: 1 });
+  try {
+    const client = await pool.connect();
+    try {
+      await installJsonColumns(client, config.schema);
+    } finally {
+      client.release();
+    }
+    console.log(`graphql-json: JSON computed columns ready in schema ${config.schema}`);
+  } finally {
+    await pool.end();
+  }
+}
+
+if (require.main === module) {
+  main().catch((e: unknown) => {
+    console.error(`graphql-json: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,31 @@
+/** SQL for the block list (a block with its txs: repositories/txs.ts blockWithTxs). */
+import { SqlParams } from '../db/params';
+import type { Sql } from '../db/sql';
+import type { Tables } from '../db/tables';
+
+export interface BlockRow {
+  height: number;
+  hash: string;
+  time: string;
+  proposer: string;
+  tx_count: number;
+  event_count: number;
+}
+
+export const BLOCK_COLUMNS = ['height', 'hash', 'time', 'proposer', 'tx_count', 'event_count'] as const;
+const blockColumns = BLOCK_COLUMNS.join(', ');
+
+export function createBlockRepository(t: Tables) {
+  /** Up to n blocks below `below` (all when null), newest first. */
+  async function blocksBelow(sql: Sql, below: number | null, n: number): Promise<BlockRow[]> {
+    const p = new SqlParams();
+    const where = below === null ? '' : `WHERE height < ${p.add(below)}`;
+    return sql.rows<BlockRow>(
+      `SELECT ${blockColumns} FROM ${t.blocks} ${where} ORDER BY height DESC LIMIT ${p.add(n)}`,
+      p.values,
+    );
+  }
+  return { blocksBelow };
+}
+
+export type BlockRepository = ReturnType<typeof createBlockRepository>;
