@@ -1,6 +1,6 @@
 /**
  * The store's ordering key of (height, tx_index, event_index), as schema.graphql defines it
- * and src/mappings/util/values.ts `seqOf` writes it (a unit test checks they agree):
+ * and src/mappings/infra/values.ts `seqOf` writes it (a unit test checks they agree):
  *   seq = height * 10^10 + (tx_index + 1) * 10^5 + (event_index + 1)
  * Keyset conditions compare `seq` so one index serves each list.
  */

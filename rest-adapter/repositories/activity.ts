@@ -23,7 +23,7 @@ export interface ActivityRow {
   event: RawEvent | null;
 }
 
-/** Feed ids as the mappings write them (src/mappings/util/activity.ts). */
+/** Feed ids as the mappings write them (src/mappings/domain/activity.ts). */
 export const assetFeed = (assetId: string) => `asset:${assetId}`;
 export const accountFeed = (bech32: string) => `account:${bech32}`;
 

@@ -76,13 +76,9 @@ describe('lookup and error rules on the node-built store', () => {
       ]);
     });
 
-    // Known gap (issue 18 item 5): the indexer creates an Account row only for typed-event subjects
-    // and holders, so an account the chain recorded only in bank transfers, fees or failed txs
-    // (here: module accounts such as the fee collector) answers known: false. The store holds
-    // those parties only inside txes.events (JSON text, no index), so the fix is an Account row
-    // written by the chain handler (src/mappings), not a read-side scan. `it.failing` turns red
-    // the day the indexer writes those rows: then make it a plain `it`.
-    it.failing('bech32: known for every party of a bank transfer or fee the chain recorded', async () => {
+    // The indexer writes an Account row for every party the chain's own events name
+    // (src/mappings/domain/activity.ts recordParties): bank transfers, fees, failed txs' signers.
+    it('bech32: known for every party of a bank transfer or fee the chain recorded', async () => {
       const { rows } = await api.store.pool.query<{ address: string }>(
         `SELECT DISTINCT a->>'value' AS address
          FROM "${api.store.schema}".txes, jsonb_array_elements(events::jsonb) e, jsonb_array_elements(e->'attributes') a
