@@ -182,9 +182,8 @@ function plannerView(chain: DevnetChain, planned: Set<string>): DevnetChain {
   });
 }
 
-/** One journaled live block: its txs through the real CheckTx, the scenario plans along, the block must hash the same. */
-async function replayLiveBlock(engine: ScenarioEngine, saved: JournalBlock, o: EmbeddedDevnetOptions): Promise<number> {
-  const chain = engine.chain;
+/** Puts a journaled block's txs through the real CheckTx again; one it refuses means the journal is not this chain's. */
+async function checkJournaledTxs(chain: DevnetChain, saved: JournalBlock, o: EmbeddedDevnetOptions): Promise<void> {
   for (const tx of txBytes(saved)) {
     const r = await chain.checkTx(tx);
     if (r.code !== 0)
@@ -193,6 +192,12 @@ async function replayLiveBlock(engine: ScenarioEngine, saved: JournalBlock, o: E
         `journaled tx ${r.hash} of block ${saved.height} is refused on replay (${r.codespace}/${r.code} ${r.log})`,
       );
   }
+}
+
+/** One journaled live block: its txs through the real CheckTx, the scenario plans along, the block must hash the same. */
+async function replayLiveBlock(engine: ScenarioEngine, saved: JournalBlock, o: EmbeddedDevnetOptions): Promise<number> {
+  const chain = engine.chain;
+  await checkJournaledTxs(chain, saved, o);
   const planned = new Set<string>();
   engine.world.chain = plannerView(chain, planned);
   let block: StoredBlock;
@@ -279,14 +284,7 @@ function usableSnapshot(o: EmbeddedDevnetOptions, archive: BlockArchive): Devnet
 
 /** One journaled block made again from its txs and time, without the scenario (a tail replay after a snapshot). */
 async function replayJournaledBlock(chain: DevnetChain, saved: JournalBlock, o: EmbeddedDevnetOptions): Promise<void> {
-  for (const tx of txBytes(saved)) {
-    const r = await chain.checkTx(tx);
-    if (r.code !== 0)
-      throw conflict(
-        o.dataDir,
-        `journaled tx ${r.hash} of block ${saved.height} is refused on replay (${r.codespace}/${r.code} ${r.log})`,
-      );
-  }
+  await checkJournaledTxs(chain, saved, o);
   const block = chain.produceBlock(saved.timeMs);
   if (upperHex(block.blockId.hash) !== saved.hash)
     throw conflict(o.dataDir, `replayed block ${saved.height} hashes differently from the journal`);

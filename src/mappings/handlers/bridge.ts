@@ -155,44 +155,43 @@ export async function handleBridgeRouteStatusChanged(ctx: EventCtx<EventRouteSta
   }
 }
 
-export async function handleBridgeBridgedOut(ctx: EventCtx<EventBridged>): Promise<void> {
+/**
+ * A transfer over a route, either way: the route's counters (in the block time's window), the
+ * transfer row, and for RIGHT_OUT routes the units between the local party and the escrow.
+ */
+async function applyBridged(ctx: EventCtx<EventBridged>, direction: 'out' | 'in'): Promise<void> {
   const e = ctx.decoded;
   const amount = big(e.amount);
+  const local = direction === 'out' ? e.sender : e.recipient;
   const route = await requireRoute(ctx, e.route_id);
   if (route) {
     rollWindow(route, ctx.blockTimeNs);
-    route.outbound += amount;
-    route.outboundUsed += amount;
+    if (direction === 'out') {
+      route.outbound += amount;
+      route.outboundUsed += amount;
+    } else {
+      route.inbound += amount;
+      route.inboundUsed += amount;
+    }
     route.transfers += 1;
     route.updatedHeight = ctx.height;
     markDirty(route);
     await checkCountersAfter(ctx, route, e.counters_after);
-    await moveRightUnits(ctx, route, e.sender, route.escrowAddress, amount);
+    const [from, to] = direction === 'out' ? [local, route.escrowAddress] : [route.escrowAddress, local];
+    await moveRightUnits(ctx, route, from, to, amount);
   }
-  put(BridgeTransfer, transfer(ctx, route, 'out', 'in_flight'));
+  put(BridgeTransfer, transfer(ctx, route, direction, direction === 'out' ? 'in_flight' : 'completed'));
   await checkPositionsAfter(ctx, e.positions_after);
   if (route?.direction === RIGHT_OUT) subjectAsset(ctx, route.assetId);
-  subjectAccount(ctx, e.sender);
+  subjectAccount(ctx, local);
+}
+
+export async function handleBridgeBridgedOut(ctx: EventCtx<EventBridged>): Promise<void> {
+  await applyBridged(ctx, 'out');
 }
 
 export async function handleBridgeBridgedIn(ctx: EventCtx<EventBridged>): Promise<void> {
-  const e = ctx.decoded;
-  const amount = big(e.amount);
-  const route = await requireRoute(ctx, e.route_id);
-  if (route) {
-    rollWindow(route, ctx.blockTimeNs);
-    route.inbound += amount;
-    route.inboundUsed += amount;
-    route.transfers += 1;
-    route.updatedHeight = ctx.height;
-    markDirty(route);
-    await checkCountersAfter(ctx, route, e.counters_after);
-    await moveRightUnits(ctx, route, route.escrowAddress, e.recipient, amount);
-  }
-  put(BridgeTransfer, transfer(ctx, route, 'in', 'completed'));
-  await checkPositionsAfter(ctx, e.positions_after);
-  if (route?.direction === RIGHT_OUT) subjectAsset(ctx, route.assetId);
-  subjectAccount(ctx, e.recipient);
+  await applyBridged(ctx, 'in');
 }
 
 /** The chain emits it at BeginBlock (before the block's txs); applied wherever it arrives, in chain order. */
