@@ -268,7 +268,7 @@ export interface paths {
         };
         /**
          * Activity feed of an asset
-         * @description Every typed event whose derivation rule declares the asset a subject (see proto/README.md), newest first, keyset on (height, tx_index, event_index) descending; block-level events have tx_index -1 and tx_hash null. Body (a design choice, SPEC leaves it open): `{asset_id, events, next_cursor}`.
+         * @description Every typed event whose derivation rule declares the asset a subject (see proto/README.md), newest first, keyset on (height, tx_index, event_index) descending; block-level events have tx_index -1 and tx_hash null. Body (a design choice, the product specification leaves it open): `{asset_id, events, next_cursor}`.
          */
         get: operations["listAssetEvents"];
         put?: never;
@@ -1084,14 +1084,14 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description Design choice (SPEC leaves the body open). */
+        /** @description Design choice (the product specification leaves the body open). */
         AssetActivityPage: {
             asset_id: components["schemas"]["AssetId"];
             /** @description Newest first. */
             events: components["schemas"]["ActivityEvent"][];
             next_cursor: components["schemas"]["NextCursor"];
         };
-        /** @description Design choice (SPEC leaves the body open). */
+        /** @description Design choice (the product specification leaves the body open). */
         AccountActivityPage: {
             address: components["schemas"]["Bech32Address"];
             /** @description Newest first. */

@@ -122,7 +122,7 @@ export function toEvmAddress(address: string | ArrayLike<number>, hrp: string = 
 }
 
 /**
- * Parses any accepted account spelling (SPEC.md "account address"):
+ * Parses any accepted account spelling (openapi.yaml, "AccountAddress"):
  * bech32 with the configured prefix (20 or 32 bytes), or `0x` + 40 hex with the
  * EIP-55 rule of `parseEvmAddress`. No trimming: surrounding whitespace is rejected.
  */

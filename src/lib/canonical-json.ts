@@ -1,7 +1,7 @@
 /**
  * Canonical JSON (object keys sorted by UTF-16 code unit, no whitespace) and the
  * asset metadata hash: SHA-256 of the UTF-8 bytes of the canonical document, so the
- * same document always yields the same meta_hash (SPEC "Derived identifiers").
+ * same document always yields the same meta_hash (README, "Derived identifiers").
  *
  * Strings and numbers are written as ECMAScript's JSON.stringify writes them, which
  * is also what RFC 8785 (JCS) prescribes; for documents of strings with ASCII keys

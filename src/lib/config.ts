@@ -9,7 +9,7 @@
 import { ConfigError } from './errors';
 
 export interface ChainConfig {
-  /** bech32 human-readable prefix of account addresses (`<hrp>` in SPEC.md). */
+  /** bech32 human-readable prefix of account addresses (README, chain parameters). */
   readonly hrp: string;
   /** gas / fee denom (`<gas_denom>`). */
   readonly gasDenom: string;

@@ -1,12 +1,12 @@
 /**
  * Error classes shared by mappings, the REST adapter, app services and the devnet.
  *
- * `code` carries the API error code of SPEC.md section 7 (bad_request, not_found,
+ * `code` carries the API error code of openapi.yaml (`Error.code`) (bad_request, not_found,
  * internal, method_not_allowed) so an HTTP error middleware can map an error to a
  * response body `{ error, code }` without string matching on messages.
  */
 
-/** The error codes of SPEC.md section 7. */
+/** The error codes of openapi.yaml (`Error.code`). */
 export type ApiErrorCode = 'bad_request' | 'not_found' | 'internal' | 'method_not_allowed';
 
 /** Base class: every error of this library has a stable `code`. */

@@ -3,7 +3,7 @@
  * MsgCreateAsset with the template's kinds → MsgIssue to the first holders →
  * MsgLockIssuance → (community) one more MsgIssue that fails with asset/5.
  *
- * Templates (SPEC "Metadata templates"): community = one ECONOMIC kind, fixed
+ * Templates (docs/app-services.md, launchpad templates): community = one ECONOMIC kind, fixed
  * supply; dividend = ECONOMIC + INCOME; equity = ECONOMIC, INCOME, VOTE;
  * bond = a REDEMPTION kind and one INCOME kind per coupon date.
  */

@@ -1,6 +1,5 @@
 /**
- * Pledge → loan → repay or liquidate (SPEC "Behaviour of the application
- * endpoints" 1 and the repayment flow of section 3):
+ * Pledge → loan → repay or liquidate (docs/app-services.md, "Lender"):
  *  - the borrower pledges the same units of every kind of a share to the
  *    lender, one pledge per tx (all in one block): exercisable, income routed
  *    to the lender, no holder release, no expiry;
@@ -27,7 +26,7 @@ import { submitClaim } from './payout';
 import { CommittedEvents, transferredAmount } from './services';
 import { expectOk, responseId, shuffled, WHOLE } from './util';
 
-/** 5000 units of the stable denom: the lender's cap (SPEC section 8). */
+/** 5000 units of the stable denom: the lender's cap (docs/app-services.md). */
 const MAX_PRINCIPAL = 5_000_000_000n;
 
 interface LoanState {

@@ -5,7 +5,7 @@
  * that the settlement is still pending and that the counterparty can still
  * deliver its ASK legs; if not, the counterparty cancels instead.
  *
- * The desk RFQ (SPEC behaviour 2): the desk proposes to the requester with
+ * The desk RFQ (docs/app-services.md, "Trade desk"): the desk proposes to the requester with
  * the desk side escrowed: for `sell` it gives the stable denom at its bid and
  * asks the units, for `buy` it gives the units at its ask and asks the stable
  * denom. Holders also offer the desk whole shares at its bid, which it
@@ -142,7 +142,7 @@ export function deskPrice(ctx: Ctx, asset: LaunchedAsset, kindId: number, side: 
   return price > 0n ? price : 1n;
 }
 
-/** 5000 units of the stable denom per trade at most (SPEC section 8). */
+/** 5000 units of the stable denom per trade at most (docs/app-services.md). */
 const MAX_TRADE = 5_000_000_000n;
 
 function rfqLegs(ctx: Ctx, asset: LaunchedAsset, side: 'sell' | 'buy', kindId: number, units: bigint): LegSpec[] {
@@ -162,7 +162,7 @@ function rfqEnding(ctx: Ctx, cycle: number): Ending {
   return (['accept', 'cancel', 'expire'] as Ending[])[ctx.rng.weighted([70, 15, 15])];
 }
 
-/** A holder offers the desk equal units of every kind (one whole share each) against the stable denom at the desk's bid (SPEC behaviour 3). */
+/** A holder offers the desk equal units of every kind (one whole share each) against the stable denom at the desk's bid (docs/app-services.md, "Trade desk"). */
 function offerToDesk(ctx: Ctx, asset: LaunchedAsset, cycle: number, ending: 'accept' | 'leave'): Flow | null {
   const desk = ctx.cast.roles.desk;
   const holder = ctx.rng.pick(ctx.cast.holders);

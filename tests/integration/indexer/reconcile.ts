@@ -8,7 +8,7 @@
  * queries cannot list: assets, routes, pools, accrual denoms, issuer counts)
  * and the chain's own block/block_results (timelines, transfers,
  * distributions, EVM outcomes, activity positions). Nothing is read from the
- * indexer's own code except the seq formula and SPEC's read-side formulas; events
+ * indexer's own code except the seq formula and the read-side formulas of openapi.yaml; events
  * are read as the API reads them (stored-events.ts).
  */
 import { getAddress, Transaction } from 'ethers';
@@ -200,7 +200,7 @@ export async function checkTxs(sql: Sql, c: ChainSide): Promise<CheckResult> {
         seq: seqOf(tx.height, tx.index, -1),
         code: tx.code,
         codespace: tx.codespace,
-        raw_log: tx.code !== 0 ? tx.log : null, // SPEC: present only when code != 0
+        raw_log: tx.code !== 0 ? tx.log : null, // openapi.yaml: present only when code != 0
         gas_wanted: tx.gasWanted,
         gas_used: tx.gasUsed,
         types: tx.typeUrls,
@@ -247,7 +247,7 @@ export async function checkEvents(sql: Sql, c: ChainSide): Promise<CheckResult> 
         mode: txIndex < 0 ? (attr(e, 'mode') ?? null) : null,
         attributes: e.attributes,
         decoded: typed ? typedFields.get(id) : null,
-        applied: txIndex < 0 ? true : typed && ok, // SPEC 6: typed event of a successful tx, or block-level
+        applied: txIndex < 0 ? true : typed && ok, // a typed event of a successful tx, or block-level
       });
     };
     for (const tx of b.txs) tx.events.forEach((e, i) => add(tx.index, tx.hash, tx.code === 0, e, i));
@@ -436,7 +436,7 @@ export async function checkAccruals(sql: Sql, c: ChainSide): Promise<CheckResult
   return check.result();
 }
 
-/** Claimable totals (SPEC read-side formula) vs Query/Claimable of every account either side knows. */
+/** Claimable totals (the read-side formula of openapi.yaml) vs Query/Claimable of every account either side knows. */
 export async function checkClaimables(sql: Sql, c: ChainSide): Promise<CheckResult> {
   const check = new Check('Claimable');
   const rows = await sql(`SELECT c.account, c.routed_from, c.ref, c.asset_id, c.kind_id, c.denom,
@@ -608,7 +608,7 @@ export async function checkEncumbrances(sql: Sql, c: ChainSide): Promise<CheckRe
         seq: seqOf(e.height, e.txIndex, e.eventIndex),
         event,
         tx_hash: e.txHash,
-        // SPEC 3: the end-of-block sweep has tx_hash null and actor_role protocol
+        // the end-of-block sweep has tx_hash null and actor_role protocol
         actor: sweep ? null : s(e.fields.actor) || null,
         actor_role: sweep ? 'protocol' : lowerShort(e.fields.actor_role, 'ACTOR_ROLE_') || null,
         units: units.get(id) ?? null,
@@ -819,7 +819,7 @@ export async function checkBridge(sql: Sql, c: ChainSide): Promise<CheckResult> 
   c.record
     .byType('svc.bridge.v1.EventBridgedIn', { appliedOnly: true })
     .forEach((e) => eventTransfer(e, 'in', 'completed'));
-  // SPEC 7: a MsgBridgeOut rejected in codespace bridge is a transfer with status rejected and reason bridge/<code>
+  // a MsgBridgeOut rejected in codespace bridge is a transfer with status rejected and reason bridge/<code>
   for (const tx of c.record.txs) {
     if (tx.code === 0 || tx.codespace !== 'bridge') continue;
     tx.typeUrls.forEach((t, i) => {
@@ -1025,7 +1025,7 @@ export async function checkEvm(sql: Sql, c: ChainSide): Promise<CheckResult> {
       const returnData = String(JSON.parse(attr(e, 'return_data')!));
       const vmError = String(JSON.parse(attr(e, 'vm_error')!));
       const contract = String(JSON.parse(attr(e, 'contract_address')!));
-      // ethereum_tx.recipient is the created contract for a creation, whose `to` is null (SPEC EVMTx)
+      // ethereum_tx.recipient is the created contract for a creation, whose `to` is null (openapi.yaml, EvmTx)
       const recipient = contract ? '' : (attr(ethTx[n], 'recipient') ?? '');
       expected.set(chainHash, {
         tx_hash: tx.hash,
@@ -1036,7 +1036,7 @@ export async function checkEvm(sql: Sql, c: ChainSide): Promise<CheckResult> {
         gas_used: String(JSON.parse(attr(e, 'gas_used')!)),
         vm_error: vmError || null,
         return_data: returnData || null,
-        // SPEC EVMTx: Error(string) of a revert or the VM error; null on success
+        // openapi.yaml EvmTx: Error(string) of a revert or the VM error; null on success
         revert_reason: status === 1 ? null : (errorString(returnData) ?? (vmError || 'execution reverted')),
         to: recipient ? getAddress(recipient) : null,
         contract_address: contract || null,

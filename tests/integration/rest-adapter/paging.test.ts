@@ -1,5 +1,5 @@
 /**
- * Keyset paging on the node-built store: /v1/txs (SPEC parameter rule 3: next/prev/last
+ * Keyset paging on the node-built store: /v1/txs (openapi.yaml, the txs paging parameters: next/prev/last
  * cursors, total from the counters, method filter), then every other paged list:
  * no duplicate, no gap, the documented order, the documented page sizes.
  */

@@ -1,4 +1,4 @@
-/** /v1/txs paging logic (SPEC parameter rule 3) on an in-memory ordering. */
+/** /v1/txs paging logic (openapi.yaml, the txs paging parameters) on an in-memory ordering. */
 import { InvalidInputError } from '../../../src/lib/errors';
 import { encodeCursor } from '../../../src/lib/cursor';
 import {
