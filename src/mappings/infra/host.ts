@@ -6,7 +6,7 @@
  * block's events attribute by attribute costs ~20× what one JSON crossing does).
  * `util.format('%j', x)` runs JSON.stringify on the host side (vm2 unwraps
  * arguments of host functions), so JSON-safe data (events, coins) crosses once,
- * as a string; bytes cross as base64 strings made by the host's Buffer. What is
+ * as a string; bytes cross as one binary string made by the host's Buffer. What is
  * read here is everything the mappings use, in a few crossings per tx:
  * `readBlock` returns plain sandbox data, and nothing after it touches a proxy
  * (but `TxData.resultData()` and `MsgData.nodeDecoded()`, read only when needed).
@@ -111,7 +111,11 @@ function hexFromHost(bytes: Uint8Array | undefined | null): string {
   return bytes ? Buffer.from(bytes).toString('hex').toUpperCase() : '';
 }
 
-function readMsgs(block: CosmosBlock, txIndex: number, hostMsgs: readonly { typeUrl: string; value: Uint8Array }[]) {
+function readMsgs(
+  block: CosmosBlock,
+  txIndex: number,
+  hostMsgs: readonly { typeUrl: string; value: Uint8Array }[],
+): MsgData[] {
   const msgs: MsgData[] = [];
   for (let i = 0; i < hostMsgs.length; i++) {
     const m = hostMsgs[i];
