@@ -85,14 +85,8 @@ export interface BlockEvent {
 }
 
 /** JSON text of plain JSON host data, serialised on the host side. */
-export function jsonFromHost(value: unknown): string {
+function jsonFromHost(value: unknown): string {
   return format('%j', value);
-}
-
-/** A sandbox-local deep copy of plain JSON host data. */
-export function copyFromHost<T>(value: T): T {
-  if (value === undefined || value === null) return value;
-  return JSON.parse(jsonFromHost(value)) as T;
 }
 
 /**
