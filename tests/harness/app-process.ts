@@ -46,9 +46,26 @@ async function main(): Promise<void> {
     chain: { rpcUrl: env.CHAIN_RPC_URL! },
     log: quiet,
   });
+  // SIGTERM may come at any point, even before the services act (a test that has seen what it
+  // waited for stops the process at once): it is honoured once start() has returned.
+  let started = false;
+  let terminating = false;
+  const stop = () =>
+    void services
+      .stop()
+      .then(() => pool.end())
+      .then(() => process.exit(0));
+  process.once('SIGTERM', () => {
+    terminating = true;
+    if (started) stop();
+  });
   await services.start();
+  started = true;
+  if (terminating) return stop();
   const roles = ['lender', 'desk'].filter((r) => services.actor(r));
-  while (!roles.every((r) => services.actor(r)!.state === 'acting')) await new Promise((r) => setTimeout(r, 50));
+  while (!terminating && !roles.every((r) => services.actor(r)!.state === 'acting'))
+    await new Promise((r) => setTimeout(r, 50));
+  if (terminating) return;
   process.stdout.write('acting\n');
   if (env.PORT) {
     const server = express()
@@ -57,12 +74,6 @@ async function main(): Promise<void> {
         process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`),
       );
   }
-  process.once('SIGTERM', () => {
-    void services
-      .stop()
-      .then(() => pool.end())
-      .then(() => process.exit(0));
-  });
 }
 
 main().catch((e) => {
