@@ -2,6 +2,7 @@
  * Settings of the app services, read from the environment by launcher/config.ts (npm start
  * and the app-services container). docs/running.md lists them.
  */
+import type { TrustProxy } from './http/trust-proxy';
 import type { KeySecret } from './keys';
 import { DEFAULT_LENDER_TERMS } from './lender/terms';
 
@@ -38,8 +39,8 @@ export interface AppServicesSettings {
   lockRetryMs: number;
   /** LAUNCHPAD_RATE_LIMIT: metadata POSTs per client address per 10 minutes */
   launchpadRateLimit: number;
-  /** APP_TRUST_PROXY: the client address is the X-Forwarded-For one (behind a load balancer) */
-  trustProxy: boolean;
+  /** APP_TRUST_PROXY: which proxies' X-Forwarded-For entries name the client (http/trust-proxy.ts) */
+  trustProxy: TrustProxy;
   lender: LenderSettings;
   desk: DeskSettings;
 }
@@ -63,7 +64,7 @@ export const APP_SERVICES_DEFAULTS = {
   reconcileMs: 5000,
   lockRetryMs: 5000,
   launchpadRateLimit: 20,
-  trustProxy: false,
+  trustProxy: false as TrustProxy,
   lender: { ...DEFAULT_LENDER_TERMS, pollMs: 1000, claimEveryMs: 30_000 } as LenderSettings,
   desk: { rfqLimit: 5, maxTrade: 5_000_000_000n, pollMs: 500, quoteCacheMs: 2000 } as DeskSettings,
 } as const;

@@ -16,6 +16,7 @@ import {
   type LenderSettings,
 } from '../app-services/config';
 import { KeySecret } from '../app-services/keys';
+import { parseTrustProxy, type TrustProxy } from '../app-services/http/trust-proxy';
 import { RECONCILER_DEFAULTS, RECONCILER_VARIABLES, type ReconcilerSettings } from '../reconciler/config';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -232,7 +233,7 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
     reconcileMs: integer(env, 'APP_RECONCILE_MS', d.reconcileMs, 100, 3_600_000),
     lockRetryMs: integer(env, 'APP_LOCK_RETRY_MS', d.lockRetryMs, 100, 3_600_000),
     launchpadRateLimit: integer(env, 'LAUNCHPAD_RATE_LIMIT', d.launchpadRateLimit, 1, 1_000_000),
-    trustProxy: oneOf(env, 'APP_TRUST_PROXY', ['true', 'false'], String(d.trustProxy) as 'true' | 'false') === 'true',
+    trustProxy: trustProxyOf(env),
     lender: lenderOf(env),
     desk: {
       rfqLimit: integer(env, 'DESK_RFQ_LIMIT', d.desk.rfqLimit, 1, 1_000_000),
@@ -241,6 +242,16 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
       quoteCacheMs: integer(env, 'DESK_QUOTE_CACHE_MS', d.desk.quoteCacheMs, 0, 3_600_000),
     },
   };
+}
+
+function trustProxyOf(env: Env): TrustProxy {
+  const raw = read(env, 'APP_TRUST_PROXY');
+  if (raw === undefined) return APP_SERVICES_DEFAULTS.trustProxy;
+  try {
+    return parseTrustProxy(raw);
+  } catch (e) {
+    throw new ConfigError('APP_TRUST_PROXY', (e as Error).message);
+  }
 }
 
 function reconcilerOf(env: Env): ReconcilerSettings {

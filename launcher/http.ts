@@ -12,6 +12,7 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import type { Logger } from './logger';
 import type { LauncherMetrics } from './metrics';
 import type { Readiness } from './readiness';
+import { applyTrustProxy, type TrustProxy } from '../app-services/http/trust-proxy';
 
 /** A handler filled in later (the rest app needs the database, GraphQL the node's tables). */
 export class Slot {
@@ -36,8 +37,8 @@ export interface HttpDeps {
   metrics: LauncherMetrics;
   log: Logger;
   startedAt: number;
-  /** client addresses from X-Forwarded-For (APP_TRUST_PROXY), for the /api rate limits */
-  trustProxy?: boolean;
+  /** which proxies' X-Forwarded-For entries name the client (APP_TRUST_PROXY), for the /api rate limits */
+  trustProxy?: TrustProxy;
 }
 
 function sendJson(res: Response, status: number, body: unknown): void {
@@ -120,7 +121,7 @@ export function lastResort(log: Logger) {
 export function createHttpApp(deps: HttpDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  if (deps.trustProxy) app.set('trust proxy', true);
+  applyTrustProxy(app, deps.trustProxy ?? false);
   app.use(observe(deps));
   operations(app, deps);
   app.use('/api', deps.api.handle);

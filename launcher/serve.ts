@@ -21,6 +21,7 @@ import { createLogger } from './logger';
 import { createMetrics } from './metrics';
 import { IndexWatcher, withAppServices } from './readiness';
 import { EXIT_CODES } from './start';
+import { applyTrustProxy } from '../app-services/http/trust-proxy';
 
 function configOrExit(): ServeConfig {
   try {
@@ -62,7 +63,7 @@ export function main(): void {
   const readiness = () => withAppServices(watcher.readiness(), services.readiness());
   const app = express();
   app.disable('x-powered-by');
-  if (config.app.trustProxy) app.set('trust proxy', true);
+  applyTrustProxy(app, config.app.trustProxy);
   app.use(observe({ metrics, log }));
   operations(app, { readiness, metrics, startedAt: Date.now() });
   app.use('/api', services.router);

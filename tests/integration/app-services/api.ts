@@ -11,6 +11,7 @@ import { APP_SERVICES_DEFAULTS, type AppServicesSettings } from '../../../app-se
 import { createTestSchema } from '../../harness/db';
 import { APP_OPENAPI_FILE, loadOpenApiValidator, type OpenApiValidator } from '../../harness/openapi-validator';
 import type { TestSchema } from '../../harness/postgres';
+import { applyTrustProxy, type TrustProxy } from '../../../app-services/http/trust-proxy';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- bodies are asserted field by field */
 export interface AppResponse<T = any> {
@@ -24,6 +25,8 @@ export interface AppApi {
   /** the app schema's database: a fresh test schema, or the one given */
   db: { pool: Pool; url: string; schema: string };
   services: AppServices;
+  /** where the app listens (http://127.0.0.1:port; /api below it) */
+  url: string;
   errors: string[];
   request<T = any>(
     method: string,
@@ -40,7 +43,7 @@ let validator: OpenApiValidator | undefined;
 export interface StartAppApiOptions {
   settings?: Partial<AppServicesSettings>;
   devnetDocuments?: AppServicesOptions['devnetDocuments'];
-  trustProxy?: boolean;
+  trustProxy?: TrustProxy;
   /** false: mount the router without running start() (no schema yet) */
   start?: boolean;
   /** an existing database (a live world's) where the app schema `app` goes, beside the indexer's `svc` */
@@ -74,7 +77,7 @@ export async function startAppApi(o: StartAppApiOptions = {}): Promise<AppApi> {
   if (o.start !== false) await services.start();
   const app = express();
   app.disable('x-powered-by');
-  if (o.trustProxy) app.set('trust proxy', true);
+  applyTrustProxy(app, o.trustProxy ?? false);
   app.use('/api', services.router);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -100,6 +103,7 @@ export async function startAppApi(o: StartAppApiOptions = {}): Promise<AppApi> {
   return {
     db,
     services,
+    url: base,
     errors,
     request,
     postJson: (path, body, headers = {}) =>

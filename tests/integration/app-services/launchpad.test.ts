@@ -9,6 +9,7 @@ import { KeySecret } from '../../../app-services/keys';
 import { crc32 } from '../../../app-services/launchpad/png';
 import { DOCUMENT_NOTICE } from '../../../app-services/launchpad/routes';
 import { LAUNCH_PLANS, metadataDocument } from '../../../devnet/scenario/flows/launch';
+import { startForwardingProxy } from '../../harness/forwarding-proxy';
 import { startAppApi, type AppApi } from './api';
 
 const PATH = '/api/launchpad/metadata';
@@ -207,7 +208,7 @@ describe('bad input: 400 or 413 with {error, code}, never 5xx', () => {
 
 describe('rate limit, start-up and faults', () => {
   test('POSTs past the limit per client address answer 429 with Retry-After; another address still passes', async () => {
-    const limited = await startAppApi({ settings: { launchpadRateLimit: 3 }, trustProxy: true });
+    const limited = await startAppApi({ settings: { launchpadRateLimit: 3 }, trustProxy: { hops: 1 } });
     try {
       const from = (ip: string) => ({ 'x-forwarded-for': ip });
       for (let i = 0; i < 3; i++) expect((await limited.postJson(PATH, DOC, from('203.0.113.7'))).status).toBe(200);
@@ -220,6 +221,31 @@ describe('rate limit, start-up and faults', () => {
         404,
       ); // reads are not limited
     } finally {
+      await limited.close();
+    }
+  });
+
+  test('attack: a client behind our proxy writes its own X-Forwarded-For entries to dodge the limit; the limit counts the address the proxy saw', async () => {
+    const limited = await startAppApi({ settings: { launchpadRateLimit: 3 }, trustProxy: { hops: 1 } });
+    const proxy = await startForwardingProxy(limited.url);
+    try {
+      const spoofed = (i: number) => ({
+        'content-type': 'application/json',
+        'x-forwarded-for': `198.51.100.${i}, 203.0.113.${i}`,
+      });
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const r = await fetch(`${proxy.url}${PATH}`, {
+          method: 'POST',
+          headers: spoofed(i),
+          body: JSON.stringify(DOC),
+        });
+        statuses.push(r.status);
+        if (r.status === 429) expect(await r.json()).toMatchObject({ code: 'too_many_requests' });
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+    } finally {
+      await proxy.close();
       await limited.close();
     }
   });
