@@ -9,6 +9,24 @@ import { DirectSecp256k1HdWallet, DirectSecp256k1Wallet, type OfflineDirectSigne
 import { ConfigError } from '../src/lib/errors';
 
 const HEX_KEY_RE = /^(?:0x)?([0-9a-fA-F]{64})$/;
+
+/** The variables that carry keys: read once into KeySecrets, then gone from the environment. */
+export const KEY_VARIABLES = ['LENDER_KEY', 'DESK_KEY'] as const;
+
+/**
+ * Removes the key variables from `env` (the process's own, once the configuration has read
+ * them), so no child process (the SubQuery node, PostgreSQL, a watchdog) inherits a key.
+ */
+export function forgetKeyVariables(env: NodeJS.ProcessEnv): void {
+  for (const name of KEY_VARIABLES) delete env[name];
+}
+
+/** `env` without the key variables: for a child started with an environment of its own. */
+export function withoutKeyVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  forgetKeyVariables(copy);
+  return copy;
+}
 const REDACTED = '[redacted]';
 
 /** A secret from the environment that refuses to be printed. */

@@ -22,10 +22,13 @@ import { createMetrics } from './metrics';
 import { IndexWatcher, withAppServices } from './readiness';
 import { EXIT_CODES } from './start';
 import { applyTrustProxy } from '../app-services/http/trust-proxy';
+import { forgetKeyVariables } from '../app-services/keys';
 
 function configOrExit(): ServeConfig {
   try {
-    return loadServeConfig(process.env, { stdoutIsTTY: Boolean(process.stdout.isTTY) });
+    const config = loadServeConfig(process.env, { stdoutIsTTY: Boolean(process.stdout.isTTY) });
+    forgetKeyVariables(process.env); // read once; no child inherits a key
+    return config;
   } catch (e) {
     process.stderr.write(`app-services: invalid configuration: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(EXIT_CODES.config);

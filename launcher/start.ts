@@ -9,6 +9,7 @@
  * Exit codes: 0 after SIGINT/SIGTERM/SIGHUP, 1 when something fails, 2 for a bad
  * configuration or a DATA_DIR that does not match it.
  */
+import { forgetKeyVariables } from '../app-services/keys';
 import { isSvcError } from '../src/lib/errors';
 import { loadLauncherConfig, type LauncherConfig } from './config';
 import { JournalConflict } from './devnet-journal';
@@ -22,9 +23,12 @@ function exitCodeOf(e: unknown): number {
   return isSvcError(e) || e instanceof JournalConflict ? EXIT_CODES.config : EXIT_CODES.failure;
 }
 
+/** The configuration; the key variables it read are then removed from the environment children inherit. */
 function configOrExit(): LauncherConfig {
   try {
-    return loadLauncherConfig(process.env, { stdoutIsTTY: Boolean(process.stdout.isTTY), cwd: process.cwd() });
+    const config = loadLauncherConfig(process.env, { stdoutIsTTY: Boolean(process.stdout.isTTY), cwd: process.cwd() });
+    forgetKeyVariables(process.env);
+    return config;
   } catch (e) {
     process.stderr.write(
       `npm start: invalid configuration: ${e instanceof Error ? e.message : String(e)}\nSee docs/running.md for every variable and its default.\n`,

@@ -12,6 +12,7 @@
 import { ChildProcess, spawn } from 'child_process';
 import path from 'path';
 import { Client } from 'pg';
+import { withoutKeyVariables } from '../app-services/keys';
 import { freePort } from './ports';
 import { stopWhenParentDies } from './watchdog';
 
@@ -121,7 +122,7 @@ export async function startNode(options: StartNodeOptions): Promise<SubqlNode> {
   const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, nodeArgs(options, port), {
     cwd: options.projectDir ?? REPO_ROOT,
-    env: { ...process.env, ...options.dbEnv, ...options.env, TZ: 'UTC' },
+    env: withoutKeyVariables({ ...process.env, ...options.dbEnv, ...options.env, TZ: 'UTC' }),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.ownProcessGroup ?? false,
   });

@@ -24,6 +24,21 @@ interface Started extends LauncherProcess {
   base: string;
 }
 
+/** The embedded devnet's own lender and desk keys (hex), which npm start acts with by default. */
+const DEVNET_KEYS = {
+  lender: bytesToHex(privateKey('svc-devnet', 'lender')),
+  desk: bytesToHex(privateKey('svc-devnet', 'desk')),
+};
+
+/** A process's environment as the kernel holds it (NUL-separated), or undefined once it is gone. */
+function environOf(pid: number): string | undefined {
+  try {
+    return fs.readFileSync(`/proc/${pid}/environ`, 'latin1').replace(/\0/g, '\n');
+  } catch {
+    return undefined;
+  }
+}
+
 /** The environment of a user with nothing configured, plus the test's port, data dir and small history. */
 function startEnv(port: number, dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
@@ -181,8 +196,7 @@ async function checkAppServices(s: Started, ready: Readiness): Promise<void> {
   const contract = await fetch(`${s.base}/api/openapi.yaml`);
   expect(await contract.text()).toMatch(/^openapi: 3\.0\.3/m);
 
-  const lenderKey = bytesToHex(privateKey('svc-devnet', 'lender'));
-  const deskKey = bytesToHex(privateKey('svc-devnet', 'desk'));
+  const { lender: lenderKey, desk: deskKey } = DEVNET_KEYS;
   const exposed = [
     JSON.stringify(s.lines),
     JSON.stringify(ready),
@@ -308,10 +322,20 @@ describe('npm start (embedded default)', () => {
     );
   });
 
-  test('second start on the same DATA_DIR resumes where indexing stopped; the node killed with SIGKILL is restarted while the API answers', async () => {
+  test('second start on the same DATA_DIR resumes where indexing stopped; the node killed with SIGKILL is restarted while the API answers; keys given as variables reach no child process', async () => {
     expect(lastHeight).toBeGreaterThan(0);
-    const s = (running = npmStart(port, dataDir));
-    await waitReady(s);
+    const keys = { LENDER_KEY: DEVNET_KEYS.lender, DESK_KEY: DEVNET_KEYS.desk };
+    const s = (running = npmStart(port, dataDir, keys));
+    const ready = await waitReady(s);
+    expect(ready.app_services!.actors.map((a) => a.state)).toEqual(['acting', 'acting']);
+    const children = descendants(s.child.pid!);
+    expect(children).toContain(loggedPid(s, 'subql-node-cosmos running'));
+    for (const pid of children) {
+      const environ = environOf(pid);
+      if (environ === undefined) continue; // exited meanwhile
+      expect([pid, /\b(LENDER|DESK)_KEY=/.test(environ)]).toEqual([pid, false]);
+      expect([pid, environ.includes(DEVNET_KEYS.lender) || environ.includes(DEVNET_KEYS.desk)]).toEqual([pid, false]);
+    }
     const resumed = s.lines.find((l) => l.msg === 'resuming the index');
     expect(Number(resumed?.indexed_height)).toBeGreaterThanOrEqual(lastHeight);
     // the clean stop wrote a snapshot at the devnet's tip: nothing to replay

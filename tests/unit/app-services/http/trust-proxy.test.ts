@@ -1,17 +1,24 @@
 import express from 'express';
-import { applyTrustProxy, formatTrustProxy, parseTrustProxy } from '../../../../app-services/http/trust-proxy';
+import {
+  applyTrustProxy,
+  formatTrustProxy,
+  parseTrustProxy,
+  type TrustProxy,
+} from '../../../../app-services/http/trust-proxy';
 import { loadLauncherConfig } from '../../../../launcher/config';
 
+const VALID: [string, TrustProxy][] = [
+  ['false', false],
+  ['', false],
+  ['1', { hops: 1 }],
+  ['2', { hops: 2 }],
+  ['10.0.0.0/8', { subnets: ['10.0.0.0/8'] }],
+  ['loopback, 172.16.0.0/12 ,fd00::/8', { subnets: ['loopback', '172.16.0.0/12', 'fd00::/8'] }],
+  ['192.0.2.7', { subnets: ['192.0.2.7'] }],
+];
+
 describe('APP_TRUST_PROXY', () => {
-  test.each([
-    ['false', false],
-    ['', false],
-    ['1', { hops: 1 }],
-    ['2', { hops: 2 }],
-    ['10.0.0.0/8', { subnets: ['10.0.0.0/8'] }],
-    ['loopback, 172.16.0.0/12 ,fd00::/8', { subnets: ['loopback', '172.16.0.0/12', 'fd00::/8'] }],
-    ['192.0.2.7', { subnets: ['192.0.2.7'] }],
-  ])('%j is %j', (raw, parsed) => {
+  test.each(VALID)('%j is %j', (raw, parsed) => {
     expect(parseTrustProxy(raw)).toEqual(parsed);
     if (parsed !== false) expect(parseTrustProxy(formatTrustProxy(parsed))).toEqual(parsed);
   });
