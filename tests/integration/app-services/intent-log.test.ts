@@ -225,11 +225,14 @@ describe('fencing, durability, retries and gas, in one process', () => {
       });
       expect(done.status).toBe('committed');
       const { rows } = await db.pool.query(`SELECT tbl, status, setting FROM ${db.schema}.sync_seen`);
-      const seen = (tbl: string, status: string | null) => rows.filter((r) => r.tbl === tbl && r.status === status);
+      // the settings seen by the writes of that table (and status): an upsert fires both its triggers
+      const seen = (tbl: string, status: string | null) => [
+        ...new Set(rows.filter((r) => r.tbl === tbl && r.status === status).map((r) => r.setting)),
+      ];
       expect((await asyncPool.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe('off');
-      expect(seen('actor_epochs', null).map((r) => r.setting)).toEqual(['on']);
-      expect(seen('intents', 'pending').map((r) => r.setting)).toEqual(['on']);
-      expect(seen('intents', 'signed').map((r) => r.setting)).toEqual(['on']);
+      expect(seen('actor_epochs', null)).toEqual(['on']);
+      expect(seen('intents', 'pending')).toEqual(['on']);
+      expect(seen('intents', 'signed')).toEqual(['on']);
     } finally {
       chain.stopBlocks();
       await db.pool.query(`DROP TABLE ${db.schema}.sync_seen;
