@@ -5,11 +5,15 @@
  * again now and then, so it takes over within `retryMs` of the first one dying.
  *
  * The lock lives on one dedicated connection: if that connection drops, the lock is gone
- * on the server too, so `onLost` fires and the actor must stop acting at once.
+ * on the server too, so `onLost` fires and the actor must stop acting at once. A process
+ * can lose it without knowing (paused, partitioned): so each acquisition also bumps the
+ * key's epoch in `actor_epochs`, durably, and hands it to the actor; the intent log signs
+ * only while the stored epoch is still the actor's (fencing, intents/intent-log.ts).
  */
-import { Client, type ClientConfig } from 'pg';
+import { Client, type ClientBase, type ClientConfig } from 'pg';
 import { sha256 } from '@noble/hashes/sha2';
 import { utf8Encode } from '../src/lib/bytes';
+import { quoteIdent } from './store/sql';
 
 export type LockState = 'standby' | 'held' | 'stopped';
 
@@ -17,9 +21,12 @@ export interface ActorLockOptions {
   connection: ClientConfig;
   /** the key's address: the lock's identity */
   address: string;
+  /** the app schema, where actor_epochs is */
+  schema: string;
   /** how often a standby process tries again (default 5 s) */
   retryMs?: number;
-  onAcquired: () => void;
+  /** `epoch`: this holder's fencing epoch, higher than any earlier holder's */
+  onAcquired: (epoch: bigint) => void;
   onLost: (reason: string) => void;
   onError?: (error: unknown) => void;
 }
@@ -28,6 +35,28 @@ export interface ActorLockOptions {
 export function lockKey(address: string): bigint {
   const h = sha256(utf8Encode(`svc-app-services/actor/${address}`));
   return new DataView(h.buffer, h.byteOffset, 8).getBigInt64(0);
+}
+
+/**
+ * Bumps `address`'s epoch and answers the new one, committed with synchronous_commit on (a
+ * power cut cannot take it back, so no later holder reuses an epoch). Run it while holding
+ * the key's lock.
+ */
+export async function claimEpoch(db: ClientBase, schema: string, address: string): Promise<bigint> {
+  await db.query('BEGIN');
+  try {
+    await db.query('SET LOCAL synchronous_commit = on');
+    const { rows } = await db.query<{ epoch: string }>(
+      `INSERT INTO ${quoteIdent(schema)}.actor_epochs (address, epoch) VALUES ($1, 1)
+       ON CONFLICT (address) DO UPDATE SET epoch = actor_epochs.epoch + 1 RETURNING epoch`,
+      [address],
+    );
+    await db.query('COMMIT');
+    return BigInt(rows[0].epoch);
+  } catch (e) {
+    await db.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  }
 }
 
 export class ActorLock {
@@ -62,10 +91,16 @@ export class ActorLock {
     await client?.end().catch(() => undefined);
   }
 
+  /** Gives the lock up as if its connection had dropped (onLost, then standby and retries): the actor learnt another process holds the key. */
+  relinquish(): void {
+    void this.client?.end().catch(() => undefined);
+  }
+
   private async attempt(): Promise<void> {
     if (this.stopped) return;
     const client = new Client(this.options.connection);
     client.on('error', () => undefined); // 'end' follows and reports the loss
+    let epoch: bigint;
     try {
       await client.connect();
       const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [
@@ -75,6 +110,8 @@ export class ActorLock {
         await client.end();
         return this.retryLater();
       }
+      epoch = await claimEpoch(client, this.options.schema, this.options.address);
+      if (this.stopped) return void (await client.end());
     } catch (e) {
       this.options.onError?.(e);
       await client.end().catch(() => undefined);
@@ -83,7 +120,7 @@ export class ActorLock {
     this.client = client;
     this.stateValue = 'held';
     client.once('end', () => this.lost(client));
-    this.options.onAcquired();
+    this.options.onAcquired(epoch);
   }
 
   private lost(client: Client): void {

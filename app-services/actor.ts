@@ -7,9 +7,9 @@
 import type { OfflineDirectSigner } from '@cosmjs/proto-signing';
 import type { ClientConfig, Pool } from 'pg';
 import type { ChainClient } from './chain/chain-client';
-import { ChainSigner } from './chain/signer';
+import { ChainSigner, type GasSettings } from './chain/signer';
 import { ActorLock } from './actor-lock';
-import { IntentLog } from './intents/intent-log';
+import { IntentLog, type Intent, type RetrySettings } from './intents/intent-log';
 import type { AppLogger } from './logger';
 
 export type ActorState = 'standby' | 'recovering' | 'acting' | 'stopped';
@@ -34,11 +34,22 @@ export interface KeyActorOptions {
   connection: ClientConfig;
   schema: string;
   fee: { amount: { denom: string; amount: string }[]; gas: bigint };
+  /** estimate each tx's gas (chain/signer.ts); without it every tx carries fee.gas */
+  gas?: GasSettings;
+  /** backoff of IntentLog.performRetrying */
+  retry?: RetrySettings;
+  /** metrics: each failed or rejected intent, and the open intents after each reconcile */
+  observer?: IntentObserver;
   inclusionTimeoutMs: number;
   reconcileMs: number;
   lockRetryMs: number;
   log: AppLogger;
   workers?: ActorWorker[];
+}
+
+export interface IntentObserver {
+  intentFailed(role: string, intent: Intent): void;
+  openIntents(role: string, count: number): void;
 }
 
 export interface ActorStatus {
@@ -58,19 +69,33 @@ export class KeyActor {
   private readonly workers: ActorWorker[];
 
   constructor(private readonly o: KeyActorOptions) {
-    this.signer = new ChainSigner(o.chain, o.wallet, o.address, { fee: o.fee });
+    this.signer = new ChainSigner(o.chain, o.wallet, o.address, { fee: o.fee, gas: o.gas });
     this.intents = new IntentLog({
       pool: o.pool,
       schema: o.schema,
       signer: this.signer,
       inclusionTimeoutMs: o.inclusionTimeoutMs,
+      retry: o.retry,
+      role: o.role,
+      log: o.log,
+      onFailure: (intent) => o.observer?.intentFailed(o.role, intent),
+      onFencedOut: (e) => {
+        o.log.warn('fenced out: another process holds the key now; giving the lock up', {
+          role: o.role,
+          id: e.id,
+          epoch: e.epoch?.toString(),
+          current: e.current?.toString(),
+        });
+        this.lock.relinquish();
+      },
     });
     this.workers = o.workers ?? [];
     this.lock = new ActorLock({
       connection: o.connection,
       address: o.address,
+      schema: o.schema,
       retryMs: o.lockRetryMs,
-      onAcquired: () => void this.becomeActor(),
+      onAcquired: (epoch) => void this.becomeActor(epoch),
       onLost: (reason) => void this.standDown(reason),
       onError: (error) => o.log.warn('actor lock attempt failed', { role: o.role, error: String(error) }),
     });
@@ -108,10 +133,11 @@ export class KeyActor {
     await this.lock.stop();
   }
 
-  private async becomeActor(): Promise<void> {
+  private async becomeActor(epoch: bigint): Promise<void> {
     this.stateValue = 'recovering';
     this.signer.resync();
-    this.o.log.info('acting for the key', { role: this.o.role, address: this.o.address });
+    this.intents.setEpoch(epoch);
+    this.o.log.info('acting for the key', { role: this.o.role, address: this.o.address, epoch: epoch.toString() });
     await this.reconcile();
     if (this.stateValue !== 'recovering') return; // lost or stopped meanwhile
     this.stateValue = 'acting';
@@ -120,6 +146,7 @@ export class KeyActor {
   }
 
   private async standDown(reason: string): Promise<void> {
+    this.intents.setEpoch(undefined);
     if (this.stateValue === 'stopped') return;
     this.o.log.warn('stopped acting: the actor lock is lost', { role: this.o.role, reason });
     this.stateValue = 'standby';
@@ -138,6 +165,7 @@ export class KeyActor {
     try {
       const open = await this.intents.reconcileOpen();
       this.openIntents = open.length;
+      this.o.observer?.openIntents(this.o.role, open.length);
       if (open.length) this.o.log.debug('intents still open', { role: this.o.role, ids: open.map((i) => i.id) });
     } catch (e) {
       this.o.log.warn('settling open intents failed; trying again later', {

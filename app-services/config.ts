@@ -28,9 +28,18 @@ export interface AppServicesSettings {
   schema: string;
   /** LENDER_KEY / DESK_KEY; undefined: that service does not act (its reads still answer) */
   keys: { lender?: KeySecret; desk?: KeySecret };
-  /** fee of every tx they sign: APP_TX_FEE base units of the gas denom, APP_TX_GAS gas */
+  /** APP_TX_FEE: fee of every tx they sign, in base units of the gas denom */
   txFee: bigint;
+  /** APP_TX_GAS: the most gas one tx may ask for (estimates and out-of-gas retries stop there) */
   txGas: bigint;
+  /** APP_GAS_ADJUSTMENT: a tx's gas limit is its simulated gas times this */
+  gasAdjustment: number;
+  /** APP_TX_GAS_BASE, APP_TX_GAS_PER_MSG: the estimate when the chain serves no simulation */
+  txGasBase: bigint;
+  txGasPerMsg: bigint;
+  /** APP_RETRY_BASE_MS, APP_RETRY_MAX_MS: backoff before a failed action's next attempt (doubling, capped) */
+  retryBaseMs: number;
+  retryMaxMs: number;
   /** APP_INCLUSION_TIMEOUT_MS: how long an action waits for its block before it is left to the reconcile loop */
   inclusionTimeoutMs: number;
   /** APP_RECONCILE_MS: how often an acting process settles its open intents */
@@ -60,6 +69,11 @@ export const APP_SERVICES_DEFAULTS = {
   schema: 'app',
   txFee: 5000n,
   txGas: 2_000_000n,
+  gasAdjustment: 1.3,
+  txGasBase: 100_000n,
+  txGasPerMsg: 40_000n,
+  retryBaseMs: 2000,
+  retryMaxMs: 60_000,
   inclusionTimeoutMs: 30_000,
   reconcileMs: 5000,
   lockRetryMs: 5000,
@@ -76,6 +90,11 @@ export const APP_SERVICES_VARIABLES: Record<string, string> = {
   DESK_KEY: '(embedded devnet: its desk account; otherwise unset: the desk does not act)',
   APP_TX_FEE: '5000',
   APP_TX_GAS: '2000000',
+  APP_GAS_ADJUSTMENT: '1.3',
+  APP_TX_GAS_BASE: '100000',
+  APP_TX_GAS_PER_MSG: '40000',
+  APP_RETRY_BASE_MS: '2000',
+  APP_RETRY_MAX_MS: '60000',
   APP_INCLUSION_TIMEOUT_MS: '30000',
   APP_RECONCILE_MS: '5000',
   APP_LOCK_RETRY_MS: '5000',

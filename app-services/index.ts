@@ -15,7 +15,7 @@ import fs from 'fs';
 import path from 'path';
 import express, { type RequestHandler, type Router } from 'express';
 import type { Pool } from 'pg';
-import { KeyActor, type ActorStatus, type ActorWorker } from './actor';
+import { KeyActor, type ActorStatus, type ActorWorker, type IntentObserver } from './actor';
 import { connectChain, type ChainClient } from './chain/chain-client';
 import type { AppServicesSettings } from './config';
 import { AppHttpError, errorHandler, sendError } from './http/errors';
@@ -58,6 +58,8 @@ export interface AppServicesOptions {
   /** launchpad documents to register at start (the embedded devnet's launches) */
   devnetDocuments?: readonly unknown[];
   log: AppLogger;
+  /** failed intents and open intents, for /metrics */
+  intentObserver?: IntentObserver;
 }
 
 export interface AppServicesReadiness {
@@ -173,6 +175,14 @@ export class AppServices {
           amount: [{ denom: this.o.gasDenom, amount: this.o.settings.txFee.toString() }],
           gas: this.o.settings.txGas,
         },
+        gas: {
+          adjustment: this.o.settings.gasAdjustment,
+          base: this.o.settings.txGasBase,
+          perMessage: this.o.settings.txGasPerMsg,
+          max: this.o.settings.txGas,
+        },
+        retry: { baseMs: this.o.settings.retryBaseMs, maxMs: this.o.settings.retryMaxMs },
+        observer: this.o.intentObserver,
         inclusionTimeoutMs: this.o.settings.inclusionTimeoutMs,
         reconcileMs: this.o.settings.reconcileMs,
         lockRetryMs: this.o.settings.lockRetryMs,

@@ -72,9 +72,23 @@ export abstract class PollingWorker implements ActorWorker {
   }
 
   /** perform() that leaves an action still open for the next pass (null). */
-  protected async act(request: IntentRequest): Promise<Intent | null> {
+  protected act(request: IntentRequest): Promise<Intent | null> {
+    return this.openToNull(request, () => this.actor.intents.perform(request));
+  }
+
+  /**
+   * performRetrying() (intents/intent-log.ts) for an action that must eventually happen:
+   * call it every pass while the action is still needed. Null while an attempt is open;
+   * else the latest attempt (committed: done; failed/rejected: the next is made after the
+   * backoff).
+   */
+  protected actRetrying(request: IntentRequest): Promise<Intent | null> {
+    return this.openToNull(request, () => this.actor.intents.performRetrying(request));
+  }
+
+  private async openToNull(request: IntentRequest, run: () => Promise<Intent>): Promise<Intent | null> {
     try {
-      return await this.actor.intents.perform(request);
+      return await run();
     } catch (e) {
       this.log.debug(`${this.name}: action still open`, {
         id: request.id,

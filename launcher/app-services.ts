@@ -6,6 +6,7 @@
  */
 import { Pool } from 'pg';
 import { AppServices } from '../app-services';
+import type { IntentObserver } from '../app-services/actor';
 import type { AppServicesSettings } from '../app-services/config';
 import { KeySecret } from '../app-services/keys';
 import { privateKey } from '../devnet/scenario/accounts';
@@ -28,6 +29,8 @@ export interface AppServicesLaunch {
   /** the embedded devnet's first live height: its history's loans were the scripted lender's */
   devnetLiveFrom?: number;
   log: Logger;
+  /** /metrics: failed and open intents */
+  intentObserver?: IntentObserver;
 }
 
 /**
@@ -60,6 +63,7 @@ export function createAppServices(o: AppServicesLaunch): { services: AppServices
     chain: o.chain,
     devnetDocuments: onDevnet ? LAUNCH_PLANS.map((plan) => metadataDocument(plan).doc) : undefined,
     log: o.log,
+    intentObserver: o.intentObserver,
   });
   return {
     services,

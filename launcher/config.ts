@@ -111,6 +111,14 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return n;
 }
 
+function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const n = /^[0-9]+(\.[0-9]+)?$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= min && n <= max)) throw new ConfigError(name, `must be a number from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = read(env, name)?.toLowerCase();
   if (raw === undefined) return fallback;
@@ -229,6 +237,11 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
     keys: { lender: secretOf(env, 'LENDER_KEY'), desk: secretOf(env, 'DESK_KEY') },
     txFee: bigintOf(env, 'APP_TX_FEE', d.txFee, 0n, 10n ** 30n),
     txGas: bigintOf(env, 'APP_TX_GAS', d.txGas, 1n, 10n ** 12n),
+    gasAdjustment: decimal(env, 'APP_GAS_ADJUSTMENT', d.gasAdjustment, 1, 10),
+    txGasBase: bigintOf(env, 'APP_TX_GAS_BASE', d.txGasBase, 1n, 10n ** 12n),
+    txGasPerMsg: bigintOf(env, 'APP_TX_GAS_PER_MSG', d.txGasPerMsg, 0n, 10n ** 12n),
+    retryBaseMs: integer(env, 'APP_RETRY_BASE_MS', d.retryBaseMs, 10, 3_600_000),
+    retryMaxMs: integer(env, 'APP_RETRY_MAX_MS', d.retryMaxMs, 10, 86_400_000),
     inclusionTimeoutMs: integer(env, 'APP_INCLUSION_TIMEOUT_MS', d.inclusionTimeoutMs, 1000, 3_600_000),
     reconcileMs: integer(env, 'APP_RECONCILE_MS', d.reconcileMs, 100, 3_600_000),
     lockRetryMs: integer(env, 'APP_LOCK_RETRY_MS', d.lockRetryMs, 100, 3_600_000),

@@ -355,6 +355,7 @@ export class Launcher {
       devnetSeed: chain.devnetSeed,
       devnetLiveFrom: chain.devnetLiveFrom,
       log,
+      intentObserver: this.metrics,
     });
     this.appServices = services;
     this.api.set(services.router);

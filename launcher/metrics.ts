@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics of `npm start` (served at /metrics): HTTP requests by route template,
  * method and status (count and latency histogram), the indexer's heights and lag, and the
- * reconciler's passes.
+ * reconciler's passes, and the app services' failed and open chain actions (intents).
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -17,6 +17,10 @@ export interface LauncherMetrics {
     error?: string;
     seconds: number;
   }): void;
+  /** an app-services intent settled failed (in a block, code ≠ 0) or rejected (refused at CheckTx) */
+  intentFailed(role: string, intent: { kind: string; status: string }): void;
+  /** intents of a key still open after its actor's latest reconcile */
+  openIntents(role: string, count: number): void;
 }
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -82,8 +86,26 @@ export function createMetrics(): LauncherMetrics {
     help: 'Rows of the last recorded pass that disagree',
     registers: [registry],
   });
+  const intentFailures = new Counter({
+    name: 'app_intent_failures_total',
+    help: 'App-services chain actions that settled failed or rejected, by key role, intent kind and outcome',
+    labelNames: ['role', 'kind', 'outcome'] as const,
+    registers: [registry],
+  });
+  const intentsOpen = new Gauge({
+    name: 'app_intents_open',
+    help: 'App-services chain actions not yet settled, by key role (as of the actor’s latest reconcile)',
+    labelNames: ['role'] as const,
+    registers: [registry],
+  });
   return {
     registry,
+    intentFailed(role, intent) {
+      intentFailures.inc({ role, kind: intent.kind, outcome: intent.status });
+    },
+    openIntents(role, count) {
+      intentsOpen.set({ role }, count);
+    },
     observeRequest(route, method, status, seconds) {
       const labels = { route, method, status: String(status) };
       requests.inc(labels);

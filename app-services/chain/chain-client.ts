@@ -1,7 +1,9 @@
 /**
  * What the app services ask of the chain, over CometBFT RPC: broadcast a signed tx
- * (`broadcast_tx_sync`: CheckTx only), find a committed tx by hash (`tx`), and read an
- * account's number and committed sequence (auth `Query/Account` through `abci_query`).
+ * (`broadcast_tx_sync`: CheckTx only), find a committed tx by hash (`tx`, the node's tx
+ * index) or in one block (`block` + `block_results`, the chain's own record), read an
+ * account's number and committed sequence (auth `Query/Account` through `abci_query`) and
+ * simulate a tx for its gas (`/cosmos.tx.v1beta1.Service/Simulate`).
  *
  * A tx the RPC node already holds answers "tx already exists in cache" (a JSON-RPC error,
  * not a CheckTx code); a rebroadcast after a crash relies on that being treated as accepted.
@@ -11,6 +13,8 @@ import { toHex, fromHex } from '@cosmjs/encoding';
 import { BaseAccount } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
 import { QueryAccountRequest, QueryAccountResponse } from 'cosmjs-types/cosmos/auth/v1beta1/query';
 import { QueryBalanceRequest, QueryBalanceResponse } from 'cosmjs-types/cosmos/bank/v1beta1/query';
+import { SimulateRequest, SimulateResponse } from 'cosmjs-types/cosmos/tx/v1beta1/service';
+import { txHash } from './tx-hash';
 
 /** CheckTx's answer to a broadcast. */
 export interface BroadcastResult {
@@ -42,15 +46,26 @@ export interface AccountState {
   accountNumber: bigint;
   /** the committed sequence: the one the account's next tx must carry */
   sequence: bigint;
+  /** the height the account was read at */
+  height: number;
 }
+
+/** A simulation's answer: the gas the tx used, or why the chain gave none. */
+export type Simulation = { gasUsed: bigint } | { error: string };
+
+export const SIMULATE_PATH = '/cosmos.tx.v1beta1.Service/Simulate';
 
 export interface ChainClient {
   readonly chainId: string;
   broadcast(tx: Uint8Array): Promise<BroadcastResult>;
-  /** null while the tx is not in a committed block */
+  /** from the node's tx index: null while the tx is not in a committed block, or when the index misses it (lag, pruning) */
   findTx(hash: string): Promise<CommittedTx | null>;
-  /** null for an address the chain has never seen */
-  account(address: string): Promise<AccountState | null>;
+  /** from the block itself: null when block `height` holds no tx of that hash; throws when the block cannot be read */
+  findTxInBlock(hash: string, height: number): Promise<CommittedTx | null>;
+  /** null for an address the chain has never seen; at `height` (default the latest) */
+  account(address: string, height?: number): Promise<AccountState | null>;
+  /** runs the tx (signatures may be empty) on the latest state without keeping anything */
+  simulate(tx: Uint8Array): Promise<Simulation>;
   /** the bank balance of one denom */
   balance(address: string, denom: string): Promise<bigint>;
   height(): Promise<number>;
@@ -109,9 +124,40 @@ class CometChainClient implements ChainClient {
     }
   }
 
-  async account(address: string): Promise<AccountState | null> {
+  async findTxInBlock(hash: string, height: number): Promise<CommittedTx | null> {
+    const { block } = await this.client.block(height);
+    const index = block.txs.findIndex((tx) => txHash(tx) === hash);
+    if (index < 0) return null;
+    const result = (await this.client.blockResults(height)).results[index];
+    if (!result) throw new Error(`block_results ${height} has no result for tx ${index}`);
+    return {
+      hash,
+      height,
+      code: result.code,
+      codespace: result.codespace ?? '',
+      log: result.log ?? '',
+      events: result.events.map((e) => ({
+        type: e.type,
+        attributes: e.attributes.map((a) => ({ key: String(a.key), value: String(a.value) })),
+      })),
+    };
+  }
+
+  async simulate(tx: Uint8Array): Promise<Simulation> {
+    try {
+      const data = SimulateRequest.encode(SimulateRequest.fromPartial({ txBytes: tx })).finish();
+      const r = await this.client.abciQuery({ path: SIMULATE_PATH, data });
+      if (r.code) return { error: `${r.codespace}/${r.code} ${r.log ?? ''}` };
+      const gasUsed = SimulateResponse.decode(r.value).gasInfo?.gasUsed;
+      return gasUsed ? { gasUsed } : { error: 'the simulation reported no gas' };
+    } catch (e) {
+      return { error: errorText(e) };
+    }
+  }
+
+  async account(address: string, height?: number): Promise<AccountState | null> {
     const data = QueryAccountRequest.encode({ address }).finish();
-    const r = await this.client.abciQuery({ path: '/cosmos.auth.v1beta1.Query/Account', data });
+    const r = await this.client.abciQuery({ path: '/cosmos.auth.v1beta1.Query/Account', data, height });
     if (r.code) {
       if (NOT_FOUND_RE.test(r.log ?? '')) return null;
       throw new Error(`auth Account query for ${address} failed: ${r.codespace}/${r.code} ${r.log ?? ''}`);
@@ -120,7 +166,7 @@ class CometChainClient implements ChainClient {
     if (!any || any.typeUrl !== '/cosmos.auth.v1beta1.BaseAccount')
       throw new Error(`auth Account query for ${address}: unsupported account type ${any?.typeUrl ?? '(none)'}`);
     const base = BaseAccount.decode(any.value);
-    return { accountNumber: base.accountNumber, sequence: base.sequence };
+    return { accountNumber: base.accountNumber, sequence: base.sequence, height: r.height ?? 0 };
   }
 
   async balance(address: string, denom: string): Promise<bigint> {

@@ -4,26 +4,60 @@
  * It reads the account number and committed sequence once (auth Account query) and then
  * keeps the next sequence itself, so several txs of one key enter one block. A CheckTx
  * "account sequence mismatch" (sdk/32) moves it to the sequence the chain expects (from the
- * error text, else a re-read) and signs again, a bounded number of times. Fee and gas are
- * fixed by configuration: there is no Simulate to estimate them.
+ * error text, else a re-read) and signs again, a bounded number of times.
+ *
+ * Gas: with `gas` settings, each tx's gas limit is the chain's simulation of it (sent with
+ * an empty signature, so no signed form other than the recorded one ever leaves the
+ * process) × `adjustment`, or `base + perMessage × messages` when the chain serves no
+ * simulation; never below the caller's floor (an out-of-gas retry asks for twice the last
+ * limit), never above `max`. Without them every tx carries `fee.gas`. The fee amount is
+ * `fee.amount` whatever the gas (the devnet has no minimum gas price).
  *
  * Every signed tx is handed to `record` before it is broadcast, so the intent log holds the
  * exact bytes (and so the only sequence) that can ever reach a block for that action.
  */
 import type { EncodeObject, OfflineDirectSigner } from '@cosmjs/proto-signing';
+import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { signTx, type TxFee } from '../../src/client/registry';
 import { txHash } from './tx-hash';
-import type { AccountState, BroadcastResult, ChainClient, CommittedTx } from './chain-client';
+import type { AccountState, BroadcastResult, ChainClient, CommittedTx, Simulation } from './chain-client';
 
 export interface SignedTx {
   /** upper-case hex consensus hash */
   hash: string;
   bytes: Uint8Array;
   sequence: bigint;
+  /** the tx's gas limit */
+  gas: bigint;
 }
 
+/** APP_GAS_ADJUSTMENT, APP_TX_GAS_BASE, APP_TX_GAS_PER_MSG, APP_TX_GAS (the cap). */
+export interface GasSettings {
+  adjustment: number;
+  base: bigint;
+  perMessage: bigint;
+  max: bigint;
+}
+
+/** The gas limit of a tx of `messages` messages from its simulation (or none), at least `floor`, at most `max`. */
+export function estimateGas(simulation: Simulation, messages: number, settings: GasSettings, floor = 0n): bigint {
+  const estimate =
+    'gasUsed' in simulation
+      ? BigInt(Math.ceil(Number(simulation.gasUsed) * settings.adjustment))
+      : settings.base + settings.perMessage * BigInt(messages);
+  const wanted = estimate > floor ? estimate : floor;
+  return wanted < settings.max ? wanted : settings.max;
+}
+
+/** An out-of-gas DeliverTx (sdk/11): the next attempt asks for more. */
+export const isOutOfGas = (r: { code: number | null; codespace: string | null }) =>
+  r.code === 11 && r.codespace === 'sdk';
+
 export interface SignerOptions {
+  /** the fee amount of every tx; its gas is every tx's limit unless `gas` is given */
   fee: TxFee;
+  /** estimate each tx's gas (see above) */
+  gas?: GasSettings;
   /** re-signs after a sequence mismatch before giving up (default 3) */
   maxSequenceRetries?: number;
   /** tx lookups while waiting for inclusion (default every 250 ms) */
@@ -95,8 +129,9 @@ export class ChainSigner {
     messages: readonly EncodeObject[],
     record: (signed: SignedTx) => Promise<void>,
     memo = '',
+    minGas = 0n,
   ): Promise<Submission> {
-    const run = this.queue.then(() => this.signAndBroadcast(messages, record, memo));
+    const run = this.queue.then(() => this.signAndBroadcast(messages, record, memo, minGas));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -129,27 +164,45 @@ export class ChainSigner {
     return this.account;
   }
 
-  private async sign(messages: readonly EncodeObject[], memo: string): Promise<SignedTx> {
+  private async sign(messages: readonly EncodeObject[], memo: string, minGas: bigint): Promise<SignedTx> {
     const { accountNumber, sequence } = await this.current();
-    const bytes = await signTx(this.wallet, {
-      messages,
-      accountNumber,
-      sequence,
-      chainId: this.chain.chainId,
-      fee: this.options.fee,
-      memo,
-      signerAddress: this.address,
-    });
-    return { hash: txHash(bytes), bytes, sequence };
+    const signWith = (gas: bigint) =>
+      signTx(this.wallet, {
+        messages,
+        accountNumber,
+        sequence,
+        chainId: this.chain.chainId,
+        fee: { ...this.options.fee, gas },
+        memo,
+        signerAddress: this.address,
+      });
+    const gas = await this.gasFor(messages.length, minGas, signWith);
+    const bytes = await signWith(gas);
+    return { hash: txHash(bytes), bytes, sequence, gas };
+  }
+
+  private async gasFor(
+    messages: number,
+    minGas: bigint,
+    signWith: (gas: bigint) => Promise<Uint8Array>,
+  ): Promise<bigint> {
+    const settings = this.options.gas;
+    const fixed = BigInt(this.options.fee.gas);
+    if (!settings) return minGas > fixed ? minGas : fixed;
+    // the chain sees this form with an empty signature only: it can never be included
+    const probe = TxRaw.decode(await signWith(settings.max));
+    const unsigned = TxRaw.encode({ ...probe, signatures: probe.signatures.map(() => new Uint8Array(0)) }).finish();
+    return estimateGas(await this.chain.simulate(unsigned), messages, settings, minGas);
   }
 
   private async signAndBroadcast(
     messages: readonly EncodeObject[],
     record: (signed: SignedTx) => Promise<void>,
     memo: string,
+    minGas: bigint,
   ): Promise<Submission> {
     for (let attempt = 0; ; attempt++) {
-      const signed = await this.sign(messages, memo);
+      const signed = await this.sign(messages, memo, minGas);
       await record(signed);
       let checkTx: BroadcastResult;
       try {

@@ -130,6 +130,26 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX rfqs_pending ON {schema}.rfqs (created_at) WHERE status = 'pending';
     `,
   },
+  {
+    version: 5,
+    name: 'actor epochs, intent fencing, attempts and gas',
+    sql: `
+      -- Bumped (durably) each time a process takes a key's actor lock: an intent's signed
+      -- bytes are recorded only while the row still holds the signer's epoch (fencing).
+      CREATE TABLE {schema}.actor_epochs (
+        address  text PRIMARY KEY,
+        epoch    bigint NOT NULL
+      );
+      ALTER TABLE {schema}.intents
+        ADD COLUMN epoch             bigint,   -- of the actor that recorded the signed bytes
+        ADD COLUMN broadcast_height  bigint,   -- chain height read just before the broadcast: the block scan starts there
+        ADD COLUMN gas               numeric,  -- gas limit of the signed tx
+        ADD COLUMN min_gas           numeric,  -- floor for the gas limit (an out-of-gas retry doubles the last one)
+        ADD COLUMN action            text,     -- performRetrying: the action this intent is an attempt of
+        ADD COLUMN attempt           integer;  -- 1 for <action>, n for <action>#n
+      CREATE INDEX intents_action ON {schema}.intents (action, attempt) WHERE action IS NOT NULL;
+    `,
+  },
 ];
 
 const LOCK_NAME = 'svc-app-services/migrations';

@@ -86,6 +86,8 @@ export interface Application {
   beginBlock(height: number, timeMs: number): AbciEvent[];
   /** Runs the messages atomically after a successful ante: all state changes, or none (code != 0, events dropped). */
   deliverTx(ctx: TxContext, messages: TxMessage[]): TxResult;
+  /** Runs the messages on a throwaway branch for a gas estimate (Simulate); optional: without it the chain serves no Simulate. */
+  simulate?(ctx: TxContext, messages: TxMessage[]): TxResult;
   /** EndBlock phase (expiry sweeps); returned events get attribute mode=EndBlock. */
   endBlock(height: number, timeMs: number): AbciEvent[];
   /** Commits the block's state and returns the app hash for the next header. */

@@ -226,6 +226,12 @@ export class DevnetChain {
   private pendingSequences = new Map<string, bigint>();
   private pendingPubKeys = new Map<string, Uint8Array>();
   private checkQueue: Promise<unknown> = Promise.resolve();
+  /**
+   * Test hooks of the RPC layer: `missingTxs` (upper-case hashes) are answered "not found"
+   * by the `tx` method although they are in a block, as a node whose tx index lags or was
+   * pruned answers. Blocks, `block_results` and `tx_search` are not affected.
+   */
+  readonly rpcFaults = { missingTxs: new Set<string>() };
   private readonly txWaiters = new Map<string, ((tx: StoredTx) => void)[]>();
   private liveTimer: NodeJS.Timeout | undefined;
   private readonly validatorsHashValue: Uint8Array;
@@ -406,6 +412,19 @@ export class DevnetChain {
     const run = this.checkQueue.then(() => this.runCheckTx(bytes, hash));
     this.checkQueue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Simulate (`/cosmos.tx.v1beta1.Service/Simulate`): runs the tx's messages on the latest
+   * state as the next block would, keeping nothing, and answers the gas the delivery would
+   * use. Signatures are not checked (the SDK's simulate mode skips them too; clients send
+   * empty ones). Throws TxRejection for an undecodable tx; undefined when the app has no simulate.
+   */
+  simulate(bytes: Uint8Array): ExecResult | undefined {
+    if (!this.app.simulate) return undefined;
+    const tx = decodeTx(bytes, this.hrp);
+    const ctx = this.txContext(tx, this.height + 1, this.lastBlockTimeMs, 0);
+    return this.app.simulate(ctx, tx.messages as TxMessage[]);
   }
 
   /** Resolves once the tx is in a block, or with undefined after `timeoutMs`. */

@@ -4,6 +4,7 @@
  * Block-derived answers are pre-rendered by the chain; the rest is built here.
  */
 import { toBase64 } from '@cosmjs/encoding';
+import { SimulateRequest, SimulateResponse } from 'cosmjs-types/cosmos/tx/v1beta1/service';
 import type { DevnetChain, StoredTx } from './chain';
 import { MempoolError } from './chain';
 import { merkleProof, sha256, upperHex } from './hashing';
@@ -21,6 +22,7 @@ import {
   stringParam,
 } from './rpc-params';
 import { blockTimeFromMs } from './block';
+import { TxRejection } from './tx';
 
 export interface RpcContext {
   chain: DevnetChain;
@@ -246,13 +248,43 @@ function abciInfo(ctx: RpcContext): string {
   return json({ response });
 }
 
+const SIMULATE_PATH = '/cosmos.tx.v1beta1.Service/Simulate';
+
+type QueryAnswer = { code: number; codespace: string; log: string; value: Uint8Array; height: number };
+
+/** Simulate as an SDK node answers it through abci_query: SimulateResponse, or the tx's error code. */
+function simulateQuery(chain: RpcContext['chain'], data: Uint8Array): QueryAnswer {
+  const height = chain.height;
+  const fail = (code: number, codespace: string, log: string) => ({
+    code,
+    codespace,
+    log,
+    value: new Uint8Array(0),
+    height,
+  });
+  let r;
+  try {
+    const request = SimulateRequest.decode(data);
+    r = chain.simulate(request.txBytes);
+  } catch (e) {
+    if (e instanceof TxRejection) return fail(e.code, e.codespace, e.log);
+    return fail(2, 'sdk', `tx parse error: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (!r) return fail(6, 'sdk', `unknown query path: ${SIMULATE_PATH}: unknown request`);
+  if (r.code !== 0) return fail(r.code, r.codespace, r.log);
+  const value = SimulateResponse.encode(
+    SimulateResponse.fromPartial({ gasInfo: { gasWanted: r.gasWanted, gasUsed: r.gasUsed } }),
+  ).finish();
+  return { code: 0, codespace: '', log: '', value, height };
+}
+
 function abciQuery(ctx: RpcContext, p: RawParams): string {
   const path = stringParam(p, 'path') ?? '';
   const data = hexBytesParam(p, 'data') ?? new Uint8Array(0);
   const height = intParam(p, 'height') ?? 0;
   let r;
   try {
-    r = ctx.chain.app.query(path, data, height);
+    r = path === SIMULATE_PATH ? simulateQuery(ctx.chain, data) : ctx.chain.app.query(path, data, height);
   } catch (e) {
     throw internalError(e instanceof Error ? e.message : String(e));
   }
@@ -338,7 +370,7 @@ function txJson(ctx: RpcContext, t: StoredTx, prove: boolean): string {
 
 function tx(ctx: RpcContext, p: RawParams): string {
   const hash = upperHex(hashParam(p, 'hash'));
-  const t = ctx.chain.tx(hash);
+  const t = ctx.chain.rpcFaults.missingTxs.has(hash) ? undefined : ctx.chain.tx(hash);
   if (!t) throw internalError(`tx (${hash}) not found`);
   return txJson(ctx, t, boolParam(p, 'prove'));
 }

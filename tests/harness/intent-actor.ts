@@ -42,7 +42,8 @@ async function main(): Promise<void> {
     kind: 'test.send',
     messages: [bankSend(address, env.RECIPIENT, BigInt(env.AMOUNT))],
   });
-  process.stdout.write(`${JSON.stringify({ ...intent, sequence: intent.sequence?.toString() ?? null })}\n`);
+  // bigints (sequence, gas, epoch) as strings
+  process.stdout.write(`${JSON.stringify(intent, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
   await actor.stop();
   chain.disconnect();
   await pool.end();

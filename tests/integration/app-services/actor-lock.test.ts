@@ -89,6 +89,7 @@ test('a lock whose connection dies is lost: onLost fires and the lock is taken a
   const lock = new ActorLock({
     connection: { connectionString: db.url },
     address: desk.address,
+    schema: db.schema,
     retryMs: 50,
     onAcquired: () => events.push('acquired'),
     onLost: () => events.push('lost'),
