@@ -204,6 +204,12 @@ function lenderOf(env: Env): LenderSettings {
     pledgeWindowMs: integer(env, 'LENDER_PLEDGE_WINDOW_S', d.pledgeWindowMs / 1000, 1, 86_400) * 1000,
     pollMs: integer(env, 'LENDER_POLL_MS', d.pollMs, 100, 3_600_000),
     claimEveryMs: integer(env, 'LENDER_CLAIM_MS', d.claimEveryMs, 1000, 86_400_000),
+    maxPoolShareBps: integer(env, 'LENDER_MAX_POOL_SHARE_BPS', d.maxPoolShareBps, 0, 10_000),
+    maxPerBorrower: bigintOf(env, 'LENDER_MAX_PER_BORROWER', d.maxPerBorrower, 0n, 10n ** 30n),
+    maxPerAsset: bigintOf(env, 'LENDER_MAX_PER_ASSET', d.maxPerAsset, 0n, 10n ** 30n),
+    maxTotal: bigintOf(env, 'LENDER_MAX_TOTAL', d.maxTotal, 0n, 10n ** 30n),
+    dust: bigintOf(env, 'LENDER_DUST', d.dust, 0n, 10n ** 30n),
+    batchMax: integer(env, 'LENDER_BATCH_MAX', d.batchMax, 1, 100),
     fromHeight:
       read(env, 'LENDER_FROM_HEIGHT') === undefined
         ? undefined

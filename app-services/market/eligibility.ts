@@ -27,7 +27,11 @@ export interface MarketSettings {
   allowlist: readonly string[];
 }
 
-export type Assessment = { ok: true; price: MarketPrice } | { ok: false; reason: string };
+/**
+ * `lasting` false: the refusal may pass within moments (no price yet, or the index has not
+ * seen the pool or the asset yet), so a caller may wait rather than refuse for good.
+ */
+export type Assessment = { ok: true; price: MarketPrice } | { ok: false; reason: string; lasting: boolean };
 
 export type AssetUse = 'collateral' | 'quote';
 
@@ -95,12 +99,17 @@ export class Market {
   async assess(assetId: string, use: AssetUse, borrower?: string): Promise<Assessment> {
     const price = await this.oracle.price(assetId);
     if (!price)
-      return { ok: false, reason: 'no robust price: no pool against the stable denom, or its window is not filled' };
+      return {
+        ok: false,
+        reason: 'no robust price: no pool against the stable denom, or its window is not filled',
+        lasting: false,
+      };
     const [poolCreatedHeight, releaser] = await Promise.all([
       this.reads.poolCreatedHeight(price.poolId),
       use === 'collateral' ? this.reads.assetReleaser(assetId) : Promise.resolve(''),
     ]);
     const problem = eligibilityProblem({ assetId, price, poolCreatedHeight, releaser }, use, this.settings, borrower);
-    return problem ? { ok: false, reason: problem } : { ok: true, price };
+    if (!problem) return { ok: true, price };
+    return { ok: false, reason: problem, lasting: poolCreatedHeight !== null && releaser !== null };
   }
 }

@@ -94,7 +94,11 @@ describe('Market.assess', () => {
 
   test('no robust price: not eligible, whatever the rest', async () => {
     const m = new Market(oracle(null), reads('', 0), { ...SETTINGS, allowlist: ['a'] });
-    expect(await m.assess('a', 'quote')).toEqual({ ok: false, reason: expect.stringMatching(/no robust price/) });
+    expect(await m.assess('a', 'quote')).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/no robust price/),
+      lasting: false,
+    });
   });
 
   test('eligible: the price comes with it', async () => {
@@ -107,6 +111,12 @@ describe('Market.assess', () => {
     expect(await m.assess('a', 'collateral', 'svc1b')).toEqual({
       ok: false,
       reason: 'the borrower is the releaser of the asset',
+      lasting: true,
     });
+  });
+
+  test('a pool the index has not seen yet is refused for now, not for good', async () => {
+    const m = new Market(oracle(price()), reads('', null), SETTINGS);
+    expect(await m.assess('a', 'quote')).toEqual({ ok: false, reason: expect.stringMatching(/younger/), lasting: false });
   });
 });
