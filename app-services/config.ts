@@ -4,7 +4,8 @@
  */
 import type { TrustProxy } from './http/trust-proxy';
 import type { KeySecret } from './keys';
-import { DEFAULT_LENDER_TERMS } from './lender/terms';
+import { DEFAULT_LENDER_CAPS, DEFAULT_LENDER_TERMS } from './lender/terms';
+import type { MarketSettings } from './market/eligibility';
 
 export interface LenderSettings {
   /** LENDER_LTV_BPS: principal as a share of the pledged shares' value */
@@ -19,6 +20,18 @@ export interface LenderSettings {
   pollMs: number;
   /** LENDER_CLAIM_MS: how often it claims the income routed to it */
   claimEveryMs: number;
+  /** LENDER_MAX_POOL_SHARE_BPS: an asset's outstanding principal at most this share of its pool's stable reserve */
+  maxPoolShareBps: number;
+  /** LENDER_MAX_PER_BORROWER: base units of outstanding principal per borrower */
+  maxPerBorrower: bigint;
+  /** LENDER_MAX_PER_ASSET: base units of outstanding principal per asset */
+  maxPerAsset: bigint;
+  /** LENDER_MAX_TOTAL: base units of outstanding principal in all */
+  maxTotal: bigint;
+  /** LENDER_DUST: a proposal to the lender whose stable legs sum to at most this is left to expire, not cancelled */
+  dust: bigint;
+  /** LENDER_BATCH_MAX: messages in one release or cancel tx (one of each per pass) */
+  batchMax: number;
   /** LENDER_FROM_HEIGHT: pledges created below this height belong to an earlier lender and are left alone; unset: 0, or the embedded devnet's first live height */
   fromHeight?: number;
 }
@@ -52,6 +65,8 @@ export interface AppServicesSettings {
   trustProxy: TrustProxy;
   lender: LenderSettings;
   desk: DeskSettings;
+  /** the robust price and eligibility the lender and the desk share (PRICE_*, MARKET_*) */
+  market: MarketSettings;
 }
 
 export interface DeskSettings {
@@ -79,8 +94,23 @@ export const APP_SERVICES_DEFAULTS = {
   lockRetryMs: 5000,
   launchpadRateLimit: 20,
   trustProxy: false as TrustProxy,
-  lender: { ...DEFAULT_LENDER_TERMS, pollMs: 1000, claimEveryMs: 30_000 } as LenderSettings,
+  lender: {
+    ...DEFAULT_LENDER_TERMS,
+    ...DEFAULT_LENDER_CAPS,
+    pollMs: 1000,
+    claimEveryMs: 30_000,
+    dust: 1_000_000n,
+    batchMax: 30,
+  } as LenderSettings,
   desk: { rfqLimit: 5, maxTrade: 5_000_000_000n, pollMs: 500, quoteCacheMs: 2000 } as DeskSettings,
+  market: {
+    windowBlocks: 30,
+    maxDivergenceBps: 1000,
+    minPoolAgeBlocks: 50,
+    minPoolReserve: 100_000_000n,
+    trustedReleasers: [],
+    allowlist: [],
+  } as MarketSettings,
 } as const;
 
 /** Every variable the app services read, with its default as documented. */
@@ -106,9 +136,21 @@ export const APP_SERVICES_VARIABLES: Record<string, string> = {
   LENDER_PLEDGE_WINDOW_S: '120',
   LENDER_POLL_MS: '1000',
   LENDER_CLAIM_MS: '30000',
+  LENDER_MAX_POOL_SHARE_BPS: '1000',
+  LENDER_MAX_PER_BORROWER: '5000000000',
+  LENDER_MAX_PER_ASSET: '10000000000',
+  LENDER_MAX_TOTAL: '50000000000',
+  LENDER_DUST: '1000000',
+  LENDER_BATCH_MAX: '30',
   DESK_RFQ_LIMIT: '5',
   DESK_MAX_TRADE: '5000000000',
   DESK_POLL_MS: '500',
   DESK_QUOTE_CACHE_MS: '2000',
   LENDER_FROM_HEIGHT: '(embedded devnet: the first live height; otherwise 0, every pledge)',
+  PRICE_WINDOW_BLOCKS: '30',
+  PRICE_MAX_DIVERGENCE_BPS: '1000',
+  MARKET_MIN_POOL_AGE_BLOCKS: '50',
+  MARKET_MIN_POOL_RESERVE: '100000000',
+  MARKET_TRUSTED_RELEASERS: "(embedded devnet: the scenario's releaser account; otherwise none)",
+  MARKET_ALLOWLIST: '(none)',
 };

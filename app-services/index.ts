@@ -35,6 +35,10 @@ import { LaunchpadRepository } from './launchpad/repository';
 import { registerLaunchpadRoutes } from './launchpad/routes';
 import type { AppLogger } from './logger';
 import { migrate } from './store/migrations';
+import { IndexedMarketReads } from './store/indexer-reads';
+import { Market } from './market/eligibility';
+import { PriceOracle } from './market/price-oracle';
+import { tablesIn } from '../rest-adapter/db/tables';
 import { ConfigError } from '../src/lib/errors';
 import { quoteIdent } from './store/sql';
 
@@ -159,6 +163,7 @@ export class AppServices {
     }
     this.chain = await connectChain(this.o.chain.rpcUrl, this.o.chain.chainId);
     const queries = new ChainQueries(this.o.chain.rpcUrl);
+    const market = this.marketOf(queries);
     const deskKey = keys.get('desk');
     if (deskKey) this.desk = this.deskOf(deskKey.address, this.chain, queries);
     for (const [role, { wallet, address }] of keys) {
@@ -187,7 +192,7 @@ export class AppServices {
         reconcileMs: this.o.settings.reconcileMs,
         lockRetryMs: this.o.settings.lockRetryMs,
         log: this.o.log,
-        workers: this.workersOf(role, queries),
+        workers: this.workersOf(role, queries, market),
       });
       this.actors.push(actor);
       actor.start();
@@ -217,7 +222,14 @@ export class AppServices {
     return { address, book, repository, worker };
   }
 
-  private workersOf(role: string, queries: ChainQueries): ActorWorker[] {
+  /** The one market (robust price and eligibility) the lender and the desk share. */
+  private marketOf(queries: ChainQueries): Market {
+    const { market } = this.o.settings;
+    const oracle = new PriceOracle({ source: queries, denom: this.o.stableDenom, windowBlocks: market.windowBlocks });
+    return new Market(oracle, new IndexedMarketReads(this.o.pool, tablesIn(this.o.indexerSchema)), market);
+  }
+
+  private workersOf(role: string, queries: ChainQueries, market: Market): ActorWorker[] {
     if (role === 'desk') return this.desk ? [this.desk.worker] : [];
     if (role !== 'lender' || !this.lender) return [];
     const { lender } = this.o.settings;
@@ -226,6 +238,10 @@ export class AppServices {
         repository: this.lender.repository,
         queries,
         terms: this.lenderTerms,
+        market,
+        caps: lender,
+        dust: lender.dust,
+        batchMax: lender.batchMax,
         pollMs: lender.pollMs,
         claimEveryMs: lender.claimEveryMs,
         fromHeight: lender.fromHeight ?? 0,

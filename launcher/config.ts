@@ -15,6 +15,7 @@ import {
   type AppServicesSettings,
   type LenderSettings,
 } from '../app-services/config';
+import type { MarketSettings } from '../app-services/market/eligibility';
 import { KeySecret } from '../app-services/keys';
 import { parseTrustProxy, type TrustProxy } from '../app-services/http/trust-proxy';
 import { RECONCILER_DEFAULTS, RECONCILER_VARIABLES, type ReconcilerSettings } from '../reconciler/config';
@@ -212,10 +213,43 @@ function lenderOf(env: Env): LenderSettings {
     pledgeWindowMs: integer(env, 'LENDER_PLEDGE_WINDOW_S', d.pledgeWindowMs / 1000, 1, 86_400) * 1000,
     pollMs: integer(env, 'LENDER_POLL_MS', d.pollMs, 100, 3_600_000),
     claimEveryMs: integer(env, 'LENDER_CLAIM_MS', d.claimEveryMs, 1000, 86_400_000),
+    maxPoolShareBps: integer(env, 'LENDER_MAX_POOL_SHARE_BPS', d.maxPoolShareBps, 0, 10_000),
+    maxPerBorrower: bigintOf(env, 'LENDER_MAX_PER_BORROWER', d.maxPerBorrower, 0n, 10n ** 30n),
+    maxPerAsset: bigintOf(env, 'LENDER_MAX_PER_ASSET', d.maxPerAsset, 0n, 10n ** 30n),
+    maxTotal: bigintOf(env, 'LENDER_MAX_TOTAL', d.maxTotal, 0n, 10n ** 30n),
+    dust: bigintOf(env, 'LENDER_DUST', d.dust, 0n, 10n ** 30n),
+    batchMax: integer(env, 'LENDER_BATCH_MAX', d.batchMax, 1, 100),
     fromHeight:
       read(env, 'LENDER_FROM_HEIGHT') === undefined
         ? undefined
         : integer(env, 'LENDER_FROM_HEIGHT', 0, 0, Number.MAX_SAFE_INTEGER),
+  };
+}
+
+/** A comma-separated list (empty entries dropped); undefined when the variable is unset. */
+function listOf(env: Env, name: string, valid: RegExp, what: string): string[] | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  const items = raw
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+  const bad = items.find((x) => !valid.test(x));
+  if (bad !== undefined) throw new ConfigError(name, `must be a comma-separated list of ${what}, got "${bad}"`);
+  return items;
+}
+
+function marketOf(env: Env): MarketSettings {
+  const d = APP_SERVICES_DEFAULTS.market;
+  return {
+    windowBlocks: integer(env, 'PRICE_WINDOW_BLOCKS', d.windowBlocks, 1, 100_000),
+    maxDivergenceBps: integer(env, 'PRICE_MAX_DIVERGENCE_BPS', d.maxDivergenceBps, 0, 1_000_000),
+    minPoolAgeBlocks: integer(env, 'MARKET_MIN_POOL_AGE_BLOCKS', d.minPoolAgeBlocks, 0, 100_000_000),
+    minPoolReserve: bigintOf(env, 'MARKET_MIN_POOL_RESERVE', d.minPoolReserve, 0n, 10n ** 30n),
+    trustedReleasers:
+      listOf(env, 'MARKET_TRUSTED_RELEASERS', /^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{6,}$/, 'bech32 addresses') ??
+      d.trustedReleasers,
+    allowlist: listOf(env, 'MARKET_ALLOWLIST', /^[0-9a-f]{64}$/, 'asset ids (64 lower-case hex)') ?? d.allowlist,
   };
 }
 
@@ -248,6 +282,7 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
     launchpadRateLimit: integer(env, 'LAUNCHPAD_RATE_LIMIT', d.launchpadRateLimit, 1, 1_000_000),
     trustProxy: trustProxyOf(env),
     lender: lenderOf(env),
+    market: marketOf(env),
     desk: {
       rfqLimit: integer(env, 'DESK_RFQ_LIMIT', d.desk.rfqLimit, 1, 1_000_000),
       maxTrade: bigintOf(env, 'DESK_MAX_TRADE', d.desk.maxTrade, 1n, 10n ** 30n),

@@ -196,21 +196,60 @@ export class LenderRepository {
 
   // ---------------------------------------------------------------- refusals and income
 
-  async refuse(encumbranceId: bigint, reason: string): Promise<void> {
+  /** Records the refusal of a set of pledges (once each), to be released together. */
+  async refuse(pledges: readonly bigint[], reason: string): Promise<void> {
+    if (!pledges.length) return;
+    const set = pledges.reduce((a, b) => (a < b ? a : b));
     await this.pool.query(
-      `INSERT INTO ${this.app.refusals} (encumbrance_id, reason) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
-      [encumbranceId.toString(), reason],
+      `INSERT INTO ${this.app.refusals} (encumbrance_id, reason, refusal_set)
+       SELECT unnest($1::bigint[]), $2, $3 ON CONFLICT DO NOTHING`,
+      [pledges.map(String), reason, set.toString()],
     );
   }
 
-  /** Refused pledges whose release has not committed yet (intent lender/release/<id>). */
-  async refusalsToRelease(intentsTable: string): Promise<bigint[]> {
-    const { rows } = await this.pool.query<{ id: string }>(
-      `SELECT r.encumbrance_id::text AS id FROM ${this.app.refusals} r
-        WHERE NOT EXISTS (SELECT 1 FROM ${intentsTable} i WHERE i.id = 'lender/release/' || r.encumbrance_id AND i.status IN ('committed', 'failed', 'rejected'))
-        ORDER BY r.encumbrance_id`,
+  /**
+   * The next refused sets to release, whole, oldest set first: as many sets as fit in
+   * `maxPledges` (a set larger than that alone).
+   */
+  async refusedSetsToRelease(maxPledges: number): Promise<bigint[][]> {
+    const { rows } = await this.pool.query<{ ids: string[] }>(
+      `SELECT array_agg(encumbrance_id::text ORDER BY encumbrance_id) AS ids FROM ${this.app.refusals}
+        WHERE release_intent IS NULL GROUP BY refusal_set ORDER BY refusal_set LIMIT $1`,
+      [maxPledges],
     );
-    return rows.map((r) => BigInt(r.id));
+    const sets: bigint[][] = [];
+    let taken = 0;
+    for (const r of rows) {
+      if (sets.length && taken + r.ids.length > maxPledges) break;
+      sets.push(r.ids.map((id) => BigInt(id)));
+      taken += r.ids.length;
+    }
+    return sets;
+  }
+
+  /** Marks refused pledges as carried by a release intent (or by none needed: `nothing-to-release`). */
+  async markReleased(pledges: readonly bigint[], intentId: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE ${this.app.refusals} SET release_intent = $2 WHERE encumbrance_id = ANY($1::bigint[]) AND release_intent IS NULL`,
+      [pledges.map(String), intentId],
+    );
+  }
+
+  /** Principal still out (opening or active loans), by borrower and asset. */
+  async outstandingLoans(): Promise<{ borrower: string; asset_id: string; principal: bigint }[]> {
+    const { rows } = await this.pool.query<{ borrower: string; asset_id: string; principal: string }>(
+      `SELECT borrower, asset_id, principal::text AS principal FROM ${this.app.loans} WHERE status IN ('opening', 'active')`,
+    );
+    return rows.map((r) => ({ ...r, principal: BigInt(r.principal) }));
+  }
+
+  /** Whether an intent of this kind is still open (pending or signed): a batch in flight. */
+  async openIntentOf(intentsTable: string, kind: string): Promise<boolean> {
+    const { rows } = await this.pool.query(
+      `SELECT 1 FROM ${intentsTable} WHERE actor = $1 AND kind = $2 AND status IN ('pending', 'signed') LIMIT 1`,
+      [this.lender, kind],
+    );
+    return rows.length > 0;
   }
 
   /** Committed claim txs whose entries are not recorded yet. */

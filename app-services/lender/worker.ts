@@ -4,11 +4,14 @@
  *   1. carries on every action already started for an open loan (principal, repayment,
  *      liquidation): a restart never leaves one half done, and never does one twice;
  *   2. sorts the pledges to the lender seen in the indexed store: a complete set, confirmed
- *      on the chain with the pool price, opens a loan and its principal is paid; a refused
- *      pledge is released;
+ *      on the chain, of an eligible asset (app-services/market), valued at the lower of spot
+ *      and twap and fitted to the caps, opens a loan and its principal is paid; refused sets
+ *      are released, each set whole, all of a pass in one tx;
  *   3. accepts a repayment proposal for an active loan (accept + release of every pledge in
- *      one tx) and cancels any other proposal to the lender;
- *   4. exercises every pledge of a loan whose principal reached the liquidation threshold;
+ *      one tx) and cancels the other proposals to the lender worth more than dust, confirmed
+ *      pending on the chain, all of a pass in one tx;
+ *   4. exercises every pledge of a loan whose principal reached the liquidation threshold at
+ *      the twap (one block's spot cannot liquidate);
  *   5. now and then claims the income routed to it, recording each pledge's share.
  * Every chain action is an intent with a deterministic id, so it happens once.
  */
@@ -17,15 +20,32 @@ import type { ChainQueries, ChainSettlement } from '../chain/queries';
 import { isFinal } from '../intents/intent-log';
 import type { AppLogger } from '../logger';
 import * as msg from '../chain/messages';
-import { sortPledges, type PledgeSet } from './pledge-sets';
+import { sortPledges, type PledgeSet, type Refusal } from './pledge-sets';
 import type { ProposalSeen } from '../store/indexer-reads';
+import { diverges, type Market } from '../market/eligibility';
 import { loanIdOf, type LenderRepository, type LoanRow } from './repository';
-import { mustLiquidate, principalFor, sharesValue, type LenderTerms } from './terms';
+import {
+  fitToCaps,
+  mustLiquidate,
+  principalFor,
+  quoteReserveAt,
+  sharesValue,
+  type LenderCaps,
+  type LenderTerms,
+  type Outstanding,
+} from './terms';
 
 export interface LenderWorkerOptions {
   repository: LenderRepository;
   queries: ChainQueries;
   terms: LenderTerms;
+  /** eligibility and the robust price (shared with the desk) */
+  market: Market;
+  caps: LenderCaps;
+  /** a proposal whose stable legs sum to at most this is left to expire */
+  dust: bigint;
+  /** messages in one release or cancel tx */
+  batchMax: number;
   pollMs: number;
   claimEveryMs: number;
   /** pledges below this height are an earlier lender's (the devnet's scripted history) */
@@ -43,11 +63,25 @@ export const intentIds = {
   principal: (loan: string) => `lender/principal/${loan}`,
   repay: (loan: string, settlement: bigint | string) => `lender/repay/${loan}/${settlement}`,
   liquidate: (loan: string) => `lender/liquidate/${loan}`,
-  release: (pledge: bigint) => `lender/release/${pledge}`,
-  cancel: (settlement: bigint | string) => `lender/cancel/${settlement}`,
+  /** one tx for refused sets, named by their pledges */
+  release: (pledges: readonly bigint[]) => `lender/release/${[...pledges].sort(byValue).join('+')}`,
+  /** one tx for proposals, named by their settlements */
+  cancel: (settlements: readonly bigint[]) => `lender/cancel/${[...settlements].sort(byValue).join('+')}`,
   claim: (assetId: string, kindId: number, denom: string, height: number) =>
     `lender/claim/${assetId}/${kindId}/${denom}/${height}`,
 };
+
+function byValue(a: bigint, b: bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** What a proposal moves in the stable denom, both directions summed: what a cancel is worth judging by. */
+export function stableValue(legs: readonly ProposalSeen['legs'][number][], denom: string): bigint {
+  let sum = 0n;
+  for (const leg of legs)
+    if (leg.coin?.denom === denom && /^[0-9]+$/.test(String(leg.coin.amount ?? ''))) sum += BigInt(leg.coin.amount!);
+  return sum;
+}
 
 /** The coin a repayment proposal gives, when it is one: exactly one leg, a coin given, nothing asked. */
 export function repaymentAmount(legs: readonly ProposalSeen['legs'][number][], denom: string): bigint | null {
@@ -93,23 +127,91 @@ export class LenderWorker extends PollingWorker {
     if (!pledges.length) return;
     const { timeMs } = await this.actor.signer.chainClient.latestBlock();
     const sorted = sortPledges(pledges, timeMs, this.o.terms.pledgeWindowMs);
-    for (const r of sorted.refused) await this.refuse(r.pledge.id, r.reason);
-    for (const set of sorted.complete) await this.openLoan(set);
+    await this.refuseSorted(sorted.refused);
+    for (const set of sorted.complete) await this.openLoan(set, timeMs);
   }
 
-  private async refuse(pledge: bigint, reason: string): Promise<void> {
-    this.o.log.info('lender: a pledge opens no loan; it will be released', {
-      encumbrance_id: pledge.toString(),
+  /** Refusals of the sort, one refused set per borrower, asset and reason (released together). */
+  private async refuseSorted(refused: Refusal[]): Promise<void> {
+    const sets = new Map<string, Refusal[]>();
+    for (const r of refused) {
+      const key = `${r.pledge.holder}|${r.pledge.assetId}|${r.reason}`;
+      sets.set(key, [...(sets.get(key) ?? []), r]);
+    }
+    for (const set of sets.values())
+      await this.refuse(
+        set.map((r) => r.pledge.id),
+        set[0].reason,
+      );
+  }
+
+  private async refuse(pledges: bigint[], reason: string): Promise<void> {
+    this.o.log.info('lender: a pledge set opens no loan; it will be released', {
+      encumbrance_ids: pledges.map(String),
       reason,
     });
-    await this.o.repository.refuse(pledge, reason);
+    await this.o.repository.refuse(pledges, reason);
   }
 
-  /** Confirms the set on the chain (every pledge as indexed, a pool price), records the loan and pays its principal. */
-  private async openLoan(set: PledgeSet): Promise<void> {
+  /**
+   * Confirms the set on the chain, values it at the lower of spot and twap if its asset is
+   * eligible, fits the principal to the caps, records the loan and pays its principal. A
+   * set that cannot be valued yet (no price, spot and twap apart, the index behind) waits
+   * for its pledge window, then is refused.
+   */
+  private async openLoan(set: PledgeSet, nowMs: number): Promise<void> {
+    if (!(await this.confirmedOnChain(set))) return;
+    const windowPassed = nowMs - Math.min(...set.pledges.map((p) => p.createdMs)) > this.o.terms.pledgeWindowMs;
+    const assessment = await this.o.market.assess(set.assetId, 'collateral', set.borrower);
+    if (!assessment.ok) {
+      if (assessment.lasting || windowPassed) await this.refuseSet(set, `not collateral: ${assessment.reason}`);
+      return;
+    }
+    const { price } = assessment;
+    if (diverges(price, this.o.market.settings)) {
+      if (windowPassed)
+        await this.refuseSet(
+          set,
+          `spot and twap stayed ${price.divergenceBps} bps apart, beyond PRICE_MAX_DIVERGENCE_BPS, for the pledge window`,
+        );
+      return;
+    }
+    const decimals = await this.o.repository.decimalsOf(set.assetId);
+    if (decimals === undefined) return; // the index is behind: the next pass
+    const low = price.spot < price.twap ? price.spot : price.twap;
+    const wanted = principalFor(sharesValue(set.units, low, decimals), this.o.terms);
+    const fitted = fitToCaps(
+      wanted,
+      this.o.caps,
+      await this.outstanding(set),
+      quoteReserveAt(price.quoteReserve, price.spot, price.twap),
+    );
+    if (fitted.principal === 0n)
+      return this.refuseSet(
+        set,
+        wanted === 0n
+          ? 'the pledged shares are worth less than one base unit of principal'
+          : `no room for a principal under ${fitted.boundBy}`,
+      );
+    await this.o.repository.insertOpening(set, fitted.principal);
+    this.o.log.info('lender: opening a loan', {
+      loan: loanIdOf(set),
+      borrower: set.borrower,
+      units: set.units.toString(),
+      principal: fitted.principal.toString(),
+      reduced_by: fitted.boundBy ?? undefined,
+      spot: price.spot.toString(),
+      twap: price.twap.toString(),
+    });
+    const loan = await this.o.repository.loan(loanIdOf(set));
+    if (loan?.status === 'opening') await this.payPrincipal(loan);
+  }
+
+  /** Every pledge of the set as indexed, on the chain; false (and refused if it disagrees) otherwise. */
+  private async confirmedOnChain(set: PledgeSet): Promise<boolean> {
     for (const p of set.pledges) {
       const e = await this.o.queries.encumbrance(p.id);
-      if (e?.status !== ACTIVE) return; // the index is behind the chain: the next pass sees it
+      if (e?.status !== ACTIVE) return false; // the index is behind the chain: the next pass sees it
       const agrees =
         e.beneficiary === this.actor.address &&
         e.holder === set.borrower &&
@@ -118,40 +220,37 @@ export class LenderWorker extends PollingWorker {
         e.income_to_beneficiary &&
         !e.holder_release_after &&
         !e.expiry;
-      if (!agrees) return this.refuseSet(set, 'the chain disagrees with the indexed pledge');
+      if (!agrees) {
+        await this.refuseSet(set, 'the chain disagrees with the indexed pledge');
+        return false;
+      }
     }
-    const principal = await this.principalOf(set.assetId, set.units);
-    if (principal === null) return this.refuseSet(set, 'the asset has no pool price against the stable denom');
-    if (principal === 0n)
-      return this.refuseSet(set, 'the pledged shares are worth less than one base unit of principal');
-    await this.o.repository.insertOpening(set, principal);
-    this.o.log.info('lender: opening a loan', {
-      loan: loanIdOf(set),
-      borrower: set.borrower,
-      units: set.units.toString(),
-      principal: principal.toString(),
-    });
-    const loan = await this.o.repository.loan(loanIdOf(set));
-    if (loan?.status === 'opening') await this.payPrincipal(loan);
+    return true;
   }
 
   private async refuseSet(set: PledgeSet, reason: string): Promise<void> {
-    for (const p of set.pledges) await this.refuse(p.id, reason);
+    await this.refuse(
+      set.pledges.map((p) => p.id),
+      reason,
+    );
   }
 
-  private async principalOf(assetId: string, units: bigint): Promise<bigint | null> {
-    const value = await this.valueOf(assetId, units);
-    return value === null ? null : principalFor(value, this.o.terms);
+  /** Outstanding principal of the set's borrower, of its asset and in all. */
+  private async outstanding(set: PledgeSet): Promise<Outstanding> {
+    const out: Outstanding = { borrower: 0n, asset: 0n, total: 0n };
+    for (const l of await this.o.repository.outstandingLoans()) {
+      out.total += l.principal;
+      if (l.borrower === set.borrower) out.borrower += l.principal;
+      if (l.asset_id === set.assetId) out.asset += l.principal;
+    }
+    return out;
   }
 
-  /** The shares' value at the pool price now; null without a pool. */
-  private async valueOf(assetId: string, units: bigint): Promise<bigint | null> {
-    const [price, decimals] = await Promise.all([
-      this.o.queries.poolPrice(assetId, this.o.terms.denom),
-      this.o.repository.decimalsOf(assetId),
-    ]);
+  /** The shares' value at the twap; null without a robust price. */
+  private async valueAtTwap(assetId: string, units: bigint): Promise<bigint | null> {
+    const [price, decimals] = await Promise.all([this.o.market.price(assetId), this.o.repository.decimalsOf(assetId)]);
     if (!price || decimals === undefined) return null;
-    return sharesValue(units, price.pricePerWhole, decimals);
+    return sharesValue(units, price.twap, decimals);
   }
 
   private async payPrincipal(loan: LoanRow): Promise<void> {
@@ -167,19 +266,33 @@ export class LenderWorker extends PollingWorker {
     } else {
       // not paid (the lender lacks funds, say): no loan; the pledges go back
       await this.o.repository.setStatus(loan.id, 'cancelled');
-      for (const p of loan.pledges)
-        await this.refuse(BigInt(p), `the principal could not be paid (${done.codespace}/${done.code})`);
+      await this.refuse(
+        loan.pledges.map((p) => BigInt(p)),
+        `the principal could not be paid (${done.codespace}/${done.code})`,
+      );
     }
   }
 
+  /**
+   * One release tx a pass: the oldest refused sets, each whole, at most LENDER_BATCH_MAX
+   * pledges, each confirmed still ACTIVE and the lender's on the chain first. None while the
+   * last release tx is still open (its pledges would be released twice and the tx refused).
+   */
   private async releaseRefused(): Promise<void> {
-    for (const pledge of await this.o.repository.refusalsToRelease(this.o.intentsTable)) {
-      await this.act({
-        id: intentIds.release(pledge),
-        kind: 'lender.release',
-        messages: [msg.release(this.actor.address, pledge)],
-      });
+    if (await this.o.repository.openIntentOf(this.o.intentsTable, 'lender.release')) return;
+    const pledges = (await this.o.repository.refusedSetsToRelease(this.o.batchMax)).flat();
+    if (!pledges.length) return;
+    const active: bigint[] = [];
+    const gone: bigint[] = [];
+    for (const id of pledges) {
+      const e = await this.o.queries.encumbrance(id);
+      (e?.status === ACTIVE && e.beneficiary === this.actor.address ? active : gone).push(id);
     }
+    if (gone.length) await this.o.repository.markReleased(gone, 'nothing-to-release');
+    if (!active.length) return;
+    const id = intentIds.release(active);
+    await this.act({ id, kind: 'lender.release', messages: active.map((p) => msg.release(this.actor.address, p)) });
+    if (await this.actor.intents.get(id)) await this.o.repository.markReleased(active, id);
   }
 
   // ---------------------------------------------------------------- 3. repayment
@@ -188,19 +301,38 @@ export class LenderWorker extends PollingWorker {
     const proposals = await this.o.repository.pendingProposals();
     if (!proposals.length) return;
     const loans = (await this.o.repository.openLoans()).filter((l) => l.status === 'active');
+    const others: ProposalSeen[] = [];
     for (const p of proposals) {
       const loan = this.loanRepaidBy(p, loans);
       if (loan) {
         loans.splice(loans.indexOf(loan), 1);
         await this.startRepayment(loan, BigInt(p.id));
-      } else if (!loans.some((l) => l.repay_settlement === p.id)) {
-        await this.act({
-          id: intentIds.cancel(p.id),
-          kind: 'lender.cancel',
-          messages: [msg.cancel(this.actor.address, BigInt(p.id))],
-        });
-      }
+      } else if (!loans.some((l) => l.repay_settlement === p.id)) others.push(p);
     }
+    await this.cancelProposals(others);
+  }
+
+  /**
+   * One cancel tx a pass, for the proposals worth more than LENDER_DUST (the rest expire on
+   * their own, costing the lender nothing), each confirmed on the chain first: still pending,
+   * to the lender, not its own. None while the last cancel tx is still open.
+   */
+  private async cancelProposals(proposals: ProposalSeen[]): Promise<void> {
+    const worth = proposals.filter((p) => stableValue(p.legs, this.o.terms.denom) > this.o.dust);
+    if (!worth.length || (await this.o.repository.openIntentOf(this.o.intentsTable, 'lender.cancel'))) return;
+    const confirmed: bigint[] = [];
+    for (const p of worth.slice(0, 2 * this.o.batchMax)) {
+      if (confirmed.length >= this.o.batchMax) break;
+      const s = await this.o.queries.settlement(BigInt(p.id));
+      if (s?.status === PENDING && s.counterparty === this.actor.address && s.proposer !== this.actor.address)
+        confirmed.push(s.id);
+    }
+    if (!confirmed.length) return;
+    await this.act({
+      id: intentIds.cancel(confirmed),
+      kind: 'lender.cancel',
+      messages: confirmed.map((id) => msg.cancel(this.actor.address, id)),
+    });
   }
 
   /** The oldest active loan of the proposer that the proposal pays in full. */
@@ -251,7 +383,7 @@ export class LenderWorker extends PollingWorker {
   private async watchPrices(): Promise<void> {
     for (const loan of await this.o.repository.openLoans()) {
       if (loan.status !== 'active' || loan.repay_settlement !== null) continue;
-      const value = await this.valueOf(loan.asset_id, BigInt(loan.units));
+      const value = await this.valueAtTwap(loan.asset_id, BigInt(loan.units));
       if (value !== null && mustLiquidate(BigInt(loan.principal), value, this.o.terms)) {
         this.o.log.info('lender: liquidating', { loan: loan.id, principal: loan.principal, value: value.toString() });
         await this.liquidate(loan);

@@ -150,6 +150,21 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX intents_action ON {schema}.intents (action, attempt) WHERE action IS NOT NULL;
     `,
   },
+  {
+    version: 6,
+    name: 'lender: refused pledge sets released in batches',
+    sql: `
+      -- the set a refused pledge was refused with (its lowest pledge id: a set is released whole,
+      -- in one tx) and the release intent that carries it (NULL: not released yet)
+      ALTER TABLE {schema}.pledge_refusals ADD COLUMN refusal_set bigint, ADD COLUMN release_intent text;
+      UPDATE {schema}.pledge_refusals SET refusal_set = encumbrance_id;
+      ALTER TABLE {schema}.pledge_refusals ALTER COLUMN refusal_set SET NOT NULL;
+      -- refusals released one by one before: their intents were lender/release/<pledge>
+      UPDATE {schema}.pledge_refusals r SET release_intent = i.id
+        FROM {schema}.intents i WHERE i.id = 'lender/release/' || r.encumbrance_id;
+      CREATE INDEX pledge_refusals_unreleased ON {schema}.pledge_refusals (refusal_set) WHERE release_intent IS NULL;
+    `,
+  },
 ];
 
 const LOCK_NAME = 'svc-app-services/migrations';

@@ -38,6 +38,8 @@ async function main(): Promise<void> {
         claimEveryMs: 2000,
       },
       desk: { ...APP_SERVICES_DEFAULTS.desk, pollMs: 250, quoteCacheMs: 0, rfqLimit: 100 },
+      // the tests' pools are seconds old: a window and an age of 5 blocks (300 ms each)
+      market: { ...APP_SERVICES_DEFAULTS.market, windowBlocks: 5, minPoolAgeBlocks: 5, minPoolReserve: 1_000_000n },
     },
     hrp: 'svc',
     gasDenom: 'usvc',

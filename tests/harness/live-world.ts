@@ -189,6 +189,10 @@ export async function launchEquity(
     holders: { key: TestKey; units: bigint }[];
     poolShares: bigint;
     poolQuote: bigint;
+    /** the asset's roles (default none) */
+    roles?: { operator?: string; releaser?: string };
+    /** base units of every kind in the pool, where not `poolShares` whole shares (a thin pool) */
+    poolBase?: bigint;
   },
 ): Promise<EquityAsset> {
   const issuer = o.issuer.address;
@@ -203,10 +207,12 @@ export async function launchEquity(
         policy: { transfer: 'TRANSFER_MODE_OPEN' },
         kinds: [KIND('KIND_CLASS_ECONOMIC'), KIND('KIND_CLASS_INCOME'), KIND('KIND_CLASS_VOTE')],
         distribution_denoms: [STABLE_DENOM],
+        ...(o.roles ? { roles: o.roles } : {}),
       },
     },
   ]);
-  const recipients = [...o.holders, { key: o.issuer, units: o.poolShares * WHOLE }];
+  const poolBase = o.poolBase ?? o.poolShares * WHOLE;
+  const recipients = [...o.holders, { key: o.issuer, units: poolBase }];
   const issues = recipients.flatMap((h) =>
     [0, 1, 2].map((k) => ({
       typeUrl: '/svc.asset.v1.MsgIssue',
@@ -221,7 +227,7 @@ export async function launchEquity(
         creator: issuer,
         asset_id: assetId,
         quote_denom: STABLE_DENOM,
-        base_units: (o.poolShares * WHOLE).toString(),
+        base_units: poolBase.toString(),
         quote_amount: o.poolQuote.toString(),
       },
     },

@@ -43,7 +43,15 @@ const lenderSettings = (lenderHex: string) => ({
   inclusionTimeoutMs: 10_000,
   reconcileMs: 500,
   lockRetryMs: 200,
-  lender: { ...APP_SERVICES_DEFAULTS.lender, pledgeWindowMs: WINDOW_S * 1000, pollMs: 250, claimEveryMs: 2000 },
+  lender: {
+    ...APP_SERVICES_DEFAULTS.lender,
+    pledgeWindowMs: WINDOW_S * 1000,
+    pollMs: 250,
+    claimEveryMs: 2000,
+    dust: 0n, // the test's junk proposal asks for 5 base units
+  },
+  // the test pool is seconds old: a window and an age of 5 blocks (300 ms each)
+  market: { ...APP_SERVICES_DEFAULTS.market, windowBlocks: 5, minPoolAgeBlocks: 5, minPoolReserve: 1_000_000n },
 });
 
 async function startLender(): Promise<AppApi> {

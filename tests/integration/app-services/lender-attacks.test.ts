@@ -1,0 +1,302 @@
+/**
+ * The lender against a hostile borrower (docs/app-services.md, "Threat model"): one live
+ * world (devnet, the real SubQuery node, PostgreSQL, the lender acting through the app
+ * services, real HTTP). Each case is written as the attacker would do it: fresh keys, an own
+ * asset and pool where the attack needs one, real swaps, real pledges and proposals. Each
+ * asserts that no value is extracted beyond the documented bounds.
+ */
+import { APP_SERVICES_DEFAULTS } from '../../../app-services/config';
+import { KeySecret } from '../../../app-services/keys';
+import { ChainQueries } from '../../../app-services/chain/queries';
+import { principalFor, sharesValue, DEFAULT_LENDER_TERMS } from '../../../app-services/lender/terms';
+import { intentIds } from '../../../app-services/lender/worker';
+import { STABLE_DENOM, type TestKey } from '../../harness/app-chain';
+import { launchEquity, startLiveWorld, type EquityAsset, type LiveWorld, type Msg } from '../../harness/live-world';
+import { until as waitFor } from '../../harness/until';
+import { startAppApi, type AppApi } from './api';
+
+jest.setTimeout(120_000);
+
+const WHOLE = 1_000_000n;
+const WINDOW_BLOCKS = 10;
+const PLEDGE_WINDOW_S = 15;
+const DUST = 1_000_000n;
+const ACTIVE = 'ENCUMBRANCE_STATUS_ACTIVE';
+const RELEASED = 'ENCUMBRANCE_STATUS_RELEASED';
+
+let world: LiveWorld;
+let api: AppApi | undefined;
+let chain: ChainQueries;
+/** a real asset: 1000 shares against 2000 stable units, traded by honest holders */
+let real: EquityAsset;
+let k: Record<
+  'lender' | 'issuer' | 'borrower' | 'trader' | 'thin' | 'pumper' | 'selfReleaser' | 'spammer' | 'junkPledger',
+  TestKey
+>;
+
+beforeAll(async () => {
+  world = await startLiveWorld({
+    keys: ['lender', 'issuer', 'borrower', 'trader', 'thin', 'pumper', 'selfReleaser', 'spammer', 'junkPledger'],
+  });
+  k = world.keys as typeof k;
+  chain = new ChainQueries(world.rpcUrl);
+  real = await launchEquity(world, {
+    issuer: k.issuer,
+    metaHash: '',
+    holders: ['borrower', 'trader', 'pumper', 'junkPledger'].map((name) => ({
+      key: world.keys[name],
+      units: 10_000n * WHOLE,
+    })),
+    poolShares: 1000n,
+    poolQuote: 2_000_000_000n,
+  });
+  api = await startAppApi({
+    database: { pool: world.pool, url: world.db.url },
+    chain: { rpcUrl: world.rpcUrl },
+    settings: {
+      keys: { lender: new KeySecret(k.lender.hex, 'LENDER_KEY') },
+      inclusionTimeoutMs: 10_000,
+      reconcileMs: 500,
+      lockRetryMs: 200,
+      lender: {
+        ...APP_SERVICES_DEFAULTS.lender,
+        pledgeWindowMs: PLEDGE_WINDOW_S * 1000,
+        pollMs: 250,
+        claimEveryMs: 600_000,
+        dust: DUST,
+      },
+      market: {
+        ...APP_SERVICES_DEFAULTS.market,
+        windowBlocks: WINDOW_BLOCKS,
+        minPoolAgeBlocks: WINDOW_BLOCKS,
+        minPoolReserve: 100_000_000n, // 100 stable units
+        trustedReleasers: [],
+      },
+    },
+  });
+  await blocks(WINDOW_BLOCKS + 1); // the real pool is old enough and its window filled
+});
+
+afterAll(async () => {
+  await api?.close();
+  await world?.close();
+});
+
+const until = <T>(what: string, probe: () => Promise<T | undefined>) =>
+  waitFor(what, probe, { ms: 60_000, context: () => `app errors: ${api?.errors.join('\n')}` });
+
+async function blocks(n: number): Promise<void> {
+  const target = world.chain.height + n;
+  await until(`height ${target}`, async () => (world.chain.height >= target ? true : undefined));
+}
+
+interface LoanBody {
+  id: string;
+  principal: string;
+  status: string;
+  pledges: number[];
+}
+
+async function loansOf(address: string): Promise<LoanBody[]> {
+  const r = await api!.request<{ loans: LoanBody[] }>('GET', `/api/lender/loans?address=${address}`);
+  expect(r.status).toBe(200);
+  return r.body.loans;
+}
+
+function pledgeMsg(holder: TestKey, assetId: string, kindId: number, units: bigint, extra = {}): Msg {
+  return {
+    typeUrl: '/svc.encumbrance.v1.MsgCreateEncumbrance',
+    value: {
+      creator: holder.address,
+      kind: 'ENCUMBRANCE_KIND_PLEDGE',
+      asset_id: assetId,
+      kind_id: kindId,
+      holder: holder.address,
+      units: units.toString(),
+      beneficiary: k.lender.address,
+      income_to_beneficiary: true,
+      exercisable: true,
+      ...extra,
+    },
+  };
+}
+
+/** A set as the lender's terms ask: one pledge per tx, every kind; the encumbrance ids. */
+async function pledgeSet(holder: TestKey, assetId: string, units: bigint): Promise<bigint[]> {
+  const ids: bigint[] = [];
+  for (const kind of [0, 1, 2]) {
+    const tx = await world.submit(holder, [pledgeMsg(holder, assetId, kind, units)]);
+    expect(tx.code).toBe(0);
+    ids.push(BigInt(String(tx.responses[0].encumbrance_id)));
+  }
+  return ids;
+}
+
+async function swap(trader: TestKey, poolId: number, sellBase: boolean, amount: bigint): Promise<bigint> {
+  const tx = await world.submit(trader, [
+    {
+      typeUrl: '/svc.dex.v1.MsgSwap',
+      value: {
+        trader: trader.address,
+        pool_id: String(poolId),
+        sell_base: sellBase,
+        amount: amount.toString(),
+        min_out: '0',
+      },
+    },
+  ]);
+  expect(tx.code).toBe(0);
+  return BigInt(String(tx.responses[0].out));
+}
+
+const statusOf = async (id: bigint) => (await chain.encumbrance(id))!.status;
+
+/** Until every pledge is released on the chain. */
+async function released(ids: bigint[]): Promise<void> {
+  await until(`pledges ${ids.join(', ')} released`, async () =>
+    (await Promise.all(ids.map(statusOf))).every((s) => s === RELEASED) ? true : undefined,
+  );
+}
+
+async function spotOf(asset: EquityAsset): Promise<bigint> {
+  return (await chain.poolPrice(asset.assetId, STABLE_DENOM))!.pricePerWhole;
+}
+
+/** Messages of the lender's release tx for exactly these pledges (its intent is named by the set), once committed. */
+async function releaseTxOf(ids: bigint[]): Promise<number> {
+  return until(`the release intent of ${ids.join(', ')} committed`, async () => {
+    const { rows } = await world.pool.query<{ n: number }>(
+      `SELECT jsonb_array_length(messages) AS n FROM app.intents WHERE id = $1 AND status = 'committed'`,
+      [intentIds.release(ids)],
+    );
+    return rows.length ? Number(rows[0].n) : undefined;
+  });
+}
+
+test('1. a thin pool of an own asset (1 base unit against 10 stable) opens no loan; the set is released in one tx', async () => {
+  const thin = await launchEquity(world, {
+    issuer: k.thin,
+    metaHash: '',
+    holders: [{ key: k.thin, units: 100n * WHOLE }],
+    poolShares: 0n,
+    poolBase: 1n, // a whole share "priced" at 10 million stable units
+    poolQuote: 10_000_000n,
+  });
+  await blocks(WINDOW_BLOCKS + 1); // older than MARKET_MIN_POOL_AGE_BLOCKS: only its depth refuses it
+  expect(await spotOf(thin)).toBe(10_000_000n * WHOLE);
+  const before = world.balance(k.thin.address);
+  const ids = await pledgeSet(k.thin, thin.assetId, WHOLE);
+  await released(ids);
+  expect(await loansOf(k.thin.address)).toEqual([]);
+  expect(world.balance(k.thin.address)).toBe(before);
+  expect(await releaseTxOf(ids)).toBe(3);
+  const { rows } = await world.pool.query(
+    `SELECT DISTINCT reason FROM app.pledge_refusals WHERE encumbrance_id = ANY($1)`,
+    [ids.map(String)],
+  );
+  expect(rows.map((r) => r.reason)).toEqual([expect.stringMatching(/MARKET_MIN_POOL_RESERVE/)]);
+});
+
+test('2b. a dump held for a few blocks, then restored, does not liquidate an honest loan', async () => {
+  const units = 50n * WHOLE;
+  const ids = await pledgeSet(k.borrower, real.assetId, units);
+  const loan = await until('the honest loan to open', async () =>
+    (await loansOf(k.borrower.address)).find((l) => l.status === 'active'),
+  );
+  expect(loan.pledges.map(BigInt)).toEqual(ids);
+  const p0 = await spotOf(real);
+  // the attacker dumps 400 shares: spot halves, the loan is at ~98 % of its shares' value at spot
+  const out = await swap(k.trader, real.poolId, true, 400n * WHOLE);
+  const dumped = await spotOf(real);
+  expect(BigInt(loan.principal) * 10_000n).toBeGreaterThan(sharesValue(units, dumped, 6) * 8000n);
+  await blocks(3);
+  await swap(k.trader, real.poolId, false, out); // and buys back
+  const restored = await spotOf(real);
+  expect(restored * 1000n).toBeGreaterThan(p0 * 999n); // x·y = k, no fee: back where it was, but for rounding
+  await blocks(2 * WINDOW_BLOCKS);
+  expect((await loansOf(k.borrower.address)).find((l) => l.id === loan.id)!.status).toBe('active');
+  for (const id of ids) expect(await statusOf(id)).toBe(ACTIVE);
+});
+
+test('2a. pledging while the pool is pumped (×4), then selling back, borrows at most what the un-pumped price allows', async () => {
+  await blocks(WINDOW_BLOCKS); // twap and spot agree again
+  const units = 100n * WHOLE;
+  const p0 = await spotOf(real);
+  const allowed = principalFor(sharesValue(units, p0, 6), DEFAULT_LENDER_TERMS);
+  const before = world.balance(k.pumper.address);
+  const bought = await swap(k.pumper, real.poolId, false, 2_000_000_000n); // doubles the stable side: price ×4
+  expect(await spotOf(real)).toBeGreaterThan(3n * p0);
+  const ids = await pledgeSet(k.pumper, real.assetId, units);
+  await blocks(3);
+  await swap(k.pumper, real.poolId, true, bought); // sells back: the pump cost nothing but fees
+  const outcome = await until('the pumped pledge set to open a loan or be released', async () => {
+    const loan = (await loansOf(k.pumper.address)).find((l) => l.status === 'active');
+    if (loan) return loan;
+    return (await Promise.all(ids.map(statusOf))).every((s) => s === RELEASED) ? 'released' : undefined;
+  });
+  // the round trip leaves the pool a few base units richer (x·y = k rounds for the pool): 0.01 % of slack
+  const bound = (allowed * 10_001n) / 10_000n;
+  const gained = world.balance(k.pumper.address) - before;
+  expect(gained).toBeLessThanOrEqual(bound);
+  if (outcome !== 'released') expect(BigInt(outcome.principal)).toBeLessThanOrEqual(bound);
+});
+
+test('3. a borrower who is the releaser of his own asset gets no principal; his set is released in one tx', async () => {
+  const own = await launchEquity(world, {
+    issuer: k.selfReleaser,
+    metaHash: '',
+    holders: [{ key: k.selfReleaser, units: 1000n * WHOLE }],
+    poolShares: 1000n,
+    poolQuote: 2_000_000_000n, // deep and, once old enough, eligible but for its releaser
+    roles: { releaser: k.selfReleaser.address },
+  });
+  await blocks(WINDOW_BLOCKS + 1);
+  const before = world.balance(k.selfReleaser.address);
+  const ids = await pledgeSet(k.selfReleaser, own.assetId, 100n * WHOLE);
+  await released(ids);
+  expect(await loansOf(k.selfReleaser.address)).toEqual([]);
+  expect(world.balance(k.selfReleaser.address)).toBe(before);
+  expect(await releaseTxOf(ids)).toBe(3);
+});
+
+test('5. spam (26 junk proposals, 15 refused pledges) costs the lender at most one cancel and one release tx', async () => {
+  await until('the lender to have no open action', async () => {
+    const { rows } = await world.pool.query(`SELECT 1 FROM app.intents WHERE status IN ('pending', 'signed')`);
+    return rows.length ? undefined : true;
+  });
+  const sequenceBefore = world.app.account(k.lender.address)!.sequence;
+  const propose = (amount: bigint): Msg => ({
+    typeUrl: '/svc.settlement.v1.MsgPropose',
+    value: {
+      proposer: k.spammer.address,
+      counterparty: k.lender.address,
+      legs: [{ direction: 'LEG_DIRECTION_ASK', coin: { denom: STABLE_DENOM, amount: amount.toString() } }],
+      expiry: new Date(Date.now() + 600_000).toISOString(),
+    },
+  });
+  const [proposals, pledges] = await Promise.all([
+    world.submit(k.spammer, [
+      ...Array.from({ length: 20 }, () => propose(1n)), // dust: left to expire
+      ...Array.from({ length: 6 }, () => propose(5n * DUST)),
+    ]),
+    world.submit(
+      k.junkPledger,
+      Array.from({ length: 15 }, (_, i) =>
+        pledgeMsg(k.junkPledger, real.assetId, i % 3, WHOLE, { exercisable: false }),
+      ),
+    ),
+  ]);
+  expect([proposals.code, pledges.code]).toEqual([0, 0]);
+  const settlementIds = proposals.responses.map((r) => BigInt(String(r.settlement_id)));
+  const pledgeIds = pledges.responses.map((r) => BigInt(String(r.encumbrance_id)));
+  await released(pledgeIds);
+  const status = async (id: bigint) => (await chain.settlement(id))!.status;
+  await until('the proposals above dust to be cancelled', async () =>
+    (await Promise.all(settlementIds.slice(20).map(status))).every((s) => s === 'STATUS_CANCELLED') ? true : undefined,
+  );
+  await blocks(5); // a few more passes, with the index catching up: nothing more is sent
+  await world.waitIndexed();
+  await blocks(3);
+  expect(world.app.account(k.lender.address)!.sequence - sequenceBefore).toBeLessThanOrEqual(2n);
+  for (const id of settlementIds.slice(0, 20)) expect(await status(id)).toBe('STATUS_PENDING');
+});
