@@ -4,6 +4,7 @@
  */
 import type { KeySecret } from './keys';
 import { DEFAULT_LENDER_TERMS } from './lender/terms';
+import type { MarketSettings } from './market/eligibility';
 
 export interface LenderSettings {
   /** LENDER_LTV_BPS: principal as a share of the pledged shares' value */
@@ -42,6 +43,8 @@ export interface AppServicesSettings {
   trustProxy: boolean;
   lender: LenderSettings;
   desk: DeskSettings;
+  /** the robust price and eligibility the lender and the desk share (PRICE_*, MARKET_*) */
+  market: MarketSettings;
 }
 
 export interface DeskSettings {
@@ -89,6 +92,14 @@ export const APP_SERVICES_DEFAULTS = {
     dust: 1_000_000n,
     cancelBatch: 20,
   } as DeskSettings,
+  market: {
+    windowBlocks: 30,
+    maxDivergenceBps: 1000,
+    minPoolAgeBlocks: 50,
+    minPoolReserve: 100_000_000n,
+    trustedReleasers: [],
+    allowlist: [],
+  } as MarketSettings,
 } as const;
 
 /** Every variable the app services read, with its default as documented. */
@@ -120,4 +131,10 @@ export const APP_SERVICES_VARIABLES: Record<string, string> = {
   DESK_DUST: '1000000',
   DESK_CANCEL_BATCH: '20',
   LENDER_FROM_HEIGHT: '(embedded devnet: the first live height; otherwise 0, every pledge)',
+  PRICE_WINDOW_BLOCKS: '30',
+  PRICE_MAX_DIVERGENCE_BPS: '1000',
+  MARKET_MIN_POOL_AGE_BLOCKS: '50',
+  MARKET_MIN_POOL_RESERVE: '100000000',
+  MARKET_TRUSTED_RELEASERS: "(embedded devnet: the scenario's releaser account; otherwise none)",
+  MARKET_ALLOWLIST: '(none)',
 };

@@ -5,12 +5,14 @@
  * PostgreSQL and the chain.
  */
 import { Pool } from 'pg';
+import { getBytes, ripemd160, sha256, SigningKey } from 'ethers';
 import { AppServices } from '../app-services';
 import type { AppServicesSettings } from '../app-services/config';
 import { KeySecret } from '../app-services/keys';
 import { privateKey } from '../devnet/scenario/accounts';
 import { LAUNCH_PLANS, metadataDocument } from '../devnet/scenario/flows/launch';
 import { bytesToHex } from '../src/lib/bytes';
+import { toBech32 } from '../src/lib/address';
 import type { Logger } from './logger';
 
 export interface AppServicesLaunch {
@@ -30,18 +32,36 @@ export interface AppServicesLaunch {
   log: Logger;
 }
 
+/** The cosmos address of one of the embedded devnet's role accounts (ripemd160(sha256(compressed public key))). */
+function devnetAddress(seed: string, role: string, hrp: string): string {
+  const publicKey = SigningKey.computePublicKey(privateKey(seed, role), true);
+  return toBech32(getBytes(ripemd160(sha256(publicKey))), hrp);
+}
+
 /**
- * The embedded devnet's role keys, where the environment gives none; and the lender's first
+ * The embedded devnet's role keys, where the environment gives none; the lender's first
  * height, where LENDER_FROM_HEIGHT gives none: the history's pledges were paid by its
- * scripted lender and are not the service's to pay again.
+ * scripted lender and are not the service's to pay again; and, where
+ * MARKET_TRUSTED_RELEASERS names none, the scenario's releaser account, the releaser role of
+ * every asset the scenario launches (devnet/scenario/flows/launch.ts), so its assets stay
+ * collateral.
  */
-function withDevnetDefaults(settings: AppServicesSettings, seed: string, liveFrom: number): AppServicesSettings {
+function withDevnetDefaults(
+  settings: AppServicesSettings,
+  seed: string,
+  liveFrom: number,
+  hrp: string,
+): AppServicesSettings {
   const key = (role: string) => new KeySecret(bytesToHex(privateKey(seed, role)), `the devnet's ${role} key`);
   const fromHeight = settings.lender.fromHeight ?? liveFrom;
+  const trustedReleasers = settings.market.trustedReleasers.length
+    ? settings.market.trustedReleasers
+    : [devnetAddress(seed, 'releaser', hrp)];
   return {
     ...settings,
     keys: { lender: settings.keys.lender ?? key('lender'), desk: settings.keys.desk ?? key('desk') },
     lender: { ...settings.lender, fromHeight },
+    market: { ...settings.market, trustedReleasers },
   };
 }
 
@@ -52,7 +72,7 @@ export function createAppServices(o: AppServicesLaunch): { services: AppServices
   const services = new AppServices({
     pool,
     databaseUrl: o.databaseUrl,
-    settings: onDevnet ? withDevnetDefaults(o.settings, o.devnetSeed!, o.devnetLiveFrom ?? 0) : o.settings,
+    settings: onDevnet ? withDevnetDefaults(o.settings, o.devnetSeed!, o.devnetLiveFrom ?? 0, o.hrp) : o.settings,
     hrp: o.hrp,
     gasDenom: o.gasDenom,
     stableDenom: o.stableDenom,

@@ -15,6 +15,7 @@ import {
   type AppServicesSettings,
   type LenderSettings,
 } from '../app-services/config';
+import type { MarketSettings } from '../app-services/market/eligibility';
 import { KeySecret } from '../app-services/keys';
 import { RECONCILER_DEFAULTS, RECONCILER_VARIABLES, type ReconcilerSettings } from '../reconciler/config';
 
@@ -210,6 +211,33 @@ function lenderOf(env: Env): LenderSettings {
   };
 }
 
+/** A comma-separated list (empty entries dropped); undefined when the variable is unset. */
+function listOf(env: Env, name: string, valid: RegExp, what: string): string[] | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  const items = raw
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+  const bad = items.find((x) => !valid.test(x));
+  if (bad !== undefined) throw new ConfigError(name, `must be a comma-separated list of ${what}, got "${bad}"`);
+  return items;
+}
+
+function marketOf(env: Env): MarketSettings {
+  const d = APP_SERVICES_DEFAULTS.market;
+  return {
+    windowBlocks: integer(env, 'PRICE_WINDOW_BLOCKS', d.windowBlocks, 1, 100_000),
+    maxDivergenceBps: integer(env, 'PRICE_MAX_DIVERGENCE_BPS', d.maxDivergenceBps, 0, 1_000_000),
+    minPoolAgeBlocks: integer(env, 'MARKET_MIN_POOL_AGE_BLOCKS', d.minPoolAgeBlocks, 0, 100_000_000),
+    minPoolReserve: bigintOf(env, 'MARKET_MIN_POOL_RESERVE', d.minPoolReserve, 0n, 10n ** 30n),
+    trustedReleasers:
+      listOf(env, 'MARKET_TRUSTED_RELEASERS', /^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{6,}$/, 'bech32 addresses') ??
+      d.trustedReleasers,
+    allowlist: listOf(env, 'MARKET_ALLOWLIST', /^[0-9a-f]{64}$/, 'asset ids (64 lower-case hex)') ?? d.allowlist,
+  };
+}
+
 function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
   const d = APP_SERVICES_DEFAULTS;
   const schema = read(env, 'APP_SCHEMA') ?? d.schema;
@@ -234,6 +262,7 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
     launchpadRateLimit: integer(env, 'LAUNCHPAD_RATE_LIMIT', d.launchpadRateLimit, 1, 1_000_000),
     trustProxy: oneOf(env, 'APP_TRUST_PROXY', ['true', 'false'], String(d.trustProxy) as 'true' | 'false') === 'true',
     lender: lenderOf(env),
+    market: marketOf(env),
     desk: {
       rfqLimit: integer(env, 'DESK_RFQ_LIMIT', d.desk.rfqLimit, 1, 1_000_000),
       maxTrade: bigintOf(env, 'DESK_MAX_TRADE', d.desk.maxTrade, 1n, 10n ** 30n),

@@ -39,6 +39,13 @@ export interface PoolPrice {
   pricePerWhole: bigint;
 }
 
+/** Query/PoolPrice as the chain answered it at `height`. */
+export interface PoolPriceAt extends PoolPrice {
+  height: number;
+  baseReserve: bigint;
+  quoteReserve: bigint;
+}
+
 export interface ClaimableEntry {
   routed_from: string;
   ref: string;
@@ -59,6 +66,11 @@ export class ChainQueries {
 
   private async query<T = Json>(path: string, request: Json): Promise<T> {
     return (await abciQuery<T>(this.rpcUrl, path, queryMethodTypes(path).requestType, request)).value;
+  }
+
+  /** The answer and the height the chain answered at (height 0 or omitted: the latest). */
+  private async queryAt<T = Json>(path: string, request: Json, height?: number): Promise<{ value: T; height: number }> {
+    return abciQuery<T>(this.rpcUrl, path, queryMethodTypes(path).requestType, request, height);
   }
 
   /** The query's answer, or null when the chain answers it with an error (not found, for these queries). */
@@ -116,6 +128,27 @@ export class ChainQueries {
     const r = await this.query<Json>('/svc.dex.v1.Query/PoolPrice', { asset_id: assetId, quote_denom: denom });
     if (r.found !== true) return null;
     return { poolId: Number(r.pool_id ?? 0), pricePerWhole: BigInt(text(r.price_per_whole) || '0') };
+  }
+
+  /**
+   * The pool price at a committed height (omitted: the latest), with the height answered at;
+   * null when the asset had no pool against `denom` (or an empty one) then. Throws
+   * AbciQueryError when the chain cannot answer at that height (pruned, or not yet committed).
+   */
+  async poolPriceAt(assetId: string, denom: string, height?: number): Promise<PoolPriceAt | null> {
+    const r = await this.queryAt<Json>(
+      '/svc.dex.v1.Query/PoolPrice',
+      { asset_id: assetId, quote_denom: denom },
+      height,
+    );
+    if (r.value.found !== true) return null;
+    return {
+      height: r.height,
+      poolId: Number(r.value.pool_id ?? 0),
+      pricePerWhole: BigInt(text(r.value.price_per_whole) || '0'),
+      baseReserve: BigInt(text(r.value.base_reserve) || '0'),
+      quoteReserve: BigInt(text(r.value.quote_reserve) || '0'),
+    };
   }
 
   /** units a holder may move now (units − locked) of one kind */

@@ -29,4 +29,29 @@ export async function indexedHeight(pool: Pool, svc: Tables): Promise<number> {
   );
   const n = Number(rows[0]?.value);
   return Number.isSafeInteger(n) && n > 0 ? n : 0;
+
+/** The indexed facts the market's eligibility rules read (app-services/market/eligibility.ts). */
+export class IndexedMarketReads {
+  constructor(
+    private readonly pool: Pool,
+    private readonly svc: Tables,
+  ) {}
+
+  /** The pool's creation height as indexed; null while the index has not seen it (a lag makes a pool look younger). */
+  async poolCreatedHeight(poolId: number): Promise<number | null> {
+    const { rows } = await this.pool.query<{ created_height: number }>(
+      `SELECT created_height FROM ${this.svc.dexPools} WHERE id = $1`,
+      [String(poolId)],
+    );
+    return rows.length ? Number(rows[0].created_height) : null;
+  }
+
+  /** roles.releaser of the asset as indexed from its creation ('' when none); null while the index has not seen it. */
+  async assetReleaser(assetId: string): Promise<string | null> {
+    const { rows } = await this.pool.query<{ releaser: string | null }>(
+      `SELECT roles ->> 'releaser' AS releaser FROM ${this.svc.assets} WHERE id = $1`,
+      [assetId],
+    );
+    return rows.length ? (rows[0].releaser ?? '') : null;
+  }
 }

@@ -1,0 +1,111 @@
+import type { PoolPriceAt } from '../../../../app-services/chain/queries';
+import {
+  divergenceBps,
+  PriceOracle,
+  twapOf,
+  windowHeights,
+  type PoolPriceSource,
+} from '../../../../app-services/market/price-oracle';
+
+/** A chain of committed heights: each height's pool price (undefined: no pool), pruned below `earliest`. */
+class FakeChain implements PoolPriceSource {
+  readonly reads: number[] = [];
+  earliest = 1;
+  constructor(
+    public latest: number,
+    public priceAt: (h: number) => bigint | undefined,
+    public poolAt: (h: number) => number = () => 7,
+  ) {}
+  async poolPriceAt(_assetId: string, _denom: string, height?: number): Promise<PoolPriceAt | null> {
+    const h = height ?? this.latest;
+    if (height !== undefined) this.reads.push(height);
+    if (h > this.latest || h < this.earliest) throw new Error(`height ${h} cannot be read`);
+    const price = this.priceAt(h);
+    if (price === undefined) return null;
+    return { height: h, poolId: this.poolAt(h), pricePerWhole: price, baseReserve: 1000n, quoteReserve: 5000n };
+  }
+}
+
+const oracle = (chain: FakeChain, windowBlocks = 5) =>
+  new PriceOracle({ source: chain, denom: 'uusdc', windowBlocks, concurrency: 3 });
+
+describe('twap math', () => {
+  test('the block-weighted mean of the samples, rounded down', () => {
+    expect(twapOf([100n, 100n, 101n])).toBe(100n);
+    expect(twapOf([1n, 2n, 3n, 4n])).toBe(2n);
+  });
+
+  test('divergence in basis points, rounded up, both ways', () => {
+    expect(divergenceBps(110n, 100n)).toBe(1000);
+    expect(divergenceBps(90n, 100n)).toBe(1000);
+    expect(divergenceBps(100n, 100n)).toBe(0);
+    expect(divergenceBps(1_000_001n, 1_000_000n)).toBe(1); // 0.01 bps counts as 1
+    expect(divergenceBps(5n, 0n)).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  test('the window ends at the height; none while the chain is shorter than it', () => {
+    expect(windowHeights(10, 3)).toEqual([8, 9, 10]);
+    expect(windowHeights(3, 3)).toEqual([1, 2, 3]);
+    expect(windowHeights(2, 3)).toEqual([]);
+  });
+});
+
+describe('PriceOracle', () => {
+  test('spot is the latest height, twap the mean of the window ending there', async () => {
+    const chain = new FakeChain(20, (h) => (h === 20 ? 200n : 100n));
+    const p = await oracle(chain).price('a');
+    expect(p).toEqual({
+      assetId: 'a',
+      poolId: 7,
+      height: 20,
+      spot: 200n,
+      twap: 120n, // (4 × 100 + 200) / 5
+      baseReserve: 1000n,
+      quoteReserve: 5000n,
+      divergenceBps: 6667,
+    });
+  });
+
+  test('a committed height is read once: the next pass reads only the new heights', async () => {
+    const chain = new FakeChain(20, () => 100n);
+    const o = oracle(chain);
+    await o.price('a');
+    expect(chain.reads.sort((a, b) => a - b)).toEqual([16, 17, 18, 19]);
+    chain.reads.length = 0;
+    chain.latest = 22;
+    await o.price('a');
+    expect(chain.reads.sort((a, b) => a - b)).toEqual([21]); // 20 was the spot of the first pass, 22 is this one's
+  });
+
+  test('a pool younger than the window has no price', async () => {
+    const chain = new FakeChain(20, (h) => (h >= 18 ? 100n : undefined));
+    expect(await oracle(chain).price('a')).toBeNull();
+  });
+
+  test('a window that crosses another pool of the asset has no price', async () => {
+    const chain = new FakeChain(
+      20,
+      () => 100n,
+      (h) => (h >= 18 ? 8 : 7),
+    );
+    expect(await oracle(chain).price('a')).toBeNull();
+  });
+
+  test('a height of the window the chain cannot answer (pruned) leaves no price', async () => {
+    const chain = new FakeChain(20, () => 100n);
+    chain.earliest = 17;
+    expect(await oracle(chain).price('a')).toBeNull();
+  });
+
+  test('no pool now: no price; a chain shorter than the window: no price', async () => {
+    expect(await oracle(new FakeChain(20, () => undefined)).price('a')).toBeNull();
+    expect(await oracle(new FakeChain(3, () => 100n)).price('a')).toBeNull();
+  });
+
+  test('a one-block pump moves spot, not the twap of a long window', async () => {
+    const chain = new FakeChain(100, (h) => (h === 100 ? 1_000n : 100n));
+    const p = (await oracle(chain, 50).price('a'))!;
+    expect(p.spot).toBe(1_000n);
+    expect(p.twap).toBe(118n); // (49 × 100 + 1000) / 50
+  });
+});
