@@ -30,6 +30,10 @@ import { DeskBook } from './desk/book';
 import { DeskRepository } from './desk/repository';
 import { registerDeskRoutes } from './desk/routes';
 import { DeskWorker } from './desk/worker';
+import { RFQ_WINDOW_MS } from './desk/routes';
+import { Market, PriceOracle } from './market';
+import { IndexedMarketReads } from './store/indexer-reads';
+import { tablesIn } from '../rest-adapter/db/tables';
 import { canonicalDocumentBytes, documentHash, parseMetadataDocument } from './launchpad/document';
 import { LaunchpadRepository } from './launchpad/repository';
 import { registerLaunchpadRoutes } from './launchpad/routes';
@@ -184,6 +188,13 @@ export class AppServices {
     }
   }
 
+  /** The robust price and eligibility (app-services/market) the services act on. */
+  private marketOf(queries: ChainQueries): Market {
+    const { market } = this.o.settings;
+    const oracle = new PriceOracle({ source: queries, denom: this.o.stableDenom, windowBlocks: market.windowBlocks });
+    return new Market(oracle, new IndexedMarketReads(this.o.pool, tablesIn(this.o.indexerSchema)), market);
+  }
+
   private deskOf(address: string, chain: ChainClient, queries: ChainQueries) {
     const { desk } = this.o.settings;
     const repository = new DeskRepository(this.o.pool, this.o.settings.schema, this.o.indexerSchema);
@@ -191,9 +202,13 @@ export class AppServices {
       repository,
       queries,
       chain,
+      market: this.marketOf(queries),
+      pool: this.o.pool,
+      svc: tablesIn(this.o.indexerSchema),
       desk: address,
       denom: this.o.stableDenom,
       cacheMs: desk.quoteCacheMs,
+      maxPosition: desk.maxPosition,
     });
     const worker = new DeskWorker({
       repository,
@@ -201,6 +216,9 @@ export class AppServices {
       queries,
       denom: this.o.stableDenom,
       maxTrade: desk.maxTrade,
+      maxPosition: desk.maxPosition,
+      dust: desk.dust,
+      cancelBatch: desk.cancelBatch,
       pollMs: desk.pollMs,
       log: this.o.log,
     });
@@ -249,7 +267,14 @@ export class AppServices {
         hrp: this.o.hrp,
         denom: this.o.stableDenom,
         maxTrade: desk.maxTrade,
-        rfqLimit: desk.rfqLimit,
+        limits: {
+          perAddress: desk.rfqLimit,
+          perIp: desk.rfqIpLimit,
+          windowMs: RFQ_WINDOW_MS,
+          maxEscrowBps: desk.maxEscrowBps,
+          maxEscrowPerAddressBps: desk.maxEscrowPerAddressBps,
+          maxPosition: desk.maxPosition,
+        },
         waitMs: this.o.settings.inclusionTimeoutMs,
         desk: () => this.desk,
       },

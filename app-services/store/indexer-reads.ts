@@ -29,6 +29,7 @@ export async function indexedHeight(pool: Pool, svc: Tables): Promise<number> {
   );
   const n = Number(rows[0]?.value);
   return Number.isSafeInteger(n) && n > 0 ? n : 0;
+}
 
 /** The indexed facts the market's eligibility rules read (app-services/market/eligibility.ts). */
 export class IndexedMarketReads {
