@@ -41,8 +41,10 @@ export interface RfqCheck {
 }
 
 /** Not expired; pending, or proposed and not settled, cancelled or expired as indexed (a lagging index counts it a little longer). */
-const OUTSTANDING = `r.expiry > now() AND (r.status = 'pending' OR (r.status = 'proposed' AND NOT EXISTS (
-  SELECT 1 FROM {settlements} s WHERE s.id = r.settlement_id::text AND s.status <> 'STATUS_PENDING')))`;
+const outstanding = (
+  settlements: string,
+) => `r.expiry > now() AND (r.status = 'pending' OR (r.status = 'proposed' AND NOT EXISTS (
+  SELECT 1 FROM ${settlements} s WHERE s.id = r.settlement_id::text AND s.status <> 'STATUS_PENDING')))`;
 
 export interface QuotedAsset {
   asset_id: string;
@@ -192,7 +194,7 @@ export class DeskRepository {
               coalesce(sum(${measure}) FILTER (WHERE requester = $1), 0)::text AS requester,
               (extract(epoch FROM min(expiry)) * 1000)::float8 AS first_ms
          FROM ${this.rfqs} r
-        WHERE ${filter} AND ${OUTSTANDING}`.replace('{settlements}', this.svc.settlements),
+        WHERE ${filter} AND ${outstanding(this.svc.settlements)}`,
       [requester, ...params],
     );
     const row = rows[0];
@@ -208,7 +210,7 @@ export class DeskRepository {
   private async outstandingPurchases(c: PoolClient, assetId: string): Promise<bigint> {
     const { rows } = await c.query<{ amount: string }>(
       `SELECT coalesce(sum(amount), 0)::text AS amount FROM ${this.rfqs} r
-        WHERE side = 'sell' AND asset_id = $1 AND ${OUTSTANDING}`.replace('{settlements}', this.svc.settlements),
+        WHERE side = 'sell' AND asset_id = $1 AND ${outstanding(this.svc.settlements)}`,
       [assetId],
     );
     return BigInt(rows[0].amount);

@@ -128,7 +128,7 @@ export class DeskWorker extends PollingWorker {
     return String(JSON.parse(raw));
   }
 
-  /** Settlement ids left alone (dust) while they stay pending: never looked at again. */
+  /** Settlement ids left to expire (dust, near expiry, a cancel that failed) while they stay pending: not looked at again. */
   private readonly leftAlone = new Set<string>();
 
   private async answerProposals(): Promise<void> {
@@ -177,12 +177,19 @@ export class DeskWorker extends PollingWorker {
     }
   }
 
-  /** One tx for the pass's cancels: if it fails (one of them left the chain's pending set), the next pass judges again without it. */
+  /**
+   * One tx for the pass's cancels. If it fails because one of them left the chain's pending
+   * set, the next pass judges again without it (another set, another intent). If every one
+   * is still pending, the same set would fail again: those proposals are left to expire.
+   */
   private async cancel(ids: string[]): Promise<void> {
-    await this.act({
+    const done = await this.act({
       id: deskIntentIds.cancel(ids),
       kind: 'desk.cancel',
       messages: ids.map((id) => msg.cancel(this.actor.address, BigInt(id))),
     });
+    if (!done || !isFinal(done.status) || done.status === 'committed') return;
+    const onChain = await Promise.all(ids.map((id) => this.o.queries.settlement(BigInt(id))));
+    if (onChain.every((x) => x?.status === 'STATUS_PENDING')) for (const id of ids) this.leftAlone.add(id);
   }
 }
