@@ -76,8 +76,20 @@ export interface DeskSettings {
   maxTrade: bigint;
   /** DESK_POLL_MS: how often the acting desk proposes recorded RFQs and answers proposals */
   pollMs: number;
-  /** DESK_QUOTE_CACHE_MS: how long a quote book is served before it is rebuilt */
+  /** DESK_QUOTE_CACHE_MS: how long a quote book is served at most (it is rebuilt at every new chain or indexed height anyway) */
   quoteCacheMs: number;
+  /** DESK_RFQ_IP_LIMIT: RFQs per HTTP client address (req.ip) per rolling 10 minutes */
+  rfqIpLimit: number;
+  /** DESK_MAX_ESCROW_BPS: outstanding RFQ escrows may hold at most this share of any one inventory (the stable denom, or a kind) */
+  maxEscrowBps: number;
+  /** DESK_MAX_ESCROW_PER_ADDRESS_BPS: those of one requester address at most this share */
+  maxEscrowPerAddressBps: number;
+  /** DESK_MAX_POSITION: base units of the stable denom a purchase may bring the desk's holding of one asset to, valued at mid */
+  maxPosition: bigint;
+  /** DESK_DUST: proposals to the desk escrowing less than this (base units of the stable denom, at the desk's mid) are left to expire */
+  dust: bigint;
+  /** DESK_CANCEL_BATCH: proposals the desk cancels in one tx, one tx per pass */
+  cancelBatch: number;
 }
 
 export const APP_SERVICES_DEFAULTS = {
@@ -102,7 +114,18 @@ export const APP_SERVICES_DEFAULTS = {
     dust: 1_000_000n,
     batchMax: 30,
   } as LenderSettings,
-  desk: { rfqLimit: 5, maxTrade: 5_000_000_000n, pollMs: 500, quoteCacheMs: 2000 } as DeskSettings,
+  desk: {
+    rfqLimit: 5,
+    maxTrade: 5_000_000_000n,
+    pollMs: 500,
+    quoteCacheMs: 2000,
+    rfqIpLimit: 20,
+    maxEscrowBps: 5000,
+    maxEscrowPerAddressBps: 1000,
+    maxPosition: 100_000_000_000n,
+    dust: 1_000_000n,
+    cancelBatch: 20,
+  } as DeskSettings,
   market: {
     windowBlocks: 30,
     maxDivergenceBps: 1000,
@@ -146,6 +169,12 @@ export const APP_SERVICES_VARIABLES: Record<string, string> = {
   DESK_MAX_TRADE: '5000000000',
   DESK_POLL_MS: '500',
   DESK_QUOTE_CACHE_MS: '2000',
+  DESK_RFQ_IP_LIMIT: '20',
+  DESK_MAX_ESCROW_BPS: '5000',
+  DESK_MAX_ESCROW_PER_ADDRESS_BPS: '1000',
+  DESK_MAX_POSITION: '100000000000',
+  DESK_DUST: '1000000',
+  DESK_CANCEL_BATCH: '20',
   LENDER_FROM_HEIGHT: '(embedded devnet: the first live height; otherwise 0, every pledge)',
   PRICE_WINDOW_BLOCKS: '30',
   PRICE_MAX_DIVERGENCE_BPS: '1000',

@@ -30,15 +30,15 @@ import { DeskBook } from './desk/book';
 import { DeskRepository } from './desk/repository';
 import { registerDeskRoutes } from './desk/routes';
 import { DeskWorker } from './desk/worker';
+import { RFQ_WINDOW_MS } from './desk/routes';
+import { Market, PriceOracle } from './market';
+import { IndexedMarketReads } from './store/indexer-reads';
+import { tablesIn } from '../rest-adapter/db/tables';
 import { canonicalDocumentBytes, documentHash, parseMetadataDocument } from './launchpad/document';
 import { LaunchpadRepository } from './launchpad/repository';
 import { registerLaunchpadRoutes } from './launchpad/routes';
 import type { AppLogger } from './logger';
 import { migrate } from './store/migrations';
-import { IndexedMarketReads } from './store/indexer-reads';
-import { Market } from './market/eligibility';
-import { PriceOracle } from './market/price-oracle';
-import { tablesIn } from '../rest-adapter/db/tables';
 import { ConfigError } from '../src/lib/errors';
 import { quoteIdent } from './store/sql';
 
@@ -165,7 +165,7 @@ export class AppServices {
     const queries = new ChainQueries(this.o.chain.rpcUrl);
     const market = this.marketOf(queries);
     const deskKey = keys.get('desk');
-    if (deskKey) this.desk = this.deskOf(deskKey.address, this.chain, queries);
+    if (deskKey) this.desk = this.deskOf(deskKey.address, this.chain, queries, market);
     for (const [role, { wallet, address }] of keys) {
       if (this.stopped) return;
       const actor = new KeyActor({
@@ -199,16 +199,20 @@ export class AppServices {
     }
   }
 
-  private deskOf(address: string, chain: ChainClient, queries: ChainQueries) {
+  private deskOf(address: string, chain: ChainClient, queries: ChainQueries, market: Market) {
     const { desk } = this.o.settings;
     const repository = new DeskRepository(this.o.pool, this.o.settings.schema, this.o.indexerSchema);
     const book = new DeskBook({
       repository,
       queries,
       chain,
+      market,
+      pool: this.o.pool,
+      svc: tablesIn(this.o.indexerSchema),
       desk: address,
       denom: this.o.stableDenom,
       cacheMs: desk.quoteCacheMs,
+      maxPosition: desk.maxPosition,
     });
     const worker = new DeskWorker({
       repository,
@@ -216,6 +220,9 @@ export class AppServices {
       queries,
       denom: this.o.stableDenom,
       maxTrade: desk.maxTrade,
+      maxPosition: desk.maxPosition,
+      dust: desk.dust,
+      cancelBatch: desk.cancelBatch,
       pollMs: desk.pollMs,
       log: this.o.log,
     });
@@ -275,7 +282,14 @@ export class AppServices {
         hrp: this.o.hrp,
         denom: this.o.stableDenom,
         maxTrade: desk.maxTrade,
-        rfqLimit: desk.rfqLimit,
+        limits: {
+          perAddress: desk.rfqLimit,
+          perIp: desk.rfqIpLimit,
+          windowMs: RFQ_WINDOW_MS,
+          maxEscrowBps: desk.maxEscrowBps,
+          maxEscrowPerAddressBps: desk.maxEscrowPerAddressBps,
+          maxPosition: desk.maxPosition,
+        },
         waitMs: this.o.settings.inclusionTimeoutMs,
         desk: () => this.desk,
       },

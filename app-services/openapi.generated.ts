@@ -206,9 +206,9 @@ export interface components {
             /** @description -1 for a whole share (one unit of every kind), else the kind id. */
             kind: number;
             instrument: string;
-            /** @description What the desk pays per whole unit; null while it is not buying (low stable inventory). */
+            /** @description What the desk pays per whole unit; null while it is not buying (low stable inventory, its position limit, or a pool price falling away from its average). */
             bid: string | null;
-            /** @description What the desk asks per whole unit; null while it is not selling (low unit inventory). */
+            /** @description What the desk asks per whole unit; null while it is not selling (low unit inventory, or a pool price rising away from its average). */
             ask: string | null;
             mid: components["schemas"]["Amount"];
         };
@@ -330,7 +330,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The desk's quotes now (rebuilt at most every DESK_QUOTE_CACHE_MS). */
+            /** @description The desk's quotes of the latest chain and indexed height (rebuilt when either moves, and at least every DESK_QUOTE_CACHE_MS). */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -288,6 +288,12 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
       maxTrade: bigintOf(env, 'DESK_MAX_TRADE', d.desk.maxTrade, 1n, 10n ** 30n),
       pollMs: integer(env, 'DESK_POLL_MS', d.desk.pollMs, 100, 3_600_000),
       quoteCacheMs: integer(env, 'DESK_QUOTE_CACHE_MS', d.desk.quoteCacheMs, 0, 3_600_000),
+      rfqIpLimit: integer(env, 'DESK_RFQ_IP_LIMIT', d.desk.rfqIpLimit, 1, 1_000_000),
+      maxEscrowBps: integer(env, 'DESK_MAX_ESCROW_BPS', d.desk.maxEscrowBps, 0, 10_000),
+      maxEscrowPerAddressBps: integer(env, 'DESK_MAX_ESCROW_PER_ADDRESS_BPS', d.desk.maxEscrowPerAddressBps, 0, 10_000),
+      maxPosition: bigintOf(env, 'DESK_MAX_POSITION', d.desk.maxPosition, 0n, 10n ** 30n),
+      dust: bigintOf(env, 'DESK_DUST', d.desk.dust, 0n, 10n ** 30n),
+      cancelBatch: integer(env, 'DESK_CANCEL_BATCH', d.desk.cancelBatch, 1, 100),
     },
   };
 }

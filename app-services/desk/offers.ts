@@ -2,7 +2,8 @@
  * Which proposals to the desk it accepts (docs/app-services.md, "Trade desk"): one asset's
  * kinds in equal units (every kind: a whole share; or a single kind) against one leg of the
  * stable denom in the other direction, at or better than the desk's quote, within the trade
- * cap and its inventory. Legs are the proposer's: GIVE is what the proposer gives.
+ * cap, its inventory and (when it buys) its position limit. Legs are the proposer's: GIVE is
+ * what the proposer gives.
  */
 import type { ProposalSeen } from '../store/indexer-reads';
 import { amountFor } from './pricing';
@@ -29,7 +30,14 @@ function instrumentOf(rights: OfferLeg[], book: Book): Quote | undefined {
   );
 }
 
-export function judgeOffer(legs: readonly OfferLeg[], book: Book, o: { denom: string; maxTrade: bigint }): Verdict {
+export interface OfferLimits {
+  denom: string;
+  maxTrade: bigint;
+  /** DESK_MAX_POSITION: what a purchase may bring the desk's holding of the asset to, valued at mid */
+  maxPosition: bigint;
+}
+
+export function judgeOffer(legs: readonly OfferLeg[], book: Book, o: OfferLimits): Verdict {
   const coins = legs.filter((l) => l.coin);
   const rights = legs.filter((l) => l.right);
   if (coins.length !== 1 || rights.length === 0 || coins.length + rights.length !== legs.length)
@@ -56,6 +64,8 @@ export function judgeOffer(legs: readonly OfferLeg[], book: Book, o: { denom: st
     if (quote.bid === null) return no('the desk is not bidding');
     if (amount > amountFor(quote.bid, n, quote.decimals, true)) return no('asks more than the desk bids');
     if (amount > book.cash) return no("beyond the desk's stable inventory");
+    const position = (book.positions.get(quote.asset_id) ?? 0n) + amountFor(quote.mid, n, quote.decimals, true);
+    if (position > o.maxPosition) return no("beyond the desk's position limit");
   } else {
     if (quote.ask === null) return no('the desk is not offering');
     if (amount < amountFor(quote.ask, n, quote.decimals, false)) return no('gives less than the desk asks');
@@ -63,4 +73,26 @@ export function judgeOffer(legs: readonly OfferLeg[], book: Book, o: { denom: st
       return no("beyond the desk's unit inventory");
   }
   return { accept: true, quote, deskBuys, units: n, amount };
+}
+
+/**
+ * What the proposer escrows, in base units of the stable denom: its stable legs, and its
+ * right legs at the desk's mid of each kind (0 for what the desk does not quote). Below the
+ * dust value a proposal is left to expire: it costs the desk no tx.
+ */
+export function escrowedValue(legs: readonly OfferLeg[], book: Book, denom: string): bigint {
+  let value = 0n;
+  for (const l of legs) {
+    if (l.direction !== GIVE) continue;
+    if (l.coin) {
+      if (l.coin.denom === denom && INTEGER.test(String(l.coin.amount ?? ''))) value += BigInt(l.coin.amount!);
+    } else if (l.right && INTEGER.test(String(l.right.units ?? ''))) {
+      const kind = Number(l.right.kind_id ?? 0);
+      const q = book.quotes.find(
+        (x) => x.asset_id === l.right?.asset_id && x.kinds.length === 1 && x.kinds[0] === kind,
+      );
+      if (q) value += amountFor(q.mid, BigInt(l.right.units!), q.decimals, true);
+    }
+  }
+  return value;
 }

@@ -15,7 +15,8 @@ import { jsonBody } from '../http/body';
 import type { Book, DeskBook, Quote } from './book';
 import { unitsKey } from './book';
 import { amountFor, WHOLE_SHARE } from './pricing';
-import { rfqExpiry, type DeskRepository, type NewRfq, type RfqRow } from './repository';
+import { rfqExpiry, type DeskRepository, type NewRfq, type RfqLimits, type RfqRow } from './repository';
+import type { Refusal, Resource } from './reservations';
 import type { DeskWorker } from './worker';
 
 export const RFQ_WINDOW_MS = 10 * 60_000;
@@ -27,7 +28,8 @@ export interface DeskRouteDeps {
   hrp: string;
   denom: string;
   maxTrade: bigint;
-  rfqLimit: number;
+  /** per address and per client, escrow caps, position limit (windowMs: RFQ_WINDOW_MS) */
+  limits: RfqLimits;
   /** how long a replica that does not act for the desk waits for the proposal */
   waitMs: number;
   /** undefined while the desk has no key or no chain here */
@@ -91,13 +93,15 @@ function quoteFor(book: Book, symbol: string, kind: number): Quote {
   return quote;
 }
 
-/** The terms of an RFQ from the book now; a 400 for what the desk will not do. */
-function termsOf(rfq: RfqBody, book: Book, deps: DeskRouteDeps): Omit<NewRfq, 'id' | 'requester' | 'expiry'> {
+type Terms = Omit<NewRfq, 'id' | 'requester' | 'expiry'>;
+
+/** The terms of an RFQ from the book now, and the quote they come from; a 400 for what the desk will not do. */
+function termsOf(rfq: RfqBody, book: Book, deps: DeskRouteDeps): { terms: Terms; quote: Quote } {
   const quote = quoteFor(book, rfq.symbol, rfq.kind);
   const price = rfq.side === 'sell' ? quote.bid : quote.ask;
   if (price === null)
     throw badRequest(
-      `the desk is not ${rfq.side === 'sell' ? 'buying' : 'selling'} ${instrumentOf(rfq.symbol, rfq.kind)} now: its inventory is low`,
+      `the desk is not ${rfq.side === 'sell' ? 'buying' : 'selling'} ${instrumentOf(rfq.symbol, rfq.kind)} now: its inventory is low, it holds as much as it may, or the pool's price is moving`,
     );
   const amount = amountFor(price, rfq.units, quote.decimals, rfq.side === 'sell');
   if (amount === 0n) throw badRequest('too small: the trade is worth less than one base unit of the stable denom');
@@ -114,7 +118,7 @@ function termsOf(rfq: RfqBody, book: Book, deps: DeskRouteDeps): Omit<NewRfq, 'i
         `beyond the desk's inventory: it holds ${held} units of ${instrumentOf(rfq.symbol, rfq.kind)}, the trade needs ${rfq.units}`,
       );
   }
-  return {
+  const terms = {
     asset_id: quote.asset_id,
     symbol: rfq.symbol,
     kind_id: rfq.kind,
@@ -123,7 +127,32 @@ function termsOf(rfq: RfqBody, book: Book, deps: DeskRouteDeps): Omit<NewRfq, 'i
     price: price.toString(),
     amount: amount.toString(),
   };
+  return { terms, quote };
 }
+
+/** What the RFQ escrows, checked against the desk's inventory and caps as it is recorded. */
+function reservationOf(
+  rfq: RfqBody,
+  t: { terms: Terms; quote: Quote },
+  book: Book,
+  deps: DeskRouteDeps,
+  free: (r: Resource) => Promise<bigint>,
+) {
+  const sells = rfq.side === 'sell';
+  return {
+    limits: deps.limits,
+    resources: sells
+      ? [{ side: 'sell' as const }]
+      : t.quote.kinds.map((kindId) => ({ side: 'buy' as const, assetId: t.quote.asset_id, kindId })),
+    need: sells ? BigInt(t.terms.amount) : rfq.units,
+    what: sells ? deps.denom : `units of ${instrumentOf(rfq.symbol, rfq.kind)}`,
+    free,
+    position: book.positions.get(t.quote.asset_id) ?? 0n,
+  };
+}
+
+const refused = (r: Refusal) =>
+  new AppHttpError(r.code, r.message, r.retryAfterSeconds ? { 'Retry-After': String(r.retryAfterSeconds) } : {});
 
 function rfqIdOf(req: Request, requester: string): string {
   const key = req.get('Idempotency-Key');
@@ -162,7 +191,9 @@ async function outcome(row: RfqRow, deps: DeskRouteDeps): Promise<RfqRow | undef
 async function answer(row: RfqRow, deps: DeskRouteDeps) {
   const r = await outcome(row, deps);
   if (r?.status === 'proposed') return presentRfq(r);
-  if (r?.status === 'failed') throw badRequest(`the desk could not propose: ${r.error}`);
+  // the chain's log stays in the row and the desk's log, not in the answer
+  if (r?.status === 'failed')
+    throw badRequest("the chain refused the desk's proposal (its inventory moved); ask for a new quote");
   throw new AppHttpError(
     'unavailable',
     `RFQ ${row.id} is recorded and will be proposed; ask again with the same Idempotency-Key for its answer`,
@@ -191,21 +222,17 @@ function rfq(deps: DeskRouteDeps): RequestHandler {
       if (!sameRequest(earlier, body)) throw badRequest('this Idempotency-Key was used for another RFQ');
       return void res.json(await answer(earlier, deps));
     }
-    const terms = termsOf(body, await desk.book.fresh(), deps);
+    const book = await desk.book.current();
+    const quoted = termsOf(body, book, deps);
     const row = {
       id,
       requester: body.requester,
       expiry: new Date(Math.floor((Date.now() + PROPOSAL_LIFETIME_MS) / 1000) * 1000),
-      ...terms,
+      ...quoted.terms,
     };
-    const limited = await desk.repository.insertWithinLimit(row, deps.rfqLimit, RFQ_WINDOW_MS);
-    if (limited) {
-      throw new AppHttpError(
-        'too_many_requests',
-        `too many RFQs from ${body.requester}: at most ${deps.rfqLimit} per 10 minutes`,
-        { 'Retry-After': String(limited.retryAfterSeconds) },
-      );
-    }
+    const check = reservationOf(body, quoted, book, deps, (r) => desk.book.free(r));
+    const refusal = await desk.repository.recordWithinLimits(row, req.ip ?? 'unknown', check);
+    if (refusal) throw refused(refusal);
     res.json(await answer((await desk.repository.get(id))!, deps));
   };
 }

@@ -3,16 +3,21 @@
  * desk's key, every DESK_POLL_MS it
  *   1. proposes every recorded RFQ still pending (one intent per RFQ: desk/rfq/<id>), so an
  *      RFQ recorded by any replica, or left by a crash, is proposed once;
- *   2. answers every pending proposal to the desk: accepted (desk/accept/<id>) when
- *      judgeOffer says so on a fresh book, cancelled (desk/cancel/<id>) otherwise.
+ *   2. answers every pending proposal to the desk, judged on the chain's own copy and a fresh
+ *      book: accepted (desk/accept/<id>) when judgeOffer says so; otherwise cancelled, at most
+ *      DESK_CANCEL_BATCH of them in one tx per pass (desk/cancel/<hash of the ids>). A proposal
+ *      whose proposer escrows less than DESK_DUST (valued at the desk's mid) is neither
+ *      accepted nor cancelled: the chain's expiry sweep returns it, and it costs the desk no tx
+ *      and no chain query after the first look.
  */
+import { createHash } from 'crypto';
 import { PollingWorker, type Step } from '../polling-worker';
 import type { ChainQueries } from '../chain/queries';
 import { isFinal, type IntentMessage } from '../intents/intent-log';
 import type { AppLogger } from '../logger';
 import * as msg from '../chain/messages';
 import { unitsKey, type Book, type DeskBook } from './book';
-import { judgeOffer, type OfferLeg, type Verdict } from './offers';
+import { escrowedValue, judgeOffer, type OfferLeg, type Verdict } from './offers';
 import { WHOLE_SHARE } from './pricing';
 import { rfqExpiry, type DeskRepository, type RfqRow } from './repository';
 
@@ -22,9 +27,18 @@ export interface DeskWorkerOptions {
   queries: ChainQueries;
   denom: string;
   maxTrade: bigint;
+  /** DESK_MAX_POSITION */
+  maxPosition: bigint;
+  /** DESK_DUST: stable base units */
+  dust: bigint;
+  /** DESK_CANCEL_BATCH: cancels per tx (and per pass) */
+  cancelBatch: number;
   pollMs: number;
   log: AppLogger;
 }
+
+/** A proposal this close to its expiry is left to the chain's sweep (a cancel could fail in its block). */
+const EXPIRING_MS = 10_000;
 
 const GIVE = 'LEG_DIRECTION_GIVE';
 const ASK = 'LEG_DIRECTION_ASK';
@@ -32,7 +46,8 @@ const ASK = 'LEG_DIRECTION_ASK';
 export const deskIntentIds = {
   rfq: (id: string) => `desk/rfq/${id}`,
   accept: (settlement: string) => `desk/accept/${settlement}`,
-  cancel: (settlement: string) => `desk/cancel/${settlement}`,
+  cancel: (settlements: string[]) =>
+    `desk/cancel/${createHash('sha256').update(settlements.join(',')).digest('hex').slice(0, 32)}`,
 };
 
 /** The desk's proposal for an RFQ: its own side given (escrowed at propose), the requester's asked. */
@@ -89,11 +104,11 @@ export class DeskWorker extends PollingWorker {
           status: 'proposed',
           settlementId: await this.settlementIdOf(done.txHash!),
         });
-      else
-        await this.o.repository.settle(r.id, {
-          status: 'failed',
-          error: `the chain refused the proposal (${done.codespace}/${done.code}): ${done.log}`,
-        });
+      else {
+        const error = `the chain refused the proposal (${done.codespace}/${done.code}): ${done.log}`;
+        this.o.log.warn('desk: an RFQ proposal failed', { rfq: r.id, error });
+        await this.o.repository.settle(r.id, { status: 'failed', error });
+      }
     }
     return this.o.repository.get(r.id);
   }
@@ -113,36 +128,68 @@ export class DeskWorker extends PollingWorker {
     return String(JSON.parse(raw));
   }
 
+  /** Settlement ids left to expire (dust, near expiry, a cancel that failed) while they stay pending: not looked at again. */
+  private readonly leftAlone = new Set<string>();
+
   private async answerProposals(): Promise<void> {
     const proposals = await this.o.repository.pendingProposals(this.actor.address);
-    if (!proposals.length) return;
+    const pendingIds = new Set(proposals.map((p) => p.id));
+    for (const id of this.leftAlone) if (!pendingIds.has(id)) this.leftAlone.delete(id);
+    const fresh = proposals.filter((p) => !this.leftAlone.has(p.id));
+    if (!fresh.length) return;
     const book = await this.o.book.fresh();
-    for (const p of proposals) {
+    const cancels: string[] = [];
+    for (const p of fresh) {
+      if (escrowedValue(p.legs, book, this.o.denom) < this.o.dust) {
+        this.leftAlone.add(p.id);
+        continue;
+      }
       // judged on the chain's own copy: the index may be a block behind, and it is what accept moves
       const onChain = await this.o.queries.settlement(BigInt(p.id));
       if (onChain?.status !== 'STATUS_PENDING') continue;
-      const verdict = judgeOffer(onChain.legs as OfferLeg[], book, { denom: this.o.denom, maxTrade: this.o.maxTrade });
-      if (verdict.accept && onChain.expiryMs > Date.now()) {
-        const done = await this.act({
-          id: deskIntentIds.accept(p.id),
-          kind: 'desk.accept',
-          messages: [msg.accept(this.actor.address, BigInt(p.id))],
-        });
-        if (done?.status === 'committed') {
-          this.o.log.info('desk: accepted a proposal', { settlement: p.id, amount: verdict.amount.toString() });
-          takeFromBook(book, verdict);
-        }
-      } else {
-        this.o.log.info('desk: cancelling a proposal', {
-          settlement: p.id,
-          reason: verdict.accept ? 'expired' : verdict.reason,
-        });
-        await this.act({
-          id: deskIntentIds.cancel(p.id),
-          kind: 'desk.cancel',
-          messages: [msg.cancel(this.actor.address, BigInt(p.id))],
-        });
+      if (onChain.expiryMs - Date.now() < EXPIRING_MS) {
+        this.leftAlone.add(p.id);
+        continue;
+      }
+      const verdict = judgeOffer(onChain.legs as OfferLeg[], book, {
+        denom: this.o.denom,
+        maxTrade: this.o.maxTrade,
+        maxPosition: this.o.maxPosition,
+      });
+      if (verdict.accept) await this.accept(p.id, verdict, book);
+      else if (cancels.length < this.o.cancelBatch) {
+        this.o.log.info('desk: cancelling a proposal', { settlement: p.id, reason: verdict.reason });
+        cancels.push(p.id);
       }
     }
+    if (cancels.length) await this.cancel(cancels);
+  }
+
+  private async accept(id: string, verdict: Extract<Verdict, { accept: true }>, book: Book): Promise<void> {
+    const done = await this.act({
+      id: deskIntentIds.accept(id),
+      kind: 'desk.accept',
+      messages: [msg.accept(this.actor.address, BigInt(id))],
+    });
+    if (done?.status === 'committed') {
+      this.o.log.info('desk: accepted a proposal', { settlement: id, amount: verdict.amount.toString() });
+      takeFromBook(book, verdict);
+    }
+  }
+
+  /**
+   * One tx for the pass's cancels. If it fails because one of them left the chain's pending
+   * set, the next pass judges again without it (another set, another intent). If every one
+   * is still pending, the same set would fail again: those proposals are left to expire.
+   */
+  private async cancel(ids: string[]): Promise<void> {
+    const done = await this.act({
+      id: deskIntentIds.cancel(ids),
+      kind: 'desk.cancel',
+      messages: ids.map((id) => msg.cancel(this.actor.address, BigInt(id))),
+    });
+    if (!done || !isFinal(done.status) || done.status === 'committed') return;
+    const onChain = await Promise.all(ids.map((id) => this.o.queries.settlement(BigInt(id))));
+    if (onChain.every((x) => x?.status === 'STATUS_PENDING')) for (const id of ids) this.leftAlone.add(id);
   }
 }

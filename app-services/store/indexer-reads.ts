@@ -22,6 +22,15 @@ export async function pendingProposalsTo(pool: Pool, svc: Tables, counterparty: 
   return rows;
 }
 
+/** The node's latest indexed height (0 before the first block). */
+export async function indexedHeight(pool: Pool, svc: Tables): Promise<number> {
+  const { rows } = await pool.query<{ value: unknown }>(
+    `SELECT value FROM ${svc.metadata} WHERE key = 'lastProcessedHeight'`,
+  );
+  const n = Number(rows[0]?.value);
+  return Number.isSafeInteger(n) && n > 0 ? n : 0;
+}
+
 /** The indexed facts the market's eligibility rules read (app-services/market/eligibility.ts). */
 export class IndexedMarketReads {
   constructor(

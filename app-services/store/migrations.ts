@@ -165,6 +165,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX pledge_refusals_unreleased ON {schema}.pledge_refusals (refusal_set) WHERE release_intent IS NULL;
     `,
   },
+  {
+    version: 7,
+    name: 'desk rfq client address',
+    sql: `
+      -- The HTTP client's address (req.ip) of each RFQ, for the per-client limit counted
+      -- across replicas; null for rows recorded before it was kept.
+      ALTER TABLE {schema}.rfqs ADD COLUMN client_ip text;
+      CREATE INDEX rfqs_client_ip ON {schema}.rfqs (client_ip, created_at);
+      -- the escrows the desk still holds for RFQs: pending or proposed, not yet expired
+      CREATE INDEX rfqs_outstanding ON {schema}.rfqs (expiry) WHERE status IN ('pending', 'proposed');
+    `,
+  },
 ];
 
 const LOCK_NAME = 'svc-app-services/migrations';

@@ -56,9 +56,14 @@ beforeAll(async () => {
       reconcileMs: 500,
       lockRetryMs: 200,
       desk: { ...APP_SERVICES_DEFAULTS.desk, rfqLimit: 3, pollMs: 250, quoteCacheMs: 0 },
+      market: { ...APP_SERVICES_DEFAULTS.market, windowBlocks: 3, minPoolAgeBlocks: 1 },
     },
   });
   await until('the desk to act', async () => (api.services.actor('desk')?.acting ? true : undefined));
+  await until('the pool old enough and its price window filled', async () => {
+    const r = await api.request<{ quotes: { symbol: string }[] }>('GET', '/api/desk/quotes');
+    return r.body.quotes.some((q) => q.symbol === 'DTW') ? true : undefined;
+  });
 });
 
 afterAll(async () => {

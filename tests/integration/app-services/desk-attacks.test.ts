@@ -1,0 +1,388 @@
+/**
+ * The desk against a hostile user (docs/app-services.md, "Threat model"), on one live world:
+ * the devnet, the real SubQuery node, the desk acting through the app services over real
+ * HTTP. The attacker does what anyone can: fresh keys, its own asset with a launchpad
+ * document and its own pool, real swaps and real proposals. Each test asserts that the attack
+ * extracts nothing and that honest users are still served.
+ */
+import { createHash } from 'crypto';
+import express from 'express';
+import http, { type Server } from 'http';
+import type { AddressInfo } from 'net';
+import { APP_SERVICES_DEFAULTS } from '../../../app-services/config';
+import { KeySecret } from '../../../app-services/keys';
+import { documentHash, parseMetadataDocument } from '../../../app-services/launchpad/document';
+import { deriveAssetId } from '../../../src/lib/ids';
+import { STABLE_DENOM, testKey, type TestKey } from '../../harness/app-chain';
+import { launchEquity, startLiveWorld, type EquityAsset, type LiveWorld, type Msg } from '../../harness/live-world';
+import { until as waitFor } from '../../harness/until';
+import { startAppApi, type AppApi } from './api';
+
+jest.setTimeout(120_000);
+
+const WHOLE = 1_000_000n;
+const KINDS = [0, 1, 2];
+const REAL = {
+  name: 'Attack Test Works',
+  symbol: 'ATW',
+  description: 'An equity test asset with a deep pool. Testnet only; it has no value.',
+  template: 'equity',
+};
+const THIN = {
+  name: 'Thin Pool Works',
+  symbol: 'THIN',
+  description: "The attacker's own asset, with a pool of three base units. Testnet only.",
+  template: 'equity',
+};
+const MARKET = { windowBlocks: 30, minPoolAgeBlocks: 20, maxDivergenceBps: 1000, minPoolReserve: 100_000_000n };
+/** the documented bound of the fee-drain test: the honest accept and at most two cancel txs */
+const DESK_TXS_BOUND = 3n;
+
+let world: LiveWorld;
+let api: AppApi;
+/** a second front door to the same services, for requests from other loopback client addresses */
+let door: Server;
+let real: EquityAsset;
+let thinAssetId: string;
+let k: Record<'desk' | 'issuer' | 'attacker' | 'honest', TestKey>;
+
+const metaHashOf = (doc: typeof REAL) => {
+  const parsed = parseMetadataDocument(doc);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return documentHash(parsed.doc);
+};
+
+beforeAll(async () => {
+  world = await startLiveWorld({ keys: ['desk', 'issuer', 'attacker', 'honest'] });
+  k = world.keys as typeof k;
+  api = await startAppApi({
+    database: { pool: world.pool, url: world.db.url },
+    chain: { rpcUrl: world.rpcUrl },
+    devnetDocuments: [REAL],
+    settings: {
+      keys: { desk: new KeySecret(k.desk.hex, 'DESK_KEY') },
+      inclusionTimeoutMs: 10_000,
+      reconcileMs: 500,
+      lockRetryMs: 200,
+      desk: { ...APP_SERVICES_DEFAULTS.desk, pollMs: 250, rfqLimit: 2, rfqIpLimit: 3 },
+      market: { ...APP_SERVICES_DEFAULTS.market, ...MARKET },
+    },
+  });
+  real = await launchEquity(world, {
+    issuer: k.issuer,
+    metaHash: metaHashOf(REAL),
+    holders: [k.desk, k.attacker, k.honest].map((key) => ({ key, units: 10_000n * WHOLE })),
+    poolShares: 1000n,
+    poolQuote: 2_000_000_000n, // 2 stable per whole share, 2,000 stable deep
+  });
+  // the attacker's asset: a launchpad document anyone may post, then a pool of 3 base units against 0.009 stable
+  const posted = await api.postJson<{ meta_hash: string }>('/api/launchpad/metadata', THIN);
+  expect(posted.status).toBe(200);
+  thinAssetId = await launchThinAsset(posted.body.meta_hash);
+  await until('the deep pool to be old enough and its window filled', async () =>
+    (await quotes()).some((q) => q.symbol === 'ATW' && q.bid !== null) ? true : undefined,
+  );
+  await world.waitIndexed(world.chain.height + MARKET.minPoolAgeBlocks); // the thin pool as old as the deep one
+  door = await new Promise<Server>((resolve) => {
+    const s = express()
+      .use('/api', api.services.router)
+      .listen(0, '127.0.0.1', () => resolve(s));
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => (door ? door.close(resolve) : resolve(undefined)));
+  await api?.close();
+  await world?.close();
+});
+
+const until = <T>(what: string, probe: () => Promise<T | undefined>) =>
+  waitFor(what, probe, { ms: 30_000, context: () => `app errors: ${api?.errors.join('\n')}` });
+
+async function launchThinAsset(metaHash: string): Promise<string> {
+  const issuer = k.attacker.address;
+  const assetId = deriveAssetId(issuer, 0n);
+  const kind = (cls: string) => ({ class: cls, decimals: 6, bundle: true, transferable: true });
+  await world.submit(k.attacker, [
+    {
+      typeUrl: '/svc.asset.v1.MsgCreateAsset',
+      value: {
+        issuer,
+        meta_hash: metaHash,
+        settlement_denom: STABLE_DENOM,
+        policy: { transfer: 'TRANSFER_MODE_OPEN' },
+        kinds: [kind('KIND_CLASS_ECONOMIC'), kind('KIND_CLASS_INCOME'), kind('KIND_CLASS_VOTE')],
+        distribution_denoms: [STABLE_DENOM],
+      },
+    },
+  ]);
+  await world.submit(
+    k.attacker,
+    KINDS.map((kindId) => ({
+      typeUrl: '/svc.asset.v1.MsgIssue',
+      value: { issuer, asset_id: assetId, kind_id: kindId, recipient: issuer, units: (1000n * WHOLE).toString() },
+    })),
+  );
+  const pool = await world.submit(k.attacker, [
+    {
+      typeUrl: '/svc.dex.v1.MsgCreatePool',
+      value: { creator: issuer, asset_id: assetId, quote_denom: STABLE_DENOM, base_units: '3', quote_amount: '9000' },
+    },
+  ]);
+  expect(pool.code).toBe(0); // 9000 × 10^6 / 3: 3,000 stable per whole share on the pool's spot
+  return assetId;
+}
+
+interface QuoteBody {
+  symbol: string;
+  kind: number;
+  bid: string | null;
+  ask: string | null;
+  mid: string;
+}
+
+async function quotes(): Promise<QuoteBody[]> {
+  const r = await api.request<{ quotes: QuoteBody[] }>('GET', '/api/desk/quotes');
+  expect(r.status).toBe(200);
+  return r.body.quotes;
+}
+
+const wholeShare = async (symbol = 'ATW') => (await quotes()).find((q) => q.symbol === symbol && q.kind === -1);
+
+/** An RFQ from another client address (127.0.0.0/8 is all loopback): the per-client limit sees it as another client. */
+function rfqFrom(
+  clientIp: string,
+  body: Record<string, unknown>,
+): Promise<{ status: number; body: { code?: string; error?: string; settlement_id?: number } }> {
+  const { port } = door.address() as AddressInfo;
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        localAddress: clientIp,
+        path: '/api/desk/rfq',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** The proposer's offer to the desk: it gives `units` of every kind of `assetId`, asks `amount` of the stable denom. */
+function offerToDesk(from: TestKey, assetId: string, units: bigint, amount: bigint): Msg {
+  return {
+    typeUrl: '/svc.settlement.v1.MsgPropose',
+    value: {
+      proposer: from.address,
+      counterparty: k.desk.address,
+      legs: [
+        ...KINDS.map((kindId) => ({
+          direction: 'LEG_DIRECTION_GIVE',
+          right: { asset_id: assetId, kind_id: kindId, units: units.toString() },
+        })),
+        { direction: 'LEG_DIRECTION_ASK', coin: { denom: STABLE_DENOM, amount: amount.toString() } },
+      ],
+      expiry: new Date(Date.now() + 600_000).toISOString(),
+    },
+  };
+}
+
+async function settlementStatus(id: string | number): Promise<string> {
+  await world.waitIndexed();
+  return (await world.rest<{ settlement: { status: string } }>(`/v1/settlements/${id}`)).settlement.status;
+}
+
+/** The whole share's bid once the pool is steady (spot and twap within the bound: both sides quoted). */
+const steadyBid = () =>
+  until('both sides of the whole share quoted', async () => {
+    const q = await wholeShare();
+    return q?.bid && q.ask ? BigInt(q.bid) : undefined;
+  });
+
+const deskSequence = () => world.app.account(k.desk.address)!.sequence;
+
+/** Long enough for the desk to have judged what was proposed: the index past `height` and a dozen desk passes more. */
+async function deskHadItsChance(height: number): Promise<void> {
+  await world.waitIndexed(height + 10);
+}
+
+function swap(trader: TestKey, sellBase: boolean, amount: bigint) {
+  return world.submit(trader, [
+    {
+      typeUrl: '/svc.dex.v1.MsgSwap',
+      value: { trader: trader.address, pool_id: String(real.poolId), sell_base: sellBase, amount: amount.toString() },
+    },
+  ]);
+}
+
+test('thin pool: the desk neither quotes the attacker’s asset nor buys a share of it at the pool’s 3,000-stable price', async () => {
+  expect((await quotes()).filter((q) => q.symbol === 'THIN')).toEqual([]);
+  const attackerCash = world.balance(k.attacker.address);
+  const deskCash = world.balance(k.desk.address);
+  const offer = await world.submit(k.attacker, [offerToDesk(k.attacker, thinAssetId, WHOLE, 2_940_000_000n)]);
+  expect(offer.code).toBe(0);
+  await deskHadItsChance(offer.height);
+  expect(await settlementStatus(String(offer.responses[0].settlement_id))).toBe('STATUS_PENDING'); // left to expire
+  expect(world.balance(k.desk.address)).toBe(deskCash);
+  expect(world.balance(k.attacker.address)).toBe(attackerCash); // fees are in the gas denom
+  const asked = await rfqFrom('127.0.0.5', {
+    address: k.attacker.address,
+    symbol: 'THIN',
+    kind: -1,
+    side: 'sell',
+    units: WHOLE.toString(),
+  });
+  expect([asked.status, asked.body.code]).toEqual([400, 'bad_request']);
+});
+
+test('pump: with the pool pumped 2.7×, the desk offers no ask, refuses a buy RFQ and does not buy at the pumped bid', async () => {
+  const before = (await wholeShare())!;
+  expect(before.bid).not.toBeNull();
+  const pump = await swap(k.attacker, false, 1_300_000_000n); // 1,300 stable into a 2,000-stable pool
+  expect(pump.code).toBe(0);
+  const shares = BigInt(String(pump.responses[0].out));
+  const pumpedSpot = (3_300_000_000n * WHOLE) / (1000n * WHOLE - shares);
+  expect(pumpedSpot).toBeGreaterThan((BigInt(before.mid) * 26n) / 10n);
+  try {
+    const during = (await wholeShare())!; // the book of the pump's height: the market reads the chain
+    expect(during.ask).toBeNull(); // spot above the twap: a buyer would take the desk's units below the pool
+    expect(BigInt(during.mid)).toBeLessThan((pumpedSpot * 6n) / 10n); // the mid is the twap, not the spot
+    const buy = await rfqFrom('127.0.0.5', {
+      address: k.attacker.address,
+      symbol: 'ATW',
+      kind: -1,
+      side: 'buy',
+      units: WHOLE.toString(),
+    });
+    expect([buy.status, buy.body.code]).toEqual([400, 'bad_request']);
+
+    const attackerCash = world.balance(k.attacker.address);
+    const pumpedBid = (pumpedSpot * 98n) / 100n;
+    const offer = await world.submit(k.attacker, [offerToDesk(k.attacker, real.assetId, WHOLE, pumpedBid)]);
+    const id = String(offer.responses[0].settlement_id);
+    const status = await until('the desk to answer the offer at the pumped bid', async () => {
+      const s = await settlementStatus(id);
+      return s === 'STATUS_PENDING' ? undefined : s;
+    });
+    expect(status).toBe('STATUS_CANCELLED');
+    expect(world.balance(k.attacker.address)).toBe(attackerCash);
+  } finally {
+    expect((await swap(k.attacker, true, shares)).code).toBe(0); // sold back: costs only fees
+  }
+  await until('the pumped heights out of the price window', async () => {
+    const mid = BigInt((await wholeShare())!.mid);
+    const drift = mid > BigInt(before.mid) ? mid - BigInt(before.mid) : BigInt(before.mid) - mid;
+    return drift * 1000n <= BigInt(before.mid) ? true : undefined;
+  });
+});
+
+test('fee drain: 60 junk proposals cost the desk at most one cancel tx, and an honest offer is still accepted within a few blocks', async () => {
+  const bid = await steadyBid();
+  const sequenceBefore = deskSequence();
+  const dust = Array.from({ length: 30 }, () => offerToDesk(k.attacker, real.assetId, 1n, 1_000_000n)); // 1 base unit
+  const unquoted = Array.from({ length: 20 }, () => offerToDesk(k.attacker, thinAssetId, WHOLE, 1_000_000n));
+  const aboveBid = Array.from({ length: 10 }, () => offerToDesk(k.attacker, real.assetId, WHOLE, bid * 2n));
+  for (const junk of [dust, unquoted, aboveBid]) expect((await world.submit(k.attacker, junk)).code).toBe(0);
+
+  const honest = await world.submit(k.honest, [offerToDesk(k.honest, real.assetId, 2n * WHOLE, 2n * bid)]);
+  const honestId = String(honest.responses[0].settlement_id);
+  const settledAt = await until('the honest offer to settle', async () => {
+    if ((await settlementStatus(honestId)) !== 'STATUS_SETTLED') return undefined;
+    const s = await world.rest<{ settlement: { timeline: { event: string; height: number }[] } }>(
+      `/v1/settlements/${honestId}`,
+    );
+    return s.settlement.timeline.find((t) => t.event === 'settled')!.height;
+  });
+  expect(settledAt - honest.height).toBeLessThanOrEqual(15); // a few seconds at 300 ms blocks
+
+  const cancelled = await until('the offers above the bid to be cancelled', async () => {
+    const n = (await offersToDesk(k.attacker.address, 'cancelled')).length;
+    return n >= 1 + aboveBid.length ? n : undefined; // the pump test's offer, and these
+  });
+  expect(cancelled).toBe(1 + aboveBid.length);
+  await deskHadItsChance(world.chain.height);
+  // dust and what the desk does not quote are left to expire (the first test's offer too)
+  expect(await offersToDesk(k.attacker.address, 'pending')).toHaveLength(1 + dust.length + unquoted.length);
+  expect(deskSequence() - sequenceBefore).toBeLessThanOrEqual(DESK_TXS_BOUND);
+});
+
+async function offersToDesk(proposer: string, status: string): Promise<string[]> {
+  await world.waitIndexed();
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { settlements: { id: string; proposer: string; counterparty: string }[]; next_cursor: string | null } =
+      await world.rest(
+        `/v1/settlements?party=${proposer}&status=${status}&limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+    ids.push(
+      ...page.settlements.filter((s) => s.proposer === proposer && s.counterparty === k.desk.address).map((s) => s.id),
+    );
+    cursor = page.next_cursor;
+  } while (cursor);
+  return ids;
+}
+
+test('inventory squatting: RFQs from rotating addresses are refused beyond the per-address, per-client and global escrow caps; the desk still quotes and serves others', async () => {
+  const free = 10_000n * WHOLE; // the desk's units of each kind
+  const tenth = (free / 10n).toString();
+  const buy = (address: string, units = tenth) => ({ address, symbol: 'ATW', kind: -1, side: 'buy', units });
+  const a = await Promise.all([0, 1, 2, 3, 4, 5, 6].map((i) => testKey(`squatter/${i}`)));
+
+  // one client: the first address takes its 10 %, not a unit more; two more addresses, then the client's limit
+  expect((await rfqFrom('127.0.0.2', buy(a[0].address))).status).toBe(200);
+  const more = await rfqFrom('127.0.0.2', buy(a[0].address, WHOLE.toString()));
+  expect([more.status, more.body.code]).toEqual([429, 'too_many_requests']);
+  expect((await rfqFrom('127.0.0.2', buy(a[1].address))).status).toBe(200);
+  expect((await rfqFrom('127.0.0.2', buy(a[2].address))).status).toBe(200);
+  const client = await rfqFrom('127.0.0.2', buy(a[3].address));
+  expect([client.status, client.body.code]).toEqual([429, 'too_many_requests']);
+  expect(client.body.error).toMatch(/this client/);
+
+  // other clients: 40 % escrowed, then two at once for the last 10 %: exactly one passes
+  expect((await rfqFrom('127.0.0.3', buy(a[3].address))).status).toBe(200);
+  const race = await Promise.all([rfqFrom('127.0.0.3', buy(a[4].address)), rfqFrom('127.0.0.4', buy(a[5].address))]);
+  expect(race.map((r) => r.status).sort()).toEqual([200, 503]);
+  const over = await rfqFrom('127.0.0.4', buy(a[6].address));
+  expect([over.status, over.body.code]).toEqual([503, 'unavailable']);
+  expect(over.body.error).toMatch(/50 %/);
+
+  // half the units stay free: the desk still offers them, and an honest client is served
+  await steadyBid();
+  expect((await wholeShare())!.ask).not.toBeNull();
+  const honest = await api.postJson('/api/desk/rfq', {
+    address: k.honest.address,
+    symbol: 'ATW',
+    kind: -1,
+    side: 'sell',
+    units: WHOLE.toString(),
+  });
+  expect(honest.status).toBe(200);
+  expect(honest.body.settlement_id).toBeGreaterThan(0);
+});
+
+test('an RFQ whose proposal the chain refused answers {error, code}, not the chain’s log', async () => {
+  // a refusal recorded by the desk (the reservations leave no honest way to provoke one): asked again by its key
+  const body = { address: k.honest.address, symbol: 'ATW', kind: -1, side: 'sell', units: '1' };
+  const key = 'refused-once';
+  const id = `R${createHash('sha256').update(`${k.honest.address}\n${key}`).digest('hex').slice(0, 32)}`;
+  await world.pool.query(
+    `INSERT INTO app.rfqs (id, requester, asset_id, symbol, kind_id, side, units, price, amount, expiry, status, error)
+     VALUES ($1, $2, $3, 'ATW', -1, 'sell', 1, 1, 1, now() + interval '10 minutes', 'failed',
+             'the chain refused the proposal (settlement/5): escrow: insufficient funds 0uusdc')`,
+    [id, k.honest.address, real.assetId],
+  );
+  const r = await api.postJson('/api/desk/rfq', body, { 'idempotency-key': key });
+  expect([r.status, r.body.code]).toEqual([400, 'bad_request']);
+  expect(r.body.error).toMatch(/refused the desk's proposal/);
+  expect(r.text).not.toMatch(/insufficient|settlement\/5|uusdc/);
+});

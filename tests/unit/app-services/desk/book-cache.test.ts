@@ -1,0 +1,51 @@
+/** The quote book is never older than the latest block: a new chain or indexed height rebuilds it, whatever DESK_QUOTE_CACHE_MS says. */
+import type { Pool } from 'pg';
+import { tablesIn } from '../../../../rest-adapter/db/tables';
+import type { ChainClient } from '../../../../app-services/chain/chain-client';
+import type { ChainQueries } from '../../../../app-services/chain/queries';
+import { DeskBook } from '../../../../app-services/desk/book';
+import type { DeskRepository } from '../../../../app-services/desk/repository';
+
+function bookWith(heights: { chain: number; indexed: number }) {
+  let builds = 0;
+  const repository = {
+    quotedAssets: async () => {
+      builds++;
+      return [];
+    },
+  } as unknown as DeskRepository;
+  const chain = { height: async () => heights.chain, balance: async () => 0n } as unknown as ChainClient;
+  const pool = { query: async () => ({ rows: [{ value: String(heights.indexed) }] }) } as unknown as Pool;
+  const book = new DeskBook({
+    repository,
+    queries: {} as ChainQueries,
+    chain,
+    market: { settings: { maxDivergenceBps: 1000 }, assess: async () => ({ ok: false, reason: 'none' }) },
+    pool,
+    svc: tablesIn('svc'),
+    desk: 'svc1desk',
+    denom: 'uusdc',
+    cacheMs: 60_000,
+    maxPosition: 10n ** 12n,
+  });
+  return { book, builds: () => builds };
+}
+
+test('the same heights within DESK_QUOTE_CACHE_MS: one build', async () => {
+  const { book, builds } = bookWith({ chain: 10, indexed: 9 });
+  await book.current();
+  await book.current();
+  expect(builds()).toBe(1);
+});
+
+test('a new chain height, or a new indexed height, rebuilds at once', async () => {
+  const heights = { chain: 10, indexed: 9 };
+  const { book, builds } = bookWith(heights);
+  await book.current();
+  heights.chain = 11;
+  await book.current();
+  expect(builds()).toBe(2);
+  heights.indexed = 10;
+  await book.current();
+  expect(builds()).toBe(3);
+});
