@@ -165,8 +165,9 @@ export class DeskWorker extends PollingWorker {
     if (cancels.length) await this.cancel(cancels);
   }
 
+  /** Retried (after a backoff, under a new attempt id) while the chain's copy is pending and the offer still good. */
   private async accept(id: string, verdict: Extract<Verdict, { accept: true }>, book: Book): Promise<void> {
-    const done = await this.act({
+    const done = await this.actRetrying({
       id: deskIntentIds.accept(id),
       kind: 'desk.accept',
       messages: [msg.accept(this.actor.address, BigInt(id))],

@@ -250,6 +250,12 @@ export class IntentLog {
     });
   }
 
+  /** The latest attempt of a performRetrying action (or the intent of that id), without acting. */
+  async latest(action: string): Promise<Intent | undefined> {
+    const latest = await this.latestAttempt(action);
+    return latest && toIntent(latest.row);
+  }
+
   async get(id: string): Promise<Intent | undefined> {
     const { rows } = await this.options.pool.query<IntentRow>(`SELECT * FROM ${this.table} WHERE id = $1`, [id]);
     return rows[0] && toIntent(rows[0]);

@@ -290,9 +290,11 @@ export class LenderWorker extends PollingWorker {
     }
     if (gone.length) await this.o.repository.markReleased(gone, 'nothing-to-release');
     if (!active.length) return;
+    // the same set after a failed attempt is tried again after the backoff; a pledge gone meanwhile makes another set
     const id = intentIds.release(active);
-    await this.act({ id, kind: 'lender.release', messages: active.map((p) => msg.release(this.actor.address, p)) });
-    if (await this.actor.intents.get(id)) await this.o.repository.markReleased(active, id);
+    const messages = active.map((p) => msg.release(this.actor.address, p));
+    const done = await this.actRetrying({ id, kind: 'lender.release', messages });
+    if (done?.status === 'committed') await this.o.repository.markReleased(active, done.id);
   }
 
   // ---------------------------------------------------------------- 3. repayment
@@ -362,19 +364,23 @@ export class LenderWorker extends PollingWorker {
     return amount !== null && amount >= BigInt(loan.principal);
   }
 
-  /** Accept + release of every pledge, in one tx. */
+  /**
+   * Accept + release of every pledge, in one tx. A failed attempt is tried again (after the
+   * backoff) while the chain still holds the proposal as a repayment of this loan; once it
+   * does not, the loan waits for another.
+   */
   private async repay(loan: LoanRow, settlementId: bigint): Promise<void> {
     const messages = [
       msg.accept(this.actor.address, settlementId),
       ...loan.pledges.map((p) => msg.release(this.actor.address, p)),
     ];
-    const done = await this.act({ id: intentIds.repay(loan.id, settlementId), kind: 'lender.repay', messages });
+    const done = await this.actRetrying({ id: intentIds.repay(loan.id, settlementId), kind: 'lender.repay', messages });
     if (!done || !isFinal(done.status)) return;
     if (done.status === 'committed') {
       await this.o.repository.setStatus(loan.id, 'repaid', { close_tx: done.txHash! });
       this.o.log.info('lender: loan repaid', { loan: loan.id, close_tx: done.txHash });
-    } else {
-      await this.o.repository.setRepaySettlement(loan.id, null); // that proposal is gone; the loan waits for another
+    } else if (!this.isRepayment(await this.o.queries.settlement(settlementId), loan)) {
+      await this.o.repository.setRepaySettlement(loan.id, null);
     }
   }
 
@@ -391,15 +397,37 @@ export class LenderWorker extends PollingWorker {
     }
   }
 
-  /** Exercise of every pledge of the loan, in one tx. */
+  /**
+   * Exercise of every pledge of the loan still active on the chain, in one tx; a failed
+   * attempt is tried again after the backoff (every pass calls this once liquidation began)
+   * until one commits. Pledges nobody can exercise any more are not asked for again.
+   */
   private async liquidate(loan: LoanRow): Promise<void> {
-    const done = await this.act({
+    const latest = await this.actor.intents.latest(intentIds.liquidate(loan.id));
+    if (latest?.status === 'committed')
+      return this.o.repository.setStatus(loan.id, 'liquidated', { close_tx: latest.txHash! });
+    const pledges = latest ? await this.stillPledged(loan) : loan.pledges.map((p) => BigInt(p));
+    if (!pledges.length) {
+      this.o.log.error('lender: a loan in liquidation has no active pledge left on the chain', { loan: loan.id });
+      return;
+    }
+    const done = await this.actRetrying({
       id: intentIds.liquidate(loan.id),
       kind: 'lender.liquidate',
-      messages: loan.pledges.map((p) => msg.exercise(this.actor.address, p)),
+      messages: pledges.map((p) => msg.exercise(this.actor.address, p)),
     });
     if (done?.status === 'committed')
       await this.o.repository.setStatus(loan.id, 'liquidated', { close_tx: done.txHash! });
+  }
+
+  /** The loan's pledges the chain still holds active to the lender. */
+  private async stillPledged(loan: LoanRow): Promise<bigint[]> {
+    const active: bigint[] = [];
+    for (const p of loan.pledges) {
+      const e = await this.o.queries.encumbrance(BigInt(p));
+      if (e?.status === ACTIVE && e.beneficiary === this.actor.address) active.push(BigInt(p));
+    }
+    return active;
   }
 
   // ---------------------------------------------------------------- 5. income
