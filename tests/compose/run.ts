@@ -480,6 +480,11 @@ async function postgresRestart(): Promise<void> {
     `index resumed: ${before.indexed_height} -> ${after.indexed_height}`,
   );
   check(after.drift_total === before.drift_total, `drift_total unchanged (${after.drift_total})`);
+  const replica = await waitFor('the replica to stream again', 120_000, async () => {
+    const s = await json<Status>(url('BALANCER_PORT', '/v1/status'));
+    return s.indexed_height >= after.indexed_height ? s : undefined;
+  });
+  check(true, `the replica streams again: its adapters answer height ${replica.indexed_height}`);
 }
 
 async function adapterKilledUnderLoad(): Promise<void> {
