@@ -459,6 +459,33 @@ async function appServicesFailover(): Promise<void> {
   compose('start', acting);
 }
 
+/**
+ * The chain shows no action twice: every tx the service keys signed after the history (the
+ * devnet's `tx` event `acc_seq` = "<signer>/<sequence>", as indexed) is the tx of one intent
+ * (one row per action, its id the action's identity), and no two intents share a tx.
+ */
+async function noActionTwice(): Promise<void> {
+  await sleep(5000); // a few blocks, so that a second process's action would be on chain
+  const schema = env.DB_SCHEMA ?? 'svc';
+  const app = env.APP_SCHEMA ?? 'app';
+  const row = psql(
+    'postgres',
+    `WITH actors AS (SELECT DISTINCT actor FROM ${app}.intents),
+     actor_txs AS (
+       SELECT DISTINCT t.hash FROM ${schema}.txes t JOIN actors a ON t.events LIKE '%' || a.actor || '/%'
+       WHERE t.height > ${HISTORY} AND t.events LIKE '%acc_seq%')
+     SELECT (SELECT count(*) FROM actor_txs) || '|' ||
+            (SELECT count(*) FROM actor_txs x WHERE NOT EXISTS (SELECT 1 FROM ${app}.intents i WHERE i.tx_hash = x.hash)) || '|' ||
+            (SELECT count(*) FROM (SELECT tx_hash FROM ${app}.intents WHERE tx_hash IS NOT NULL GROUP BY tx_hash HAVING count(*) > 1) d)`,
+  );
+  const [signed, withoutIntent, shared] = row.split('|').map(Number);
+  figures.service_txs_on_chain = signed;
+  check(
+    withoutIntent === 0 && shared === 0,
+    `no action twice: ${signed} txs signed by the service keys on chain, each one intent's (${withoutIntent} without, ${shared} shared)`,
+  );
+}
+
 async function postgresRestart(): Promise<void> {
   const before = await json<Status>(url('REST_PORT', '/v1/status'));
   const started = Date.now();
@@ -526,6 +553,7 @@ async function main(): Promise<void> {
   await scaled();
   await equalsNpmStart();
   await appServicesFailover();
+  await noActionTwice();
   await postgresRestart();
   await adapterKilledUnderLoad();
   figures.build_s = Number(env.BUILD_SECONDS ?? 0);
