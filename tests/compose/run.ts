@@ -21,6 +21,7 @@ import { execFileSync, spawn, type ChildProcess } from 'child_process';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
+import { LAUNCH_PLANS, metadataDocument } from '../../devnet/scenario/flows/launch';
 
 const ROOT = path.resolve(__dirname, '../..');
 const env = process.env;
@@ -379,8 +380,28 @@ async function graphqlAndApi(): Promise<void> {
   check(height > HISTORY, `GraphQL (subql-query) _metadata.lastProcessedHeight ${height}`);
   check((gql.data?.blocks?.totalCount ?? 0) > 0, `GraphQL blocks.totalCount ${gql.data?.blocks?.totalCount}`);
 
-  const quotes = await json<{ quotes: unknown[] }>(url('APP_PORT', '/api/desk/quotes'));
-  check(Array.isArray(quotes.quotes), `/api/desk/quotes answers ${quotes.quotes.length} quotes`);
+  // the desk quotes assets that have a launchpad document: register the devnet's, as an
+  // operator would through the public API (npm start does it in-process on its own devnet)
+  for (const plan of LAUNCH_PLANS) {
+    const { doc, hash } = metadataDocument(plan);
+    const r = await json<{ meta_hash: string }>(url('APP_PORT', '/api/launchpad/metadata'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(doc),
+    });
+    if (r.meta_hash !== hash) throw new Error(`launchpad: ${plan.symbol} hashed to ${r.meta_hash}, expected ${hash}`);
+  }
+  check(true, `the devnet's ${LAUNCH_PLANS.length} launch documents registered, each under the devnet's meta_hash`);
+  const quotes = await waitFor('desk quotes', 60_000, async () => {
+    const q = await json<{ quotes: { symbol: string; bid: string | null; ask: string | null }[] }>(
+      url('APP_PORT', '/api/desk/quotes'),
+    );
+    return q.quotes.length > 0 ? q.quotes : undefined;
+  });
+  check(
+    quotes.length > 0,
+    `/api/desk/quotes answers ${quotes.length} quotes (${quotes[0].symbol}: bid ${quotes[0].bid}, ask ${quotes[0].ask})`,
+  );
 
   const doc = { name: 'Compose Check', symbol: 'CMPS', description: 'test:compose round trip', template: 'community' };
   const posted = await json<{ meta_hash: string }>(url('APP_PORT', '/api/launchpad/metadata'), {
