@@ -19,6 +19,7 @@ const COMPOSE_TEXT = fs.readFileSync(COMPOSE_FILE, 'utf8');
 
 interface Service {
   image?: string;
+  profiles?: string[];
   build?: string | { context: string; dockerfile?: string };
   command?: string[] | string;
   environment?: Record<string, string>;
@@ -70,12 +71,27 @@ function commandOf(s: Service): string[] {
   return Array.isArray(s.command) ? s.command : (s.command ?? '').split(' ').filter(Boolean);
 }
 
+/** `${VAR:-default}` -> [VAR, default] */
+function imageVariable(image: string | undefined): [string, string] | undefined {
+  const m = /^\$\{([A-Z_]+):-([^}]+)\}$/.exec(image ?? '');
+  return m ? [m[1], m[2]] : undefined;
+}
+
+/** The TypeScript source of a compiled file the image runs (`launcher/serve.js` -> `launcher/serve.ts`). */
+function sourceOf(arg: string): string | undefined {
+  return /^[\w./-]+\.(ts|js)$/.test(arg) && !arg.startsWith('node_modules/') ? arg.replace(/\.js$/, '.ts') : undefined;
+}
+
+const DEVNET_PROFILE = ['devnet'];
+const SCALE_PROFILE = ['postgres-replica', 'rest-adapter-1', 'rest-adapter-2', 'app-services-2', 'balancer'];
+
 describe('docker-compose.yml', () => {
   test('parses: `docker compose config` when a client works, else the Compose specification schema', () => {
     const client = composeClient();
     if (client) {
       const env = { ...process.env, CHAIN_RPC_URL: 'http://chain:26657', DB_PASS: 'x' };
-      const r = spawnSync(client[0], [...client.slice(1), '-f', COMPOSE_FILE, 'config', '--quiet'], {
+      const profiles = ['--profile', 'devnet', '--profile', 'scale'];
+      const r = spawnSync(client[0], [...client.slice(1), '-f', COMPOSE_FILE, ...profiles, 'config', '--quiet'], {
         encoding: 'utf8',
         env,
       });
@@ -93,26 +109,83 @@ describe('docker-compose.yml', () => {
     expect(valid).toBe(true);
   });
 
-  test('has the production services, images pinned', () => {
-    expect(Object.keys(services).sort()).toEqual([
-      'app-services',
-      'graphql-json',
-      'postgres',
-      'project',
-      'reconciler',
-      'rest-adapter',
-      'subql-node',
-      'subql-query',
+  test('has the production services and the profiles, images pinned and each named by a variable', () => {
+    expect(Object.keys(services).sort()).toEqual(
+      [
+        'app-services',
+        'graphql-json',
+        'postgres',
+        'project',
+        'reconciler',
+        'rest-adapter',
+        'subql-node',
+        'subql-query',
+        ...DEVNET_PROFILE,
+        ...SCALE_PROFILE,
+      ].sort(),
+    );
+    for (const name of DEVNET_PROFILE) expect([name, services[name].profiles]).toEqual([name, ['devnet']]);
+    for (const name of SCALE_PROFILE) expect([name, services[name].profiles]).toEqual([name, ['scale']]);
+    for (const [name, s] of Object.entries(services))
+      if (![...DEVNET_PROFILE, ...SCALE_PROFILE].includes(name)) expect([name, s.profiles]).toEqual([name, undefined]);
+    expect(imageVariable(services.postgres.image)).toEqual(['POSTGRES_IMAGE', 'postgres:16']);
+    expect(imageVariable(services['subql-node'].image)).toEqual([
+      'SUBQL_NODE_IMAGE',
+      'subquerynetwork/subql-node-cosmos:v5.4.0',
     ]);
-    expect(services.postgres.image).toBe('postgres:16');
-    expect(services['subql-node'].image).toBe('subquerynetwork/subql-node-cosmos:v5.4.0');
-    expect(services['subql-query'].image).toMatch(/^subquerynetwork\/subql-query:v\d+\.\d+\.\d+$/);
+    expect(imageVariable(services['subql-query'].image)?.[0]).toBe('SUBQL_QUERY_IMAGE');
+    expect(imageVariable(services['subql-query'].image)?.[1]).toMatch(/^subquerynetwork\/subql-query:v\d+\.\d+\.\d+$/);
+    expect(imageVariable(services.balancer.image)?.[0]).toBe('BALANCER_IMAGE');
     for (const [name, s] of Object.entries(services)) {
       expect([name, s.image !== undefined || s.build !== undefined]).toEqual([name, true]);
-      if (s.image) expect(s.image).not.toMatch(/:latest$|^[^:]+$/);
-      if (s.image) expect(RUNNING_DOC).toContain(s.image);
+      const image = imageVariable(s.image)?.[1];
+      expect([name, image]).toEqual([name, expect.any(String)]);
+      expect(image).not.toMatch(/:latest$|^[^:]+$/);
+      expect(RUNNING_DOC).toContain(image);
       expect(RUNNING_DOC).toContain(`\`${name}\``);
     }
+  });
+
+  test('the repository image is built on NODE_IMAGE; the offline build script names the same versions', () => {
+    const built = Object.entries(services).filter(([, s]) => s.build !== undefined);
+    expect(built.map(([n]) => n)).toEqual(
+      expect.arrayContaining(['project', 'rest-adapter', 'app-services', 'devnet']),
+    );
+    for (const [name, s] of built) {
+      expect([name, s.build]).toEqual([
+        name,
+        { context: '.', args: { NODE_IMAGE: '${NODE_IMAGE:-node:20-bookworm-slim}' } },
+      ]);
+      expect([name, s.image]).toEqual([name, '${APP_IMAGE:-svc-indexer:local}']);
+    }
+    const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-bookworm-slim$/m);
+    expect(dockerfile).toMatch(/^FROM \$\{NODE_IMAGE\} AS build$/m);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).not.toMatch(/ts-node/);
+    const build = fs.readFileSync(path.join(ROOT, 'docker', 'offline', 'build.sh'), 'utf8');
+    for (const tag of ['svc-offline/postgres:16', 'svc-offline/node:20', 'svc-offline/haproxy:bookworm'])
+      expect(build).toContain(tag);
+    // the subql images' versions are read from this file, so they cannot drift
+    expect(build).toMatch(/subquerynetwork\/subql-node-cosmos:v/);
+    expect(build).toMatch(/subquerynetwork\/subql-query:v/);
+  });
+
+  test('the devnet profile points the services at the devnet; the scale profile reads the replica', () => {
+    const devnetEnv = fs.readFileSync(path.join(ROOT, 'docker', 'devnet.env'), 'utf8');
+    expect(devnetEnv).toMatch(/^CHAIN_RPC_URL=http:\/\/devnet:26657$/m);
+    expect(commandOf(services.devnet).slice(0, 2)).toEqual(['node', 'devnet/cli.js']);
+    expect(commandOf(services.devnet)).toEqual(expect.arrayContaining(['--live', '--services-mode', '--host=0.0.0.0']));
+    for (const reader of ['rest-adapter-1', 'rest-adapter-2']) {
+      expect([reader, services[reader].environment?.DB_HOST]).toEqual([reader, 'postgres-replica']);
+      expect(services[reader].depends_on?.['postgres-replica']?.condition).toBe('service_healthy');
+    }
+    for (const primary of ['subql-node', 'reconciler', 'app-services', 'app-services-2', 'rest-adapter'])
+      expect([primary, services[primary].environment?.DB_HOST]).toEqual([primary, 'postgres']);
+    expect(services['postgres-replica'].volumes).toContain('./docker/postgres/replica.sh:/usr/local/bin/replica.sh:ro');
+    const haproxy = fs.readFileSync(path.join(ROOT, 'docker', 'balancer', 'haproxy.cfg'), 'utf8');
+    for (const server of ['rest-adapter-1:3001', 'rest-adapter-2:3001', 'app-services:3002', 'app-services-2:3002'])
+      expect(haproxy).toContain(server);
   });
 
   test('build contexts hold a Dockerfile whose copied and run files exist', () => {
@@ -130,8 +203,10 @@ describe('docker-compose.yml', () => {
       }
       const cmd = /^CMD (\[.*\])$/m.exec(text);
       expect(cmd).not.toBeNull();
-      for (const arg of JSON.parse(cmd![1]) as string[])
-        if (/\.ts$/.test(arg)) expect([arg, fs.existsSync(path.join(ROOT, arg))]).toEqual([arg, true]);
+      for (const arg of JSON.parse(cmd![1]) as string[]) {
+        const source = sourceOf(arg);
+        if (source) expect([arg, fs.existsSync(path.join(ROOT, source))]).toEqual([arg, true]);
+      }
     }
     expect(fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8')).toMatch(/^node_modules$/m);
   });
@@ -150,8 +225,8 @@ describe('docker-compose.yml', () => {
           ]);
       }
       for (const arg of commandOf(s)) {
-        if (/^[\w./-]+\.ts$/.test(arg) || arg.startsWith('node_modules/'))
-          expect([name, arg, fs.existsSync(path.join(ROOT, arg))]).toEqual([name, arg, true]);
+        const source = sourceOf(arg);
+        if (source) expect([name, arg, fs.existsSync(path.join(ROOT, source))]).toEqual([name, arg, true]);
       }
     }
     expect(fs.readFileSync(path.join(ROOT, 'docker', 'postgres', '01-extensions.sql'), 'utf8')).toMatch(
@@ -191,7 +266,7 @@ describe('docker-compose.yml', () => {
           ]);
       }
     }
-    for (const reader of ['subql-query', 'rest-adapter', 'app-services', 'reconciler'])
+    for (const reader of ['subql-query', 'rest-adapter', 'app-services', 'reconciler', ...SCALE_PROFILE.slice(1, 4)])
       expect(services[reader].depends_on?.['subql-node']?.condition).toBe('service_healthy');
     expect(services['subql-node'].depends_on?.postgres?.condition).toBe('service_healthy');
     expect(services['subql-node'].depends_on?.project?.condition).toBe('service_completed_successfully');
