@@ -36,7 +36,7 @@ export interface AppServicesLaunch {
 }
 
 /** The cosmos address of one of the embedded devnet's role accounts (ripemd160(sha256(compressed public key))). */
-function devnetAddress(seed: string, role: string, hrp: string): string {
+export function devnetAddress(seed: string, role: string, hrp: string): string {
   const publicKey = SigningKey.computePublicKey(privateKey(seed, role), true);
   return toBech32(getBytes(ripemd160(sha256(publicKey))), hrp);
 }
