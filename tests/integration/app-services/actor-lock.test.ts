@@ -84,14 +84,18 @@ async function terminateLockSession(): Promise<void> {
   await admin.end();
 }
 
-test('a lock whose connection dies is lost: onLost fires and the lock is taken again later', async () => {
+test('a lock whose connection dies is lost: onLost fires and the lock is taken again later, under a higher epoch', async () => {
   const events: string[] = [];
+  const epochs: bigint[] = [];
   const lock = new ActorLock({
     connection: { connectionString: db.url },
     address: desk.address,
     schema: db.schema,
     retryMs: 50,
-    onAcquired: () => events.push('acquired'),
+    onAcquired: (epoch) => {
+      events.push('acquired');
+      epochs.push(epoch);
+    },
     onLost: () => events.push('lost'),
   });
   lock.start();
@@ -99,6 +103,11 @@ test('a lock whose connection dies is lost: onLost fires and the lock is taken a
   await terminateLockSession();
   await until('the lock again', () => events.length === 3);
   expect(events).toEqual(['acquired', 'lost', 'acquired']);
+  expect(epochs[1]).toBe(epochs[0] + 1n);
+  const { rows } = await db.pool.query(`SELECT epoch FROM ${db.schema}.actor_epochs WHERE address = $1`, [
+    desk.address,
+  ]);
+  expect(BigInt(rows[0].epoch)).toBe(epochs[1]);
   await lock.stop();
 });
 

@@ -422,32 +422,35 @@ describe('a separate acting process killed during an action', () => {
     const sequenceBefore = await sequenceOf(lender.address);
     // the old actor stops (SIGSTOP) with the tx signed in memory, right before recording it
     const old = startActor(id, amount, 'pause-before-record');
-    await waitStopped(old.child.pid!);
-    expect((await row(id))!.status).toBe('pending');
-    await terminateLockSession(lender.address);
-    // the standby takes the lock (a new epoch), signs the same intent and pauses at the same point
-    const standby = startActor(id, amount, 'pause-before-record');
-    await waitStopped(standby.child.pid!);
-    // the old one resumes while the standby holds the lock: fenced out, nothing recorded or broadcast
-    old.child.kill('SIGCONT');
-    const oldRun = await Promise.race([old.done, new Promise<null>((r) => setTimeout(() => r(null), 15_000))]);
-    if (oldRun === null) old.child.kill('SIGKILL');
-    chain.produceBlock();
-    chain.produceBlock();
-    // on the chain: nothing for the action while the standby holds the lock
-    expect(chain.balance(borrower.address) - before).toBe(0n);
-    expect(await sequenceOf(lender.address)).toBe(sequenceBefore);
-    expect((await row(id))!.status).toBe('pending');
-    expect(oldRun?.stderr ?? '(still running)').toMatch(/FencedOut/);
-
-    chain.startBlocks(100);
+    let standby: ReturnType<typeof startActor> | undefined;
     try {
+      await waitStopped(old.child.pid!);
+      expect((await row(id))!.status).toBe('pending');
+      await terminateLockSession(lender.address);
+      // the standby takes the lock (a new epoch), signs the same intent and pauses at the same point
+      standby = startActor(id, amount, 'pause-before-record');
+      await waitStopped(standby.child.pid!);
+      // the old one resumes while the standby holds the lock: fenced out, nothing recorded or broadcast
+      old.child.kill('SIGCONT');
+      const oldRun = await Promise.race([old.done, new Promise<null>((r) => setTimeout(() => r(null), 8000))]);
+      old.child.kill('SIGKILL'); // finally, whatever it was doing
+      chain.produceBlock();
+      chain.produceBlock();
+      // on the chain: nothing for the action while the standby holds the lock
+      expect(chain.balance(borrower.address) - before).toBe(0n);
+      expect(await sequenceOf(lender.address)).toBe(sequenceBefore);
+      expect((await row(id))!.status).toBe('pending');
+      expect(oldRun?.stderr ?? '(still running)').toMatch(/FencedOut/);
+
+      chain.startBlocks(100);
       standby.child.kill('SIGCONT');
       const run = await standby.done;
       expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
       expect([run.intent!.status, run.intent!.attempts]).toEqual(['committed', 1]);
     } finally {
       chain.stopBlocks();
+      for (const p of [old, standby])
+        if (p && p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
     }
     expect(chain.balance(borrower.address) - before).toBe(amount);
     expect(await sequenceOf(lender.address)).toBe(sequenceBefore + 1n);
