@@ -117,6 +117,10 @@ describe('Market.assess', () => {
 
   test('a pool the index has not seen yet is refused for now, not for good', async () => {
     const m = new Market(oracle(price()), reads('', null), SETTINGS);
-    expect(await m.assess('a', 'quote')).toEqual({ ok: false, reason: expect.stringMatching(/younger/), lasting: false });
+    expect(await m.assess('a', 'quote')).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/younger/),
+      lasting: false,
+    });
   });
 });
