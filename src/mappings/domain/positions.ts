@@ -9,7 +9,8 @@ import { ensureAccount } from '../entities/accounts';
 import { getHolding, requireKind } from '../entities/holdings';
 import { markDirty } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
-import { expectEqual, recordDrift } from './drift';
+import { recordDrift } from '../entities/drift';
+import { expectEqual } from './drift';
 import { settlePosition, syncOwnUnits } from './income';
 import { big, int } from '../infra/values';
 

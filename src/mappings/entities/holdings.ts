@@ -3,7 +3,7 @@
  * position, stored once it changes).
  */
 import { Holding, Kind } from '../../types';
-import { recordDrift } from '../domain/drift';
+import { recordDrift } from './drift';
 import { adopt, load } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
 
