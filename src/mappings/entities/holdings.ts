@@ -7,6 +7,12 @@ import { recordDrift } from './drift';
 import { adopt, load } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
 
+/** A lock on a position, as stored in Holding.locks (units as a decimal string). */
+export interface LockJson {
+  ref: string;
+  units: string;
+}
+
 export function kindKey(assetId: string, kindId: number): string {
   return `${assetId}-${kindId}`;
 }
