@@ -17,7 +17,7 @@ import { contractRoot, decodeMessage, encodeMessage } from '../../src/lib/contra
 import { hexToBytes } from '../../src/lib/bytes';
 import { QueryEnv, versionAtLeast, rfc3339, wire, idNumber } from './env';
 import { AppError, assetErrors, bridgeErrors, encumbranceErrors, sdkErrors, settlementErrors } from './errors';
-import * as assetMod from './modules/asset';
+import * as assetMod from './modules/asset-state';
 import * as rights from './modules/rights';
 import * as payout from './modules/payout';
 import * as bridge from './modules/bridge';

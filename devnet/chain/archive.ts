@@ -18,7 +18,7 @@
 import fs from 'fs';
 import path from 'path';
 import { deflateRawSync, inflateRawSync } from 'zlib';
-import type { StoredBlock } from './chain';
+import type { StoredBlock } from './block';
 import type { ExecResult } from './render';
 
 /** What the archive holds per height. */

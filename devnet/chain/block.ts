@@ -189,6 +189,26 @@ export interface DeterministicTxResult {
   gasUsed: bigint;
 }
 
+/** A committed block as the chain keeps it: its parts and every RPC answer about it, pre-rendered. */
+export interface StoredBlock {
+  height: number;
+  header: Header;
+  blockId: BlockId;
+  txs: Uint8Array[];
+  txHashes: string[];
+  /** app hash after executing this block (block_results.app_hash; next header's app_hash) */
+  appHash: Uint8Array;
+  results: DeterministicTxResult[];
+  /** pre-rendered `result` of the `block` method */
+  blockJson: string;
+  /** pre-rendered `result` of the `block_results` method */
+  resultsJson: string;
+  /** pre-rendered BlockMeta (blockchain method) */
+  metaJson: string;
+  /** pre-rendered header (header method) */
+  headerJson: string;
+}
+
 /** ABCIResults.Hash(): Merkle root of the deterministic ExecTxResult encodings. */
 export function resultsHash(results: readonly DeterministicTxResult[]): Uint8Array {
   return merkleRoot(

@@ -20,7 +20,6 @@ import {
   dataHash,
   DEFAULT_CONSENSUS_PARAMS,
   deriveValidatorKey,
-  DeterministicTxResult,
   EMPTY_BLOCK_ID,
   EMPTY_COMMIT,
   emptyEvidenceHash,
@@ -29,6 +28,7 @@ import {
   headerHash,
   BlockId,
   partSetHeader,
+  StoredBlock,
   pseudoCommitSignature,
   resultsHash,
   validatorsHash,
@@ -116,25 +116,6 @@ export interface StoredTx {
   result: ExecResult;
   /** jsonpb ExecTxResult, pre-rendered */
   resultJson: string;
-}
-
-export interface StoredBlock {
-  height: number;
-  header: Header;
-  blockId: BlockId;
-  txs: Uint8Array[];
-  txHashes: string[];
-  /** app hash after executing this block (block_results.app_hash; next header's app_hash) */
-  appHash: Uint8Array;
-  results: DeterministicTxResult[];
-  /** pre-rendered `result` of the `block` method */
-  blockJson: string;
-  /** pre-rendered `result` of the `block_results` method */
-  resultsJson: string;
-  /** pre-rendered BlockMeta (blockchain method) */
-  metaJson: string;
-  /** pre-rendered header (header method) */
-  headerJson: string;
 }
 
 interface MempoolEntry {

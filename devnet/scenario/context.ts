@@ -16,7 +16,6 @@ import { buildEvmTx, signTx } from '../../src/client/registry';
 import { decodeMessage, encodeMessage, lookupContractType } from '../../src/lib/contract';
 import { hexToBytes } from '../../src/lib/bytes';
 import { SERVICE_ROLES, type Actor, type Cast, type EvmActor } from './accounts';
-import type { Flow } from './flow';
 import type { Msg, PolicySpec } from './messages';
 import type { Prng } from './prng';
 import type { AssetView, ChainView } from './view';
@@ -77,6 +76,14 @@ export interface Outcome {
   events: AbciEvent[];
   /** proto-JSON of each message's response (empty object when the type is not in the contract) */
   responses: Record<string, unknown>[];
+}
+
+/** A multi-block script the scenario runs, one step per block (flow.ts: Script, Loop). */
+export interface Flow {
+  readonly name: string;
+  /** false once the flow has nothing left to do */
+  readonly active: boolean;
+  step(ctx: Ctx): Promise<void>;
 }
 
 /** State shared by every block of one scenario. */

@@ -4,18 +4,13 @@
  * reads their outcome from the committed chain, so a flow never acts on an
  * assumption that the chain did not confirm.
  */
-import type { Ctx } from './context';
+import type { Ctx, Flow } from './context';
+
+export type { Flow } from './context';
 
 /** What a step asks for: advance (undefined), retry next block ('wait'), or end the flow ('stop'). */
 export type StepResult = void | 'wait' | 'stop';
 export type Step<S> = (ctx: Ctx, state: S) => Promise<StepResult> | StepResult;
-
-export interface Flow {
-  readonly name: string;
-  /** false once the flow has nothing left to do */
-  readonly active: boolean;
-  step(ctx: Ctx): Promise<void>;
-}
 
 /** A one-shot script: its steps in order, sharing one state object. */
 export class Script<S> implements Flow {

@@ -22,7 +22,7 @@ import { bytesToHex, utf8Encode, uint64BE, concatBytes } from '../../../src/lib/
 import { isValidDenom } from '../../../src/lib/config';
 import { Env, emitTyped, nonNegativeAmount, positiveAmount, requireAddress, versionAtLeast } from '../env';
 import { bridgeErrors, sdkErrors } from '../errors';
-import { AssetRec, KindRec, bundleKinds, effectivePolicy, getAsset, requireAsset, requireKind } from './asset';
+import { AssetRec, KindRec, bundleKinds, effectivePolicy, getAsset, requireAsset, requireKind } from './asset-state';
 import * as rights from './rights';
 import type { PositionAfter } from './rights';
 import { balance, burn, mint, send, totalSupply } from './bank';

@@ -8,7 +8,7 @@ import type { KvReader } from '../store';
 import { enqueue, dequeue, takeDue } from '../queue';
 import { Env, emitTyped, idNumber, nextId, positiveAmount, requireAddress, rfc3339, timestampMs } from '../env';
 import { delegationErrors } from '../errors';
-import { requireAsset, requireKind } from './asset';
+import { requireAsset, requireKind } from './asset-state';
 import * as rights from './rights';
 
 export interface DelegationRec {

@@ -12,7 +12,7 @@ import { uint64BE } from '../../../src/lib/bytes';
 import { isValidDenom } from '../../../src/lib/config';
 import { Env, emitTyped, idNumber, nextId, nonNegativeAmount, positiveAmount, requireAddress } from '../env';
 import { dexErrors } from '../errors';
-import { AssetRec, bundleKinds, requireAsset } from './asset';
+import { AssetRec, bundleKinds, requireAsset } from './asset-state';
 import * as rights from './rights';
 import { balance, send } from './bank';
 

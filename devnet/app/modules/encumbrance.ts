@@ -27,7 +27,7 @@ import {
   optionalAddress,
 } from '../env';
 import { encumbranceErrors } from '../errors';
-import { AssetRec, requireAsset, requireKind } from './asset';
+import { AssetRec, requireAsset, requireKind } from './asset-state';
 import * as rights from './rights';
 import { addRoute, removeRoute } from './payout';
 

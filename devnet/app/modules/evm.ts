@@ -36,7 +36,7 @@ import { bundleTokenAddress, rightTokenAddress } from '../../../src/lib/ids';
 import { decodeMessage } from '../../../src/lib/contract';
 import { Env, emitPlain, emitTyped, moduleAccount } from '../env';
 import { AppError, sdkErrors } from '../errors';
-import { AssetRec, bundleKinds, getAsset } from './asset';
+import { AssetRec, bundleKinds, getAsset } from './asset-state';
 import * as rights from './rights';
 import { balance, send } from './bank';
 

@@ -18,8 +18,8 @@ import { keySegment, unKeySegment, KEY_MAX } from '../store';
 import { Env, emitTyped, moduleAccount, requireAddress } from '../env';
 import { payoutErrors, assetErrors } from '../errors';
 import { distribute, pendingIncome } from '../../../src/lib/accrual';
-import { requireAsset, requireKind } from './asset';
-import { getPosition, getSupply, accountPositions } from './rights';
+import { requireAsset, requireKind } from './asset-state';
+import { getPosition, getSupply, accountPositions } from './positions';
 import { parseCoin, send } from './bank';
 
 export interface AccrualRec {

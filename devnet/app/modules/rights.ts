@@ -15,72 +15,24 @@ import type { KvReader } from '../store';
 import { Env, emitTyped, positiveAmount, requireAddress } from '../env';
 import { rightsErrors } from '../errors';
 import { decodeBech32Address, MODULE_ACCOUNT_LENGTH } from '../../../src/lib/address';
-import type { AssetRec, KindRec } from './asset';
-import { bundleKinds, effectivePolicy, requireAsset, requireKind } from './asset';
+import type { AssetRec, KindRec } from './asset-state';
+import { bundleKinds, effectivePolicy, requireAsset, requireKind } from './asset-state';
 import { settlePosition } from './payout';
 import { hasLiveAttestation } from './attestation';
+import {
+  PositionAfter,
+  PositionRec,
+  accountPositionsParent,
+  getPosition,
+  getSupply,
+  positionAfter,
+  positionKey,
+  supplyKey,
+  transferable,
+} from './positions';
 
-export interface LockRec {
-  ref: string;
-  units: bigint;
-}
-
-export interface PositionRec {
-  units: bigint;
-  locked: bigint;
-  locks: LockRec[];
-}
-
-export interface SupplyRec {
-  supply: bigint;
-  holder_count: number;
-}
-
-/** proto svc.rights.v1.PositionAfter */
-export interface PositionAfter {
-  asset_id: string;
-  kind_id: number;
-  holder: string;
-  units: bigint;
-  locked: bigint;
-}
-
-const EMPTY: PositionRec = Object.freeze({ units: 0n, locked: 0n, locks: [] }) as PositionRec;
-
-export const positionParent = (assetId: string, kindId: number) => `rights/pos/${assetId}/${kindId}/`;
-const positionKey = (a: string, k: number, holder: string) => `${positionParent(a, k)}${holder}`;
-const supplyKey = (a: string, k: number) => `rights/supply/${a}/${k}`;
-/** per-account index of positions: parent rights/acct/<holder>/, key suffix <asset>|<kind> */
-export const accountPositionsParent = (holder: string) => `rights/acct/${holder}/`;
-
-// ------------------------------------------------------------------ reads
-
-export function getPosition(kv: KvReader, assetId: string, kindId: number, holder: string): PositionRec {
-  return kv.get<PositionRec>(positionKey(assetId, kindId, holder)) ?? EMPTY;
-}
-
-export function transferable(kv: KvReader, assetId: string, kindId: number, holder: string): bigint {
-  const p = getPosition(kv, assetId, kindId, holder);
-  return p.units - p.locked;
-}
-
-export function getSupply(kv: KvReader, assetId: string, kindId: number): SupplyRec {
-  return kv.get<SupplyRec>(supplyKey(assetId, kindId)) ?? { supply: 0n, holder_count: 0 };
-}
-
-export function positionAfter(kv: KvReader, assetId: string, kindId: number, holder: string): PositionAfter {
-  const p = getPosition(kv, assetId, kindId, holder);
-  return { asset_id: assetId, kind_id: kindId, holder, units: p.units, locked: p.locked };
-}
-
-/** (asset, kind) pairs an account holds or has locks in. */
-export function accountPositions(kv: KvReader, holder: string): { assetId: string; kindId: number }[] {
-  const parent = accountPositionsParent(holder);
-  return kv.keys(parent).map((key) => {
-    const [assetId, kind] = key.slice(parent.length).split('|');
-    return { assetId, kindId: Number(kind) };
-  });
-}
+export type { LockRec, PositionAfter, PositionRec, SupplyRec } from './positions';
+export { accountPositions, getPosition, getSupply, positionAfter, positionParent, transferable } from './positions';
 
 // ------------------------------------------------------------------ writes
 

@@ -24,7 +24,7 @@ import {
   timestampMs,
 } from '../env';
 import { settlementErrors } from '../errors';
-import { AssetRec, ASSET_ACTIVE, requireAsset, requireKind } from './asset';
+import { AssetRec, ASSET_ACTIVE, requireAsset, requireKind } from './asset-state';
 import * as rights from './rights';
 import type { PositionAfter } from './rights';
 import { Coin, parseCoin, send } from './bank';

@@ -23,7 +23,7 @@ import {
   requireKind,
   setAssetStatus,
   saveAsset,
-} from './asset';
+} from './asset-state';
 import * as rights from './rights';
 import { parseCoin, send } from './bank';
 import { cancelForLiquidation } from './settlement';

@@ -5,27 +5,18 @@
  * or a party of any event (bank transfers, fees, the signer of a failed tx).
  */
 import { decodeBech32Address } from '../../lib/address';
-import { ActivityEntry } from '../../types';
 import { ensureAccount } from '../entities/accounts';
+import { newActivityEntry } from '../entities/activity';
 import { append } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
 import type { RawEvent } from '../infra/host';
 import { HRP } from '../infra/values';
 
-function entry(ctx: EventCtx<unknown>, feed: string): ActivityEntry {
-  return ActivityEntry.create({
-    id: `${feed}:${ctx.height}:${ctx.txIndex}:${ctx.eventIndex}`,
-    feed,
-    seq: ctx.seq,
-    txHash: ctx.txHash ?? undefined,
-  });
-}
-
 /** Records the activity of a handled event: written with the rest of the block. */
 export async function recordActivity(ctx: EventCtx<unknown>): Promise<void> {
-  for (const asset of ctx.assets) append(entry(ctx, `asset:${asset}`));
+  for (const asset of ctx.assets) append(newActivityEntry(ctx, `asset:${asset}`));
   for (const account of ctx.accounts) {
-    append(entry(ctx, `account:${account}`));
+    append(newActivityEntry(ctx, `account:${account}`));
     await ensureAccount(account, ctx.height);
   }
 }

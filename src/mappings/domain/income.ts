@@ -21,8 +21,7 @@ import { load, markDirty, put, queryAll } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
 import { EntryKey, getAccrual, getClaimable, newAccrual } from '../entities/accruals';
 import { expectEqual } from './drift';
-import { type LockJson } from './positions';
-import { getHolding } from '../entities/holdings';
+import { getHolding, type LockJson } from '../entities/holdings';
 
 /** Moves the entry's pending income into `accrued` and snapshots the current index (nothing to do, nothing written, when the index has not moved). */
 export function settle(c: Claimable, accrual: Accrual, height: number): void {

@@ -6,18 +6,13 @@
 import { Holding, Kind } from '../../types';
 import type { PositionAfter } from '../generated/proto-json';
 import { ensureAccount } from '../entities/accounts';
-import { getHolding, requireKind } from '../entities/holdings';
+import { getHolding, type LockJson, requireKind } from '../entities/holdings';
 import { markDirty } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
-import { expectEqual, recordDrift } from './drift';
+import { recordDrift } from '../entities/drift';
+import { expectEqual } from './drift';
 import { settlePosition, syncOwnUnits } from './income';
 import { big, int } from '../infra/values';
-
-/** A lock on a position, as stored in Holding.locks (units as a decimal string). */
-export interface LockJson {
-  ref: string;
-  units: string;
-}
 
 function touch(ctx: EventCtx<unknown>, h: Holding): void {
   h.updatedHeight = ctx.height;

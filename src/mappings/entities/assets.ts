@@ -1,8 +1,65 @@
-/** Asset rows: looked up by the handlers that change an asset or one of its kinds. */
-import { Asset } from '../../types';
+/**
+ * Asset rows and their Kind rows: created together by EventAssetCreated, looked up by the handlers
+ * that change an asset or one of its kinds.
+ */
+import { bundleTokenAddress, rightTokenAddress } from '../../lib/ids';
+import { Asset, Kind } from '../../types';
+import type { EventAssetCreated, Kind as KindJson } from '../generated/proto-json';
 import type { EventCtx } from '../infra/context';
-import { load, markDirty } from '../infra/block-cache';
-import { recordDrift } from '../domain/drift';
+import { load, markDirty, put } from '../infra/block-cache';
+import { big, enumShort, int, jsonValue, str } from '../infra/values';
+import { recordDrift } from './drift';
+import { kindKey } from './holdings';
+
+function newKind(ctx: EventCtx<unknown>, assetId: string, position: number, k: KindJson): Kind {
+  // kind ids are positions in the kind list, multipliers start at 1 (MsgCreateAsset)
+  return Kind.create({
+    id: kindKey(assetId, position),
+    assetId,
+    kindId: position,
+    kindClass: enumShort(k.class, 'KIND_CLASS_', false),
+    decimals: int(k.decimals),
+    bundle: Boolean(k.bundle),
+    transferable: Boolean(k.transferable),
+    term: jsonValue(k.term),
+    policyOverride: jsonValue(k.policy_override),
+    bridgeable: Boolean(k.bridgeable),
+    multiplier: 1n,
+    supply: 0n,
+    holderCount: 0,
+    svc20Address: rightTokenAddress(assetId, position),
+    accrualDenoms: [],
+    updatedHeight: ctx.height,
+  });
+}
+
+/** A new asset (issuance open) and its kinds, in the order the event lists them. */
+export function createAsset(ctx: EventCtx<unknown>, e: EventAssetCreated): Asset {
+  const asset = put(
+    Asset,
+    Asset.create({
+      id: e.asset_id,
+      issuer: e.issuer,
+      nonce: big(e.nonce),
+      status: str(e.status),
+      metaHash: str(e.meta_hash),
+      settlementDenom: str(e.settlement_denom),
+      policy: jsonValue(e.policy) ?? {},
+      roles: jsonValue(e.roles) ?? {},
+      issuanceLocked: false,
+      liensAllowed: Boolean(e.liens_allowed),
+      distributionDenoms: e.distribution_denoms ?? [],
+      kindCount: (e.kinds ?? []).length,
+      bundleAddress: bundleTokenAddress(e.asset_id),
+      createdHeight: ctx.height,
+      createdTxHash: str(ctx.txHash),
+      createdAt: ctx.blockTime,
+      updatedHeight: ctx.height,
+    }),
+  );
+  (e.kinds ?? []).forEach((k, position) => put(Kind, newKind(ctx, e.asset_id, position, k)));
+  return asset;
+}
 
 /** The asset, or undefined after recording that the chain refers to an unknown asset. */
 export async function requireAsset(ctx: EventCtx<unknown>, assetId: string): Promise<Asset | undefined> {

@@ -3,9 +3,15 @@
  * position, stored once it changes).
  */
 import { Holding, Kind } from '../../types';
-import { recordDrift } from '../domain/drift';
+import { recordDrift } from './drift';
 import { adopt, load } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
+
+/** A lock on a position, as stored in Holding.locks (units as a decimal string). */
+export interface LockJson {
+  ref: string;
+  units: string;
+}
 
 export function kindKey(assetId: string, kindId: number): string {
   return `${assetId}-${kindId}`;

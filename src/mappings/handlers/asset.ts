@@ -2,11 +2,9 @@
  * svc.asset.v1: assets, their right kinds, issuance, issuance lock, kind
  * policies, splits, bridgeable flags, asset status.
  */
-import { bundleTokenAddress, rightTokenAddress } from '../../lib/ids';
-import { Asset, Kind } from '../../types';
 import { ensureAccount } from '../entities/accounts';
-import { requireAsset, touchAsset } from '../entities/assets';
-import { markDirty, put } from '../infra/block-cache';
+import { createAsset, requireAsset, touchAsset } from '../entities/assets';
+import { markDirty } from '../infra/block-cache';
 import type {
   EventAssetCreated,
   EventAssetStatusChanged,
@@ -15,36 +13,13 @@ import type {
   EventKindBridgeableSet,
   EventKindPolicySet,
   EventKindSplit,
-  Kind as KindJson,
 } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
 import { expectEqual } from '../domain/drift';
 import { changeSupply, changeUnits, checkPositionsAfter } from '../domain/positions';
-import { kindKey, requireKind } from '../entities/holdings';
-import { big, enumShort, int, jsonValue, str } from '../infra/values';
-
-function newKind(ctx: EventCtx<unknown>, assetId: string, position: number, k: KindJson): Kind {
-  // kind ids are positions in the kind list, multipliers start at 1 (MsgCreateAsset)
-  return Kind.create({
-    id: kindKey(assetId, position),
-    assetId,
-    kindId: position,
-    kindClass: enumShort(k.class, 'KIND_CLASS_', false),
-    decimals: int(k.decimals),
-    bundle: Boolean(k.bundle),
-    transferable: Boolean(k.transferable),
-    term: jsonValue(k.term),
-    policyOverride: jsonValue(k.policy_override),
-    bridgeable: Boolean(k.bridgeable),
-    multiplier: 1n,
-    supply: 0n,
-    holderCount: 0,
-    svc20Address: rightTokenAddress(assetId, position),
-    accrualDenoms: [],
-    updatedHeight: ctx.height,
-  });
-}
+import { requireKind } from '../entities/holdings';
+import { big, int, jsonValue, str } from '../infra/values';
 
 export async function handleAssetCreated(ctx: EventCtx<EventAssetCreated>): Promise<void> {
   const e = ctx.decoded;
@@ -52,29 +27,7 @@ export async function handleAssetCreated(ctx: EventCtx<EventAssetCreated>): Prom
   await expectEqual(ctx, 'Account', issuer.id, 'assets_created', e.nonce, issuer.assetsCreated);
   issuer.assetsCreated += 1;
   markDirty(issuer);
-  put(
-    Asset,
-    Asset.create({
-      id: e.asset_id,
-      issuer: e.issuer,
-      nonce: big(e.nonce),
-      status: str(e.status),
-      metaHash: str(e.meta_hash),
-      settlementDenom: str(e.settlement_denom),
-      policy: jsonValue(e.policy) ?? {},
-      roles: jsonValue(e.roles) ?? {},
-      issuanceLocked: false,
-      liensAllowed: Boolean(e.liens_allowed),
-      distributionDenoms: e.distribution_denoms ?? [],
-      kindCount: (e.kinds ?? []).length,
-      bundleAddress: bundleTokenAddress(e.asset_id),
-      createdHeight: ctx.height,
-      createdTxHash: str(ctx.txHash),
-      createdAt: ctx.blockTime,
-      updatedHeight: ctx.height,
-    }),
-  );
-  (e.kinds ?? []).forEach((k, position) => put(Kind, newKind(ctx, e.asset_id, position, k)));
+  createAsset(ctx, e);
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.issuer);
 }

@@ -1,10 +1,11 @@
 /** svc.attestation.v1: credentials (attester, subject, type) and per-type attester aggregates. */
 import { Attestation, AttesterTypeStat } from '../../types';
-import { load, markDirty, put } from '../infra/block-cache';
+import { load, markDirty } from '../infra/block-cache';
 import type { EventAttestationRevoked, EventAttested } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount } from '../infra/context';
-import { recordDrift } from '../domain/drift';
+import { createAttestation, getAttesterStat } from '../entities/attestation';
+import { recordDrift } from '../entities/drift';
 import { date, str } from '../infra/values';
 
 function attestationKey(attester: string, subject: string, type: string): string {
@@ -12,23 +13,7 @@ function attestationKey(attester: string, subject: string, type: string): string
 }
 
 async function attesterStat(ctx: EventCtx<unknown>, attester: string, type: string): Promise<AttesterTypeStat> {
-  const id = `${attester}|${type}`;
-  const found = await load(AttesterTypeStat, id);
-  const stat =
-    found ??
-    put(
-      AttesterTypeStat,
-      AttesterTypeStat.create({
-        id,
-        attester,
-        type,
-        subjects: 0,
-        issued: 0,
-        revocations: 0,
-        revoked: 0,
-        updatedHeight: ctx.height,
-      }),
-    );
+  const stat = await getAttesterStat(ctx, attester, type);
   stat.updatedHeight = ctx.height;
   markDirty(stat);
   return stat;
@@ -42,20 +27,7 @@ export async function handleAttestationAttested(ctx: EventCtx<EventAttested>): P
   let a = await load(Attestation, id);
   if (!a) {
     stat.subjects += 1;
-    a = put(
-      Attestation,
-      Attestation.create({
-        id,
-        attester: e.attester,
-        subject: e.subject,
-        type: e.type,
-        expiry,
-        revoked: false,
-        evidenceHash: '',
-        createdHeight: ctx.height,
-        updatedHeight: ctx.height,
-      }),
-    );
+    a = createAttestation(ctx, id, e);
   } else if (a.revoked) {
     stat.revoked -= 1; // a renewal clears the revocation
   }

@@ -3,8 +3,8 @@
  * in completed, rejected attempts), RIGHT_OUT escrow holdings and the escrow's
  * swept income.
  */
-import { AnyJson, Asset, BridgeRoute, BridgeTransfer } from '../../types';
-import { load, markDirty, put } from '../infra/block-cache';
+import { AnyJson, Asset, BridgeRoute } from '../../types';
+import { load, markDirty } from '../infra/block-cache';
 import type {
   RouteCounters as CountersJson,
   EventBridgedOut,
@@ -15,12 +15,14 @@ import type {
 } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, MsgCtx, subjectAccount, subjectAsset } from '../infra/context';
-import { expectEqual, recordDrift } from '../domain/drift';
+import { expectEqual } from '../domain/drift';
+import { recordDrift } from '../entities/drift';
 import { checkPositionsAfter, moveUnits } from '../domain/positions';
+import { createBridgedTransfer, createBridgeRoute, createRejectedTransfer } from '../entities/bridge';
 import { bundleKindIds, getKind } from '../entities/holdings';
 import { checkAccrualAfter, ownEntry, payOut, recordPaid, settleForCollect } from '../domain/income';
 import { claimableKey, getAccrual } from '../entities/accruals';
-import { big, int, seqOf, str } from '../infra/values';
+import { big, int, str } from '../infra/values';
 
 /** EventBridgedOut and EventBridgedIn carry the same fields. */
 type EventBridged = EventBridgedOut;
@@ -78,68 +80,10 @@ async function moveRightUnits(
   for (const kindId of kindIds) await moveUnits(ctx, route.assetId, kindId, from, to, amount);
 }
 
-function transfer(
-  ctx: EventCtx<EventBridged>,
-  route: BridgeRoute | undefined,
-  direction: 'out' | 'in',
-  status: string,
-): BridgeTransfer {
-  const e = ctx.decoded;
-  return BridgeTransfer.create({
-    id: `${ctx.height}-${ctx.txIndex}-${ctx.eventIndex}`,
-    seq: ctx.seq,
-    height: ctx.height,
-    txIndex: ctx.txIndex,
-    eventIndex: ctx.eventIndex,
-    txHash: str(ctx.txHash),
-    routeId: e.route_id,
-    direction,
-    status,
-    sender: str(e.sender),
-    recipient: str(e.recipient),
-    amount: big(e.amount),
-    messageId: str(e.message_id),
-    reason: '',
-    blockTimeNs: ctx.blockTimeNs,
-    assetId: str(e.asset_id) || (route?.assetId ?? ''),
-    kindId: int(e.kind_id),
-    bundle: Boolean(e.bundle),
-  });
-}
-
 export async function handleBridgeRouteCreated(ctx: EventCtx<EventRouteCreated>): Promise<void> {
   const r = ctx.decoded.route;
   if (!r) return; // a malformed event without its route: nothing to create
-  put(
-    BridgeRoute,
-    BridgeRoute.create({
-      id: r.route_id,
-      remoteDomain: int(r.remote_domain),
-      remoteContract: str(r.remote_contract),
-      direction: str(r.direction),
-      localDenom: str(r.local_denom),
-      status: str(r.status),
-      windowSeconds: big(r.window_seconds),
-      outboundLimit: big(r.outbound_limit),
-      inboundLimit: big(r.inbound_limit),
-      warpTokenId: str(r.warp_token_id),
-      display: str(r.display),
-      exponent: int(r.exponent),
-      outbound: 0n,
-      inbound: 0n,
-      outboundUsed: 0n,
-      inboundUsed: 0n,
-      windowStart: 0n,
-      transfers: 0,
-      assetId: str(r.asset_id),
-      kindId: int(r.kind_id),
-      bundle: Boolean(r.bundle),
-      escrowAddress: str(r.escrow_address),
-      incomeSwept: {} as AnyJson,
-      createdHeight: ctx.height,
-      updatedHeight: ctx.height,
-    }),
-  );
+  createBridgeRoute(ctx, r);
   subjectAsset(ctx, r.asset_id);
 }
 
@@ -180,7 +124,7 @@ async function applyBridged(ctx: EventCtx<EventBridged>, direction: 'out' | 'in'
     const [from, to] = direction === 'out' ? [local, route.escrowAddress] : [route.escrowAddress, local];
     await moveRightUnits(ctx, route, from, to, amount);
   }
-  put(BridgeTransfer, transfer(ctx, route, direction, direction === 'out' ? 'in_flight' : 'completed'));
+  createBridgedTransfer(ctx, route, direction, direction === 'out' ? 'in_flight' : 'completed');
   await checkPositionsAfter(ctx, e.positions_after);
   if (route?.direction === RIGHT_OUT) subjectAsset(ctx, route.assetId);
   subjectAccount(ctx, local);
@@ -234,29 +178,7 @@ export async function handleBridgeMsgBridgeOut(ctx: MsgCtx): Promise<void> {
   const m = ctx.json as unknown as MsgBridgeOut;
   if (m.route_id === undefined) return; // undecodable: the raw tx is still stored
   const route = await load(BridgeRoute, str(m.route_id));
-  put(
-    BridgeTransfer,
-    BridgeTransfer.create({
-      id: `${ctx.height}-${tx.index}-m${ctx.msgIndex}`,
-      seq: seqOf(ctx.height, tx.index, -1) + BigInt(ctx.msgIndex), // after the tx, ordered by message
-      height: ctx.height,
-      txIndex: tx.index,
-      eventIndex: -1,
-      txHash: tx.hash,
-      routeId: str(m.route_id),
-      direction: 'out',
-      status: 'rejected',
-      sender: str(m.sender),
-      recipient: str(m.recipient),
-      amount: big(m.amount),
-      messageId: '',
-      reason: `bridge/${tx.code}`,
-      blockTimeNs: ctx.blockTimeNs,
-      assetId: route?.assetId ?? '',
-      kindId: route?.kindId ?? 0,
-      bundle: route?.bundle ?? false,
-    }),
-  );
+  createRejectedTransfer(ctx, m, route);
 }
 
 /** bridge: typed event type → handler, message type URL → handler (failed txs included). */

@@ -3,13 +3,14 @@
  * as delegation/<id>; voting power moves from holder to delegate while active.
  */
 import { Delegation, VotingPower } from '../../types';
-import { load, markDirty, put } from '../infra/block-cache';
+import { load, markDirty } from '../infra/block-cache';
 import type { EventDelegated, EventDelegationEnded } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
-import { recordDrift } from '../domain/drift';
+import { createDelegation, getVotingPower } from '../entities/delegation';
+import { recordDrift } from '../entities/drift';
 import { addLock, checkPositionsAfter, removeLock } from '../domain/positions';
-import { big, date, int, str } from '../infra/values';
+import { str } from '../infra/values';
 
 function lockRef(id: string): string {
   return `delegation/${id}`;
@@ -21,21 +22,7 @@ async function votingPower(
   assetId: string,
   kindId: number,
 ): Promise<VotingPower> {
-  const id = `${account}|${assetId}|${kindId}`;
-  const vp =
-    (await load(VotingPower, id)) ??
-    put(
-      VotingPower,
-      VotingPower.create({
-        id,
-        account,
-        assetId,
-        kindId,
-        delegatedOut: 0n,
-        delegatedIn: 0n,
-        updatedHeight: ctx.height,
-      }),
-    );
+  const vp = await getVotingPower(ctx, account, assetId, kindId);
   vp.updatedHeight = ctx.height;
   markDirty(vp);
   return vp;
@@ -49,23 +36,7 @@ async function shiftVotingPower(ctx: EventCtx<unknown>, d: Delegation, units: bi
 
 export async function handleDelegationDelegated(ctx: EventCtx<EventDelegated>): Promise<void> {
   const e = ctx.decoded;
-  const d = put(
-    Delegation,
-    Delegation.create({
-      id: str(e.delegation_id),
-      holder: e.holder,
-      delegate: e.delegate,
-      assetId: e.asset_id,
-      kindId: int(e.kind_id),
-      units: big(e.units),
-      until: date(e.until) ?? new Date(0),
-      purposes: e.purposes ?? [],
-      revocable: Boolean(e.revocable),
-      ended: '',
-      createdHeight: ctx.height,
-      createdTxHash: str(ctx.txHash),
-    }),
-  );
+  const d = createDelegation(ctx, e);
   await addLock(ctx, d.assetId, d.kindId, d.holder, lockRef(d.id), d.units);
   await shiftVotingPower(ctx, d, d.units);
   await checkPositionsAfter(ctx, e.positions_after);

@@ -1,11 +1,13 @@
 /** svc.dex.v1: constant-product pools of an asset's whole bundles against a quote denom. */
 import { Asset, DexPool } from '../../types';
-import { load, markDirty, put } from '../infra/block-cache';
+import { load, markDirty } from '../infra/block-cache';
 import type { EventPoolCreated, EventSwapped } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
-import { expectEqual, recordDrift } from '../domain/drift';
+import { expectEqual } from '../domain/drift';
+import { recordDrift } from '../entities/drift';
 import { checkPositionsAfter, moveUnits } from '../domain/positions';
+import { createDexPool } from '../entities/dex';
 import { bundleKindIds } from '../entities/holdings';
 import { big, str } from '../infra/values';
 
@@ -28,20 +30,7 @@ async function moveBundles(
 
 export async function handleDexPoolCreated(ctx: EventCtx<EventPoolCreated>): Promise<void> {
   const e = ctx.decoded;
-  const pool = put(
-    DexPool,
-    DexPool.create({
-      id: str(e.pool_id),
-      assetId: e.asset_id,
-      quoteDenom: str(e.quote_denom),
-      creator: str(e.creator),
-      poolAddress: str(e.pool_address),
-      baseReserve: big(e.base_reserve),
-      quoteReserve: big(e.quote_reserve),
-      createdHeight: ctx.height,
-      updatedHeight: ctx.height,
-    }),
-  );
+  const pool = createDexPool(ctx, e);
   await moveBundles(ctx, e.asset_id, pool.creator, pool.poolAddress, pool.baseReserve);
   await checkPositionsAfter(ctx, e.positions_after);
   subjectAsset(ctx, e.asset_id);

@@ -3,8 +3,8 @@
  * encumbrance/<id> while active; a pledge with income_to_beneficiary routes
  * their income to the beneficiary until it ends.
  */
-import { AnyJson, Encumbrance, EncumbranceTimelineEntry } from '../../types';
-import { load, markDirty, put } from '../infra/block-cache';
+import { Encumbrance } from '../../types';
+import { load, markDirty } from '../infra/block-cache';
 import type {
   EventEncumbranceCreated,
   EventEncumbranceExercised,
@@ -13,11 +13,12 @@ import type {
 } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
-import { recordDrift } from '../domain/drift';
+import { recordDrift } from '../entities/drift';
+import { addEncumbranceTimeline, createEncumbrance } from '../entities/encumbrance';
 import { isIncomeRoute, startRouting, stopRouting } from '../domain/income';
 import { addLock, checkPositionsAfter, moveUnits, removeLock } from '../domain/positions';
 import { getKind } from '../entities/holdings';
-import { big, date, enumShort, int, str } from '../infra/values';
+import { big, enumShort, str } from '../infra/values';
 
 function lockRef(id: string): string {
   return `encumbrance/${id}`;
@@ -25,32 +26,6 @@ function lockRef(id: string): string {
 
 function role(v: unknown): string {
   return enumShort(v, 'ACTOR_ROLE_');
-}
-
-function timeline(
-  ctx: EventCtx<unknown>,
-  enc: Encumbrance,
-  what: string,
-  actor: string | null,
-  actorRole: string,
-): void {
-  put(
-    EncumbranceTimelineEntry,
-    EncumbranceTimelineEntry.create({
-      id: `${enc.id}-${ctx.height}-${ctx.txIndex}-${ctx.eventIndex}`,
-      encumbranceId: enc.id,
-      seq: ctx.seq,
-      event: what,
-      height: ctx.height,
-      txIndex: ctx.txIndex,
-      eventIndex: ctx.eventIndex,
-      blockTime: ctx.blockTime,
-      txHash: ctx.txHash ?? undefined,
-      actor: actor || undefined,
-      actorRole: actorRole || undefined,
-      units: { asset_id: enc.assetId, kind_id: enc.kindId, units: enc.units.toString() } as AnyJson,
-    }),
-  );
 }
 
 async function requireEncumbrance(ctx: EventCtx<unknown>, id: string): Promise<Encumbrance | undefined> {
@@ -79,34 +54,13 @@ function declareSubjects(ctx: EventCtx<unknown>, enc: Encumbrance, actor?: strin
 
 export async function handleEncumbranceCreated(ctx: EventCtx<EventEncumbranceCreated>): Promise<void> {
   const e = ctx.decoded;
-  const enc = put(
-    Encumbrance,
-    Encumbrance.create({
-      id: str(e.encumbrance_id),
-      kind: enumShort(e.kind, 'ENCUMBRANCE_KIND_'),
-      assetId: e.asset_id,
-      kindId: int(e.kind_id),
-      holder: e.holder,
-      units: big(e.units),
-      beneficiary: str(e.beneficiary),
-      incomeToBeneficiary: Boolean(e.income_to_beneficiary),
-      holderReleaseAfter: date(e.holder_release_after),
-      exercisable: Boolean(e.exercisable),
-      expiry: date(e.expiry),
-      evidenceHash: str(e.evidence_hash),
-      status: 'active',
-      createdHeight: ctx.height,
-      createdTxHash: str(ctx.txHash),
-      createdAt: ctx.blockTime,
-      updatedHeight: ctx.height,
-    }),
-  );
+  const enc = createEncumbrance(ctx, e);
   await addLock(ctx, enc.assetId, enc.kindId, enc.holder, lockRef(enc.id), enc.units);
   if (isIncomeRoute(enc)) {
     const kind = await getKind(enc.assetId, enc.kindId);
     if (kind) await startRouting(ctx, kind, enc);
   }
-  timeline(ctx, enc, 'created', e.actor, role(e.actor_role));
+  addEncumbranceTimeline(ctx, enc, 'created', e.actor, role(e.actor_role));
   await checkPositionsAfter(ctx, e.positions_after);
   declareSubjects(ctx, enc, e.actor);
 }
@@ -116,7 +70,7 @@ export async function handleEncumbranceReleased(ctx: EventCtx<EventEncumbranceRe
   const enc = await requireEncumbrance(ctx, str(e.encumbrance_id));
   if (enc) {
     await resolve(ctx, enc, 'released');
-    timeline(ctx, enc, 'released', e.actor, role(e.actor_role));
+    addEncumbranceTimeline(ctx, enc, 'released', e.actor, role(e.actor_role));
     declareSubjects(ctx, enc, e.actor);
   }
   await checkPositionsAfter(ctx, e.positions_after);
@@ -129,7 +83,7 @@ export async function handleEncumbranceExercised(ctx: EventCtx<EventEncumbranceE
     await resolve(ctx, enc, 'exercised');
     const beneficiary = str(e.beneficiary) || enc.beneficiary;
     await moveUnits(ctx, enc.assetId, enc.kindId, enc.holder, beneficiary, big(e.units || enc.units.toString()));
-    timeline(ctx, enc, 'exercised', e.actor, role(e.actor_role));
+    addEncumbranceTimeline(ctx, enc, 'exercised', e.actor, role(e.actor_role));
     declareSubjects(ctx, enc, e.actor);
   }
   await checkPositionsAfter(ctx, e.positions_after);
@@ -140,7 +94,7 @@ export async function handleEncumbranceExpired(ctx: EventCtx<EventEncumbranceExp
   const enc = await requireEncumbrance(ctx, str(e.encumbrance_id));
   if (enc) {
     await resolve(ctx, enc, 'expired');
-    timeline(ctx, enc, 'expired', null, 'protocol');
+    addEncumbranceTimeline(ctx, enc, 'expired', null, 'protocol');
     declareSubjects(ctx, enc);
   }
   await checkPositionsAfter(ctx, e.positions_after);

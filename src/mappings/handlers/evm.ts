@@ -10,12 +10,13 @@
  * the outcome only in that event gets it from there.
  */
 import { EvmTx, Tx } from '../../types';
-import { load, markDirty, put } from '../infra/block-cache';
+import { load, markDirty } from '../infra/block-cache';
 import { decodeWire } from '../infra/protojson';
 import type { EventEthereumTxExecuted } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, MsgCtx, subjectAccount } from '../infra/context';
-import { recordDrift } from '../domain/drift';
+import { recordDrift } from '../entities/drift';
+import { createEvmTx, createUndecodedEvmTx } from '../entities/evm';
 import { evmOutcomeOf, revertString, viewOfMsgEthereumTx } from '../infra/eth';
 import { bech32OfEvm, big, int, str } from '../infra/values';
 
@@ -41,28 +42,25 @@ export async function handleEvmMsgEthereumTx(ctx: MsgCtx): Promise<void> {
     ? null
     : evmOutcomeOf({ data: tx.resultData(), events: tx.events }, ctx.msgIndex, view.ethHash);
   const reverted = outcome?.failed ?? false;
-  put(
-    EvmTx,
-    EvmTx.create({
-      id: view.ethHash,
-      ethHash: view.ethHash,
-      txHash: tx.hash,
-      height: ctx.height,
-      txIndex: tx.index,
-      msgIndex: ctx.msgIndex,
-      from: view.from,
-      to: view.to ?? undefined,
-      fromAccount: bech32OfEvm(view.from) ?? '',
-      toAccount: bech32OfEvm(view.to) ?? undefined,
-      value: view.value,
-      gasUsed: outcome?.gasUsed ?? tx.gasUsed,
-      status: failed || reverted ? 0 : 1,
-      vmError: outcome?.vmError || undefined,
-      returnData: outcome?.returnData || undefined,
-      contractAddress: view.to ? undefined : outcome?.recipient || undefined,
-      revertReason: failed ? tx.log : reverted ? (revertString(outcome!.returnData) ?? outcome!.vmError) : undefined,
-    }),
-  );
+  createEvmTx({
+    id: view.ethHash,
+    ethHash: view.ethHash,
+    txHash: tx.hash,
+    height: ctx.height,
+    txIndex: tx.index,
+    msgIndex: ctx.msgIndex,
+    from: view.from,
+    to: view.to ?? undefined,
+    fromAccount: bech32OfEvm(view.from) ?? '',
+    toAccount: bech32OfEvm(view.to) ?? undefined,
+    value: view.value,
+    gasUsed: outcome?.gasUsed ?? tx.gasUsed,
+    status: failed || reverted ? 0 : 1,
+    vmError: outcome?.vmError || undefined,
+    returnData: outcome?.returnData || undefined,
+    contractAddress: view.to ? undefined : outcome?.recipient || undefined,
+    revertReason: failed ? tx.log : reverted ? (revertString(outcome!.returnData) ?? outcome!.vmError) : undefined,
+  });
   await linkTx(tx.hash, view.ethHash);
 }
 
@@ -73,22 +71,7 @@ export async function handleEvmEthereumTxExecuted(ctx: EventCtx<EventEthereumTxE
   let evm = await load(EvmTx, ethHash);
   if (!evm) {
     await recordDrift(ctx, 'EvmTx', ethHash, 'exists', true, false); // the signed tx did not decode
-    evm = put(
-      EvmTx,
-      EvmTx.create({
-        id: ethHash,
-        ethHash,
-        txHash,
-        height: ctx.height,
-        txIndex: ctx.txIndex,
-        msgIndex: 0,
-        from: '',
-        fromAccount: '',
-        value: 0n,
-        gasUsed: 0n,
-        status: 0,
-      }),
-    );
+    evm = createUndecodedEvmTx(ctx, ethHash, txHash);
   }
   const stated = {
     status: int(e.status),

@@ -3,14 +3,15 @@
  * claims pay accrued income out of Claimable entries.
  */
 import { distribute } from '../../lib/accrual';
-import { Distribution } from '../../types';
-import { markDirty, put } from '../infra/block-cache';
+import { markDirty } from '../infra/block-cache';
 import type { EventClaimed, EventDistributed } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
-import { expectEqual, recordDrift } from '../domain/drift';
+import { expectEqual } from '../domain/drift';
+import { recordDrift } from '../entities/drift';
 import { checkAccrualAfter, openAccrual, payOut, recordPaid, settleForCollect } from '../domain/income';
 import { claimableKey, getAccrual } from '../entities/accruals';
+import { createDistribution } from '../entities/payout';
 import { getKind, requireKind } from '../entities/holdings';
 import { big, int, str } from '../infra/values';
 
@@ -46,26 +47,7 @@ export async function handlePayoutDistributed(ctx: EventCtx<EventDistributed>): 
       accrual.totalDistributed,
     );
   }
-  put(
-    Distribution,
-    Distribution.create({
-      id: `${ctx.height}-${ctx.txIndex}-${ctx.eventIndex}`,
-      seq: ctx.seq,
-      assetId: e.asset_id,
-      kindId,
-      denom: str(e.denom),
-      payer: str(e.payer),
-      amount,
-      supply: big(e.supply),
-      newIndex: big(e.new_index),
-      carryScaled: big(e.carry_scaled),
-      height: ctx.height,
-      txIndex: ctx.txIndex,
-      eventIndex: ctx.eventIndex,
-      txHash: str(ctx.txHash),
-      blockTime: ctx.blockTime,
-    }),
-  );
+  createDistribution(ctx, e);
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.payer);
 }

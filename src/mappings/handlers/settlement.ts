@@ -3,8 +3,8 @@
  * locked as settlement/<id> at proposal; on settle every right leg moves, on
  * cancel or expiry the locks end. Coin legs are recorded, not tracked.
  */
-import { AnyJson, Settlement, SettlementTimelineEntry } from '../../types';
-import { load, markDirty, put } from '../infra/block-cache';
+import { Settlement } from '../../types';
+import { load, markDirty } from '../infra/block-cache';
 import type {
   EventSettlementCancelled,
   EventSettlementExpired,
@@ -14,9 +14,10 @@ import type {
 } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
-import { recordDrift } from '../domain/drift';
+import { recordDrift } from '../entities/drift';
+import { addSettlementTimeline, createSettlement } from '../entities/settlement';
 import { addLock, checkPositionsAfter, moveUnits, removeLock } from '../domain/positions';
-import { big, date, int, str } from '../infra/values';
+import { big, int, str } from '../infra/values';
 
 const GIVE = 'LEG_DIRECTION_GIVE';
 
@@ -33,26 +34,6 @@ function rightLegs(legs: readonly LegJson[]): { give: boolean; assetId: string; 
       kindId: int(l.right!.kind_id),
       units: big(l.right!.units),
     }));
-}
-
-function timeline(ctx: EventCtx<unknown>, settlementId: string, what: string, actor?: string, reason?: string): void {
-  put(
-    SettlementTimelineEntry,
-    SettlementTimelineEntry.create({
-      id: `${settlementId}-${ctx.height}-${ctx.txIndex}-${ctx.eventIndex}`,
-      settlementId,
-      seq: ctx.seq,
-      event: what,
-      height: ctx.height,
-      txIndex: ctx.txIndex,
-      eventIndex: ctx.eventIndex,
-      blockTime: ctx.blockTime,
-      txHash: ctx.txHash ?? undefined,
-      actor: actor || undefined,
-      reason,
-      mode: ctx.mode,
-    }),
-  );
 }
 
 async function requireSettlement(ctx: EventCtx<unknown>, id: string): Promise<Settlement | undefined> {
@@ -87,29 +68,11 @@ export async function handleSettlementProposed(ctx: EventCtx<EventSettlementProp
   const e = ctx.decoded;
   const id = str(e.settlement_id);
   const legs = e.legs ?? [];
-  const s = put(
-    Settlement,
-    Settlement.create({
-      id,
-      number: big(id),
-      proposer: e.proposer,
-      counterparty: e.counterparty,
-      legs: legs as unknown as AnyJson[],
-      expiry: date(e.expiry) ?? new Date(0),
-      status: 'STATUS_PENDING',
-      cancelReason: '',
-      memoHash: str(e.memo_hash),
-      assetIds: [...new Set(rightLegs(legs).map((l) => l.assetId))],
-      createdHeight: ctx.height,
-      createdTxHash: str(ctx.txHash),
-      createdAt: ctx.blockTime,
-      updatedHeight: ctx.height,
-    }),
-  );
+  const s = createSettlement(ctx, e, [...new Set(rightLegs(legs).map((l) => l.assetId))]);
   for (const leg of rightLegs(legs)) {
     if (leg.give) await addLock(ctx, leg.assetId, leg.kindId, e.proposer, escrowRef(id), leg.units);
   }
-  timeline(ctx, id, 'proposed', e.proposer);
+  addSettlementTimeline(ctx, id, 'proposed', e.proposer);
   await checkPositionsAfter(ctx, e.positions_after);
   declareSubjects(ctx, s);
 }
@@ -124,7 +87,7 @@ export async function handleSettlementSettled(ctx: EventCtx<EventSettlementSettl
       await moveUnits(ctx, leg.assetId, leg.kindId, from, to, leg.units);
     }
     close(ctx, s, 'STATUS_SETTLED');
-    timeline(ctx, s.id, 'settled', e.accepted_by);
+    addSettlementTimeline(ctx, s.id, 'settled', e.accepted_by);
     declareSubjects(ctx, s);
   }
   await checkPositionsAfter(ctx, e.positions_after);
@@ -137,7 +100,7 @@ export async function handleSettlementCancelled(ctx: EventCtx<EventSettlementCan
     await releaseEscrow(ctx, s);
     s.cancelReason = str(e.reason);
     close(ctx, s, 'STATUS_CANCELLED');
-    timeline(ctx, s.id, 'cancelled', e.cancelled_by, str(e.reason));
+    addSettlementTimeline(ctx, s.id, 'cancelled', e.cancelled_by, str(e.reason));
     declareSubjects(ctx, s);
   }
   await checkPositionsAfter(ctx, e.positions_after);
@@ -149,7 +112,7 @@ export async function handleSettlementExpired(ctx: EventCtx<EventSettlementExpir
   if (s) {
     await releaseEscrow(ctx, s);
     close(ctx, s, 'STATUS_EXPIRED');
-    timeline(ctx, s.id, 'expired');
+    addSettlementTimeline(ctx, s.id, 'expired');
     declareSubjects(ctx, s);
   }
   await checkPositionsAfter(ctx, e.positions_after);

@@ -3,7 +3,7 @@
  * redemption pools, and redemption (burning) of units against those pools.
  */
 import { AnyJson, Liquidation, RedemptionPool, Waterfall } from '../../types';
-import { load, markDirty, put } from '../infra/block-cache';
+import { load, markDirty } from '../infra/block-cache';
 import type {
   EventLiquidationCompleted,
   EventLiquidationStarted,
@@ -16,35 +16,17 @@ import type {
 } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
-import { expectEqual, recordDrift } from '../domain/drift';
+import { expectEqual } from '../domain/drift';
+import { recordDrift } from '../entities/drift';
 import { changeSupply, changeUnits, checkPositionsAfter } from '../domain/positions';
 import { getKind, requireKind } from '../entities/holdings';
+import { getLiquidation, getRedemptionPool, getWaterfall } from '../entities/waterfall';
 import { big, int, str } from '../infra/values';
 
 interface StoredTier extends TierJson {
   owed: string;
   paid: string;
   cumulative_paid: string;
-}
-
-/** The kind's pool in `denom`; a new pool covers the kind's current supply. */
-async function pool(ctx: EventCtx<unknown>, assetId: string, kindId: number, denom: string): Promise<RedemptionPool> {
-  const id = `${assetId}-${kindId}-${denom}`;
-  const found = await load(RedemptionPool, id);
-  if (found) return found;
-  const supply = (await getKind(assetId, kindId))?.supply ?? 0n;
-  return put(
-    RedemptionPool,
-    RedemptionPool.create({
-      id,
-      assetId,
-      kindId,
-      denom,
-      amount: 0n,
-      unitsOutstanding: supply,
-      updatedHeight: ctx.height,
-    }),
-  );
 }
 
 async function checkPoolAfter(
@@ -74,9 +56,7 @@ export async function handleWaterfallSet(ctx: EventCtx<EventWaterfallSet>): Prom
       paid: '0',
       cumulative_paid: '0',
     }));
-  const w =
-    (await load(Waterfall, e.asset_id)) ??
-    put(Waterfall, Waterfall.create({ id: e.asset_id, tiers: [], updatedHeight: ctx.height }));
+  const w = await getWaterfall(ctx, e.asset_id);
   w.tiers = tiers as unknown as AnyJson[];
   w.updatedHeight = ctx.height;
   markDirty(w);
@@ -115,30 +95,15 @@ export async function handleWaterfallLiquidationStarted(ctx: EventCtx<EventLiqui
   const payments = e.tiers ?? [];
   await applyTierPayments(ctx, e.asset_id, payments);
   for (const p of payments) {
-    const target = await pool(ctx, e.asset_id, int(p.kind_id), e.denom);
+    const target = await getRedemptionPool(ctx, e.asset_id, int(p.kind_id), e.denom);
     target.amount += big(p.paid);
     target.unitsOutstanding = (await getKind(e.asset_id, int(p.kind_id)))?.supply ?? target.unitsOutstanding;
     touchPool(ctx, target);
   }
   for (const after of e.pools_after ?? []) {
-    await checkPoolAfter(ctx, await pool(ctx, e.asset_id, int(after.kind_id), after.denom), after);
+    await checkPoolAfter(ctx, await getRedemptionPool(ctx, e.asset_id, int(after.kind_id), after.denom), after);
   }
-  const record =
-    (await load(Liquidation, e.asset_id)) ??
-    put(
-      Liquidation,
-      Liquidation.create({
-        id: e.asset_id,
-        authority: '',
-        denom: '',
-        proceeds: 0n,
-        surplus: 0n,
-        tiers: [],
-        startedHeight: ctx.height,
-        startedTxHash: '',
-        startedAt: ctx.blockTime,
-      }),
-    );
+  const record = await getLiquidation(ctx, e.asset_id);
   Object.assign(record, {
     authority: str(e.authority),
     denom: str(e.denom),
@@ -157,7 +122,7 @@ export async function handleWaterfallLiquidationStarted(ctx: EventCtx<EventLiqui
 
 export async function handleWaterfallRedemptionFunded(ctx: EventCtx<EventRedemptionFunded>): Promise<void> {
   const e = ctx.decoded;
-  const p = await pool(ctx, e.asset_id, int(e.kind_id), e.denom);
+  const p = await getRedemptionPool(ctx, e.asset_id, int(e.kind_id), e.denom);
   p.amount += big(e.amount);
   touchPool(ctx, p);
   await checkPoolAfter(ctx, p, e.pool_after);
@@ -169,7 +134,7 @@ export async function handleWaterfallRedeemed(ctx: EventCtx<EventRedeemed>): Pro
   const e = ctx.decoded;
   const kindId = int(e.kind_id);
   const units = big(e.units);
-  const p = await pool(ctx, e.asset_id, kindId, e.denom);
+  const p = await getRedemptionPool(ctx, e.asset_id, kindId, e.denom);
   // payout = amount * units / units_outstanding (floor), against the pool before this redemption
   const expected = p.unitsOutstanding > 0n ? (p.amount * units) / p.unitsOutstanding : 0n;
   await expectEqual(ctx, 'RedemptionPool', p.id, 'payout', e.amount, expected);

@@ -1,7 +1,7 @@
 /**
  * The mappings' layout rules (docs/indexer.md, "Handlers"): handlers/ orchestrate and never
- * import one another; entities/ and domain/ never import handlers/; each entity is created
- * (`<Entity>.create(`) in exactly one file.
+ * import one another; entities/ and domain/ never import handlers/; entities/ imports no domain
+ * rule; each entity is created (`<Entity>.create(`) in exactly one file, under entities/.
  */
 import fs from 'fs';
 import path from 'path';
@@ -37,7 +37,13 @@ describe('src/mappings layout', () => {
     }
   });
 
-  it('creates each entity in exactly one file', () => {
+  it('entities/ imports no domain rule', () => {
+    for (const f of sources().filter((x) => rel(x).startsWith('entities/'))) {
+      expect([rel(f), importsOf(f).filter((i) => i.includes('domain'))]).toEqual([rel(f), []]);
+    }
+  });
+
+  it('creates each entity in exactly one file, under entities/', () => {
     expect(entityNames.length).toBeGreaterThan(25);
     const creators = new Map<string, Set<string>>();
     for (const f of sources()) {
@@ -47,6 +53,10 @@ describe('src/mappings layout', () => {
           creators.set(name, (creators.get(name) ?? new Set()).add(rel(f)));
       }
     }
-    for (const [name, files] of creators) expect([name, files.size]).toEqual([name, 1]);
+    expect(creators.size).toBeGreaterThan(25);
+    for (const [name, files] of creators) {
+      expect([name, files.size]).toEqual([name, 1]);
+      expect([name, [...files].filter((f) => !f.startsWith('entities/'))]).toEqual([name, []]);
+    }
   });
 });
