@@ -7,8 +7,7 @@
  * has checked again. So the tables grow with disagreements, not with time.
  */
 import type { Pool, PoolClient } from 'pg';
-import { withTransaction } from '../app-services/store/sql';
-import type { Tables } from '../rest-adapter/db/tables';
+import { withTransaction, type Tables } from '../src/store';
 import type { PassRows } from './pass';
 
 /** Rows per INSERT statement (one JSON parameter each). */
