@@ -1,8 +1,8 @@
 # One image for what docker-compose.yml builds from this repository (compiled JavaScript, no
 # TypeScript compiler at run time; user `node`):
-#   rest-adapter   node rest-adapter/server.js   /v1, /openapi.yaml              (port 3001)
+#   rest-adapter   node launcher/rest-adapter-main.js /v1, /openapi.yaml         (port 3001)
 #   app-services   node launcher/serve.js        /api, /health, /ready, /metrics (port 3002)
-#   reconciler     node reconciler/main.js       the chain-vs-store checks (no port)
+#   reconciler     node launcher/reconciler-main.js the chain-vs-store checks (no port)
 #   graphql-json   node launcher/graphql-json.js JSON computed columns for GraphQL (one-shot)
 #   project        node launcher/project.js /project
 #                  copies the built SubQuery project (dist/, project.yaml, schema.graphql,
@@ -33,4 +33,4 @@ USER node
 EXPOSE 3001 3002
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=12 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:3001/v1/status').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "rest-adapter/server.js"]
+CMD ["node", "launcher/rest-adapter-main.js"]

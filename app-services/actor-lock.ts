@@ -13,7 +13,7 @@
 import { Client, type ClientBase, type ClientConfig } from 'pg';
 import { sha256 } from '@noble/hashes/sha2';
 import { utf8Encode } from '../src/lib/bytes';
-import { quoteIdent } from './store/sql';
+import { quoteIdent } from '../src/store';
 
 export type LockState = 'standby' | 'held' | 'stopped';
 

@@ -33,14 +33,13 @@ import { DeskWorker } from './desk/worker';
 import { RFQ_WINDOW_MS } from './desk/routes';
 import { Market, PriceOracle } from './market';
 import { IndexedMarketReads } from './store/indexer-reads';
-import { tablesIn } from '../rest-adapter/db/tables';
 import { canonicalDocumentBytes, documentHash, parseMetadataDocument } from './launchpad/document';
 import { LaunchpadRepository } from './launchpad/repository';
 import { registerLaunchpadRoutes } from './launchpad/routes';
 import type { AppLogger } from './logger';
 import { migrate } from './store/migrations';
 import { ConfigError } from '../src/lib/errors';
-import { quoteIdent } from './store/sql';
+import { quoteIdent, tablesIn } from '../src/store';
 
 export const APP_OPENAPI_PATH = path.resolve(__dirname, 'openapi.yaml');
 export { JSON_BODY_LIMIT_BYTES } from './http/body';

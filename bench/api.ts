@@ -17,7 +17,7 @@
  *    (sequential scans reported), the store's tables and indexes loaded into shared_buffers
  *    with pg_prewarm (a serving database has its working set cached; this machine's kernel
  *    reclaims idle page cache, so cold reads go to a slow disk, ~5 ms each; `--cold` skips
- *    it), then the API in its own process (rest-adapter/server.ts)
+ *    it), then the API in its own process (launcher/rest-adapter-main.ts)
  *    driven endpoint by endpoint by `--clients` keep-alive clients; p50/p99/max latency
  *    and req/s per endpoint. Target: p99 < 20 ms. The API runs with its response cache
  *    as deployed (answers kept per indexed height); `hit %` is the share of the 20-client

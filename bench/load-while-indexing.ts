@@ -4,7 +4,7 @@
  *
  * 1. a live devnet (seeded history, then a block every `--block-ms` with scenario traffic),
  * 2. the real subql-node-cosmos indexing it into a fresh database (until the history is in),
- * 3. the API in its own process (rest-adapter/server.ts, as deployed, response cache on),
+ * 3. the API in its own process (launcher/rest-adapter-main.ts, as deployed, response cache on),
  * 4. `--clients` keep-alive clients for `--seconds` over the endpoints of bench/endpoints.ts,
  *    while the node goes on indexing.
  *

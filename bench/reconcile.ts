@@ -19,7 +19,7 @@
  */
 import os from 'os';
 import { Client, Pool } from 'pg';
-import { tablesIn } from '../rest-adapter/db/tables';
+import { tablesIn } from '../src/store';
 import { RECONCILER_DEFAULTS } from '../reconciler/config';
 import { runPass, type PassResult } from '../reconciler/pass';
 import { startPostgres } from '../tests/harness/postgres';

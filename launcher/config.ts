@@ -6,6 +6,7 @@
 import path from 'path';
 import { DEFAULT_CHAIN_CONFIG, isValidChainId, loadChainConfig } from '../src/lib/config';
 import { ConfigError } from '../src/lib/errors';
+import { isIdentifier } from '../src/store';
 import type { LogFormat, LogLevel } from './logger';
 import { responseCacheFromEnv } from '../rest-adapter/config';
 import type { ResponseCacheOptions } from '../rest-adapter/http/response-cache';
@@ -54,7 +55,7 @@ export interface LauncherConfig {
   progressIntervalMs: number;
   log: { format: LogFormat; level: LogLevel };
   node: { batchSize: number; workers: number };
-  /** the /v1 response cache (RESPONSE_CACHE_MB, RESPONSE_CACHE_POLL_MS as for rest-adapter/server.ts) */
+  /** the /v1 response cache (RESPONSE_CACHE_MB, RESPONSE_CACHE_POLL_MS as for launcher/rest-adapter-main.ts) */
   responseCache: ResponseCacheOptions | false;
   /** bech32 prefix and gas denom for the /v1 app (SVC_HRP, SVC_GAS_DENOM) */
   hrp: string;
@@ -97,7 +98,6 @@ export const CONFIG_VARIABLES: Record<string, string> = {
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty'];
-const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
 
 function read(env: Env, name: string): string | undefined {
   const v = env[name];
@@ -176,7 +176,7 @@ function devnetOf(env: Env): DevnetConfig {
 
 function schemaOf(env: Env): string {
   const schema = read(env, 'DB_SCHEMA') ?? 'svc';
-  if (!SCHEMA_RE.test(schema))
+  if (!isIdentifier(schema))
     throw new ConfigError(
       'DB_SCHEMA',
       `must be a lower-case PostgreSQL identifier ([a-z_][a-z0-9_]*, at most 63), got "${schema}"`,
@@ -256,7 +256,7 @@ function marketOf(env: Env): MarketSettings {
 function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
   const d = APP_SERVICES_DEFAULTS;
   const schema = read(env, 'APP_SCHEMA') ?? d.schema;
-  if (!SCHEMA_RE.test(schema))
+  if (!isIdentifier(schema))
     throw new ConfigError(
       'APP_SCHEMA',
       `must be a lower-case PostgreSQL identifier ([a-z_][a-z0-9_]*, at most 63), got "${schema}"`,
@@ -366,7 +366,7 @@ export interface ServeConfig {
   hrp: string;
   gasDenom: string;
   stableDenom: string;
-  /** reconciler/main.ts (the compose `reconciler` service) */
+  /** launcher/reconciler-main.ts (the compose `reconciler` service) */
   reconciler: ReconcilerSettings;
 }
 

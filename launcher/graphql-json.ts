@@ -16,6 +16,7 @@
  *   DB_HOST=… DB_SCHEMA=svc ts-node --transpile-only launcher/graphql-json.ts
  */
 import { Pool, type PoolClient } from 'pg';
+import { escapeIdent } from '../src/store';
 
 /** [table, text column]: each becomes the computed column `<column>Json` of the table's type. */
 export const JSON_TEXT_COLUMNS: readonly (readonly [table: string, column: string, what: string])[] = [
@@ -33,19 +34,15 @@ export const JSON_TEXT_COLUMNS: readonly (readonly [table: string, column: strin
   ],
 ];
 
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
 /** The statements that (re)create the functions of `schema`; each is idempotent. */
 export function jsonColumnStatements(schema: string): string[] {
-  const s = quoteIdent(schema);
+  const s = escapeIdent(schema);
   return JSON_TEXT_COLUMNS.flatMap(([table, column, what]) => {
-    const fn = `${s}.${quoteIdent(`${table}_${column}_json`)}`;
+    const fn = `${s}.${escapeIdent(`${table}_${column}_json`)}`;
     return [
-      `CREATE OR REPLACE FUNCTION ${fn}(r ${s}.${quoteIdent(table)}) RETURNS json
-         LANGUAGE sql STABLE PARALLEL SAFE AS $fn$ SELECT r.${quoteIdent(column)}::json $fn$`,
-      `COMMENT ON FUNCTION ${fn}(${s}.${quoteIdent(table)}) IS '${what.replace(/'/g, "''")}'`,
+      `CREATE OR REPLACE FUNCTION ${fn}(r ${s}.${escapeIdent(table)}) RETURNS json
+         LANGUAGE sql STABLE PARALLEL SAFE AS $fn$ SELECT r.${escapeIdent(column)}::json $fn$`,
+      `COMMENT ON FUNCTION ${fn}(${s}.${escapeIdent(table)}) IS '${what.replace(/'/g, "''")}'`,
     ];
   });
 }

@@ -18,7 +18,7 @@ import { parse } from 'graphql';
 import { Pool, type PoolClient } from 'pg';
 import { postgraphile } from 'postgraphile';
 import { installJsonColumns } from './graphql-json';
-import type { PgConnection } from './postgres';
+import type { PgConnection } from './database-url';
 
 export interface GraphqlService {
   handler: RequestHandler;

@@ -5,6 +5,7 @@
  */
 import type { AppServicesReadiness } from '../app-services';
 import type { Pool } from 'pg';
+import { quoteIdent } from '../src/store';
 import type { Logger } from './logger';
 import type { LauncherMetrics } from './metrics';
 
@@ -52,10 +53,6 @@ export interface IndexWatcherOptions {
 
 const POLL_MS = 1000;
 const RATE_WINDOW_MS = 10_000;
-
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
 
 export function evaluateReadiness(s: IndexState, maxLagBlocks: number): Readiness {
   const chain = Math.max(s.chainHeight ?? 0, s.targetHeight ?? 0) || undefined;

@@ -4,6 +4,7 @@
  * history), so a mismatch stops the start with what to do about it.
  */
 import type { Pool } from 'pg';
+import { quoteIdent } from '../src/store';
 import { JournalConflict, type DevnetJournal } from './devnet-journal';
 
 export interface StoredIndex {
@@ -18,10 +19,6 @@ export interface ResetHint {
   schema: string;
   /** DATABASE_URL is set: removing DATA_DIR does not clear the index */
   externalDatabase: boolean;
-}
-
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
 }
 
 /** What the store holds; undefined when the node never ran on this schema. */

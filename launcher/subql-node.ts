@@ -19,7 +19,7 @@ import { stopWhenParentDies } from './watchdog';
 export type SubqlDbEnv = Record<'DB_HOST' | 'DB_PORT' | 'DB_USER' | 'DB_PASS' | 'DB_DATABASE', string>;
 
 export interface StartNodeOptions {
-  /** DB_HOST, DB_PORT, DB_USER, DB_PASS, DB_DATABASE (see tests/harness/postgres.ts subqlDbEnv) */
+  /** DB_HOST, DB_PORT, DB_USER, DB_PASS, DB_DATABASE (launcher/database-url.ts subqlDbEnv) */
   dbEnv: SubqlDbEnv;
   /** CometBFT RPC URL (--network-endpoint) */
   endpoint: string;

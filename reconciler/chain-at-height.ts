@@ -15,6 +15,7 @@
 import { decodeMessage, encodeMessage } from '../src/lib/contract';
 import { queryMethodTypes } from '../src/client/abci-query';
 import { bytesToHex } from '../src/lib/bytes';
+import type { AccrualAnswer } from '../src/store';
 
 type Json = Record<string, unknown>;
 
@@ -37,16 +38,6 @@ export class QueryNotServed extends Error {
 const SDK_UNKNOWN_REQUEST = 6;
 /** Holders pages: the most rows the chain returns per page. */
 const HOLDERS_PAGE = 1000;
-
-export interface AccrualAnswer {
-  denom: string;
-  index: string;
-  carry_scaled: string;
-  module_held: string;
-  total_distributed: string;
-  total_paid: string;
-  distributions_count: number;
-}
 
 export interface RegistryEntry {
   kind_id: number;

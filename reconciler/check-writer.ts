@@ -7,9 +7,20 @@
  * has checked again. So the tables grow with disagreements, not with time.
  */
 import type { Pool, PoolClient } from 'pg';
-import { withTransaction } from '../app-services/store/sql';
-import type { Tables } from '../rest-adapter/db/tables';
-import type { PassRows } from './pass';
+import {
+  withTransaction,
+  type I8CheckRow,
+  type InvariantCheckRow,
+  type Svc20CheckRow,
+  type Tables,
+} from '../src/store';
+
+/** The rows of one pass, one per check. */
+export interface PassRows {
+  invariants: InvariantCheckRow[];
+  registry: Svc20CheckRow[];
+  routes: I8CheckRow[];
+}
 
 /** Rows per INSERT statement (one JSON parameter each). */
 const CHUNK = 1000;

@@ -1,56 +1,13 @@
 /**
  * The comparison rules of the reconciler: pure functions from the two sides (the store's
  * snapshot at height H and the chain's answers at H) to the rows openapi.yaml describes as
- * InvariantCheck, Svc20Check and I8Check. docs/indexer.md ("Reconciler") explains each rule.
+ * InvariantCheck, Svc20Check and I8Check (their types: src/store/checks.ts). docs/indexer.md
+ * ("Reconciler") explains each rule.
  */
 import { getAddress } from 'ethers';
 import { outstanding } from '../src/lib/bridge-route';
-import type { AccrualAnswer, RegistryEntry } from './chain-at-height';
-
-/** One side's view of an (asset, kind): the `chain` and `indexer` objects of an InvariantCheck. */
-export interface SupplySnapshot {
-  /** false when this side does not know the kind at all */
-  exists: boolean;
-  supply: string;
-  holder_count: number;
-  /** Σ units over the kind's holders; equals supply on a consistent side */
-  holders_sum: string;
-  /** per denom with anything accrued, by denom */
-  accruals: AccrualAnswer[];
-}
-
-export interface InvariantCheckRow {
-  id: string;
-  asset_id: string;
-  kind_id: number;
-  height: number;
-  agree: boolean;
-  chain: SupplySnapshot;
-  indexer: SupplySnapshot;
-}
-
-export interface Svc20CheckRow {
-  id: string;
-  asset_id: string;
-  kind_id: number | null;
-  bundle: boolean;
-  height: number;
-  indexer_address: string;
-  chain_address: string;
-  evaluated: boolean;
-  agree: boolean;
-}
-
-export interface I8CheckRow {
-  id: string;
-  route_id: string;
-  height: number;
-  chain_actual: string;
-  indexer_actual: string;
-  chain_ok: boolean;
-  evaluated: boolean;
-  agree: boolean;
-}
+import type { AccrualAnswer, I8CheckRow, InvariantCheckRow, SupplySnapshot, Svc20CheckRow } from '../src/store';
+import type { RegistryEntry } from './chain-at-height';
 
 export const ABSENT: SupplySnapshot = Object.freeze({
   exists: false,

@@ -3,22 +3,18 @@
  * check, written in one transaction. A pass either records every row of H or nothing.
  */
 import type { Pool } from 'pg';
-import type { Tables } from '../rest-adapter/db/tables';
-import { ChainAtHeight, ChainUnavailable, QueryNotServed, type AccrualAnswer } from './chain-at-height';
+import type { AccrualAnswer, I8CheckRow, InvariantCheckRow, SupplySnapshot, Svc20CheckRow, Tables } from '../src/store';
+import { ChainAtHeight, ChainUnavailable, QueryNotServed } from './chain-at-height';
 import {
   ABSENT,
   accrualsOf,
   i8Check,
   invariantCheck,
   registryChecks,
-  type I8CheckRow,
-  type InvariantCheckRow,
   type RegistryAnswer,
   type RouteAnswer,
-  type SupplySnapshot,
-  type Svc20CheckRow,
 } from './checks';
-import { writeChecks } from './check-writer';
+import { writeChecks, type PassRows } from './check-writer';
 import { readStoreSnapshot, type IndexedAsset, type IndexedKind, type IndexedRouteRow } from './store-snapshot';
 
 export interface PassOptions {
@@ -50,12 +46,6 @@ export interface PassResult {
   storeMs: number;
   chainMs: number;
   writeMs: number;
-}
-
-export interface PassRows {
-  invariants: InvariantCheckRow[];
-  registry: Svc20CheckRow[];
-  routes: I8CheckRow[];
 }
 
 /** Runs `tasks` with at most `limit` in flight; the first failure fails the whole run. */

@@ -4,9 +4,7 @@
  * (the node commits a batch's entities and its `_metadata` in one transaction).
  */
 import type { Pool, PoolClient } from 'pg';
-import { withTransaction } from '../app-services/store/sql';
-import type { Tables } from '../rest-adapter/db/tables';
-import type { AccrualAnswer } from './chain-at-height';
+import { withTransaction, type AccrualAnswer, type Tables } from '../src/store';
 
 export interface IndexedKind {
   kindId: number;

@@ -16,7 +16,7 @@
  * either moves, and at least every `cacheMs`.
  */
 import type { Pool } from 'pg';
-import type { Tables } from '../../rest-adapter/db/tables';
+import type { Tables } from '../../src/store';
 import type { ChainClient } from '../chain/chain-client';
 import type { ChainQueries } from '../chain/queries';
 import { indexedHeight } from '../store/indexer-reads';

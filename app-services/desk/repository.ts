@@ -3,10 +3,9 @@
  * indexer's store (assets with a pool and a launchpad document, proposals to the desk).
  */
 import type { Pool, PoolClient } from 'pg';
-import { tablesIn, type Tables } from '../../rest-adapter/db/tables';
 import { timestampToRfc3339 } from '../../src/lib/contract';
 import { pendingProposalsTo, type ProposalSeen } from '../store/indexer-reads';
-import { quoteIdent, withTransaction } from '../store/sql';
+import { quoteIdent, tablesIn, withTransaction, type Tables } from '../../src/store';
 import type { KindInfo } from './pricing';
 import {
   escrowRefusal,

@@ -29,7 +29,7 @@ import type { Pool } from 'pg';
 import type { CommittedTx } from '../chain/chain-client';
 import { expectedSequence, isOutOfGas, isSequenceMismatch, type ChainSigner, type SignedTx } from '../chain/signer';
 import type { AppLogger } from '../logger';
-import { quoteIdent, withTransaction } from '../store/sql';
+import { quoteIdent, withTransaction } from '../../src/store';
 import { failpoint } from './failpoints';
 
 export type IntentStatus = 'pending' | 'signed' | 'committed' | 'failed' | 'rejected';

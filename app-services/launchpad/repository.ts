@@ -1,6 +1,6 @@
 /** Stored launchpad documents (`<app schema>.launchpad_documents`), keyed by meta_hash. */
 import type { Pool } from 'pg';
-import { quoteIdent } from '../store/sql';
+import { quoteIdent } from '../../src/store';
 
 export type DocumentSource = 'api' | 'devnet';
 

@@ -4,10 +4,8 @@
  * and proposals to the lender, pools, claimable income, assets' launchpad documents).
  */
 import type { Pool } from 'pg';
-import { PENDING_SQL } from '../../rest-adapter/repositories/assets';
-import { tablesIn, type Tables } from '../../rest-adapter/db/tables';
 import { pendingProposalsTo, type ProposalSeen } from '../store/indexer-reads';
-import { quoteIdent, withTransaction } from '../store/sql';
+import { PENDING_SQL, quoteIdent, tablesIn, withTransaction, type Tables } from '../../src/store';
 import type { PledgeSeen, PledgeSet } from './pledge-sets';
 
 export type LoanStatus = 'opening' | 'active' | 'repaid' | 'liquidated' | 'cancelled';

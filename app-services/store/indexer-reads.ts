@@ -1,6 +1,6 @@
-/** Reads of the indexer's store that more than one service makes (read-only; tables from rest-adapter/db/tables.ts). */
+/** Reads of the indexer's store that more than one service makes (read-only; tables from src/store/tables.ts). */
 import type { Pool } from 'pg';
-import type { Tables } from '../../rest-adapter/db/tables';
+import type { Tables } from '../../src/store';
 
 /** A pending settlement as indexed: its legs are proto-JSON Leg objects (the proposer's directions). */
 export interface ProposalSeen {

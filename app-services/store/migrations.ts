@@ -7,7 +7,7 @@
  * A migration, once released, is never edited: a change is a new version at the end.
  */
 import type { Pool, PoolClient } from 'pg';
-import { quoteIdent, withTransaction } from './sql';
+import { quoteIdent, withTransaction } from '../../src/store';
 
 export interface Migration {
   version: number;

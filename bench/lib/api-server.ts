@@ -1,4 +1,4 @@
-/** rest-adapter/server.ts in its own process (as deployed), for load runs that measure it apart. */
+/** launcher/rest-adapter-main.ts in its own process (as deployed), for load runs that measure it apart. */
 import { spawn, type ChildProcess } from 'child_process';
 import fs from 'fs';
 import path from 'path';
@@ -16,7 +16,7 @@ export async function startApiServer(
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'rest-adapter', 'server.ts')],
+    ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'launcher', 'rest-adapter-main.ts')],
     {
       cwd: ROOT,
       env: {

@@ -4,7 +4,7 @@
  * existence query would cost a round trip and a transaction (BEGIN, COMMIT) around both.
  */
 import type { SqlParams } from './params';
-import type { Tables } from './tables';
+import type { Tables } from '../../src/store';
 
 /**
  * SQL of `page` (a complete SELECT whose rows all have a non-null `height`) beside the

@@ -11,7 +11,7 @@ import type {
   LiquidationRow,
   RedemptionPoolRow,
 } from '../repositories/assets';
-import type { InvariantCheckRow } from '../repositories/invariants';
+import type { InvariantCheckRead } from '../../src/store';
 import { ENCUMBRANCE_REF_PATTERN } from '../repositories/assets';
 import { presentLatestInvariantCheck } from './invariants';
 import { formatNullableTimestamp, formatTimestamp, amountString, byCodePoint, jsonValue, str, toInt } from './values';
@@ -124,7 +124,7 @@ export function presentAsset(
   row: AssetDetailRow,
   kinds: readonly KindRow[],
   accruals: readonly AccrualRow[],
-  checks: readonly InvariantCheckRow[],
+  checks: readonly InvariantCheckRead[],
 ): ApiSchema<'Asset'> {
   return {
     id: row.id,

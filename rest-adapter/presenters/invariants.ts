@@ -1,11 +1,9 @@
 /** InvariantCheck objects and an asset's latest_invariant_check (openapi `InvariantCheck`, `LatestInvariantCheck`). */
 import type { ApiSchema } from './contract';
-import type { SupplySnapshot } from '../../reconciler/checks';
-import type { AccrualAnswer } from '../../reconciler/chain-at-height';
-import type { InvariantCheckRow } from '../repositories/invariants';
+import type { AccrualAnswer, InvariantCheckRead, SupplySnapshot } from '../../src/store';
 import { amountString, jsonValue, toInt } from './values';
 
-/** The reconciler's SupplySnapshot as stored (reconciler/checks.ts writes it): every field present. */
+/** The reconciler's SupplySnapshot as stored (src/store/checks.ts): every field present. */
 function supplySnapshot(raw: unknown): SupplySnapshot & ApiSchema<'SupplySnapshot'> {
   const s = (jsonValue<Record<string, unknown> | null>(raw) ?? {}) as Record<string, unknown>;
   return {
@@ -17,7 +15,7 @@ function supplySnapshot(raw: unknown): SupplySnapshot & ApiSchema<'SupplySnapsho
   };
 }
 
-export function presentInvariantCheck(row: InvariantCheckRow): ApiSchema<'InvariantCheck'> {
+export function presentInvariantCheck(row: InvariantCheckRead): ApiSchema<'InvariantCheck'> {
   return {
     asset_id: row.asset_id,
     kind_id: row.kind_id,
@@ -30,7 +28,7 @@ export function presentInvariantCheck(row: InvariantCheckRow): ApiSchema<'Invari
 
 /** The latest check of each kind; agree = every kind agrees; null before the first check. */
 export function presentLatestInvariantCheck(
-  rows: readonly InvariantCheckRow[],
+  rows: readonly InvariantCheckRead[],
 ): ApiSchema<'LatestInvariantCheck'> | null {
   if (rows.length === 0) return null;
   return {

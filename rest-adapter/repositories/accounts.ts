@@ -1,7 +1,7 @@
 /** SQL for what an account holds, owes and may claim, and whether the chain knows it. */
 import { jsonList, withTextColumns } from '../db/json-list';
 import type { Sql } from '../db/sql';
-import type { Tables } from '../db/tables';
+import type { Tables } from '../../src/store';
 import { latestBlockTimeSql } from './status';
 import { DELEGATION_COLUMNS, type DelegationRow } from './delegations';
 import { SETTLEMENT_COLUMNS, type SettlementRow } from './settlements';

@@ -8,7 +8,7 @@
 import { SqlParams } from '../db/params';
 import { AssetScoped, assetScopedSql, splitAssetScoped } from '../db/asset-scoped';
 import type { Sql } from '../db/sql';
-import type { Tables } from '../db/tables';
+import type { Tables } from '../../src/store';
 import type { RawEvent } from '../db/raw-event';
 
 export interface ActivityRow {

@@ -6,8 +6,7 @@ import { jsonList } from '../db/json-list';
 import { oneWithChildren } from '../db/with-children';
 import { indexedHeightSql, metadataInt } from './status';
 import { latestChecksSql } from './invariants';
-import type { Tables } from '../db/tables';
-import type { InvariantCheckRow } from './invariants';
+import { PENDING_SQL, type InvariantCheckRead, type Tables } from '../../src/store';
 
 export interface AssetRow {
   id: string;
@@ -141,16 +140,12 @@ export interface RedemptionPoolRow {
   units_outstanding: string;
 }
 
-/** floor(units × (index − snapshot) / 10^18) per entry, as src/lib/accrual pendingIncome, in exact numeric. */
-export const PENDING_SQL = (c: string, a: string) =>
-  `div(${c}.units * GREATEST(${a}.index - ${c}.snapshot_index, 0), 1000000000000000000::numeric)`;
-
 /** What /v1/assets/{id} reads in one statement (accruals aside: they are kept per height). */
 export interface AssetDetail {
   asset: AssetDetailRow;
   indexedHeight: number;
   kinds: KindRow[];
-  latestChecks: InvariantCheckRow[];
+  latestChecks: InvariantCheckRead[];
 }
 
 export function createAssetRepository(t: Tables) {
@@ -174,7 +169,7 @@ export function createAssetRepository(t: Tables) {
    */
   async function detail(sql: Sql, id: string): Promise<AssetDetail | undefined> {
     const found = await oneWithChildren<
-      AssetDetailRow & { indexed: unknown; latest_checks: InvariantCheckRow[] | null },
+      AssetDetailRow & { indexed: unknown; latest_checks: InvariantCheckRead[] | null },
       KindRow
     >(
       sql,

@@ -1,6 +1,6 @@
 /** SQL for an attester's per-credential-type aggregates. */
 import type { Sql } from '../db/sql';
-import type { Tables } from '../db/tables';
+import type { Tables } from '../../src/store';
 import { latestBlockTimeSql } from './status';
 
 export interface AttesterTypeRow {

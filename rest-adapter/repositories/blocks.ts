@@ -1,7 +1,7 @@
 /** SQL for the block list (a block with its txs: repositories/txs.ts blockWithTxs). */
 import { SqlParams } from '../db/params';
 import type { Sql } from '../db/sql';
-import type { Tables } from '../db/tables';
+import type { Tables } from '../../src/store';
 
 export interface BlockRow {
   height: number;

@@ -1,7 +1,7 @@
 /** SQL for bridge routes (with their latest I8 reconciliation) and transfers. */
 import { SqlParams } from '../db/params';
 import type { Sql } from '../db/sql';
-import type { Tables } from '../db/tables';
+import type { Tables } from '../../src/store';
 import { latestBlockTimeSql } from './status';
 
 export interface RouteRow {

@@ -1,6 +1,6 @@
 /** SQL for delegations. */
 import type { Sql } from '../db/sql';
-import type { Tables } from '../db/tables';
+import type { Tables } from '../../src/store';
 
 export interface DelegationRow {
   id: string;

@@ -1,7 +1,7 @@
 /** SQL for encumbrances and their timelines. */
 import type { Sql } from '../db/sql';
 import { oneWithChildren } from '../db/with-children';
-import type { Tables } from '../db/tables';
+import type { Tables } from '../../src/store';
 
 export interface EncumbranceRow {
   id: string;

@@ -1,5 +1,5 @@
 /** Every repository of the adapter, bound to one schema. */
-import { tablesIn } from '../db/tables';
+import { tablesIn } from '../../src/store';
 import { createAccountRepository } from './accounts';
 import { createActivityRepository } from './activity';
 import { createAssetRepository } from './assets';

@@ -1,20 +1,7 @@
 /** SQL for the reconciler's latest results. */
 import { SqlParams } from '../db/params';
 import type { Sql } from '../db/sql';
-import type { Tables } from '../db/tables';
-import type { Svc20CheckRow as WrittenSvc20Check } from '../../reconciler/checks';
-
-export interface InvariantCheckRow {
-  asset_id: string;
-  kind_id: number;
-  height: number;
-  agree: boolean;
-  chain: unknown;
-  indexer: unknown;
-}
-
-/** A registry row as the reconciler writes it (reconciler/checks.ts), less its id. */
-export type Svc20CheckRow = Omit<WrittenSvc20Check, 'id'>;
+import type { InvariantCheckRead, Svc20CheckRead, Tables } from '../../src/store';
 
 function assetScope(p: SqlParams, assetId: string | undefined): string {
   return assetId === undefined ? '' : `WHERE asset_id = ${p.add(assetId)}`;
@@ -28,8 +15,8 @@ export function latestChecksSql(t: Tables, where: string): string {
 
 /** /v1/invariants as read: the latest checks and the latest registry rows. */
 export interface LatestInvariants {
-  checks: InvariantCheckRow[];
-  registry: Svc20CheckRow[];
+  checks: InvariantCheckRead[];
+  registry: Svc20CheckRead[];
 }
 
 export function createInvariantRepository(t: Tables) {
@@ -42,7 +29,7 @@ export function createInvariantRepository(t: Tables) {
   async function latest(sql: Sql, assetId: string | undefined): Promise<LatestInvariants> {
     const p = new SqlParams();
     const scope = assetScope(p, assetId);
-    const row = await sql.one<{ checks: InvariantCheckRow[] | null; registry: Svc20CheckRow[] | null }>(
+    const row = await sql.one<{ checks: InvariantCheckRead[] | null; registry: Svc20CheckRead[] | null }>(
       `SELECT
          (SELECT json_agg(c ORDER BY c.asset_id, c.kind_id) FROM (${latestChecksSql(t, scope)}) c) AS checks,
          (SELECT json_agg(r ORDER BY r.asset_id, r.bundle, r.kind_id) FROM (

@@ -1,6 +1,6 @@
 /** SQL behind /v1/lookup: existence checks by each identifier shape. */
 import type { Sql } from '../db/sql';
-import type { Tables } from '../db/tables';
+import type { Tables } from '../../src/store';
 import { indexedHeightSql, metadataInt } from './status';
 
 export interface TxRef {

@@ -2,7 +2,7 @@
 import { SqlParams } from '../db/params';
 import type { Sql } from '../db/sql';
 import { oneWithChildren } from '../db/with-children';
-import type { Tables } from '../db/tables';
+import type { Tables } from '../../src/store';
 
 export interface SettlementRow {
   id: string;

@@ -1,6 +1,6 @@
 /** SQL for /v1/status: the node's progress (_metadata), the chain counters, reconciliation disagreements; the scalar subqueries other statements read beside their rows. */
 import type { Sql } from '../db/sql';
-import type { Tables } from '../db/tables';
+import type { Tables } from '../../src/store';
 
 export interface Progress {
   /** _metadata.lastProcessedHeight (0 before the first block) */

@@ -4,7 +4,7 @@ import { jsonList } from '../db/json-list';
 import { BLOCK_COLUMNS, type BlockRow } from './blocks';
 import { DAILY_SERIES_DAYS, type DayCountRow, indexedHeightSql, metadataInt } from './status';
 import type { Sql } from '../db/sql';
-import type { Tables } from '../db/tables';
+import type { Tables } from '../../src/store';
 import type { TxKey, TxPageRead, TxPageRequest } from '../paging/tx-pages';
 
 /** A tx row with the EVM view of its first MsgEthereumTx joined in (null columns when it has none). */

@@ -1,10 +1,10 @@
 /** /v1/invariants. */
 import { parseAssetFilter, queryValue } from '../http/params';
 import { presentInvariantCheck } from '../presenters/invariants';
-import type { Svc20CheckRow } from '../repositories/invariants';
+import type { Svc20CheckRead } from '../../src/store';
 import type { RouteContext } from './context';
 
-function presentSvc20Check(row: Svc20CheckRow) {
+function presentSvc20Check(row: Svc20CheckRead) {
   return {
     asset_id: row.asset_id,
     kind_id: row.bundle ? null : row.kind_id,

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'net';
 import { Pool } from 'pg';
 import type { Devnet } from '../../../devnet/cli';
 import { createRestApp } from '../../../rest-adapter/app';
-import { tablesIn } from '../../../rest-adapter/db/tables';
+import { tablesIn } from '../../../src/store';
 import { RECONCILER_DEFAULTS } from '../../../reconciler/config';
 import { runPass, type PassOptions } from '../../../reconciler/pass';
 import { Reconciler } from '../../../reconciler/reconciler';

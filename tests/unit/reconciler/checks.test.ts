@@ -12,9 +12,9 @@ import {
   registryChecks,
   type IndexedRoute,
   type IndexedTokens,
-  type SupplySnapshot,
 } from '../../../reconciler/checks';
-import type { AccrualAnswer, RegistryEntry } from '../../../reconciler/chain-at-height';
+import type { RegistryEntry } from '../../../reconciler/chain-at-height';
+import type { AccrualAnswer, SupplySnapshot } from '../../../src/store';
 
 const H = 1234;
 const ASSET = 'a'.repeat(64);

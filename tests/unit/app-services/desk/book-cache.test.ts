@@ -1,6 +1,6 @@
 /** The quote book is never older than the latest block: a new chain or indexed height rebuilds it, whatever DESK_QUOTE_CACHE_MS says. */
 import type { Pool } from 'pg';
-import { tablesIn } from '../../../../rest-adapter/db/tables';
+import { tablesIn } from '../../../../src/store';
 import type { ChainClient } from '../../../../app-services/chain/chain-client';
 import type { ChainQueries } from '../../../../app-services/chain/queries';
 import { DeskBook } from '../../../../app-services/desk/book';

@@ -1,9 +1,9 @@
 /**
- * Schema-qualified table names of the SubQuery store. The schema name is configuration,
- * so it is quoted with pg's escapeIdentifier; table names are constants (the snake_case
- * plural SubQuery gives each entity of schema.graphql).
+ * Schema-qualified table names of the SubQuery store. The schema name is configuration (the
+ * rest-adapter takes any DB_SCHEMA), so it is escaped; table names are constants (the
+ * snake_case plural SubQuery gives each entity of schema.graphql).
  */
-import { escapeIdentifier } from 'pg';
+import { escapeIdent } from './identifiers';
 
 const TABLES = {
   metadata: '_metadata',
@@ -42,10 +42,10 @@ const TABLES = {
 export type TableName = keyof typeof TABLES;
 export type Tables = Readonly<Record<TableName, string>>;
 
-/** `"schema".table` for every table the adapter (and the app services) read. */
+/** `"schema".table` for every table the adapter, the app services and the reconciler use. */
 export function tablesIn(schema: string): Tables {
-  const qualifier = escapeIdentifier(schema);
+  const qualifier = escapeIdent(schema);
   const out = {} as Record<TableName, string>;
-  for (const [key, table] of Object.entries(TABLES)) out[key as TableName] = `${qualifier}.${escapeIdentifier(table)}`;
+  for (const [key, table] of Object.entries(TABLES)) out[key as TableName] = `${qualifier}.${escapeIdent(table)}`;
   return Object.freeze(out);
 }

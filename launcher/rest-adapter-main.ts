@@ -1,11 +1,12 @@
 /**
- * rest-adapter entry: `ts-node --transpile-only rest-adapter/server.ts`.
+ * rest-adapter entry: `ts-node --transpile-only launcher/rest-adapter-main.ts`.
  * Configuration from the environment (see config.ts and docs/rest-adapter.md).
  */
 import { Pool } from 'pg';
 import { isSvcError } from '../src/lib/errors';
-import { createRestApp } from './app';
-import { loadRestConfig, RestConfig } from './config';
+import { createRestApp } from '../rest-adapter/app';
+import { loadRestConfig, RestConfig } from '../rest-adapter/config';
+import { escapeIdent } from '../src/store';
 
 function configOrExit(): RestConfig {
   try {
@@ -20,7 +21,7 @@ function configOrExit(): RestConfig {
 async function checkStore(pool: Pool, schema: string): Promise<void> {
   try {
     const r = await pool.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [
-      `"${schema.replace(/"/g, '""')}"._metadata`,
+      `${escapeIdent(schema)}._metadata`,
     ]);
     if (!r.rows[0]?.t)
       console.warn(

@@ -9,10 +9,10 @@
  * (it records all of its rows or none), then exits.
  */
 import { Pool } from 'pg';
-import { loadServeConfig, type ServeConfig } from '../launcher/config';
-import { createLogger } from '../launcher/logger';
-import { EXIT_CODES } from '../launcher/start';
-import { Reconciler } from './reconciler';
+import { Reconciler } from '../reconciler/reconciler';
+import { loadServeConfig, type ServeConfig } from './config';
+import { createLogger } from './logger';
+import { EXIT_CODES } from './start';
 
 function configOrExit(): ServeConfig & { chainRpcUrl: string } {
   try {

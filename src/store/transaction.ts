@@ -1,14 +1,5 @@
-/** SQL helpers of the app services' store. */
+/** One transaction on one connection, in the modes the store's writers and readers use. */
 import type { Pool, PoolClient } from 'pg';
-
-const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
-
-/** A schema name as a quoted identifier; the name is checked, never escaped into shape. */
-export function quoteIdent(name: string): string {
-  if (!SCHEMA_RE.test(name))
-    throw new TypeError(`invalid schema name "${name}" (lower-case letters, digits, _; at most 63)`);
-  return `"${name}"`;
-}
 
 /** BEGIN's modes: '' (READ COMMITTED) or one consistent read-only snapshot. */
 export type TransactionMode = '' | 'ISOLATION LEVEL REPEATABLE READ READ ONLY';
