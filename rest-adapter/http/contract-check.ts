@@ -5,6 +5,7 @@
  * bounds the hand parsers of http/params.ts apply are the ones the document states.
  */
 import { parse } from 'yaml';
+import { documentedOperations, operationProblems } from '../../src/lib/openapi-routes';
 import { DEFAULT_PAGE_LIMIT, DEFAULT_STATS_LIMIT, MAX_LIMIT } from './params';
 
 interface LimitSchema {
@@ -21,13 +22,10 @@ interface OpenApiDocument {
 /** Why the served routes and the document disagree; empty when they agree. */
 export function routeContractProblems(documentText: string, served: readonly string[]): string[] {
   const doc = parse(documentText) as OpenApiDocument;
-  const documented = Object.entries(doc.paths ?? {})
-    .filter(([, operations]) => 'get' in operations)
-    .map(([path]) => path);
-  const problems = [
-    ...documented.filter((p) => !served.includes(p)).map((p) => `${p} is documented but not served`),
-    ...served.filter((p) => !documented.includes(p)).map((p) => `${p} is served but not documented`),
-  ];
+  const problems = operationProblems(
+    documentedOperations(doc),
+    served.map((path) => `GET ${path}`),
+  );
   const expected: Record<string, LimitSchema> = {
     Limit: { minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_PAGE_LIMIT },
     StatsLimit: { minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_STATS_LIMIT },

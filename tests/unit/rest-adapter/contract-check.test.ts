@@ -14,8 +14,8 @@ describe('the routes against openapi.yaml at start', () => {
   it('name a documented path not served and a served path not documented', () => {
     const served = [...documentedGets.filter((p) => p !== '/v1/stats'), '/v1/extra'];
     expect(routeContractProblems(document, served)).toEqual([
-      '/v1/stats is documented but not served',
-      '/v1/extra is served but not documented',
+      'GET /v1/stats is documented but not served',
+      'GET /v1/extra is served but not documented',
     ]);
   });
 
