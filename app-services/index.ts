@@ -39,7 +39,7 @@ import { IndexedMarketReads } from './store/indexer-reads';
 import { tablesIn } from '../rest-adapter/db/tables';
 import { canonicalDocumentBytes, documentHash, parseMetadataDocument } from './launchpad/document';
 import { LaunchpadRepository } from './launchpad/repository';
-import { registerLaunchpadRoutes } from './launchpad/routes';
+import { META_HASH_RE, registerLaunchpadRoutes } from './launchpad/routes';
 import type { AppLogger } from './logger';
 import { migrate } from './store/migrations';
 import { ConfigError } from '../src/lib/errors';
@@ -292,7 +292,7 @@ export class AppServices {
       waitMs: this.o.settings.inclusionTimeoutMs,
       desk: () => this.desk,
     });
-    checkServedOperations('the /api routes', openapi, served);
+    checkServedOperations('the /api routes', openapi, served, { MetaHash: META_HASH_RE });
     router.use((_req, res) => sendError(res, 'not_found', 'not found'));
     router.use(errorHandler(this.o.log, routeMethods(router)));
     return router;

@@ -12,7 +12,8 @@ import { canonicalDocumentBytes, documentHash, parseMetadataDocument, type Metad
 import { presentDocument } from './presenter';
 import type { LaunchpadRepository } from './repository';
 
-const META_HASH_RE = /^[0-9a-f]{64}$/;
+/** app-services/openapi.yaml `MetaHash` (checked against the document when the router is built). */
+export const META_HASH_RE = /^[0-9a-f]{64}$/;
 
 export interface LaunchpadDeps {
   repository: LaunchpadRepository;
