@@ -6,7 +6,7 @@
  * inventory (its free part plus what proposals hold), and one requester address at most
  * DESK_MAX_ESCROW_PER_ADDRESS_BPS, so RFQs nobody accepts cannot freeze the desk.
  */
-import type { HttpErrorCode } from '../../src/lib/http-errors';
+import type { HttpErrorCode } from '../../src/http/http-errors';
 
 const BPS = 10_000n;
 

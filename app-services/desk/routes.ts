@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'crypto';
 import type { Request } from 'express';
 import { tryParseAccountAddress } from '../../src/lib/address';
-import { badRequest, HttpError } from '../../src/lib/http-errors';
+import { badRequest, HttpError } from '../../src/http/http-errors';
 import type { AppRoutes } from '../http/routes';
 import type { Book, DeskBook, Quote } from './book';
 import { unitsKey } from './book';

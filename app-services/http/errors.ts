@@ -1,11 +1,11 @@
 /**
- * The error handler of /api: which `{error, code}` answer (src/lib/http-errors.ts, shared with
+ * The error handler of /api: which `{error, code}` answer (src/http/http-errors.ts, shared with
  * /v1) an error gets. Beyond the read API's codes the app services answer payload_too_large
  * (413), too_many_requests (429) and unavailable (503).
  */
 import type { ErrorRequestHandler } from 'express';
 import { isParamDecodeError } from '../../src/lib/errors';
-import { badRequest, HttpError, sendError } from '../../src/lib/http-errors';
+import { badRequest, HttpError, sendError } from '../../src/http/http-errors';
 
 export interface ErrorLogger {
   error(message: string, fields?: Record<string, unknown>): void;

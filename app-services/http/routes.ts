@@ -7,7 +7,7 @@
  */
 import type { Request, RequestHandler, Router } from 'express';
 import type { Wire } from '../../src/lib/api-wire';
-import { methodNotAllowed } from '../../src/lib/http-errors';
+import { methodNotAllowed } from '../../src/http/http-errors';
 import type { paths } from '../openapi.generated';
 import { jsonBody } from './body';
 

@@ -5,7 +5,7 @@
  * The document rules (fields, limits, canonical form, refusal table) are document.ts's.
  */
 import type { Request } from 'express';
-import { badRequest, HttpError, notFound } from '../../src/lib/http-errors';
+import { badRequest, HttpError, notFound } from '../../src/http/http-errors';
 import type { SlidingWindowLimiter } from '../http/rate-limit';
 import type { AppRoutes } from '../http/routes';
 import { canonicalDocumentBytes, documentHash, parseMetadataDocument, type MetadataDocument } from './document';

@@ -4,7 +4,7 @@
  *   GET /loans?address=<addr>   the loans of a borrower (bech32 or 0x), newest first
  */
 import { tryParseAccountAddress } from '../../src/lib/address';
-import { badRequest, HttpError } from '../../src/lib/http-errors';
+import { badRequest, HttpError } from '../../src/http/http-errors';
 import type { AppRoutes } from '../http/routes';
 import { presentLoan, presentTerms } from './presenter';
 import type { LenderRepository } from './repository';

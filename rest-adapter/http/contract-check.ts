@@ -5,7 +5,7 @@
  * bounds the hand parsers of http/params.ts apply are the ones the document states.
  */
 import { parse } from 'yaml';
-import { documentedOperations, operationProblems } from '../../src/lib/openapi-routes';
+import { documentedOperations, operationProblems } from '../../src/http/openapi-routes';
 import { DEFAULT_PAGE_LIMIT, DEFAULT_STATS_LIMIT, MAX_LIMIT } from './params';
 
 interface LimitSchema {

@@ -5,7 +5,7 @@
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isParamDecodeError, isSvcError } from '../../src/lib/errors';
-import { methodNotAllowed as allow, sendError } from '../../src/lib/http-errors';
+import { methodNotAllowed as allow, sendError } from '../../src/http/http-errors';
 
 export interface Logger {
   error(message: string, error?: unknown): void;

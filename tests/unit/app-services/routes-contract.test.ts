@@ -2,7 +2,7 @@ import fs from 'fs';
 import type { Pool } from 'pg';
 import { APP_OPENAPI_PATH, AppServices } from '../../../app-services';
 import { APP_SERVICES_DEFAULTS } from '../../../app-services/config';
-import { checkServedOperations } from '../../../src/lib/openapi-routes';
+import { checkServedOperations } from '../../../src/http/openapi-routes';
 
 const document = fs.readFileSync(APP_OPENAPI_PATH, 'utf8');
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

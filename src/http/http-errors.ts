@@ -3,10 +3,10 @@
  * with the status of its code (the `Error` schema of openapi.yaml and app-services/openapi.yaml),
  * never a stack, SQL text or key material. Each part's error handler (its http/errors.ts) decides
  * which code an error gets; this module is the one place an error answer is written.
- * Type-only import of express: nothing of it reaches the mapping bundle (no mapping imports it).
+ * Beside src/lib, not in it: this is server code (express), never bundled into the mappings.
  */
 import type { RequestHandler, Response } from 'express';
-import type { ApiErrorCode } from './errors';
+import type { ApiErrorCode } from '../lib/errors';
 
 /** The read API's codes, and those only the app services answer. */
 export type HttpErrorCode = ApiErrorCode | 'payload_too_large' | 'too_many_requests' | 'unavailable';
