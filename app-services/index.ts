@@ -18,7 +18,10 @@ import type { Pool } from 'pg';
 import { KeyActor, type ActorStatus, type ActorWorker, type IntentObserver } from './actor';
 import { connectChain, type ChainClient } from './chain/chain-client';
 import type { AppServicesSettings } from './config';
-import { AppHttpError, errorHandler, sendError } from './http/errors';
+import { HttpError, methodNotAllowed, sendError } from '../src/http/http-errors';
+import { checkServedOperations } from '../src/http/openapi-routes';
+import { errorHandler } from './http/errors';
+import { appRoutes } from './http/routes';
 import { SlidingWindowLimiter } from './http/rate-limit';
 import { ChainQueries } from './chain/queries';
 import { loadKey, type LoadedKey } from './keys';
@@ -35,7 +38,7 @@ import { Market, PriceOracle } from './market';
 import { IndexedMarketReads } from './store/indexer-reads';
 import { canonicalDocumentBytes, documentHash, parseMetadataDocument } from './launchpad/document';
 import { LaunchpadRepository } from './launchpad/repository';
-import { registerLaunchpadRoutes } from './launchpad/routes';
+import { META_HASH_RE, registerLaunchpadRoutes } from './launchpad/routes';
 import type { AppLogger } from './logger';
 import { migrate } from './store/migrations';
 import { ConfigError } from '../src/lib/errors';
@@ -263,37 +266,32 @@ export class AppServices {
     const router = express.Router({ caseSensitive: true, strict: true });
     const openapi = fs.readFileSync(APP_OPENAPI_PATH, 'utf8');
     router.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(openapi));
-    router.all('/openapi.yaml', allow('GET'));
+    router.all('/openapi.yaml', methodNotAllowed('GET'));
     router.use(this.needsSchema);
-    registerLaunchpadRoutes(
-      router,
-      {
-        repository: this.launchpad,
-        limiter: new SlidingWindowLimiter(this.o.settings.launchpadRateLimit, RATE_WINDOW_MS),
-      },
-      allow,
-    );
-    registerLenderRoutes(router, { hrp: this.o.hrp, terms: this.lenderTerms, lender: () => this.lender }, allow);
+    const served = ['GET /api/openapi.yaml'];
+    const routes = appRoutes(router, served);
+    registerLaunchpadRoutes(routes, {
+      repository: this.launchpad,
+      limiter: new SlidingWindowLimiter(this.o.settings.launchpadRateLimit, RATE_WINDOW_MS),
+    });
+    registerLenderRoutes(routes, { hrp: this.o.hrp, terms: this.lenderTerms, lender: () => this.lender });
     const { desk } = this.o.settings;
-    registerDeskRoutes(
-      router,
-      {
-        hrp: this.o.hrp,
-        denom: this.o.stableDenom,
-        maxTrade: desk.maxTrade,
-        limits: {
-          perAddress: desk.rfqLimit,
-          perIp: desk.rfqIpLimit,
-          windowMs: RFQ_WINDOW_MS,
-          maxEscrowBps: desk.maxEscrowBps,
-          maxEscrowPerAddressBps: desk.maxEscrowPerAddressBps,
-          maxPosition: desk.maxPosition,
-        },
-        waitMs: this.o.settings.inclusionTimeoutMs,
-        desk: () => this.desk,
+    registerDeskRoutes(routes, {
+      hrp: this.o.hrp,
+      denom: this.o.stableDenom,
+      maxTrade: desk.maxTrade,
+      limits: {
+        perAddress: desk.rfqLimit,
+        perIp: desk.rfqIpLimit,
+        windowMs: RFQ_WINDOW_MS,
+        maxEscrowBps: desk.maxEscrowBps,
+        maxEscrowPerAddressBps: desk.maxEscrowPerAddressBps,
+        maxPosition: desk.maxPosition,
       },
-      allow,
-    );
+      waitMs: this.o.settings.inclusionTimeoutMs,
+      desk: () => this.desk,
+    });
+    checkServedOperations('the /api routes', openapi, served, { MetaHash: META_HASH_RE });
     router.use((_req, res) => sendError(res, 'not_found', 'not found'));
     router.use(errorHandler(this.o.log, routeMethods(router)));
     return router;
@@ -302,7 +300,7 @@ export class AppServices {
   private readonly needsSchema: RequestHandler = (_req, _res, next) => {
     if (this.schemaReady) return next();
     next(
-      new AppHttpError(
+      new HttpError(
         'unavailable',
         this.startError ? 'the app services failed to start; see /ready' : 'the app services are starting; see /ready',
       ),
@@ -331,9 +329,4 @@ function routeMethods(router: Router): (path: string) => string | undefined {
         .join(', '),
     }));
   return (path) => routes.find((r) => r.re.test(path))?.methods;
-}
-
-/** 405 with the methods the path has. */
-export function allow(methods: string): RequestHandler {
-  return (_req, res) => sendError(res, 'method_not_allowed', 'method not allowed', { Allow: methods });
 }

@@ -10,6 +10,7 @@ import express, { Express, Router } from 'express';
 import type { Pool } from 'pg';
 import { DEFAULT_CHAIN_CONFIG, isValidDenom, isValidHrp } from '../src/lib/config';
 import { createStore } from './db/sql';
+import { checkRoutesAgainstContract } from './http/contract-check';
 import { errorHandler, Logger, notFound } from './http/errors';
 import { getOnly, jsonRoutes } from './http/respond';
 import { ResponseCache, ResponseCacheOptions } from './http/response-cache';
@@ -82,8 +83,9 @@ export function createRestApp(options: RestAppOptions): Express {
 
   // paths are exactly the documented ones: /V1/Status or /v1/status/ are unknown paths (404)
   const router = Router({ caseSensitive: true, strict: true });
+  const served = ['/openapi.yaml'];
   const ctx: RouteContext = {
-    get: jsonRoutes(router, cache),
+    get: jsonRoutes(router, cache, served),
     store,
     repos,
     hrp: options.hrp,
@@ -113,6 +115,7 @@ export function createRestApp(options: RestAppOptions): Express {
   ]) {
     register(ctx);
   }
+  checkRoutesAgainstContract(openapi, served);
   app.use(router);
   app.use(notFound);
   app.use(errorHandler(options.logger ?? { error: (message, error) => console.error(message, error) }));

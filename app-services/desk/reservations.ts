@@ -6,7 +6,7 @@
  * inventory (its free part plus what proposals hold), and one requester address at most
  * DESK_MAX_ESCROW_PER_ADDRESS_BPS, so RFQs nobody accepts cannot freeze the desk.
  */
-import type { AppErrorCode } from '../http/errors';
+import type { HttpErrorCode } from '../../src/http/http-errors';
 
 const BPS = 10_000n;
 
@@ -31,7 +31,7 @@ export interface EscrowCaps {
 }
 
 export interface Refusal {
-  code: Extract<AppErrorCode, 'bad_request' | 'too_many_requests' | 'unavailable'>;
+  code: Extract<HttpErrorCode, 'bad_request' | 'too_many_requests' | 'unavailable'>;
   message: string;
   retryAfterSeconds?: number;
 }

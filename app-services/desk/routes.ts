@@ -6,16 +6,16 @@
  * acting for the desk proposes it in the request, another replica waits for it. With an
  * Idempotency-Key header, a retry of the same request answers the same proposal.
  */
-import type { AppSchema } from '../contract';
 import { createHash, randomBytes } from 'crypto';
-import type { Request, RequestHandler, Router } from 'express';
+import type { Request } from 'express';
 import { tryParseAccountAddress } from '../../src/lib/address';
-import { AppHttpError, badRequest } from '../http/errors';
-import { jsonBody } from '../http/body';
+import { badRequest, HttpError } from '../../src/http/http-errors';
+import type { AppRoutes } from '../http/routes';
 import type { Book, DeskBook, Quote } from './book';
 import { unitsKey } from './book';
-import { amountFor, WHOLE_SHARE } from './pricing';
-import { rfqExpiry, type DeskRepository, type NewRfq, type RfqLimits, type RfqRow } from './repository';
+import { instrumentOf, presentQuote, presentRfq } from './presenter';
+import { amountFor } from './pricing';
+import type { DeskRepository, NewRfq, RfqLimits, RfqRow } from './repository';
 import type { Refusal, Resource } from './reservations';
 import type { DeskWorker } from './worker';
 
@@ -44,25 +44,9 @@ interface RfqBody {
   units: bigint;
 }
 
-const instrumentOf = (symbol: string, kind: number) => (kind === WHOLE_SHARE ? symbol : `${symbol}.${kind}`);
-
-export function presentQuote(q: Quote): AppSchema<'Quote'> {
-  return {
-    name: q.name,
-    symbol: q.symbol,
-    asset_id: q.asset_id,
-    kind: q.kind,
-    instrument: instrumentOf(q.symbol, q.kind),
-    bid: q.bid?.toString() ?? null,
-    ask: q.ask?.toString() ?? null,
-    mid: q.mid.toString(),
-  };
-}
-
 function requireDesk(deps: DeskRouteDeps) {
   const desk = deps.desk();
-  if (!desk)
-    throw new AppHttpError('unavailable', 'the desk is not running here (no DESK_KEY or no chain); see /ready');
+  if (!desk) throw new HttpError('unavailable', 'the desk is not running here (no DESK_KEY or no chain); see /ready');
   return desk;
 }
 
@@ -152,28 +136,13 @@ function reservationOf(
 }
 
 const refused = (r: Refusal) =>
-  new AppHttpError(r.code, r.message, r.retryAfterSeconds ? { 'Retry-After': String(r.retryAfterSeconds) } : {});
+  new HttpError(r.code, r.message, r.retryAfterSeconds ? { 'Retry-After': String(r.retryAfterSeconds) } : {});
 
-function rfqIdOf(req: Request, requester: string): string {
+function rfqIdOf(req: Pick<Request, 'get'>, requester: string): string {
   const key = req.get('Idempotency-Key');
   if (key === undefined) return `R${randomBytes(16).toString('hex')}`;
   if (!IDEMPOTENCY_KEY_RE.test(key)) throw badRequest('Idempotency-Key must be 1 to 200 visible ASCII characters');
   return `R${createHash('sha256').update(`${requester}\n${key}`).digest('hex').slice(0, 32)}`;
-}
-
-function presentRfq(r: RfqRow): AppSchema<'RfqAnswer'> {
-  return {
-    rfq_id: r.id,
-    settlement_id: Number(r.settlement_id),
-    instrument: instrumentOf(r.symbol, r.kind_id),
-    asset_id: r.asset_id,
-    kind: r.kind_id,
-    side: r.side,
-    units: r.units,
-    price: r.price,
-    amount: r.amount,
-    expiry: rfqExpiry(r),
-  };
 }
 
 async function outcome(row: RfqRow, deps: DeskRouteDeps): Promise<RfqRow | undefined> {
@@ -194,7 +163,7 @@ async function answer(row: RfqRow, deps: DeskRouteDeps) {
   // the chain's log stays in the row and the desk's log, not in the answer
   if (r?.status === 'failed')
     throw badRequest("the chain refused the desk's proposal (its inventory moved); ask for a new quote");
-  throw new AppHttpError(
+  throw new HttpError(
     'unavailable',
     `RFQ ${row.id} is recorded and will be proposed; ask again with the same Idempotency-Key for its answer`,
     { 'Retry-After': '2' },
@@ -211,44 +180,35 @@ function sameRequest(r: RfqRow, rfq: RfqBody): boolean {
   );
 }
 
-function rfq(deps: DeskRouteDeps): RequestHandler {
-  return async (req, res) => {
-    if (!req.is('application/json')) throw badRequest('send the RFQ as a JSON body (Content-Type: application/json)');
-    const body = parseBody(req.body, deps.hrp);
-    const desk = requireDesk(deps);
-    const id = rfqIdOf(req, body.requester);
-    const earlier = await desk.repository.get(id);
-    if (earlier) {
-      if (!sameRequest(earlier, body)) throw badRequest('this Idempotency-Key was used for another RFQ');
-      return void res.json(await answer(earlier, deps));
-    }
-    const book = await desk.book.current();
-    const quoted = termsOf(body, book, deps);
-    const row = {
-      id,
-      requester: body.requester,
-      expiry: new Date(Math.floor((Date.now() + PROPOSAL_LIFETIME_MS) / 1000) * 1000),
-      ...quoted.terms,
-    };
-    const check = reservationOf(body, quoted, book, deps, (r) => desk.book.free(r));
-    const refusal = await desk.repository.recordWithinLimits(row, req.ip ?? 'unknown', check);
-    if (refusal) throw refused(refusal);
-    res.json(await answer((await desk.repository.get(id))!, deps));
+/** The answer to an RFQ: recorded within the limits, then proposed (or the earlier answer of its Idempotency-Key). */
+async function requestQuote(req: Pick<Request, 'is' | 'body' | 'get' | 'ip'>, deps: DeskRouteDeps) {
+  if (!req.is('application/json')) throw badRequest('send the RFQ as a JSON body (Content-Type: application/json)');
+  const body = parseBody(req.body, deps.hrp);
+  const desk = requireDesk(deps);
+  const id = rfqIdOf(req, body.requester);
+  const earlier = await desk.repository.get(id);
+  if (earlier) {
+    if (!sameRequest(earlier, body)) throw badRequest('this Idempotency-Key was used for another RFQ');
+    return answer(earlier, deps);
+  }
+  const book = await desk.book.current();
+  const quoted = termsOf(body, book, deps);
+  const row = {
+    id,
+    requester: body.requester,
+    expiry: new Date(Math.floor((Date.now() + PROPOSAL_LIFETIME_MS) / 1000) * 1000),
+    ...quoted.terms,
   };
+  const check = reservationOf(body, quoted, book, deps, (r) => desk.book.free(r));
+  const refusal = await desk.repository.recordWithinLimits(row, req.ip ?? 'unknown', check);
+  if (refusal) throw refused(refusal);
+  return answer((await desk.repository.get(id))!, deps);
 }
 
-function quotes(deps: DeskRouteDeps): RequestHandler {
-  return async (_req, res) => {
+export function registerDeskRoutes(routes: AppRoutes, deps: DeskRouteDeps): void {
+  routes.get('/api/desk/quotes', async () => {
     const book = await requireDesk(deps).book.current();
-    res.json({ quotes: book.quotes.map(presentQuote) } satisfies AppSchema<'QuoteList'>);
-  };
-}
-
-export function registerDeskRoutes(
-  router: Router,
-  deps: DeskRouteDeps,
-  allow: (methods: string) => RequestHandler,
-): void {
-  router.route('/desk/quotes').get(quotes(deps)).all(allow('GET'));
-  router.route('/desk/rfq').post(jsonBody, rfq(deps)).all(allow('POST'));
+    return { quotes: book.quotes.map(presentQuote) };
+  });
+  routes.post('/api/desk/rfq', (req) => requestQuote(req, deps));
 }

@@ -3,32 +3,16 @@
  * code (src/lib/errors.ts); anything else is a server fault, logged here and answered
  * as a bare 500 so no SQL, stack or internal detail reaches the client.
  */
-import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { ApiErrorCode, isParamDecodeError, isSvcError } from '../../src/lib/errors';
-import { toJson } from '../json';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { isParamDecodeError, isSvcError } from '../../src/lib/errors';
+import { methodNotAllowed as allow, sendError } from '../../src/http/http-errors';
 
 export interface Logger {
   error(message: string, error?: unknown): void;
 }
 
-const STATUS_OF: Record<ApiErrorCode, number> = {
-  bad_request: 400,
-  not_found: 404,
-  method_not_allowed: 405,
-  internal: 500,
-};
-
-export function sendError(res: Response, code: ApiErrorCode, message: string): void {
-  if (code === 'method_not_allowed') res.set('Allow', 'GET');
-  res
-    .status(STATUS_OF[code])
-    .type('application/json')
-    .send(toJson({ error: message, code }));
-}
-
 /** Any method but GET (and HEAD, which Express answers as GET) on a known path. */
-export const methodNotAllowed: RequestHandler = (_req, res) =>
-  sendError(res, 'method_not_allowed', 'method not allowed');
+export const methodNotAllowed: RequestHandler = allow('GET');
 
 /** Every path no route knows. */
 export const notFound: RequestHandler = (_req, res) => sendError(res, 'not_found', 'not found');

@@ -29,8 +29,8 @@ export type QueryValues = Record<string, unknown>;
  * The single value of a known query parameter; undefined when absent. A parameter given
  * more than once is a 400 (which one would win is ambiguous).
  */
-export function queryValue(query: QueryValues, name: string): string | undefined {
-  const v = query[name];
+export function queryValue<Q extends QueryValues>(query: Q, name: keyof Q & string): string | undefined {
+  const v: unknown = query[name];
   if (v === undefined) return undefined;
   if (typeof v !== 'string') throw new InvalidInputError(`query parameter ${name} given more than once`);
   return v;

@@ -1,6 +1,13 @@
-/** Route registration and JSON answers shared by the route files. */
+/**
+ * Route registration and JSON answers shared by the route files. A route is declared by its
+ * openapi.yaml path: its parameters and its 200 answer are typed from the generated `paths`
+ * (openapi.generated.ts), so `tsc` fails when a route reads a parameter the document does not
+ * name or builds an answer the document does not describe.
+ */
 import type { Request, RequestHandler, Response, Router } from 'express';
+import type { Wire } from '../../src/lib/api-wire';
 import { toJson } from '../json';
+import type { paths } from '../openapi.generated';
 import { methodNotAllowed } from './errors';
 import type { CacheOutcome, ResponseCache } from './response-cache';
 
@@ -44,15 +51,46 @@ export interface JsonRouteOptions {
   fixedPerHeight?: boolean;
 }
 
-/** Registers JSON GET routes; answers of `fixedPerHeight` routes go through `cache` when there is one. */
-export function jsonRoutes(router: Router, cache: ResponseCache | undefined) {
-  return function getJson(
-    path: string,
-    answer: (req: Request) => Promise<unknown>,
+type GetOf<P extends keyof paths> = paths[P]['get'];
+type OkBodyOf<Op> = Op extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
+
+/** The openapi.yaml paths whose GET answers JSON. */
+export type JsonPath = { [P in keyof paths]: [OkBodyOf<GetOf<P>>] extends [never] ? never : P }[keyof paths];
+
+/** The 200 answer of a path's GET as a route returns it (src/lib/api-wire.ts: a number may be a bigint). */
+export type OkAnswer<P extends JsonPath> = Wire<OkBodyOf<GetOf<P>>>;
+
+type ParametersIn<P extends JsonPath, In extends 'path' | 'query'> =
+  GetOf<P> extends { parameters: { [K in In]?: infer X } } ? NonNullable<X> : never;
+/** The document's names of one kind of parameter; none when it declares none. */
+type Named<X, V> = [X] extends [never] ? { [K in never]: V } : { [K in keyof X]-?: V };
+
+/** What a route reads of its request: only the parameters its path's GET declares. */
+export interface ContractRequest<P extends JsonPath> {
+  /** path parameters as the router decoded them */
+  params: Named<ParametersIn<P, 'path'>, string>;
+  /** query values as Express's simple parser gives them (http/params.ts `queryValue` takes one) */
+  query: Partial<Named<ParametersIn<P, 'query'>, unknown>>;
+}
+
+/** `/v1/assets/{id}` (openapi.yaml) → `/v1/assets/:id` (Express). */
+export function expressPath(documentPath: string): string {
+  return documentPath.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ':$1');
+}
+
+/**
+ * Registers JSON GET routes; answers of `fixedPerHeight` routes go through `cache` when there is
+ * one. `served` collects the document paths registered, for the start-up check against openapi.yaml.
+ */
+export function jsonRoutes(router: Router, cache: ResponseCache | undefined, served: string[] = []) {
+  return function getJson<P extends JsonPath>(
+    path: P,
+    answer: (req: ContractRequest<P>) => Promise<OkAnswer<P>>,
     options: JsonRouteOptions = {},
   ): void {
-    const compute = async (req: Request) => Buffer.from(toJson(await answer(req)));
-    getOnly(router, path, async (req, res) => {
+    served.push(path);
+    const compute = async (req: Request) => Buffer.from(toJson(await answer(req as unknown as ContractRequest<P>)));
+    getOnly(router, expressPath(path), async (req, res) => {
       if (!cache || !options.fixedPerHeight) return sendJsonBytes(res, await compute(req));
       // the raw URL: /v1/txs?limit=5 and /v1/txs?limit=05 are different keys with equal answers, which is only a miss
       const { body, outcome } = await cache.answer(req.originalUrl, () => compute(req));

@@ -20,7 +20,7 @@ export function registerAccountRoutes(ctx: RouteContext): void {
   const { accounts, activity } = ctx.repos;
 
   ctx.get(
-    '/v1/accounts/:addr',
+    '/v1/accounts/{addr}',
     async (req) => {
       const address = parseAddressParam(String(req.params.addr), ctx.hrp);
       const account = address.bech32;
@@ -44,7 +44,7 @@ export function registerAccountRoutes(ctx: RouteContext): void {
   );
 
   ctx.get(
-    '/v1/accounts/:addr/attestations',
+    '/v1/accounts/{addr}/attestations',
     async (req) => {
       const account = parseAddressParam(String(req.params.addr), ctx.hrp).bech32;
       const read = await ctx.store.readOne((sql) => accounts.attestationsWithTime(sql, account));
@@ -60,7 +60,7 @@ export function registerAccountRoutes(ctx: RouteContext): void {
   );
 
   ctx.get(
-    '/v1/accounts/:addr/events',
+    '/v1/accounts/{addr}/events',
     async (req) => {
       const account = parseAddressParam(String(req.params.addr), ctx.hrp).bech32;
       const limit = parseLimit(queryValue(req.query, 'limit'));

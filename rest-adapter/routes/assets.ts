@@ -1,5 +1,4 @@
 /** /v1/assets and every /v1/assets/{id}/… path. */
-import type { Request } from 'express';
 import { NotFoundError } from '../../src/lib/errors';
 import { HeightMemo } from '../db/height-memo';
 import { parseAssetIdParam, parseKindId, parseLimit, queryValue } from '../http/params';
@@ -21,7 +20,8 @@ import type { RouteContext } from './context';
 /** Holders per kind in /v1/assets/{id}/graph (openapi.yaml getAssetGraph: the top 100 per kind). */
 export const GRAPH_HOLDERS_PER_KIND = 100;
 
-function pageParams(req: Request) {
+/** The paged /v1/assets… paths' `limit` and `cursor` (openapi.yaml `Limit`, `Cursor`). */
+function pageParams(req: { query: { limit?: unknown; cursor?: unknown } }) {
   return { limit: parseLimit(queryValue(req.query, 'limit')), cursor: queryValue(req.query, 'cursor') };
 }
 
@@ -49,7 +49,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
     { fixedPerHeight: true },
   );
 
-  ctx.get('/v1/assets/:id', async (req) => {
+  ctx.get('/v1/assets/{id}', async (req) => {
     const id = parseAssetIdParam(String(req.params.id));
     // one statement when sum_claimable is already kept for the height it reads (the usual
     // case); otherwise again, with the accruals, in one snapshot
@@ -64,7 +64,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
   });
 
   ctx.get(
-    '/v1/assets/:id/graph',
+    '/v1/assets/{id}/graph',
     async (req) => {
       const id = parseAssetIdParam(String(req.params.id));
       const { status, kinds, holders } = requireAsset(
@@ -86,7 +86,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
   );
 
   ctx.get(
-    '/v1/assets/:id/kinds/:kind/holders',
+    '/v1/assets/{id}/kinds/{kind}/holders',
     async (req) => {
       const id = parseAssetIdParam(String(req.params.id));
       const kindId = parseKindId(String(req.params.kind));
@@ -111,7 +111,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
   );
 
   ctx.get(
-    '/v1/assets/:id/distributions',
+    '/v1/assets/{id}/distributions',
     async (req) => {
       const id = parseAssetIdParam(String(req.params.id));
       const { limit, cursor: raw } = pageParams(req);
@@ -128,7 +128,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
   );
 
   ctx.get(
-    '/v1/assets/:id/liquidation',
+    '/v1/assets/{id}/liquidation',
     async (req) => {
       const id = parseAssetIdParam(String(req.params.id));
       const { status, tiers, liquidation, pools } = requireAsset(
@@ -146,7 +146,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
   );
 
   ctx.get(
-    '/v1/assets/:id/events',
+    '/v1/assets/{id}/events',
     async (req) => {
       const id = parseAssetIdParam(String(req.params.id));
       const { limit, cursor: raw } = pageParams(req);

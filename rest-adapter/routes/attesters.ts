@@ -7,7 +7,7 @@ export function registerAttesterRoutes(ctx: RouteContext): void {
   const { attesters } = ctx.repos;
 
   ctx.get(
-    '/v1/attesters/:addr',
+    '/v1/attesters/{addr}',
     async (req) => {
       const attester = parseAddressParam(String(req.params.addr), ctx.hrp).bech32;
       const read = await ctx.store.readOne((sql) => attesters.typeCounts(sql, attester));

@@ -23,7 +23,7 @@ export function registerBlockRoutes(ctx: RouteContext): void {
   );
 
   ctx.get(
-    '/v1/blocks/:height',
+    '/v1/blocks/{height}',
     async (req) => {
       const height = parseHeight(String(req.params.height));
       const { indexedHeight, block, txs: blockTxs } = await ctx.store.readOne((sql) => txs.blockWithTxs(sql, height));

@@ -28,7 +28,7 @@ export function registerBridgeRoutes(ctx: RouteContext): void {
     return { routes: rows.map((r) => presentRoute(r, now)) };
   });
 
-  ctx.get('/v1/bridge/routes/:id', async (req) => {
+  ctx.get('/v1/bridge/routes/{id}', async (req) => {
     const id = String(req.params.id);
     if (!isStorableText(id)) throw new NotFoundError('route not found');
     const row = await ctx.store.readOne((sql) => bridge.route(sql, id));

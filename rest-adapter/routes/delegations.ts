@@ -8,7 +8,7 @@ export function registerDelegationRoutes(ctx: RouteContext): void {
   const { delegations } = ctx.repos;
 
   ctx.get(
-    '/v1/delegations/:id',
+    '/v1/delegations/{id}',
     async (req) => {
       const id = parseNumericId(String(req.params.id));
       const row = await ctx.store.readOne((sql) => delegations.get(sql, id));

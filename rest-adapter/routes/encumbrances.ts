@@ -8,7 +8,7 @@ export function registerEncumbranceRoutes(ctx: RouteContext): void {
   const { encumbrances } = ctx.repos;
 
   ctx.get(
-    '/v1/encumbrances/:id',
+    '/v1/encumbrances/{id}',
     async (req) => {
       const id = parseNumericId(String(req.params.id));
       const found = await ctx.store.readOne((sql) => encumbrances.withTimeline(sql, id));

@@ -58,7 +58,7 @@ export function registerLookupRoutes(ctx: RouteContext): void {
   }
 
   ctx.get(
-    '/v1/lookup/:q',
+    '/v1/lookup/{q}',
     async (req) => {
       const q = String(req.params.q);
       const shape = lookupShape(q, ctx.hrp);

@@ -27,7 +27,7 @@ export function registerSettlementRoutes(ctx: RouteContext): void {
   );
 
   ctx.get(
-    '/v1/settlements/:id',
+    '/v1/settlements/{id}',
     async (req) => {
       const id = parseNumericId(String(req.params.id));
       const found = await ctx.store.readOne((sql) => settlements.withTimeline(sql, id));

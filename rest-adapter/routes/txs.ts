@@ -30,7 +30,7 @@ export function registerTxRoutes(ctx: RouteContext): void {
   );
 
   ctx.get(
-    '/v1/txs/:hash',
+    '/v1/txs/{hash}',
     async (req) => {
       const query = parseTxHash(String(req.params.hash));
       const row = await ctx.store.readOne((sql) =>

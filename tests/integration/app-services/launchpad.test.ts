@@ -7,7 +7,7 @@ import { createHash } from 'crypto';
 import zlib from 'zlib';
 import { KeySecret } from '../../../app-services/keys';
 import { crc32 } from '../../../app-services/launchpad/png';
-import { DOCUMENT_NOTICE } from '../../../app-services/launchpad/routes';
+import { DOCUMENT_NOTICE } from '../../../app-services/launchpad/presenter';
 import { LAUNCH_PLANS, metadataDocument } from '../../../devnet/scenario/flows/launch';
 import { startForwardingProxy } from '../../harness/forwarding-proxy';
 import { startAppApi, type AppApi } from './api';

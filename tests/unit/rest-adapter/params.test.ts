@@ -46,7 +46,7 @@ describe('limit', () => {
 describe('query values', () => {
   it('refuses a known parameter given twice and passes single values through', () => {
     expect(queryValue({ limit: '5' }, 'limit')).toBe('5');
-    expect(queryValue({}, 'limit')).toBeUndefined();
+    expect(queryValue<{ limit?: string }>({}, 'limit')).toBeUndefined();
     rejects(() => queryValue({ limit: ['5', '6'] }, 'limit'));
     rejects(() => queryValue({ limit: { a: '1' } }, 'limit'));
   });

@@ -1,0 +1,74 @@
+/**
+ * Route registration of /api, as rest-adapter/http/respond.ts is for /v1: a route is declared by
+ * its app-services/openapi.yaml path and method; its parameters and its 200 answer are typed from
+ * the generated `paths` (openapi.generated.ts), so `tsc` fails when a route reads a parameter the
+ * document does not name or answers an envelope the document does not describe. The route returns
+ * its answer; this module writes it. Any other method on the path is a 405 with `Allow`.
+ */
+import type { Request, RequestHandler, Router } from 'express';
+import type { Wire } from '../../src/lib/api-wire';
+import { methodNotAllowed } from '../../src/http/http-errors';
+import type { paths } from '../openapi.generated';
+import { jsonBody } from './body';
+
+type Method = 'get' | 'post';
+type OperationOf<P extends keyof paths, M extends Method> = paths[P][M];
+type OkBodyOf<Op> = Op extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
+
+/** The document's paths whose `M` operation answers JSON. */
+export type AppJsonPath<M extends Method> = {
+  [P in keyof paths]: [OkBodyOf<OperationOf<P, M>>] extends [never] ? never : P;
+}[keyof paths];
+
+/** The 200 answer of an operation as a route returns it (src/lib/api-wire.ts). */
+export type AppAnswer<P extends AppJsonPath<M>, M extends Method> = Wire<OkBodyOf<OperationOf<P, M>>>;
+
+type ParametersIn<Op, In extends 'path' | 'query'> = Op extends { parameters: { [K in In]?: infer X } }
+  ? NonNullable<X>
+  : never;
+type Named<X, V> = [X] extends [never] ? { [K in never]: V } : { [K in keyof X]-?: V };
+
+/** The request as a route sees it: only the parameters its operation declares. */
+export type AppRequest<P extends AppJsonPath<M>, M extends Method> = Omit<Request, 'params' | 'query'> & {
+  params: Named<ParametersIn<OperationOf<P, M>, 'path'>, string>;
+  query: Partial<Named<ParametersIn<OperationOf<P, M>, 'query'>, unknown>>;
+};
+
+type Answer<P extends AppJsonPath<M>, M extends Method> = (
+  req: AppRequest<P, M>,
+) => Promise<AppAnswer<P, M>> | AppAnswer<P, M>;
+
+/** The router is mounted at /api: `/api/launchpad/metadata/{meta_hash}` → `/launchpad/metadata/:meta_hash`. */
+export function routerPath(documentPath: string): string {
+  return documentPath.replace(/^\/api/, '').replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ':$1');
+}
+
+export interface AppRoutes {
+  get<P extends AppJsonPath<'get'>>(path: P, answer: Answer<P, 'get'>): void;
+  /** a POST route takes a JSON body (http/body.ts), parsed only on that route */
+  post<P extends AppJsonPath<'post'>>(path: P, answer: Answer<P, 'post'>): void;
+}
+
+/** Registers /api routes on `router`; `served` collects `<METHOD> <document path>` for the start-up check. */
+export function appRoutes(router: Router, served: string[] = []): AppRoutes {
+  const send =
+    (answer: (req: Request) => unknown): RequestHandler =>
+    async (req, res) =>
+      void res.json(await answer(req));
+  return {
+    get(path, answer) {
+      served.push(`GET ${path}`);
+      router
+        .route(routerPath(path))
+        .get(send(answer as (req: Request) => unknown))
+        .all(methodNotAllowed('GET'));
+    },
+    post(path, answer) {
+      served.push(`POST ${path}`);
+      router
+        .route(routerPath(path))
+        .post(jsonBody, send(answer as (req: Request) => unknown))
+        .all(methodNotAllowed('POST'));
+    },
+  };
+}
