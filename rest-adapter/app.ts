@@ -13,6 +13,7 @@ import { createStore } from './db/sql';
 import { checkRoutesAgainstContract } from './http/contract-check';
 import { errorHandler, Logger, notFound } from './http/errors';
 import { getOnly, jsonRoutes } from './http/respond';
+import { compileParameterChecks } from '../src/http/openapi-params';
 import { ResponseCache, ResponseCacheOptions } from './http/response-cache';
 import { createRepositories } from './repositories';
 import { registerAccountRoutes } from './routes/accounts';
@@ -85,7 +86,7 @@ export function createRestApp(options: RestAppOptions): Express {
   const router = Router({ caseSensitive: true, strict: true });
   const served = ['/openapi.yaml'];
   const ctx: RouteContext = {
-    get: jsonRoutes(router, cache, served),
+    get: jsonRoutes(router, cache, compileParameterChecks(openapi), served),
     store,
     repos,
     hrp: options.hrp,

@@ -7,7 +7,8 @@
  */
 import type { Request, RequestHandler, Router } from 'express';
 import type { Wire } from '../../src/lib/api-wire';
-import { methodNotAllowed } from '../../src/http/http-errors';
+import { badRequest, methodNotAllowed } from '../../src/http/http-errors';
+import { answerAfterParsers, type ParameterChecks } from '../../src/http/openapi-params';
 import type { paths } from '../openapi.generated';
 import { jsonBody } from './body';
 
@@ -49,8 +50,13 @@ export interface AppRoutes {
   post<P extends AppJsonPath<'post'>>(path: P, answer: Answer<P, 'post'>): void;
 }
 
-/** Registers /api routes on `router`; `served` collects `<METHOD> <document path>` for the start-up check. */
-export function appRoutes(router: Router, served: string[] = []): AppRoutes {
+/**
+ * Registers /api routes on `router`; `served` collects `<METHOD> <document path>` for the start-up
+ * check. `checks` (src/http/openapi-params.ts, compiled from app-services/openapi.yaml) checks the
+ * path and query values against the document's schemas: on a GET after the route's hand parsers
+ * accepted them; on a POST, whose answer acts, before the route runs.
+ */
+export function appRoutes(router: Router, checks: ParameterChecks, served: string[] = []): AppRoutes {
   const send =
     (answer: (req: Request) => unknown): RequestHandler =>
     async (req, res) =>
@@ -58,17 +64,25 @@ export function appRoutes(router: Router, served: string[] = []): AppRoutes {
   return {
     get(path, answer) {
       served.push(`GET ${path}`);
+      const check = checks('GET', path);
       router
         .route(routerPath(path))
-        .get(send(answer as (req: Request) => unknown))
+        .get(
+          send((req) =>
+            answerAfterParsers(check(req), () => answer(req as AppRequest<typeof path, 'get'>), badRequest),
+          ),
+        )
         .all(methodNotAllowed('GET'));
     },
     post(path, answer) {
       served.push(`POST ${path}`);
-      router
-        .route(routerPath(path))
-        .post(jsonBody, send(answer as (req: Request) => unknown))
-        .all(methodNotAllowed('POST'));
+      const check = checks('POST', path);
+      const checked = (req: Request) => {
+        const problem = check(req);
+        if (problem !== undefined) throw badRequest(problem);
+        return answer(req as AppRequest<typeof path, 'post'>);
+      };
+      router.route(routerPath(path)).post(jsonBody, send(checked)).all(methodNotAllowed('POST'));
     },
   };
 }

@@ -6,6 +6,8 @@
  */
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Wire } from '../../src/lib/api-wire';
+import { InvalidInputError } from '../../src/lib/errors';
+import { answerAfterParsers, type ParameterChecks } from '../../src/http/openapi-params';
 import { toJson } from '../json';
 import type { paths } from '../openapi.generated';
 import { methodNotAllowed } from './errors';
@@ -81,15 +83,29 @@ export function expressPath(documentPath: string): string {
 /**
  * Registers JSON GET routes; answers of `fixedPerHeight` routes go through `cache` when there is
  * one. `served` collects the document paths registered, for the start-up check against openapi.yaml.
+ * `checks` (src/http/openapi-params.ts, compiled from openapi.yaml) checks a route's path and query
+ * values against the document's schemas after the route's hand parsers accepted them.
  */
-export function jsonRoutes(router: Router, cache: ResponseCache | undefined, served: string[] = []) {
+export function jsonRoutes(
+  router: Router,
+  cache: ResponseCache | undefined,
+  checks: ParameterChecks,
+  served: string[] = [],
+) {
   return function getJson<P extends JsonPath>(
     path: P,
     answer: (req: ContractRequest<P>) => Promise<OkAnswer<P>>,
     options: JsonRouteOptions = {},
   ): void {
     served.push(path);
-    const compute = async (req: Request) => Buffer.from(toJson(await answer(req as unknown as ContractRequest<P>)));
+    const check = checks('GET', path);
+    const checkedAnswer = (req: Request) =>
+      answerAfterParsers(
+        check(req),
+        () => answer(req as unknown as ContractRequest<P>),
+        (message) => new InvalidInputError(message),
+      );
+    const compute = async (req: Request) => Buffer.from(toJson(await checkedAnswer(req)));
     getOnly(router, expressPath(path), async (req, res) => {
       if (!cache || !options.fixedPerHeight) return sendJsonBytes(res, await compute(req));
       // the raw URL: /v1/txs?limit=5 and /v1/txs?limit=05 are different keys with equal answers, which is only a miss
