@@ -20,7 +20,7 @@ import { connectChain, type ChainClient } from './chain/chain-client';
 import type { AppServicesSettings } from './config';
 import { HttpError, methodNotAllowed, sendError } from '../src/http/http-errors';
 import { checkServedOperations } from '../src/http/openapi-routes';
-import { compileParameterChecks } from '../src/http/openapi-params';
+import { compileBodyChecks, compileParameterChecks } from '../src/http/openapi-params';
 import { errorHandler } from './http/errors';
 import { appRoutes } from './http/routes';
 import { SlidingWindowLimiter } from './http/rate-limit';
@@ -270,7 +270,11 @@ export class AppServices {
     router.all('/openapi.yaml', methodNotAllowed('GET'));
     router.use(this.needsSchema);
     const served = ['GET /api/openapi.yaml'];
-    const routes = appRoutes(router, compileParameterChecks(openapi), served);
+    const routes = appRoutes(
+      router,
+      { parameters: compileParameterChecks(openapi), body: compileBodyChecks(openapi) },
+      served,
+    );
     registerLaunchpadRoutes(routes, {
       repository: this.launchpad,
       limiter: new SlidingWindowLimiter(this.o.settings.launchpadRateLimit, RATE_WINDOW_MS),

@@ -181,9 +181,14 @@ function sameRequest(r: RfqRow, rfq: RfqBody): boolean {
 }
 
 /** The answer to an RFQ: recorded within the limits, then proposed (or the earlier answer of its Idempotency-Key). */
-async function requestQuote(req: Pick<Request, 'is' | 'body' | 'get' | 'ip'>, deps: DeskRouteDeps) {
+async function requestQuote(
+  req: Pick<Request, 'is' | 'body' | 'get' | 'ip'>,
+  checkBody: () => void,
+  deps: DeskRouteDeps,
+) {
   if (!req.is('application/json')) throw badRequest('send the RFQ as a JSON body (Content-Type: application/json)');
   const body = parseBody(req.body, deps.hrp);
+  checkBody(); // the document's RfqRequest, on what parseBody accepted
   const desk = requireDesk(deps);
   const id = rfqIdOf(req, body.requester);
   const earlier = await desk.repository.get(id);
@@ -210,5 +215,5 @@ export function registerDeskRoutes(routes: AppRoutes, deps: DeskRouteDeps): void
     const book = await requireDesk(deps).book.current();
     return { quotes: book.quotes.map(presentQuote) };
   });
-  routes.post('/api/desk/rfq', (req) => requestQuote(req, deps));
+  routes.post('/api/desk/rfq', (req, checkBody) => requestQuote(req, checkBody, deps));
 }

@@ -8,7 +8,7 @@
 import type { Request, RequestHandler, Router } from 'express';
 import type { Wire } from '../../src/lib/api-wire';
 import { badRequest, methodNotAllowed } from '../../src/http/http-errors';
-import { answerAfterParsers, type ParameterChecks } from '../../src/http/openapi-params';
+import { answerAfterParsers, type BodyChecks, type ParameterChecks } from '../../src/http/openapi-params';
 import type { paths } from '../openapi.generated';
 import { jsonBody } from './body';
 
@@ -39,6 +39,22 @@ type Answer<P extends AppJsonPath<M>, M extends Method> = (
   req: AppRequest<P, M>,
 ) => Promise<AppAnswer<P, M>> | AppAnswer<P, M>;
 
+/**
+ * A POST route's answer; `checkBody` throws 400 bad_request when the JSON body breaks the
+ * operation's requestBody schema. The route calls it right after its own parser accepted the body,
+ * before it acts, so the parser's messages stay the ones clients see.
+ */
+type PostAnswer<P extends AppJsonPath<'post'>> = (
+  req: AppRequest<P, 'post'>,
+  checkBody: () => void,
+) => Promise<AppAnswer<P, 'post'>> | AppAnswer<P, 'post'>;
+
+/** The document's checks (src/http/openapi-params.ts), compiled once from app-services/openapi.yaml. */
+export interface AppContractChecks {
+  parameters: ParameterChecks;
+  body: BodyChecks;
+}
+
 /** The router is mounted at /api: `/api/launchpad/metadata/{meta_hash}` → `/launchpad/metadata/:meta_hash`. */
 export function routerPath(documentPath: string): string {
   return documentPath.replace(/^\/api/, '').replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ':$1');
@@ -47,16 +63,16 @@ export function routerPath(documentPath: string): string {
 export interface AppRoutes {
   get<P extends AppJsonPath<'get'>>(path: P, answer: Answer<P, 'get'>): void;
   /** a POST route takes a JSON body (http/body.ts), parsed only on that route */
-  post<P extends AppJsonPath<'post'>>(path: P, answer: Answer<P, 'post'>): void;
+  post<P extends AppJsonPath<'post'>>(path: P, answer: PostAnswer<P>): void;
 }
 
 /**
  * Registers /api routes on `router`; `served` collects `<METHOD> <document path>` for the start-up
- * check. `checks` (src/http/openapi-params.ts, compiled from app-services/openapi.yaml) checks the
- * path and query values against the document's schemas: on a GET after the route's hand parsers
- * accepted them; on a POST, whose answer acts, before the route runs.
+ * check. `checks` applies the document's schemas: path and query values on a GET after the route's
+ * hand parsers accepted them, on a POST (whose answer acts) before the route runs; a POST's JSON
+ * body when the route calls `checkBody`.
  */
-export function appRoutes(router: Router, checks: ParameterChecks, served: string[] = []): AppRoutes {
+export function appRoutes(router: Router, checks: AppContractChecks, served: string[] = []): AppRoutes {
   const send =
     (answer: (req: Request) => unknown): RequestHandler =>
     async (req, res) =>
@@ -64,7 +80,7 @@ export function appRoutes(router: Router, checks: ParameterChecks, served: strin
   return {
     get(path, answer) {
       served.push(`GET ${path}`);
-      const check = checks('GET', path);
+      const check = checks.parameters('GET', path);
       router
         .route(routerPath(path))
         .get(
@@ -76,11 +92,15 @@ export function appRoutes(router: Router, checks: ParameterChecks, served: strin
     },
     post(path, answer) {
       served.push(`POST ${path}`);
-      const check = checks('POST', path);
+      const check = checks.parameters('POST', path);
+      const checkBody = checks.body('POST', path);
       const checked = (req: Request) => {
         const problem = check(req);
         if (problem !== undefined) throw badRequest(problem);
-        return answer(req as AppRequest<typeof path, 'post'>);
+        return answer(req as AppRequest<typeof path, 'post'>, () => {
+          const bodyProblem = checkBody(req.body);
+          if (bodyProblem !== undefined) throw badRequest(bodyProblem);
+        });
       };
       router.route(routerPath(path)).post(jsonBody, send(checked)).all(methodNotAllowed('POST'));
     },

@@ -34,12 +34,13 @@ function rateLimited(limiter: SlidingWindowLimiter, req: Pick<Request, 'ip'>): v
 }
 
 export function registerLaunchpadRoutes(routes: AppRoutes, deps: LaunchpadDeps): void {
-  routes.post('/api/launchpad/metadata', async (req) => {
+  routes.post('/api/launchpad/metadata', async (req, checkBody) => {
     if (!req.is('application/json'))
       throw badRequest('send the document as a JSON body (Content-Type: application/json)');
     rateLimited(deps.limiter, req);
     const parsed = parseMetadataDocument(req.body);
     if (!parsed.ok) throw badRequest(parsed.error);
+    checkBody(); // the document's MetadataRequest, on what the parser accepted
     const metaHash = documentHash(parsed.doc);
     await deps.repository.save(metaHash, canonicalDocumentBytes(parsed.doc), 'api');
     return { meta_hash: metaHash };

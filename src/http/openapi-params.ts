@@ -1,6 +1,7 @@
 /**
- * The path and query parameters of each operation checked against its OpenAPI document's own
- * schemas (ajv), compiled once when an HTTP part builds its router. The hand parsers of the routes
+ * The path and query parameters of each operation (and the JSON body of those that take one)
+ * checked against its OpenAPI document's own schemas (ajv), compiled once when an HTTP part builds
+ * its router. The hand parsers of the routes
  * still run first and keep their exact messages; this check is the document's word on what they
  * accepted: a value a parser accepts and the schema refuses is a 400 naming the parameter and the
  * schema rule. While the parsers agree with the document (tests/unit/rest-adapter/params-contract.test.ts)
@@ -21,6 +22,10 @@ interface Parameter {
   name: string;
   in: string;
   $ref?: string;
+}
+
+interface RequestBody {
+  content?: Record<string, { schema?: unknown }>;
 }
 
 interface OpenApiDocument {
@@ -96,6 +101,51 @@ function operationCheck(checks: ParameterCheck[]): OperationCheck {
   };
 }
 
+/** An ajv holding the document, so its `#/components/…` references resolve. */
+function documentAjv(doc: OpenApiDocument, options: { coerceTypes: boolean }): Ajv {
+  const ajv = new Ajv({ strict: false, allErrors: false, ...options });
+  addFormats(ajv);
+  ajv.addSchema({ ...doc, $id: DOC_ID } as unknown as Record<string, unknown>);
+  return ajv;
+}
+
+/** Why a JSON body breaks its operation's `requestBody` schema; undefined when it does not. */
+export type BodyCheck = (body: unknown) => string | undefined;
+
+/** The body check of `<METHOD> <document path>`. */
+export type BodyChecks = (method: string, path: string) => BodyCheck;
+
+/** `field kind must be >= -1`, `request body must NOT have additional properties (extra)` */
+function describeBodyError(validate: ValidateFunction): string {
+  const error = validate.errors?.[0];
+  if (!error) return 'request body does not match its schema';
+  const where = error.instancePath ? `field ${error.instancePath.slice(1).replace(/\//g, '.')}` : 'request body';
+  const extra = (error.params as { additionalProperty?: string }).additionalProperty;
+  return `${where} ${error.message}${extra === undefined ? '' : ` (${extra})`}`;
+}
+
+/**
+ * Compiles the `application/json` requestBody schema of every operation of a document once (no
+ * type coercion: a JSON body has its types). An operation without one has no body check.
+ */
+export function compileBodyChecks(documentText: string): BodyChecks {
+  const doc = parse(documentText) as OpenApiDocument;
+  const ajv = documentAjv(doc, { coerceTypes: false });
+  const checks = new Map<string, BodyCheck>();
+  for (const [path, item] of Object.entries(doc.paths ?? {}))
+    for (const method of Object.keys(item).filter((key) => METHODS.includes(key))) {
+      const body = (item[method] as { requestBody?: RequestBody }).requestBody;
+      if (!body?.content?.['application/json']?.schema) continue;
+      const pointer = `/paths/${pointerToken(path)}/${method}/requestBody/content/${pointerToken('application/json')}/schema`;
+      const validate = ajv.compile({ $ref: `${DOC_ID}#${pointer}` });
+      checks.set(`${method.toUpperCase()} ${path}`, (value) =>
+        validate(value) ? undefined : describeBodyError(validate),
+      );
+    }
+  const none: BodyCheck = () => undefined;
+  return (method, path) => checks.get(`${method.toUpperCase()} ${path}`) ?? none;
+}
+
 /**
  * Compiles the parameter checks of every operation of a document once; the result gives the check
  * of `<METHOD> <document path>` (an operation the document lacks has none to apply: the start-up
@@ -103,9 +153,8 @@ function operationCheck(checks: ParameterCheck[]): OperationCheck {
  */
 export function compileParameterChecks(documentText: string): ParameterChecks {
   const doc = parse(documentText) as OpenApiDocument;
-  const ajv = new Ajv({ strict: false, coerceTypes: true, allErrors: false });
-  addFormats(ajv);
-  ajv.addSchema({ ...doc, $id: DOC_ID } as unknown as Record<string, unknown>);
+  // query and path values are strings: type coercion lets "5" be the integer 5
+  const ajv = documentAjv(doc, { coerceTypes: true });
   const checks = new Map<string, OperationCheck>();
   for (const [path, item] of Object.entries(doc.paths ?? {}))
     for (const method of Object.keys(item).filter((key) => METHODS.includes(key)))

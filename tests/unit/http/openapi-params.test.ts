@@ -7,7 +7,7 @@ import type { AddressInfo } from 'net';
 import type { Server } from 'http';
 import express, { Router } from 'express';
 import { stringify } from 'yaml';
-import { answerAfterParsers, compileParameterChecks } from '../../../src/http/openapi-params';
+import { answerAfterParsers, compileBodyChecks, compileParameterChecks } from '../../../src/http/openapi-params';
 import { InvalidInputError, NotFoundError } from '../../../src/lib/errors';
 import { jsonRoutes } from '../../../rest-adapter/http/respond';
 import { errorHandler } from '../../../rest-adapter/http/errors';
@@ -71,6 +71,24 @@ describe('compileParameterChecks', () => {
     expect(api('GET', '/api/launchpad/metadata/{meta_hash}')({ params: { meta_hash: 'ab' }, query: {} })).toBe(
       'path parameter meta_hash must match pattern "^[0-9a-f]{64}$"',
     );
+  });
+});
+
+describe('compileBodyChecks', () => {
+  const body = compileBodyChecks(fs.readFileSync(APP_OPENAPI_PATH, 'utf8'));
+  const rfq = body('POST', '/api/desk/rfq');
+  const good = { address: 'svc1x', symbol: 'GOLD', kind: -1, side: 'buy', units: '5' };
+
+  it("applies the operation's requestBody schema, naming the field and the rule", () => {
+    expect(rfq(good)).toBeUndefined();
+    expect(rfq({ ...good, kind: -2 })).toBe('field kind must be >= -1');
+    expect(rfq({ ...good, units: 5 })).toBe('field units must be string');
+    expect(rfq({ ...good, extra: 1 })).toBe('request body must NOT have additional properties (extra)');
+    expect(body('POST', '/api/launchpad/metadata')({})).toBe("request body must have required property 'name'");
+  });
+
+  it('has no check for an operation without a JSON body', () => {
+    expect(body('GET', '/api/desk/quotes')('anything')).toBeUndefined();
   });
 });
 
@@ -151,8 +169,9 @@ describe('a route whose hand parser is laxer than the document', () => {
     const router = Router({ caseSensitive: true, strict: true });
     const real = compileParameterChecks(fs.readFileSync(APP_OPENAPI_PATH, 'utf8'));
     // the document's POSTs take no path or query parameter: a fake check stands for one that would
-    const checks = (method: string, path: string) =>
+    const parameters = (method: string, path: string) =>
       method === 'POST' ? () => 'query parameter x must be integer' : real(method, path);
+    const checks = { parameters, body: compileBodyChecks(fs.readFileSync(APP_OPENAPI_PATH, 'utf8')) };
     let acted = 0;
     const routes = appRoutes(router, checks);
     routes.get('/api/launchpad/metadata/{meta_hash}', () => {
@@ -180,6 +199,33 @@ describe('a route whose hand parser is laxer than the document', () => {
       body: '{}',
     });
     expect(await post.json()).toEqual({ error: 'query parameter x must be integer', code: 'bad_request' });
+    expect(acted).toBe(0);
+  });
+
+  it('/api: a POST body its lax parser accepts is refused by the document before the route acts', async () => {
+    const router = Router({ caseSensitive: true, strict: true });
+    const text = fs.readFileSync(APP_OPENAPI_PATH, 'utf8');
+    let acted = 0;
+    appRoutes(router, { parameters: compileParameterChecks(text), body: compileBodyChecks(text) }).post(
+      '/api/desk/rfq',
+      (_req, checkBody) => {
+        checkBody(); // a lax parser: any body goes
+        acted++;
+        return {} as never;
+      },
+    );
+    const app = express()
+      .use('/api', router)
+      .use(appErrorHandler({ error: () => undefined } as never));
+    const { server, base } = await listen(app);
+    servers = [...servers, server];
+    const post = await fetch(`${base}/api/desk/rfq`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address: 'svc1x', symbol: 'GOLD', kind: 1.5, side: 'buy', units: '5' }),
+    });
+    expect(post.status).toBe(400);
+    expect(await post.json()).toEqual({ error: 'field kind must be integer', code: 'bad_request' });
     expect(acted).toBe(0);
   });
 });
