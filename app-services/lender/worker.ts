@@ -282,12 +282,7 @@ export class LenderWorker extends PollingWorker {
     if (await this.o.repository.openIntentOf(this.o.intentsTable, 'lender.release')) return;
     const pledges = (await this.o.repository.refusedSetsToRelease(this.o.batchMax)).flat();
     if (!pledges.length) return;
-    const active: bigint[] = [];
-    const gone: bigint[] = [];
-    for (const id of pledges) {
-      const e = await this.o.queries.encumbrance(id);
-      (e?.status === ACTIVE && e.beneficiary === this.actor.address ? active : gone).push(id);
-    }
+    const { active, gone } = await this.onChain(pledges);
     if (gone.length) await this.o.repository.markReleased(gone, 'nothing-to-release');
     if (!active.length) return;
     // the same set after a failed attempt is tried again after the backoff; a pledge gone meanwhile makes another set
@@ -406,7 +401,8 @@ export class LenderWorker extends PollingWorker {
     const latest = await this.actor.intents.latest(intentIds.liquidate(loan.id));
     if (latest?.status === 'committed')
       return this.o.repository.setStatus(loan.id, 'liquidated', { close_tx: latest.txHash! });
-    const pledges = latest ? await this.stillPledged(loan) : loan.pledges.map((p) => BigInt(p));
+    const all = loan.pledges.map((p) => BigInt(p));
+    const pledges = latest ? (await this.onChain(all)).active : all;
     if (!pledges.length) {
       this.o.log.error('lender: a loan in liquidation has no active pledge left on the chain', { loan: loan.id });
       return;
@@ -420,14 +416,15 @@ export class LenderWorker extends PollingWorker {
       await this.o.repository.setStatus(loan.id, 'liquidated', { close_tx: done.txHash! });
   }
 
-  /** The loan's pledges the chain still holds active to the lender. */
-  private async stillPledged(loan: LoanRow): Promise<bigint[]> {
+  /** The pledges the chain still holds active to the lender, and the others (released, exercised, expired). */
+  private async onChain(pledges: readonly bigint[]): Promise<{ active: bigint[]; gone: bigint[] }> {
     const active: bigint[] = [];
-    for (const p of loan.pledges) {
-      const e = await this.o.queries.encumbrance(BigInt(p));
-      if (e?.status === ACTIVE && e.beneficiary === this.actor.address) active.push(BigInt(p));
+    const gone: bigint[] = [];
+    for (const id of pledges) {
+      const e = await this.o.queries.encumbrance(id);
+      (e?.status === ACTIVE && e.beneficiary === this.actor.address ? active : gone).push(id);
     }
-    return active;
+    return { active, gone };
   }
 
   // ---------------------------------------------------------------- 5. income
