@@ -6,7 +6,7 @@
  */
 import fs from 'fs';
 import path from 'path';
-import express, { Express, Router } from 'express';
+import express, { Express, Request, Response, Router } from 'express';
 import type { Pool } from 'pg';
 import { DEFAULT_CHAIN_CONFIG, isValidDenom, isValidHrp } from '../src/lib/config';
 import { createStore } from './db/sql';
@@ -14,7 +14,11 @@ import { checkRoutesAgainstContract } from './http/contract-check';
 import { errorHandler, Logger, notFound } from './http/errors';
 import { getOnly, jsonRoutes } from './http/respond';
 import { compileParameterChecks } from '../src/http/openapi-params';
+import { HeightWatcher } from './http/height-watcher';
 import { ResponseCache, ResponseCacheOptions } from './http/response-cache';
+import { bytesTag, ifNoneMatchHits, Validators } from './http/validators';
+import { RenderCache, type RenderCacheOptions } from './presenters/render-cache';
+import { presentTxRows, renderTxRows } from './presenters/txs';
 import { createRepositories } from './repositories';
 import { registerAccountRoutes } from './routes/accounts';
 import { registerAssetRoutes } from './routes/assets';
@@ -32,6 +36,7 @@ import { registerTxRoutes } from './routes/txs';
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
 export const DEFAULT_RESPONSE_CACHE: ResponseCacheOptions = { maxBytes: 64 * 1024 * 1024, pollMs: 200 };
+export const DEFAULT_RENDER_CACHE: RenderCacheOptions = { maxBytes: 64 * 1024 * 1024 };
 export const DEFAULT_OPENAPI_PATH = path.resolve(__dirname, '..', 'openapi.yaml');
 
 export interface RestAppOptions {
@@ -53,6 +58,8 @@ export interface RestAppOptions {
   now?: () => number;
   /** answers kept per indexed height (http/response-cache.ts); false = none. Default 64 MiB, height polled every 200 ms */
   responseCache?: ResponseCacheOptions | false;
+  /** rendered JSON of committed txs, kept to be reused by every answer (presenters/render-cache.ts); false = none. Default 64 MiB */
+  renderCache?: RenderCacheOptions | false;
 }
 
 function checkOptions(o: RestAppOptions): void {
@@ -65,6 +72,17 @@ function checkOptions(o: RestAppOptions): void {
   const cache = o.responseCache;
   if (cache && !(cache.maxBytes > 0 && cache.pollMs > 0))
     throw new TypeError('createRestApp: responseCache needs maxBytes > 0 and pollMs > 0 (or false)');
+  if (o.renderCache && !(o.renderCache.maxBytes > 0))
+    throw new TypeError('createRestApp: renderCache needs maxBytes > 0 (or false)');
+}
+
+/** /openapi.yaml: changes only with a release, so revalidated on every use (ETag of its bytes). */
+function sendDocument(req: Request, res: Response, document: string): void {
+  const etag = bytesTag(Buffer.from(document));
+  res.setHeader('ETag', etag);
+  res.setHeader('Cache-Control', 'no-cache');
+  if (ifNoneMatchHits(req.headers['if-none-match'], etag)) return void res.status(304).end();
+  res.status(200).type('text/yaml; charset=utf-8').send(document);
 }
 
 export function createRestApp(options: RestAppOptions): Express {
@@ -75,31 +93,40 @@ export function createRestApp(options: RestAppOptions): Express {
   });
   const repos = createRepositories(options.schema);
   const cacheOptions = options.responseCache ?? DEFAULT_RESPONSE_CACHE;
-  const cache = cacheOptions
-    ? new ResponseCache(
-        async () => (await store.readOne((sql) => repos.status.progress(sql))).indexedHeight,
-        cacheOptions,
-      )
-    : undefined;
+  // polled at the response cache's interval (the default one when that cache is off)
+  const watcher = new HeightWatcher(
+    () => store.readOne((sql) => repos.status.head(sql)),
+    (cacheOptions || DEFAULT_RESPONSE_CACHE).pollMs,
+  );
+  const cache = cacheOptions ? new ResponseCache(watcher, cacheOptions) : undefined;
+  const renderOptions = options.renderCache ?? DEFAULT_RENDER_CACHE;
+  const rendered = renderOptions ? new RenderCache(renderOptions) : undefined;
+  if (rendered) watcher.onChange(rendered.onHeight);
+  const gasDenom = options.gasDenom ?? DEFAULT_CHAIN_CONFIG.gasDenom;
+  const validators = new Validators(watcher, { document: openapi, hrp: options.hrp, gasDenom });
 
   // paths are exactly the documented ones: /V1/Status or /v1/status/ are unknown paths (404)
   const router = Router({ caseSensitive: true, strict: true });
   const served = ['/openapi.yaml'];
   const ctx: RouteContext = {
-    get: jsonRoutes(router, cache, compileParameterChecks(openapi), served),
+    get: jsonRoutes(router, cache, compileParameterChecks(openapi), served, validators),
     store,
     repos,
     hrp: options.hrp,
-    gasDenom: options.gasDenom ?? DEFAULT_CHAIN_CONFIG.gasDenom,
+    gasDenom,
+    presentTxs: rendered ? (rows) => renderTxRows(rows, gasDenom, rendered) : (rows) => presentTxRows(rows, gasDenom),
+    rendered: (hash) => rendered?.has(hash) ?? false,
+    indexedHeight: () => watcher.current,
     now: options.now ?? Date.now,
   };
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('etag', false); // bodies are built per request from a moving store; no validators promised
+  // validators are the routes' own (http/validators.ts): Express's would hash every body, errors included
+  app.set('etag', false);
   app.set('query parser', 'simple'); // a repeated key becomes an array, which params.ts refuses
 
-  getOnly(router, '/openapi.yaml', (_req, res) => void res.status(200).type('text/yaml; charset=utf-8').send(openapi));
+  getOnly(router, '/openapi.yaml', (req, res) => sendDocument(req, res, openapi));
   for (const register of [
     registerStatusRoutes,
     registerBlockRoutes,

@@ -5,14 +5,26 @@
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isParamDecodeError, isSvcError } from '../../src/lib/errors';
-import { methodNotAllowed as allow, sendError } from '../../src/http/http-errors';
+import { methodNotAllowed as allow, sendError as send } from '../../src/http/http-errors';
+import { ERROR_CACHE_CONTROL } from './validators';
 
 export interface Logger {
   error(message: string, error?: unknown): void;
 }
 
+/** An error answer, never kept by a cache (a tx not found now may be found at the next block). */
+function sendError(...args: Parameters<typeof send>): void {
+  args[0].setHeader('Cache-Control', ERROR_CACHE_CONTROL);
+  send(...args);
+}
+
+const allowGet: RequestHandler = allow('GET');
+
 /** Any method but GET (and HEAD, which Express answers as GET) on a known path. */
-export const methodNotAllowed: RequestHandler = allow('GET');
+export const methodNotAllowed: RequestHandler = (req, res, next) => {
+  res.setHeader('Cache-Control', ERROR_CACHE_CONTROL);
+  return allowGet(req, res, next);
+};
 
 /** Every path no route knows. */
 export const notFound: RequestHandler = (_req, res) => sendError(res, 'not_found', 'not found');

@@ -12,6 +12,7 @@ import { toJson } from '../json';
 import type { paths } from '../openapi.generated';
 import { methodNotAllowed } from './errors';
 import type { CacheOutcome, ResponseCache } from './response-cache';
+import { bytesTag, IMMUTABLE_CACHE_CONTROL, ifNoneMatchHits, type Validators } from './validators';
 
 /** The `Cache-Status` name of this cache (RFC 9211). */
 const CACHE_NAME = 'svc-rest';
@@ -23,14 +24,32 @@ const CACHE_STATUS: Record<CacheOutcome, string> = {
   bypass: `${CACHE_NAME}; fwd=bypass`,
 };
 
-function sendJsonBytes(res: Response, body: Buffer, outcome?: CacheOutcome): void {
+/** ETag and Cache-Control of an answer (http/validators.ts); none where the app has no validators. */
+interface Validation {
+  etag: string;
+  cacheControl: string;
+}
+
+function sendJsonBytes(res: Response, body: Buffer, outcome?: CacheOutcome, validation?: Validation): void {
   const headers: Record<string, string | number> = {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': body.length,
   };
+  if (validation) {
+    headers.ETag = validation.etag;
+    headers['Cache-Control'] = validation.cacheControl;
+  }
   if (outcome) headers['Cache-Status'] = CACHE_STATUS[outcome];
   res.writeHead(200, headers);
   res.end(body); // Node writes no body for HEAD
+}
+
+/** 304: no body, the ETag and Cache-Control a 200 would carry (RFC 9110 15.4.5). */
+function sendNotModified(res: Response, validation: Validation, outcome?: CacheOutcome): void {
+  const headers: Record<string, string> = { ETag: validation.etag, 'Cache-Control': validation.cacheControl };
+  if (outcome) headers['Cache-Status'] = CACHE_STATUS[outcome];
+  res.writeHead(304, headers);
+  res.end();
 }
 
 /** A GET-only path: other methods get 405 with `Allow: GET` (openapi `methods`). */
@@ -45,12 +64,19 @@ export function getOnly(
     .all(methodNotAllowed);
 }
 
-export interface JsonRouteOptions {
+export interface JsonRouteOptions<P extends JsonPath> {
   /**
    * The answer depends only on rows the node writes (so it is fixed at one indexed height)
-   * and on the request URL: it may be served from the response cache.
+   * and on the request URL: it may be served from the response cache, and its ETag is
+   * derived from the height (http/validators.ts).
    */
   fixedPerHeight?: boolean;
+  /**
+   * The answer never changes once its resource exists (a committed tx, a block the node
+   * indexed): identity ETag, cached `immutable`. `exists` tells, without reading the store,
+   * that it exists now (false when it cannot tell), so a matching If-None-Match is 304 at once.
+   */
+  immutable?: { exists(req: ContractRequest<P>): boolean };
 }
 
 type GetOf<P extends keyof paths> = paths[P]['get'];
@@ -81,21 +107,59 @@ export function expressPath(documentPath: string): string {
 }
 
 /**
+ * The validation a request gets before its answer is made, when one can be known without
+ * reading the store: identity when the resource is known to exist, else the height tag.
+ */
+function validationBeforeAnswer<P extends JsonPath>(
+  validators: Validators,
+  req: Request,
+  options: JsonRouteOptions<P>,
+): Validation | undefined {
+  if (options.immutable) {
+    return options.immutable.exists(req as unknown as ContractRequest<P>)
+      ? { etag: validators.identityTag(req.path), cacheControl: IMMUTABLE_CACHE_CONTROL }
+      : undefined;
+  }
+  const height = validators.height;
+  if (!options.fixedPerHeight || height === undefined) return undefined;
+  return { etag: validators.heightTag(height, req.originalUrl), cacheControl: validators.headCacheControl() };
+}
+
+/** The validation of an answer made at `height` (the watcher's when the request started). */
+function validationOfAnswer<P extends JsonPath>(
+  validators: Validators,
+  req: Request,
+  options: JsonRouteOptions<P>,
+  height: number | undefined,
+  body: Buffer,
+): Validation {
+  if (options.immutable) return { etag: validators.identityTag(req.path), cacheControl: IMMUTABLE_CACHE_CONTROL };
+  const cacheControl = validators.headCacheControl();
+  // the height tag only when the height did not move while the answer was made (as the response cache keeps it)
+  if (options.fixedPerHeight && height !== undefined && validators.height === height)
+    return { etag: validators.heightTag(height, req.originalUrl), cacheControl };
+  return { etag: bytesTag(body), cacheControl };
+}
+
+/**
  * Registers JSON GET routes; answers of `fixedPerHeight` routes go through `cache` when there is
  * one. `served` collects the document paths registered, for the start-up check against openapi.yaml.
  * `checks` (src/http/openapi-params.ts, compiled from openapi.yaml) checks a route's path and query
- * values against the document's schemas after the route's hand parsers accepted them.
+ * values against the document's schemas after the route's hand parsers accepted them. With
+ * `validators` every 200 carries an ETag and Cache-Control, and a matching If-None-Match is
+ * answered 304 (before the answer is made when its tag is known without it).
  */
 export function jsonRoutes(
   router: Router,
   cache: ResponseCache | undefined,
   checks: ParameterChecks,
   served: string[] = [],
+  validators?: Validators,
 ) {
   return function getJson<P extends JsonPath>(
     path: P,
     answer: (req: ContractRequest<P>) => Promise<OkAnswer<P>>,
-    options: JsonRouteOptions = {},
+    options: JsonRouteOptions<P> = {},
   ): void {
     served.push(path);
     const check = checks('GET', path);
@@ -106,11 +170,25 @@ export function jsonRoutes(
         (message) => new InvalidInputError(message),
       );
     const compute = async (req: Request) => Buffer.from(toJson(await checkedAnswer(req)));
-    getOnly(router, expressPath(path), async (req, res) => {
-      if (!cache || !options.fixedPerHeight) return sendJsonBytes(res, await compute(req));
+    const made = async (req: Request): Promise<{ body: Buffer; outcome?: CacheOutcome }> => {
+      if (!cache || !options.fixedPerHeight) return { body: await compute(req) };
       // the raw URL: /v1/txs?limit=5 and /v1/txs?limit=05 are different keys with equal answers, which is only a miss
-      const { body, outcome } = await cache.answer(req.originalUrl, () => compute(req));
-      sendJsonBytes(res, body, outcome);
+      return cache.answer(req.originalUrl, () => compute(req));
+    };
+    getOnly(router, expressPath(path), async (req, res) => {
+      if (!validators) {
+        const { body, outcome } = await made(req);
+        return sendJsonBytes(res, body, outcome);
+      }
+      const ifNoneMatch = req.headers['if-none-match'];
+      const before = ifNoneMatch === undefined ? undefined : validationBeforeAnswer(validators, req, options);
+      if (before && ifNoneMatchHits(ifNoneMatch, before.etag)) return sendNotModified(res, before);
+      const height = validators.height;
+      const { body, outcome } = await made(req);
+      validators.start(); // after a request that reached the store: a refused one (400) starts nothing
+      const validation = validationOfAnswer(validators, req, options, height, body);
+      if (ifNoneMatchHits(ifNoneMatch, validation.etag)) return sendNotModified(res, validation, outcome);
+      sendJsonBytes(res, body, outcome, validation);
     });
   };
 }

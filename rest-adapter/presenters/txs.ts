@@ -1,6 +1,8 @@
 /** Tx and EVMTx objects (openapi `Tx`, `EVMTx`) from store rows; their events see events.ts. */
 import { presentEvents, txOrigin } from './events';
 import type { EvmRow, TxRow, TxWithEvmRow } from '../repositories/txs';
+import { RawJson, toJson } from '../json';
+import type { RenderCache } from './render-cache';
 import { formatTimestamp, passJson, toInt } from './values';
 import type { ApiSchema } from './contract';
 
@@ -53,7 +55,27 @@ function evmOf(r: TxWithEvmRow): EvmRow {
   };
 }
 
+function presentTxRow(r: TxWithEvmRow, gasDenom: string): ApiTx {
+  return presentTx(r, r.evm_eth_hash === null ? null : presentEvm(evmOf(r), gasDenom));
+}
+
 /** Each row as a full Tx: its events (stored with the row) by event_index, the EVM view joined in. */
 export function presentTxRows(rows: readonly TxWithEvmRow[], gasDenom: string): ApiTx[] {
-  return rows.map((r) => presentTx(r, r.evm_eth_hash === null ? null : presentEvm(evmOf(r), gasDenom)));
+  return rows.map((r) => presentTxRow(r, gasDenom));
+}
+
+/** What a kept rendering must have been made from: the row's place and time (render-cache.ts). */
+function stampOf(r: TxWithEvmRow): string {
+  return `${r.height}:${r.tx_index}:${r.block_time}`;
+}
+
+/**
+ * presentTxRows, with each Tx rendered to JSON text once per tx and kept in `cache`: the
+ * answer's toJson splices the kept text in (RawJson), which writes the same bytes as the
+ * object would (JSON.stringify adds no whitespace, and a Tx holds no bigint).
+ */
+export function renderTxRows(rows: readonly TxWithEvmRow[], gasDenom: string, cache: RenderCache): ApiTx[] {
+  return rows.map(
+    (r) => new RawJson(cache.text(r.hash, stampOf(r), () => toJson(presentTxRow(r, gasDenom)))) as unknown as ApiTx,
+  );
 }

@@ -4,8 +4,15 @@ import { parseHeight, parseLimit, queryValue } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { presentBlock } from '../presenters/blocks';
 import { BLOCK_LEVEL, presentEvents } from '../presenters/events';
-import { presentTxRows } from '../presenters/txs';
 import type { RouteContext } from './context';
+
+/** Whether the node has indexed the block a path names, as the app's height watcher knows it (false when unknown). */
+function indexedBlock(raw: string, ctx: RouteContext): boolean {
+  const indexed = ctx.indexedHeight();
+  if (indexed === undefined || !/^[0-9]{1,15}$/.test(raw)) return false;
+  const height = Number(raw);
+  return height > 0 && height <= indexed;
+}
 
 export function registerBlockRoutes(ctx: RouteContext): void {
   const { blocks, txs } = ctx.repos;
@@ -30,10 +37,10 @@ export function registerBlockRoutes(ctx: RouteContext): void {
       if (height === 0n || height > BigInt(indexedHeight) || !block) throw new NotFoundError('block not found');
       return {
         block: presentBlock(block),
-        txs: presentTxRows(blockTxs, ctx.gasDenom),
+        txs: ctx.presentTxs(blockTxs),
         events: presentEvents(block.events, BLOCK_LEVEL),
       };
     },
-    { fixedPerHeight: true },
+    { fixedPerHeight: true, immutable: { exists: (req) => indexedBlock(String(req.params.height), ctx) } },
   );
 }

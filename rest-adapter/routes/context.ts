@@ -2,6 +2,8 @@
 import type { Store } from '../db/sql';
 import type { GetJson } from '../http/respond';
 import type { Repositories } from '../repositories';
+import type { ApiTx } from '../presenters/txs';
+import type { TxWithEvmRow } from '../repositories/txs';
 
 export interface RouteContext {
   /** registers a JSON GET route (http/respond.ts) */
@@ -12,6 +14,12 @@ export interface RouteContext {
   hrp: string;
   /** gas denom, the denom of an EVM tx's `value` */
   gasDenom: string;
+  /** tx rows as Tx objects, each rendered once and reused while the render cache keeps it (presenters/render-cache.ts) */
+  presentTxs(rows: readonly TxWithEvmRow[]): ApiTx[];
+  /** whether the render cache holds the tx of this (upper-case) hash: it was committed, without a store read */
+  rendered(hash: string): boolean;
+  /** the indexed height as the app's HeightWatcher knows it (undefined before its first poll) */
+  indexedHeight(): number | undefined;
   /** wall clock (ms), injectable for tests */
   now(): number;
 }

@@ -2,7 +2,6 @@
 import { DEFAULT_STATS_LIMIT, parseLimit, queryValue } from '../http/params';
 import { dailySeries, dailyWindow, presentStatus, utcDay } from '../presenters/status';
 import { timestampMs } from '../presenters/values';
-import { presentTxRows } from '../presenters/txs';
 import type { RouteContext } from './context';
 
 export function registerStatusRoutes(ctx: RouteContext): void {
@@ -24,7 +23,7 @@ export function registerStatusRoutes(ctx: RouteContext): void {
       return {
         indexed_height: read.indexedHeight,
         tx_count: read.totals?.tx_count ?? 0,
-        latest_txs: presentTxRows(read.latest, ctx.gasDenom),
+        latest_txs: ctx.presentTxs(read.latest),
         tx_daily: dailySeries(days, read.days),
       };
     },

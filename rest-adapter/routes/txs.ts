@@ -2,8 +2,17 @@
 import { NotFoundError } from '../../src/lib/errors';
 import { parseLimit, parseMethod, parseTxHash, queryValue } from '../http/params';
 import { decodeTxCursor, txPageOf, txPageRequest } from '../paging/tx-pages';
-import { presentTxRows } from '../presenters/txs';
 import type { RouteContext } from './context';
+
+/** The upper-case consensus hash a tx path names; '' for an eth hash or anything else. */
+function consensusHash(raw: string): string {
+  try {
+    const query = parseTxHash(raw);
+    return query.kind === 'consensus' ? query.hash : '';
+  } catch {
+    return '';
+  }
+}
 
 export function registerTxRoutes(ctx: RouteContext): void {
   const { txs } = ctx.repos;
@@ -18,7 +27,7 @@ export function registerTxRoutes(ctx: RouteContext): void {
       const read = await ctx.store.readOne((sql) => txs.page(sql, method, request));
       const page = txPageOf(request, read);
       return {
-        txs: presentTxRows(page.rows, ctx.gasDenom),
+        txs: ctx.presentTxs(page.rows),
         total: read.total,
         next_cursor: page.nextCursor,
         prev_cursor: page.prevCursor,
@@ -37,8 +46,8 @@ export function registerTxRoutes(ctx: RouteContext): void {
         query.kind === 'consensus' ? txs.byHash(sql, query.hash) : txs.byEthHash(sql, query.hash),
       );
       if (!row) throw new NotFoundError('tx not found');
-      return presentTxRows([row], ctx.gasDenom)[0];
+      return ctx.presentTxs([row])[0];
     },
-    { fixedPerHeight: true },
+    { fixedPerHeight: true, immutable: { exists: (req) => ctx.rendered(consensusHash(String(req.params.hash))) } },
   );
 }

@@ -1,0 +1,104 @@
+/**
+ * Rendered JSON text of committed things, made once and reused by every answer that
+ * includes them: a committed tx never changes, so its Tx object (decoded events, EVM view,
+ * messages) is the same text in a tx-by-hash answer, every /v1/txs page, a block and
+ * /v1/stats. Pages are then assembled from the kept fragments (json.ts splices RawJson).
+ *
+ * Kept per identity key (the tx hash) with a stamp of the row it was rendered from (height,
+ * tx_index, block time): a hit needs the same stamp, so a tx re-indexed elsewhere after a
+ * rewind is rendered again. A rewind or reindex (the indexed height going down, seen by the
+ * app's HeightWatcher) empties it as well. Least recently used first out, bounded by
+ * `maxBytes` of text (characters: the JSON is ASCII but for rare non-ASCII strings) plus
+ * ENTRY_OVERHEAD per entry.
+ */
+
+export interface RenderCacheOptions {
+  /** bytes of rendered text kept (least recently used go first) */
+  maxBytes: number;
+}
+
+interface Rendered {
+  stamp: string;
+  text: string;
+}
+
+/** Bytes counted per entry beside its text and key (Map slot, entry object, stamp). */
+export const ENTRY_OVERHEAD = 96;
+/** The largest single text kept, as a share of maxBytes (one huge tx must not flush the rest). */
+const MAX_ENTRY_SHARE = 8;
+
+export class RenderCache {
+  private entries = new Map<string, Rendered>();
+  private bytes = 0;
+  private hitCount = 0;
+  private missCount = 0;
+
+  constructor(private readonly options: RenderCacheOptions) {}
+
+  /** Bytes counted now. */
+  get size(): number {
+    return this.bytes;
+  }
+
+  /** Entries kept now. */
+  get count(): number {
+    return this.entries.size;
+  }
+
+  /** Hits and misses since start (tests, benchmarks). */
+  get stats(): { hits: number; misses: number } {
+    return { hits: this.hitCount, misses: this.missCount };
+  }
+
+  /** Whether a text is kept for `key` (of any stamp): the thing was committed when it was rendered. */
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  /** The text kept for `key` if it was rendered from a row of the same `stamp`; else render, keep and return it. */
+  text(key: string, stamp: string, render: () => string): string {
+    const kept = this.entries.get(key);
+    if (kept !== undefined && kept.stamp === stamp) {
+      this.entries.delete(key); // most recently used goes last
+      this.entries.set(key, kept);
+      this.hitCount++;
+      return kept.text;
+    }
+    this.missCount++;
+    const text = render();
+    if (kept !== undefined) this.drop(key, kept);
+    this.keep(key, { stamp, text });
+    return text;
+  }
+
+  /** Forgets everything (a rewind). */
+  clear(): void {
+    this.entries = new Map();
+    this.bytes = 0;
+  }
+
+  /** HeightWatcher listener: a lower indexed height than before is a rewind or reindex. */
+  readonly onHeight = (height: number | undefined, previous: number | undefined): void => {
+    if (height !== undefined && previous !== undefined && height < previous) this.clear();
+  };
+
+  private cost(key: string, r: Rendered): number {
+    return key.length + r.stamp.length + r.text.length + ENTRY_OVERHEAD;
+  }
+
+  private drop(key: string, r: Rendered): void {
+    this.entries.delete(key);
+    this.bytes -= this.cost(key, r);
+  }
+
+  private keep(key: string, r: Rendered): void {
+    const cost = this.cost(key, r);
+    if (cost > this.options.maxBytes / MAX_ENTRY_SHARE) return;
+    this.entries.set(key, r);
+    this.bytes += cost;
+    for (const [oldest, kept] of this.entries) {
+      if (this.bytes <= this.options.maxBytes) break;
+      this.drop(oldest, kept);
+    }
+  }
+}
