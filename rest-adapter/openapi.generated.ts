@@ -1514,6 +1514,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description 304 Not Modified: the `If-None-Match` header matched the current answer's `ETag`. No body; the `ETag` and `Cache-Control` a 200 would carry. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description 400 bad_request, a malformed input: `limit` not an integer or outside 1..100; a malformed or foreign `cursor`; a malformed asset id, kind, numeric id, hash, address or height in the path; an unknown `status` filter value; a `method` filter not of the form `/<pkg>.<Msg>`; an `asset` filter not 64 lower-case hex; a `message_id` filter not `0x` + 64 hex; a malformed `party`/`account` address; a known query parameter given twice. Unknown query parameters are ignored. */
         BadRequest: {
             headers: {
@@ -1571,11 +1580,17 @@ export interface components {
         AddressPath: string;
         /** @description Numeric id (uint64), a non-negative base-10 integer (else 400). A well-formed id of nothing → 404. */
         IdPath: number;
+        /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+        IfNoneMatch: string;
     };
     requestBodies: never;
     headers: {
         /** @description The methods the path accepts. */
         Allow: "GET";
+        /** @description Strong entity tag of this answer (RFC 9110 8.8.3), opaque. Sent with every 200 and repeated on 304; send it back in `If-None-Match`. See x-design-choices `validators`. */
+        ETag: string;
+        /** @description How long the answer may be kept (RFC 9111). `public, max-age=31536000, immutable` for a tx by hash and a block by height, which never change once they exist; `public, max-age=<s>` for every other answer, `<s>` = one block interval (the median of the latest block intervals, whole seconds, so 0 on a chain faster than a block a second); `no-cache` for /openapi.yaml. Error answers carry `no-store`. See x-design-choices `validators`. */
+        CacheControl: string;
     };
     pathItems: never;
 }
@@ -1584,7 +1599,10 @@ export interface operations {
     getOpenApi: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1593,19 +1611,25 @@ export interface operations {
             /** @description This document. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/yaml": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             500: components["responses"]["Internal"];
         };
     };
     getStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1614,12 +1638,15 @@ export interface operations {
             /** @description Status. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Status"];
                 };
             };
+            304: components["responses"]["NotModified"];
             500: components["responses"]["Internal"];
         };
     };
@@ -1629,7 +1656,10 @@ export interface operations {
                 /** @description Number of latest transactions in `latest_txs`, a base-10 integer 1..100; default 6. Otherwise → 400 bad_request. */
                 limit?: components["parameters"]["StatsLimit"];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1638,12 +1668,15 @@ export interface operations {
             /** @description Stats. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Stats"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             500: components["responses"]["Internal"];
         };
@@ -1656,7 +1689,10 @@ export interface operations {
                 /** @description Opaque cursor from a previous answer of the same list (`next_cursor`; for /v1/txs also `prev_cursor` or `last_cursor`); repeat the same filters and `limit`. Absent or empty = first page. Malformed, or from another list → 400 bad_request. Today base64url of at most 512 characters; do not parse it. */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1665,12 +1701,15 @@ export interface operations {
             /** @description A page of blocks. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BlockPage"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             500: components["responses"]["Internal"];
         };
@@ -1678,7 +1717,10 @@ export interface operations {
     getBlock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Block height, a non-negative base-10 integer (else 400). Above the indexed height, or 0 → 404. */
                 height: components["parameters"]["HeightPath"];
@@ -1690,12 +1732,15 @@ export interface operations {
             /** @description The block. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BlockDetail"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
@@ -1711,7 +1756,10 @@ export interface operations {
                 /** @description Type URL of the first message, form `/<pkg>.<Msg>` (for example `/svc.rights.v1.MsgTransfer`, `/ethermint.evm.v1.MsgEthereumTx`). Any other form gives 400; a well-formed type URL nobody used gives an empty page with total 0. */
                 method?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1720,12 +1768,15 @@ export interface operations {
             /** @description A page of transactions. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TxPage"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             500: components["responses"]["Internal"];
         };
@@ -1733,7 +1784,10 @@ export interface operations {
     getTx: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Consensus hash (64 hex characters, case-insensitive) or eth hash of a MsgEthereumTx (`0x` + 64 hex, case-insensitive). Any other shape → 400; a well-formed hash of no indexed tx → 404. */
                 hash: components["parameters"]["TxHashPath"];
@@ -1745,12 +1799,15 @@ export interface operations {
             /** @description The transaction (a bare Tx, no envelope). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Tx"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
@@ -1764,7 +1821,10 @@ export interface operations {
                 /** @description Opaque cursor from a previous answer of the same list (`next_cursor`; for /v1/txs also `prev_cursor` or `last_cursor`); repeat the same filters and `limit`. Absent or empty = first page. Malformed, or from another list → 400 bad_request. Today base64url of at most 512 characters; do not parse it. */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1773,12 +1833,15 @@ export interface operations {
             /** @description A page of assets. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssetPage"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             500: components["responses"]["Internal"];
         };
@@ -1786,7 +1849,10 @@ export interface operations {
     getAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Asset id, 64 lower-case hex characters (else 400). A well-formed id of no asset → 404. */
                 id: components["parameters"]["AssetIdPath"];
@@ -1798,12 +1864,15 @@ export interface operations {
             /** @description The asset. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
@@ -1812,7 +1881,10 @@ export interface operations {
     getAssetGraph: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Asset id, 64 lower-case hex characters (else 400). A well-formed id of no asset → 404. */
                 id: components["parameters"]["AssetIdPath"];
@@ -1824,12 +1896,15 @@ export interface operations {
             /** @description The graph. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssetGraph"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
@@ -1843,7 +1918,10 @@ export interface operations {
                 /** @description Opaque cursor from a previous answer of the same list (`next_cursor`; for /v1/txs also `prev_cursor` or `last_cursor`); repeat the same filters and `limit`. Absent or empty = first page. Malformed, or from another list → 400 bad_request. Today base64url of at most 512 characters; do not parse it. */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Asset id, 64 lower-case hex characters (else 400). A well-formed id of no asset → 404. */
                 id: components["parameters"]["AssetIdPath"];
@@ -1857,12 +1935,15 @@ export interface operations {
             /** @description A page of holders. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["HolderPage"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
@@ -1876,7 +1957,10 @@ export interface operations {
                 /** @description Opaque cursor from a previous answer of the same list (`next_cursor`; for /v1/txs also `prev_cursor` or `last_cursor`); repeat the same filters and `limit`. Absent or empty = first page. Malformed, or from another list → 400 bad_request. Today base64url of at most 512 characters; do not parse it. */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Asset id, 64 lower-case hex characters (else 400). A well-formed id of no asset → 404. */
                 id: components["parameters"]["AssetIdPath"];
@@ -1888,12 +1972,15 @@ export interface operations {
             /** @description A page of distributions. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DistributionPage"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
@@ -1902,7 +1989,10 @@ export interface operations {
     getAssetLiquidation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Asset id, 64 lower-case hex characters (else 400). A well-formed id of no asset → 404. */
                 id: components["parameters"]["AssetIdPath"];
@@ -1914,12 +2004,15 @@ export interface operations {
             /** @description The liquidation data (no envelope). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssetLiquidation"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
@@ -1933,7 +2026,10 @@ export interface operations {
                 /** @description Opaque cursor from a previous answer of the same list (`next_cursor`; for /v1/txs also `prev_cursor` or `last_cursor`); repeat the same filters and `limit`. Absent or empty = first page. Malformed, or from another list → 400 bad_request. Today base64url of at most 512 characters; do not parse it. */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Asset id, 64 lower-case hex characters (else 400). A well-formed id of no asset → 404. */
                 id: components["parameters"]["AssetIdPath"];
@@ -1945,12 +2041,15 @@ export interface operations {
             /** @description A page of activity events. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssetActivityPage"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
@@ -1959,7 +2058,10 @@ export interface operations {
     getAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Account address: bech32 `<hrp>1…` (20- or 32-byte account, all lower or all upper case) or `0x` + 40 hex of a 20-byte key (EIP-55 checked when mixed case). Anything else → 400. Answers carry the canonical lower-case bech32. */
                 addr: components["parameters"]["AddressPath"];
@@ -1971,12 +2073,15 @@ export interface operations {
             /** @description The account (no envelope). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Account"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             500: components["responses"]["Internal"];
         };
@@ -1984,7 +2089,10 @@ export interface operations {
     getAccountAttestations: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Account address: bech32 `<hrp>1…` (20- or 32-byte account, all lower or all upper case) or `0x` + 40 hex of a 20-byte key (EIP-55 checked when mixed case). Anything else → 400. Answers carry the canonical lower-case bech32. */
                 addr: components["parameters"]["AddressPath"];
@@ -1996,12 +2104,15 @@ export interface operations {
             /** @description The attestations. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AccountAttestations"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             500: components["responses"]["Internal"];
         };
@@ -2014,7 +2125,10 @@ export interface operations {
                 /** @description Opaque cursor from a previous answer of the same list (`next_cursor`; for /v1/txs also `prev_cursor` or `last_cursor`); repeat the same filters and `limit`. Absent or empty = first page. Malformed, or from another list → 400 bad_request. Today base64url of at most 512 characters; do not parse it. */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Account address: bech32 `<hrp>1…` (20- or 32-byte account, all lower or all upper case) or `0x` + 40 hex of a 20-byte key (EIP-55 checked when mixed case). Anything else → 400. Answers carry the canonical lower-case bech32. */
                 addr: components["parameters"]["AddressPath"];
@@ -2026,12 +2140,15 @@ export interface operations {
             /** @description A page of activity events. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AccountActivityPage"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             500: components["responses"]["Internal"];
         };
@@ -2039,7 +2156,10 @@ export interface operations {
     getAttester: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Account address: bech32 `<hrp>1…` (20- or 32-byte account, all lower or all upper case) or `0x` + 40 hex of a 20-byte key (EIP-55 checked when mixed case). Anything else → 400. Answers carry the canonical lower-case bech32. */
                 addr: components["parameters"]["AddressPath"];
@@ -2051,12 +2171,15 @@ export interface operations {
             /** @description The attester aggregates. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AttesterSummary"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             500: components["responses"]["Internal"];
         };
@@ -2073,7 +2196,10 @@ export interface operations {
                 /** @description Opaque cursor from a previous answer of the same list (`next_cursor`; for /v1/txs also `prev_cursor` or `last_cursor`); repeat the same filters and `limit`. Absent or empty = first page. Malformed, or from another list → 400 bad_request. Today base64url of at most 512 characters; do not parse it. */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2082,12 +2208,15 @@ export interface operations {
             /** @description A page of settlements. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SettlementPage"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             500: components["responses"]["Internal"];
         };
@@ -2095,7 +2224,10 @@ export interface operations {
     getSettlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Numeric id (uint64), a non-negative base-10 integer (else 400). A well-formed id of nothing → 404. */
                 id: components["parameters"]["IdPath"];
@@ -2107,12 +2239,15 @@ export interface operations {
             /** @description The settlement. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SettlementResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
@@ -2121,7 +2256,10 @@ export interface operations {
     getEncumbrance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Numeric id (uint64), a non-negative base-10 integer (else 400). A well-formed id of nothing → 404. */
                 id: components["parameters"]["IdPath"];
@@ -2133,12 +2271,15 @@ export interface operations {
             /** @description The encumbrance. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EncumbranceResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
@@ -2147,7 +2288,10 @@ export interface operations {
     getDelegation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Numeric id (uint64), a non-negative base-10 integer (else 400). A well-formed id of nothing → 404. */
                 id: components["parameters"]["IdPath"];
@@ -2159,12 +2303,15 @@ export interface operations {
             /** @description The delegation. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DelegationResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
@@ -2173,7 +2320,10 @@ export interface operations {
     listBridgeRoutes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2182,19 +2332,25 @@ export interface operations {
             /** @description The routes. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BridgeRouteList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             500: components["responses"]["Internal"];
         };
     };
     getBridgeRoute: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Route id (any string; an unknown id gives 404). */
                 id: string;
@@ -2206,12 +2362,15 @@ export interface operations {
             /** @description The route. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BridgeRouteResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
         };
@@ -2232,7 +2391,10 @@ export interface operations {
                 /** @description Opaque cursor from a previous answer of the same list (`next_cursor`; for /v1/txs also `prev_cursor` or `last_cursor`); repeat the same filters and `limit`. Absent or empty = first page. Malformed, or from another list → 400 bad_request. Today base64url of at most 512 characters; do not parse it. */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2241,12 +2403,15 @@ export interface operations {
             /** @description A page of transfers. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BridgeTransferPage"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             500: components["responses"]["Internal"];
         };
@@ -2254,7 +2419,10 @@ export interface operations {
     lookup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Free-form search string. */
                 q: string;
@@ -2266,12 +2434,15 @@ export interface operations {
             /** @description The candidates. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["LookupResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
         };
@@ -2282,7 +2453,10 @@ export interface operations {
                 /** @description Asset id, 64 lower-case hex; anything else → 400. */
                 asset?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2291,12 +2465,15 @@ export interface operations {
             /** @description The checks. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["InvariantsResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             500: components["responses"]["Internal"];
         };

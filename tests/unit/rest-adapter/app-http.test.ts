@@ -81,6 +81,7 @@ describe('rest-adapter HTTP layer', () => {
     const r = await call('GET', path);
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: expect.any(String), code: 'bad_request' });
+    expect([r.headers.get('cache-control'), r.headers.get('etag')]).toEqual(['no-store', null]);
     expect(pool.connects).toBe(before);
   });
 
@@ -98,6 +99,7 @@ describe('rest-adapter HTTP layer', () => {
       const r = await call(method, path);
       expect(r.status).toBe(404);
       expect(r.body).toEqual({ error: 'not found', code: 'not_found' });
+      expect(r.headers.get('cache-control')).toBe('no-store');
     }
   });
 
@@ -107,6 +109,7 @@ describe('rest-adapter HTTP layer', () => {
         const r = await call(method, path);
         expect(r.status).toBe(405);
         expect(r.headers.get('allow')).toBe('GET');
+        expect(r.headers.get('cache-control')).toBe('no-store');
         expect(r.body).toEqual({ error: 'method not allowed', code: 'method_not_allowed' });
       }
     }
@@ -137,6 +140,9 @@ describe('rest-adapter HTTP layer', () => {
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/^text\/yaml/);
     expect(r.text).toBe(fs.readFileSync(DEFAULT_OPENAPI_PATH, 'utf8'));
+    expect(r.headers.get('cache-control')).toBe('no-cache');
+    const again = await call('GET', '/openapi.yaml', { 'If-None-Match': r.headers.get('etag')! });
+    expect([again.status, again.text, again.headers.get('etag')]).toEqual([304, '', r.headers.get('etag')]);
   });
 
   it('answers a store failure with a bare 500 and logs the cause server-side', async () => {
@@ -144,6 +150,7 @@ describe('rest-adapter HTTP layer', () => {
     const r = await call('GET', '/v1/txs/' + 'AB'.repeat(32));
     expect(r.status).toBe(500);
     expect(r.body).toEqual({ error: 'internal error', code: 'internal' });
+    expect(r.headers.get('cache-control')).toBe('no-store');
     expect(r.text).not.toMatch(/relation|SELECT|svc|stack|at /);
     expect(logged).toEqual([SQL_ERROR]);
   });
