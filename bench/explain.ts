@@ -69,12 +69,13 @@ export async function explainEndpoints(databaseUrl: string, list: Endpoint[]): P
   base.on('error', () => undefined);
   const recorded: Recorded[] = [];
   let current = '';
-  // no response cache: every request must reach the store, and the cache's height poller would be recorded too
+  // no response cache: every request must reach the store; no height poller: it would be recorded too
   const app = createRestApp({
     pool: recordingPool(base, recorded, () => current),
     schema: SCHEMA,
     hrp: 'svc',
     responseCache: false,
+    heightWatch: false,
   });
   const server = await new Promise<import('http').Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

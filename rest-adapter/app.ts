@@ -58,6 +58,12 @@ export interface RestAppOptions {
   now?: () => number;
   /** answers kept per indexed height (http/response-cache.ts); false = none. Default 64 MiB, height polled every 200 ms */
   responseCache?: ResponseCacheOptions | false;
+  /**
+   * false: the indexed height is never read in the background (for tools that record every
+   * statement a request sends); needs `responseCache: false`. Head answers then carry tags of
+   * their bytes and max-age=0, and the render cache relies on its stamps alone. Default true.
+   */
+  heightWatch?: boolean;
   /** rendered JSON of committed txs, kept to be reused by every answer (presenters/render-cache.ts); false = none. Default 64 MiB */
   renderCache?: RenderCacheOptions | false;
 }
@@ -72,6 +78,8 @@ function checkOptions(o: RestAppOptions): void {
   const cache = o.responseCache;
   if (cache && !(cache.maxBytes > 0 && cache.pollMs > 0))
     throw new TypeError('createRestApp: responseCache needs maxBytes > 0 and pollMs > 0 (or false)');
+  if (o.heightWatch === false && o.responseCache !== false)
+    throw new TypeError('createRestApp: heightWatch: false needs responseCache: false (the cache is kept per height)');
   if (o.renderCache && !(o.renderCache.maxBytes > 0))
     throw new TypeError('createRestApp: renderCache needs maxBytes > 0 (or false)');
 }
@@ -96,7 +104,7 @@ export function createRestApp(options: RestAppOptions): Express {
   // polled at the response cache's interval (the default one when that cache is off)
   const watcher = new HeightWatcher(
     () => store.readOne((sql) => repos.status.head(sql)),
-    (cacheOptions || DEFAULT_RESPONSE_CACHE).pollMs,
+    options.heightWatch === false ? false : (cacheOptions || DEFAULT_RESPONSE_CACHE).pollMs,
   );
   const cache = cacheOptions ? new ResponseCache(watcher, cacheOptions) : undefined;
   const renderOptions = options.renderCache ?? DEFAULT_RENDER_CACHE;

@@ -23,7 +23,8 @@ export class HeightWatcher {
 
   constructor(
     private readonly read: () => Promise<HeadReading>,
-    private readonly pollMs: number,
+    /** false: never reads (tools that record every statement); the height then stays unknown */
+    private readonly pollMs: number | false,
   ) {}
 
   /** The indexed height; undefined before the first poll or after a failed one. */
@@ -43,7 +44,7 @@ export class HeightWatcher {
 
   /** Starts the background polls (once). */
   start(): void {
-    if (this.timer) return;
+    if (this.timer || this.pollMs === false) return;
     this.timer = setInterval(() => void this.poll(), this.pollMs);
     this.timer.unref(); // never what keeps a process alive
     void this.poll();

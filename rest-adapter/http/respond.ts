@@ -12,7 +12,7 @@ import { toJson } from '../json';
 import type { paths } from '../openapi.generated';
 import { methodNotAllowed } from './errors';
 import type { CacheOutcome, ResponseCache } from './response-cache';
-import { bytesTag, IMMUTABLE_CACHE_CONTROL, ifNoneMatchHits, type Validators } from './validators';
+import { bytesTag, IMMUTABLE_CACHE_CONTROL, ifNoneMatchHits, namesTag, type Validators } from './validators';
 
 /** The `Cache-Status` name of this cache (RFC 9211). */
 const CACHE_NAME = 'svc-rest';
@@ -108,21 +108,27 @@ export function expressPath(documentPath: string): string {
 
 /**
  * The validation a request gets before its answer is made, when one can be known without
- * reading the store: identity when the resource is known to exist, else the height tag.
+ * reading the store: identity when the resource is known to exist (`known`: so `*` matches
+ * too), else the height tag (whether the URL has a 200 answer is not known: only the tag
+ * itself matches).
  */
 function validationBeforeAnswer<P extends JsonPath>(
   validators: Validators,
   req: Request,
   options: JsonRouteOptions<P>,
-): Validation | undefined {
+): (Validation & { known: boolean }) | undefined {
   if (options.immutable) {
     return options.immutable.exists(req as unknown as ContractRequest<P>)
-      ? { etag: validators.identityTag(req.path), cacheControl: IMMUTABLE_CACHE_CONTROL }
+      ? { etag: validators.identityTag(req.path), cacheControl: IMMUTABLE_CACHE_CONTROL, known: true }
       : undefined;
   }
   const height = validators.height;
   if (!options.fixedPerHeight || height === undefined) return undefined;
-  return { etag: validators.heightTag(height, req.originalUrl), cacheControl: validators.headCacheControl() };
+  return {
+    etag: validators.heightTag(height, req.originalUrl),
+    cacheControl: validators.headCacheControl(),
+    known: false,
+  };
 }
 
 /** The validation of an answer made at `height` (the watcher's when the request started). */
@@ -182,7 +188,8 @@ export function jsonRoutes(
       }
       const ifNoneMatch = req.headers['if-none-match'];
       const before = ifNoneMatch === undefined ? undefined : validationBeforeAnswer(validators, req, options);
-      if (before && ifNoneMatchHits(ifNoneMatch, before.etag)) return sendNotModified(res, before);
+      if (before && (before.known ? ifNoneMatchHits : namesTag)(ifNoneMatch, before.etag))
+        return sendNotModified(res, before);
       const height = validators.height;
       const { body, outcome } = await made(req);
       validators.start(); // after a request that reached the store: a refused one (400) starts nothing

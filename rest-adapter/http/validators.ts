@@ -37,6 +37,15 @@ const ENTITY_TAG_RE = /(?:W\/)?"([\x21\x23-\x7e\x80-\xff]*)"/g;
 export function ifNoneMatchHits(fieldValue: string | undefined, etag: string): boolean {
   if (fieldValue === undefined) return false;
   if (fieldValue.trim() === '*') return true;
+  return namesTag(fieldValue, etag);
+}
+
+/**
+ * Whether an If-None-Match field value names `etag` itself (`*` does not): before an answer
+ * is made, only a tag the client was given with a 200 of this URL tells that one exists.
+ */
+export function namesTag(fieldValue: string | undefined, etag: string): boolean {
+  if (fieldValue === undefined) return false;
   const opaque = etag.replace(/^W\//, '');
   for (const m of fieldValue.matchAll(ENTITY_TAG_RE)) if (`"${m[1]}"` === opaque) return true;
   return false;

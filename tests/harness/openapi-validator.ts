@@ -157,7 +157,8 @@ export function loadOpenApiValidator(file: string = OPENAPI_FILE): OpenApiValida
     }
     const contentType = (r.headers['content-type'] ?? '').split(';')[0].trim();
     const media = response.content?.[contentType];
-    if (!media)
+    const bodiless = response.content === undefined && contentType === '' && (r.body === undefined || r.body === '');
+    if (!media && !bodiless)
       problems.push(
         `content-type ${contentType || '(none)'} not documented (${Object.keys(response.content ?? {}).join(', ')})`,
       );

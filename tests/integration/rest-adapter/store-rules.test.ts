@@ -124,8 +124,8 @@ describe('store rules on a copy of the node-built store', () => {
 
     const recording = recordingPool(store.pool);
     sessions = recording.sessions;
-    // no response cache here: its height poller would use the recorded pool too (it has its own tests below)
-    const app = createRestApp({ pool: recording.pool, schema, hrp: 'svc', responseCache: false });
+    // no response cache and no height poller here: the poller would use the recorded pool too (the cache has its own tests below)
+    const app = createRestApp({ pool: recording.pool, schema, hrp: 'svc', responseCache: false, heightWatch: false });
     server = await new Promise((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
@@ -339,6 +339,159 @@ describe('store rules on a copy of the node-built store', () => {
         expect(JSON.parse((await raw('/v1/invariants')).text).checks.length).toBe(before + 1); // seen at once, same height
       } finally {
         await q(`DELETE FROM $S.invariant_checks WHERE id = 'cache-test'`);
+      }
+    });
+  });
+
+  describe('validators (ETag, If-None-Match, Cache-Control) and the render cache', () => {
+    const FIXED_NOW_MS = Date.UTC(2030, 0, 1); // wall_clock_lag_seconds of /v1/status stays the same
+    const q = (text: string, values?: unknown[]) => store.pool.query(text.replace(/\$S/g, quote(schema)), values);
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    let warm: { server: Server; base: string; sessions: string[][] };
+    let cold: { server: Server; base: string };
+    let txHash: string;
+    let blockHeight: number;
+
+    async function listen(app: ReturnType<typeof createRestApp>) {
+      const server: Server = await new Promise((resolve) => {
+        const s = app.listen(0, '127.0.0.1', () => resolve(s));
+      });
+      return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    }
+
+    beforeAll(async () => {
+      const recording = recordingPool(store.pool);
+      const warmApp = createRestApp({
+        pool: recording.pool,
+        schema,
+        hrp: 'svc',
+        now: () => FIXED_NOW_MS,
+        responseCache: { maxBytes: 8 << 20, pollMs: 50 },
+      });
+      warm = { ...(await listen(warmApp)), sessions: recording.sessions };
+      cold = await listen(
+        createRestApp({
+          pool: store.pool,
+          schema,
+          hrp: 'svc',
+          now: () => FIXED_NOW_MS,
+          responseCache: false,
+          renderCache: false,
+        }),
+      );
+      const newest = JSON.parse(await (await fetch(`${cold.base}/v1/txs?limit=1`)).text()).txs[0];
+      txHash = newest.hash;
+      blockHeight = newest.height;
+    });
+
+    afterAll(async () => {
+      for (const s of [warm?.server, cold?.server]) await new Promise<void>((resolve) => s?.close(() => resolve()));
+    });
+
+    async function call(baseUrl: string, path: string, headers: Record<string, string> = {}) {
+      const res = await fetch(baseUrl + path, { headers });
+      const text = await res.text();
+      const seen: Record<string, string> = {};
+      res.headers.forEach((v, k) => (seen[k] = v));
+      openapi.check({
+        method: 'GET',
+        path,
+        status: res.status,
+        headers: seen,
+        body: text === '' ? '' : JSON.parse(text),
+      });
+      return { status: res.status, etag: seen.etag, cacheControl: seen['cache-control'], text };
+    }
+
+    /** Requests that read the store, the height watcher's polls left out. */
+    const storeReads = () =>
+      warm.sessions.filter((statements) => !statements.some((t) => t.includes('percentile_cont')));
+
+    /** The first answer once the watcher knows the height (a head answer's tag then names it). */
+    async function atKnownHeight(path: string) {
+      for (let i = 0; i < 200; i++) {
+        const r = await call(warm.base, path);
+        if (/^"h\d+\./.test(r.etag)) return r;
+        await sleep(10);
+      }
+      throw new Error('the watcher never learned the indexed height');
+    }
+
+    it('bodies are the same bytes with the render cache warm and without it', async () => {
+      await atKnownHeight('/v1/txs?limit=20');
+      for (const path of [
+        '/v1/txs?limit=20', // fills the render cache (a miss of the response cache at a new URL below)
+        '/v1/txs?limit=20&method=%2Fcosmos.bank.v1beta1.MsgSend',
+        '/v1/txs?limit=7',
+        `/v1/txs/${txHash}`,
+        `/v1/blocks/${blockHeight}`,
+        '/v1/stats?limit=10',
+      ]) {
+        const [w, c] = [await call(warm.base, path), await call(cold.base, path)];
+        expect(`${path} ${w.status} ${w.text.length}`).toBe(`${path} 200 ${c.text.length}`);
+        expect(w.text).toBe(c.text);
+      }
+    });
+
+    it('304 on a matching If-None-Match for a tx by hash, a page and /v1/status; tx and page without a store read', async () => {
+      const tx = await call(warm.base, `/v1/txs/${txHash}`);
+      expect(tx.cacheControl).toBe('public, max-age=31536000, immutable');
+      const page = await atKnownHeight('/v1/txs?limit=5');
+      expect(page.cacheControl).toMatch(/^public, max-age=\d+$/);
+      const status = await call(warm.base, '/v1/status');
+      expect(status.etag).toMatch(/^"b\./);
+      const reads = storeReads().length;
+      for (const [path, answer] of [
+        [`/v1/txs/${txHash}`, tx],
+        ['/v1/txs?limit=5', page],
+      ] as const) {
+        const r = await call(warm.base, path, { 'If-None-Match': `"other", W/${answer.etag}` });
+        expect([path, r.status, r.text, r.etag, r.cacheControl]).toEqual([
+          path,
+          304,
+          '',
+          answer.etag,
+          answer.cacheControl,
+        ]);
+      }
+      expect(storeReads().length).toBe(reads); // the tx is in the render cache, the page's tag names the height
+      const again = await call(warm.base, '/v1/status', { 'If-None-Match': status.etag });
+      expect([again.status, again.text, again.etag]).toEqual([304, '', status.etag]);
+      expect((await call(warm.base, '/v1/txs?limit=5', { 'If-None-Match': '"other"' })).status).toBe(200);
+    });
+
+    it("a new indexed height changes head answers' tags, not the tx's or the block's", async () => {
+      const page = await atKnownHeight('/v1/txs?limit=5');
+      const tx = await call(warm.base, `/v1/txs/${txHash}`);
+      const block = await call(warm.base, `/v1/blocks/${blockHeight}`);
+      const { rows } = await q(`SELECT value FROM $S._metadata WHERE key = 'lastProcessedHeight'`);
+      const indexed = Number(rows[0].value);
+      try {
+        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed + 1]);
+        let moved = await call(warm.base, '/v1/txs?limit=5', { 'If-None-Match': page.etag });
+        for (let i = 0; i < 200 && moved.status === 304; i++) {
+          await sleep(10);
+          moved = await call(warm.base, '/v1/txs?limit=5', { 'If-None-Match': page.etag });
+        }
+        expect(moved.status).toBe(200);
+        expect(moved.etag).not.toBe(page.etag);
+        expect(moved.text).toBe(page.text); // same rows: only the height moved
+        for (const [path, before] of [
+          [`/v1/txs/${txHash}`, tx],
+          [`/v1/blocks/${blockHeight}`, block],
+        ] as const) {
+          const r = await call(warm.base, path, { 'If-None-Match': before.etag });
+          expect([path, r.status, r.etag]).toEqual([path, 304, before.etag]);
+        }
+      } finally {
+        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed]);
+      }
+    });
+
+    it('errors are not kept and carry no ETag', async () => {
+      for (const path of ['/v1/txs/' + 'F'.repeat(64), '/v1/blocks/999999999', '/v1/txs?limit=0']) {
+        const r = await call(warm.base, path, { 'If-None-Match': '*' });
+        expect([path, r.status >= 400, r.cacheControl, r.etag]).toEqual([path, true, 'no-store', undefined]);
       }
     });
   });
