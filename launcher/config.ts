@@ -8,8 +8,9 @@ import { DEFAULT_CHAIN_CONFIG, isValidChainId, loadChainConfig } from '../src/li
 import { ConfigError } from '../src/lib/errors';
 import { isIdentifier } from '../src/store';
 import type { LogFormat, LogLevel } from './logger';
-import { responseCacheFromEnv } from '../rest-adapter/config';
+import { renderCacheFromEnv, responseCacheFromEnv } from '../rest-adapter/config';
 import type { ResponseCacheOptions } from '../rest-adapter/http/response-cache';
+import type { RenderCacheOptions } from '../rest-adapter/presenters/render-cache';
 import {
   APP_SERVICES_DEFAULTS,
   APP_SERVICES_VARIABLES,
@@ -57,6 +58,8 @@ export interface LauncherConfig {
   node: { batchSize: number; workers: number };
   /** the /v1 response cache (RESPONSE_CACHE_MB, RESPONSE_CACHE_POLL_MS as for launcher/rest-adapter-main.ts) */
   responseCache: ResponseCacheOptions | false;
+  /** rendered JSON of committed txs for the /v1 app (RENDER_CACHE_MB as for launcher/rest-adapter-main.ts) */
+  renderCache: RenderCacheOptions | false;
   /** bech32 prefix and gas denom for the /v1 app (SVC_HRP, SVC_GAS_DENOM) */
   hrp: string;
   gasDenom: string;
@@ -92,6 +95,7 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   NODE_WORKERS: '0',
   RESPONSE_CACHE_MB: '64',
   RESPONSE_CACHE_POLL_MS: '200',
+  RENDER_CACHE_MB: '64',
   ...APP_SERVICES_VARIABLES,
   ...RECONCILER_VARIABLES,
 };
@@ -341,6 +345,7 @@ export function loadLauncherConfig(env: Env, opts: { stdoutIsTTY: boolean; cwd: 
     },
     node: { batchSize: integer(env, 'NODE_BATCH_SIZE', 100, 1, 1000), workers: integer(env, 'NODE_WORKERS', 0, 0, 64) },
     responseCache: responseCacheFromEnv(env),
+    renderCache: renderCacheFromEnv(env),
     hrp: chainConfig.hrp,
     gasDenom: chainConfig.gasDenom,
     stableDenom: chainConfig.stableDenom,

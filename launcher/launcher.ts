@@ -190,6 +190,7 @@ export class Launcher {
         hrp: this.config.hrp,
         gasDenom: this.config.gasDenom,
         responseCache: this.config.responseCache,
+        renderCache: this.config.renderCache,
         logger: { error: (message, error) => log.error(message, { error }) },
       }),
     );

@@ -12,13 +12,15 @@
  *   RESPONSE_CACHE_MB     answers kept per indexed height (default 64; 0 = no cache)
  *   RESPONSE_CACHE_POLL_MS  how often the indexed height is read (default 200): the most a
  *                         kept answer can be behind the store
+ *   RENDER_CACHE_MB       rendered JSON of committed txs, reused by every answer (default 64; 0 = none)
  *   SVC_HRP, SVC_GAS_DENOM  chain config (src/lib/config.ts)
  */
 import type { PoolConfig } from 'pg';
 import { ConfigError } from '../src/lib/errors';
 import { loadChainConfig } from '../src/lib/config';
-import { DEFAULT_RESPONSE_CACHE, DEFAULT_STATEMENT_TIMEOUT_MS } from './app';
+import { DEFAULT_RENDER_CACHE, DEFAULT_RESPONSE_CACHE, DEFAULT_STATEMENT_TIMEOUT_MS } from './app';
 import type { ResponseCacheOptions } from './http/response-cache';
+import type { RenderCacheOptions } from './presenters/render-cache';
 
 export interface RestConfig {
   port: number;
@@ -27,6 +29,7 @@ export interface RestConfig {
   schema: string;
   statementTimeoutMs: number;
   responseCache: ResponseCacheOptions | false;
+  renderCache: RenderCacheOptions | false;
   hrp: string;
   gasDenom: string;
 }
@@ -96,6 +99,13 @@ export function responseCacheFromEnv(env: Env): ResponseCacheOptions | false {
   return mb === 0 ? false : { maxBytes: mb * MIB, pollMs };
 }
 
+/** RENDER_CACHE_MB (also read by npm start's launcher). */
+export function renderCacheFromEnv(env: Env): RenderCacheOptions | false {
+  const fallback = DEFAULT_RENDER_CACHE ? DEFAULT_RENDER_CACHE.maxBytes / MIB : 0;
+  const mb = integer(env, 'RENDER_CACHE_MB', fallback, 0, 65_536);
+  return mb === 0 ? false : { maxBytes: mb * MIB };
+}
+
 export function loadRestConfig(env: Env): RestConfig {
   const chain = loadChainConfig(env);
   const database = databaseUrl(env) ?? databaseParts(env);
@@ -106,6 +116,7 @@ export function loadRestConfig(env: Env): RestConfig {
     schema: schemaName(env),
     statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0, 3_600_000),
     responseCache: responseCacheFromEnv(env),
+    renderCache: renderCacheFromEnv(env),
     hrp: chain.hrp,
     gasDenom: chain.gasDenom,
   };

@@ -15,6 +15,12 @@ describe('loadRestConfig', () => {
     });
     expect(c.database).toEqual({ connectionString: 'postgres://u:p@db:5433/x', max: 10 });
     expect(c.responseCache).toEqual({ maxBytes: 64 * 1024 * 1024, pollMs: 200 });
+    expect(c.renderCache).toEqual({ maxBytes: 64 * 1024 * 1024 });
+  });
+
+  it('sizes the render cache, or turns it off with RENDER_CACHE_MB=0', () => {
+    expect(loadRestConfig({ DB_HOST: 'h', RENDER_CACHE_MB: '16' }).renderCache).toEqual({ maxBytes: 16 * 1024 * 1024 });
+    expect(loadRestConfig({ DB_HOST: 'h', RENDER_CACHE_MB: '0' }).renderCache).toBe(false);
   });
 
   it('sizes the response cache, or turns it off with RESPONSE_CACHE_MB=0', () => {
@@ -51,6 +57,7 @@ describe('loadRestConfig', () => {
     [{ DB_HOST: 'h', DB_SCHEMA: 'x'.repeat(64) }, 'DB_SCHEMA'],
     [{ DB_HOST: 'h', RESPONSE_CACHE_MB: 'lots' }, 'RESPONSE_CACHE_MB'],
     [{ DB_HOST: 'h', RESPONSE_CACHE_POLL_MS: '0' }, 'RESPONSE_CACHE_POLL_MS'],
+    [{ DB_HOST: 'h', RENDER_CACHE_MB: '-1' }, 'RENDER_CACHE_MB'],
     [{ DB_HOST: 'h', SVC_HRP: 'Bad!' }, 'SVC_HRP'],
   ])('names the variable at fault: %j', (env, variable) => {
     let error: unknown;
