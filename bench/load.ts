@@ -20,13 +20,19 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-function get(agent: http.Agent, base: URL, path: string): Promise<{ status: number; body: string; hit: boolean }> {
+function get(
+  agent: http.Agent,
+  base: URL,
+  path: string,
+  headers: Record<string, string> = {},
+  expected = 200,
+): Promise<{ status: number; body: string; hit: boolean }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ agent, host: base.hostname, port: base.port, path }, (res) => {
-      // a 200's body is not read (only its status counts); other bodies are kept for the report
+    const req = http.get({ agent, host: base.hostname, port: base.port, path, headers }, (res) => {
+      // an expected answer's body is not read (only its status counts); other bodies are kept for the report
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => {
-        if (res.statusCode !== 200) chunks.push(c);
+        if (res.statusCode !== expected) chunks.push(c);
       });
       const hit = /; hit\b/.test(String(res.headers['cache-status'] ?? ''));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), hit }));
@@ -36,12 +42,16 @@ function get(agent: http.Agent, base: URL, path: string): Promise<{ status: numb
   });
 }
 
-/** Runs `clients` loops of GET next() until `durationMs` has passed (after a warm-up that is not counted). */
+/**
+ * Runs `clients` loops of GET next() until `durationMs` has passed (after a warm-up that is not
+ * counted). `headers` go with every request; any status but `expectStatus` (200) is an error.
+ */
 export async function runLoad(
   baseUrl: string,
   next: () => string,
-  o: { clients: number; durationMs: number; warmupMs: number },
+  o: { clients: number; durationMs: number; warmupMs: number; headers?: Record<string, string>; expectStatus?: number },
 ): Promise<LoadResult> {
+  const expectStatus = o.expectStatus ?? 200;
   const base = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: o.clients });
   const latencies: number[] = [];
@@ -55,12 +65,12 @@ export async function runLoad(
       const path = next();
       const t0 = performance.now();
       try {
-        const r = await get(agent, base, path);
+        const r = await get(agent, base, path, o.headers, expectStatus);
         const ms = performance.now() - t0;
         if (t0 < warmEnd) continue;
         latencies.push(ms);
         if (r.hit) hits++;
-        if (r.status !== 200) {
+        if (r.status !== expectStatus) {
           errors++;
           firstError ??= `${path} -> ${r.status} ${r.body.slice(0, 200)}`;
         }

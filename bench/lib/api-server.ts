@@ -6,19 +6,24 @@ import { freePort } from '../../launcher/ports';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-/** Starts the API on the store and waits until /v1/status answers 200. `clients` sizes its pool; `cache` the response cache. */
+/**
+ * Starts the API on the store and waits until /v1/status answers 200. `clients` sizes its pool;
+ * `cache` the response cache; `root` is the checkout whose API runs (default this one: another
+ * checkout's, e.g. the previous design's, for a side-by-side run).
+ */
 export async function startApiServer(
   databaseUrl: string,
   schema: string,
   clients: number,
   cache: boolean,
+  root = ROOT,
 ): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'launcher', 'rest-adapter-main.ts')],
+    ['-r', 'ts-node/register/transpile-only', path.join(root, 'launcher', 'rest-adapter-main.ts')],
     {
-      cwd: ROOT,
+      cwd: root,
       env: {
         ...process.env,
         DATABASE_URL: databaseUrl,
