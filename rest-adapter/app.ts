@@ -19,6 +19,7 @@ import { ResponseCache, ResponseCacheOptions } from './http/response-cache';
 import { bytesTag, ifNoneMatchHits, Validators } from './http/validators';
 import { RenderCache, type RenderCacheOptions } from './presenters/render-cache';
 import { presentTxRows, renderTxRows } from './presenters/txs';
+import { presentActivity, renderActivities } from './presenters/activity';
 import { createRepositories } from './repositories';
 import { registerAccountRoutes } from './routes/accounts';
 import { registerAssetRoutes } from './routes/assets';
@@ -123,6 +124,7 @@ export function createRestApp(options: RestAppOptions): Express {
     hrp: options.hrp,
     gasDenom,
     presentTxs: rendered ? (rows) => renderTxRows(rows, gasDenom, rendered) : (rows) => presentTxRows(rows, gasDenom),
+    presentActivities: rendered ? (rows) => renderActivities(rows, rendered) : (rows) => rows.map(presentActivity),
     rendered: (hash) => rendered?.has(hash) ?? false,
     indexedHeight: () => watcher.current,
     now: options.now ?? Date.now,

@@ -11,7 +11,6 @@ import {
 } from '../presenters/accounts';
 import { presentDelegation } from '../presenters/delegations';
 import { presentSettlement } from '../presenters/settlements';
-import { presentActivity } from '../presenters/activity';
 import { accountFeed } from '../repositories/activity';
 import { apiTime } from './block-time';
 import type { RouteContext } from './context';
@@ -71,7 +70,7 @@ export function registerAccountRoutes(ctx: RouteContext): void {
       const page = keysetPage(rows, limit, (last) =>
         writeCursor(CURSORS.accountEvents, [last.height, last.tx_index, last.event_index]),
       );
-      return { address: account, events: page.items.map(presentActivity), next_cursor: page.nextCursor };
+      return { address: account, events: ctx.presentActivities(page.items), next_cursor: page.nextCursor };
     },
     { fixedPerHeight: true },
   );

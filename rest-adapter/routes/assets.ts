@@ -4,7 +4,7 @@ import { HeightMemo } from '../db/height-memo';
 import { parseAssetIdParam, parseKindId, parseLimit, queryValue } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { seqOf } from '../paging/seq';
-import { presentActivity, presentDistribution } from '../presenters/activity';
+import { presentDistribution } from '../presenters/activity';
 import {
   presentAsset,
   presentAssetSummary,
@@ -157,7 +157,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
       const page = keysetPage(found.rows, limit, (last) =>
         writeCursor(CURSORS.assetEvents, [last.height, last.tx_index, last.event_index]),
       );
-      return { asset_id: id, events: page.items.map(presentActivity), next_cursor: page.nextCursor };
+      return { asset_id: id, events: ctx.presentActivities(page.items), next_cursor: page.nextCursor };
     },
     { fixedPerHeight: true },
   );

@@ -4,6 +4,8 @@ import type { GetJson } from '../http/respond';
 import type { Repositories } from '../repositories';
 import type { ApiTx } from '../presenters/txs';
 import type { TxWithEvmRow } from '../repositories/txs';
+import type { ActivityRow } from '../repositories/activity';
+import type { ApiSchema } from '../presenters/contract';
 
 export interface RouteContext {
   /** registers a JSON GET route (http/respond.ts) */
@@ -16,6 +18,8 @@ export interface RouteContext {
   gasDenom: string;
   /** tx rows as Tx objects, each rendered once and reused while the render cache keeps it (presenters/render-cache.ts) */
   presentTxs(rows: readonly TxWithEvmRow[]): ApiTx[];
+  /** feed rows as ActivityEvent objects, each rendered once while the render cache keeps it */
+  presentActivities(rows: readonly ActivityRow[]): ApiSchema<'ActivityEvent'>[];
   /** whether the render cache holds the tx of this (upper-case) hash: it was committed, without a store read */
   rendered(hash: string): boolean;
   /** the indexed height as the app's HeightWatcher knows it (undefined before its first poll) */

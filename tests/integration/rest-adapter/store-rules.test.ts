@@ -351,6 +351,7 @@ describe('store rules on a copy of the node-built store', () => {
     let cold: { server: Server; base: string };
     let txHash: string;
     let blockHeight: number;
+    let busyAccount: string;
 
     async function listen(app: ReturnType<typeof createRestApp>) {
       const server: Server = await new Promise((resolve) => {
@@ -382,6 +383,10 @@ describe('store rules on a copy of the node-built store', () => {
       const newest = JSON.parse(await (await fetch(`${cold.base}/v1/txs?limit=1`)).text()).txs[0];
       txHash = newest.hash;
       blockHeight = newest.height;
+      const { rows } = await q(
+        `SELECT feed FROM $S.activity_entries WHERE feed LIKE 'account:%' GROUP BY feed ORDER BY count(*) DESC LIMIT 1`,
+      );
+      busyAccount = String(rows[0].feed).slice('account:'.length);
     });
 
     afterAll(async () => {
@@ -426,6 +431,9 @@ describe('store rules on a copy of the node-built store', () => {
         `/v1/txs/${txHash}`,
         `/v1/blocks/${blockHeight}`,
         '/v1/stats?limit=10',
+        `/v1/assets/${assetId}/events?limit=50`, // fills it with the asset's events...
+        `/v1/accounts/${busyAccount}/events?limit=50`, // ...some of which the account's feed lists too
+        `/v1/assets/${assetId}/events?limit=20`,
       ]) {
         const [w, c] = [await call(warm.base, path), await call(cold.base, path)];
         expect(`${path} ${w.status} ${w.text.length}`).toBe(`${path} 200 ${c.text.length}`);
