@@ -154,7 +154,7 @@ export function createRestApp(options: RestAppOptions): Express {
     register(ctx);
   }
   checkRoutesAgainstContract(openapi, served);
-  app.use(router);
+  app.use(validators.notModified, router);
   app.use(notFound);
   app.use(errorHandler(options.logger ?? { error: (message, error) => console.error(message, error) }));
   return app;

@@ -12,7 +12,7 @@ import { toJson } from '../json';
 import type { paths } from '../openapi.generated';
 import { methodNotAllowed } from './errors';
 import type { CacheOutcome, ResponseCache } from './response-cache';
-import { bytesTag, IMMUTABLE_CACHE_CONTROL, ifNoneMatchHits, namesTag, type Validators } from './validators';
+import { ifNoneMatchHits, sendNotModified, type TagKind, type Validation, type Validators } from './validators';
 
 /** The `Cache-Status` name of this cache (RFC 9211). */
 const CACHE_NAME = 'svc-rest';
@@ -23,12 +23,6 @@ const CACHE_STATUS: Record<CacheOutcome, string> = {
   collapsed: `${CACHE_NAME}; fwd=miss; collapsed`,
   bypass: `${CACHE_NAME}; fwd=bypass`,
 };
-
-/** ETag and Cache-Control of an answer (http/validators.ts); none where the app has no validators. */
-interface Validation {
-  etag: string;
-  cacheControl: string;
-}
 
 function sendJsonBytes(res: Response, body: Buffer, outcome?: CacheOutcome, validation?: Validation): void {
   const headers: Record<string, string | number> = {
@@ -42,14 +36,6 @@ function sendJsonBytes(res: Response, body: Buffer, outcome?: CacheOutcome, vali
   if (outcome) headers['Cache-Status'] = CACHE_STATUS[outcome];
   res.writeHead(200, headers);
   res.end(body); // Node writes no body for HEAD
-}
-
-/** 304: no body, the ETag and Cache-Control a 200 would carry (RFC 9110 15.4.5). */
-function sendNotModified(res: Response, validation: Validation, outcome?: CacheOutcome): void {
-  const headers: Record<string, string> = { ETag: validation.etag, 'Cache-Control': validation.cacheControl };
-  if (outcome) headers['Cache-Status'] = CACHE_STATUS[outcome];
-  res.writeHead(304, headers);
-  res.end();
 }
 
 /** A GET-only path: other methods get 405 with `Allow: GET` (openapi `methods`). */
@@ -73,10 +59,11 @@ export interface JsonRouteOptions<P extends JsonPath> {
   fixedPerHeight?: boolean;
   /**
    * The answer never changes once its resource exists (a committed tx, a block the node
-   * indexed): identity ETag, cached `immutable`. `exists` tells, without reading the store,
-   * that it exists now (false when it cannot tell), so a matching If-None-Match is 304 at once.
+   * indexed): identity ETag, cached `immutable`. `exists` tells from the path parameters,
+   * without reading the store, that it exists now (false when it cannot tell), so a matching
+   * If-None-Match is answered 304 before routing (Validators.notModified).
    */
-  immutable?: { exists(req: ContractRequest<P>): boolean };
+  immutable?: { exists(params: ContractRequest<P>['params']): boolean };
 }
 
 type GetOf<P extends keyof paths> = paths[P]['get'];
@@ -107,44 +94,23 @@ export function expressPath(documentPath: string): string {
 }
 
 /**
- * The validation a request gets before its answer is made, when one can be known without
- * reading the store: identity when the resource is known to exist (`known`: so `*` matches
- * too), else the height tag (whether the URL has a 200 answer is not known: only the tag
- * itself matches).
+ * The decoded path parameters of a request path when it is one of `documentPath`
+ * (`/v1/txs/{hash}`): what the router would give the route, for the checks made before routing.
  */
-function validationBeforeAnswer<P extends JsonPath>(
-  validators: Validators,
-  req: Request,
-  options: JsonRouteOptions<P>,
-): (Validation & { known: boolean }) | undefined {
-  if (options.immutable) {
-    return options.immutable.exists(req as unknown as ContractRequest<P>)
-      ? { etag: validators.identityTag(req.path), cacheControl: IMMUTABLE_CACHE_CONTROL, known: true }
-      : undefined;
-  }
-  const height = validators.height;
-  if (!options.fixedPerHeight || height === undefined) return undefined;
-  return {
-    etag: validators.heightTag(height, req.originalUrl),
-    cacheControl: validators.headCacheControl(),
-    known: false,
+export function pathParams(documentPath: string): (path: string) => Record<string, string> | undefined {
+  const parts = documentPath.split(/\{([A-Za-z_][A-Za-z0-9_]*)\}/);
+  const names = parts.filter((_p, i) => i % 2 === 1);
+  const source = parts.map((p, i) => (i % 2 === 1 ? '([^/]+)' : p.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&'))).join('');
+  const re = new RegExp(`^${source}$`);
+  return (path) => {
+    const m = re.exec(path);
+    if (!m) return undefined;
+    try {
+      return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(m[i + 1])]));
+    } catch {
+      return undefined; // an undecodable escape: the router refuses it
+    }
   };
-}
-
-/** The validation of an answer made at `height` (the watcher's when the request started). */
-function validationOfAnswer<P extends JsonPath>(
-  validators: Validators,
-  req: Request,
-  options: JsonRouteOptions<P>,
-  height: number | undefined,
-  body: Buffer,
-): Validation {
-  if (options.immutable) return { etag: validators.identityTag(req.path), cacheControl: IMMUTABLE_CACHE_CONTROL };
-  const cacheControl = validators.headCacheControl();
-  // the height tag only when the height did not move while the answer was made (as the response cache keeps it)
-  if (options.fixedPerHeight && height !== undefined && validators.height === height)
-    return { etag: validators.heightTag(height, req.originalUrl), cacheControl };
-  return { etag: bytesTag(body), cacheControl };
 }
 
 /**
@@ -153,7 +119,7 @@ function validationOfAnswer<P extends JsonPath>(
  * `checks` (src/http/openapi-params.ts, compiled from openapi.yaml) checks a route's path and query
  * values against the document's schemas after the route's hand parsers accepted them. With
  * `validators` every 200 carries an ETag and Cache-Control, and a matching If-None-Match is
- * answered 304 (before the answer is made when its tag is known without it).
+ * answered 304 (before routing, by Validators.notModified, when its tag is known without the answer).
  */
 export function jsonRoutes(
   router: Router,
@@ -168,6 +134,12 @@ export function jsonRoutes(
     options: JsonRouteOptions<P> = {},
   ): void {
     served.push(path);
+    const { immutable } = options;
+    const tags: TagKind = immutable ? 'identity' : options.fixedPerHeight ? 'height' : 'bytes';
+    if (immutable && validators) {
+      const exists = immutable.exists as (params: Record<string, string>) => boolean;
+      validators.addIdentityRoute({ match: pathParams(path), exists });
+    }
     const check = checks('GET', path);
     const checkedAnswer = (req: Request) =>
       answerAfterParsers(
@@ -186,15 +158,13 @@ export function jsonRoutes(
         const { body, outcome } = await made(req);
         return sendJsonBytes(res, body, outcome);
       }
-      const ifNoneMatch = req.headers['if-none-match'];
-      const before = ifNoneMatch === undefined ? undefined : validationBeforeAnswer(validators, req, options);
-      if (before && (before.known ? ifNoneMatchHits : namesTag)(ifNoneMatch, before.etag))
-        return sendNotModified(res, before);
+      // a tag known without the answer was compared before routing (Validators.notModified)
       const height = validators.height;
       const { body, outcome } = await made(req);
       validators.start(); // after a request that reached the store: a refused one (400) starts nothing
-      const validation = validationOfAnswer(validators, req, options, height, body);
-      if (ifNoneMatchHits(ifNoneMatch, validation.etag)) return sendNotModified(res, validation, outcome);
+      const validation = validators.ofAnswer(tags, req, height, body);
+      if (ifNoneMatchHits(req.headers['if-none-match'], validation.etag))
+        return sendNotModified(res, validation, outcome ? { 'Cache-Status': CACHE_STATUS[outcome] } : {});
       sendJsonBytes(res, body, outcome, validation);
     });
   };

@@ -18,6 +18,7 @@
  * version (and so its text).
  */
 import { createHash } from 'crypto';
+import type { Request, RequestHandler, Response } from 'express';
 import type { HeightWatcher } from './height-watcher';
 
 /** How long an identity-tagged answer may be kept: a year (RFC 9111 5.2.2.1 advises no more). */
@@ -60,10 +61,34 @@ export function bytesTag(body: Buffer): string {
   return `"b.${digest(body, 27)}"`;
 }
 
+/** ETag and Cache-Control of an answer. */
+export interface Validation {
+  etag: string;
+  cacheControl: string;
+}
+
+/** How a route's answers are tagged (see the head of this file). */
+export type TagKind = 'identity' | 'height' | 'bytes';
+
+/** A route whose answers are identity-tagged: its path parameters, and whether they name something that exists now. */
+export interface IdentityRoute {
+  /** the decoded path parameters when `path` is this route's; undefined otherwise */
+  match(path: string): Record<string, string> | undefined;
+  /** true when it is known without reading the store that the resource exists (false when that cannot be told) */
+  exists(params: Record<string, string>): boolean;
+}
+
+/** 304: no body, the ETag and Cache-Control a 200 would carry (RFC 9110 15.4.5), and `more` (Cache-Status). */
+export function sendNotModified(res: Response, validation: Validation, more: Record<string, string> = {}): void {
+  res.writeHead(304, { ETag: validation.etag, 'Cache-Control': validation.cacheControl, ...more });
+  res.end();
+}
+
 /** The tags and Cache-Control values of one app (its document and the settings that shape its answers). */
 export class Validators {
   /** what every identity and height tag depends on besides the request: the document and the app's settings */
   private readonly fingerprint: string;
+  private readonly identityRoutes: IdentityRoute[] = [];
 
   constructor(
     private readonly watcher: HeightWatcher,
@@ -80,6 +105,54 @@ export class Validators {
   /** Starts the watcher's polls (after a request that reached the store). */
   start(): void {
     this.watcher.start();
+  }
+
+  /** Registers a route whose answers are identity-tagged (http/respond.ts, routes with `immutable`). */
+  addIdentityRoute(route: IdentityRoute): void {
+    this.identityRoutes.push(route);
+  }
+
+  /**
+   * Middleware before the routes: a GET or HEAD whose If-None-Match matches a tag known without
+   * making the answer is answered 304 here, before routing, parameter checks or the store:
+   * - an identity-tagged path whose resource is known to exist (then `*` matches too);
+   * - the height tag of this URL at the indexed height the watcher knows. Only the tag itself
+   *   matches (whether the URL has a 200 answer is not known here); a client holds it only
+   *   from a 200 of this URL at this height, since only answers fixed per height carry one.
+   */
+  readonly notModified: RequestHandler = (req, res, next) => {
+    const validation = this.beforeAnswer(req);
+    if (validation) return sendNotModified(res, validation);
+    next();
+  };
+
+  private beforeAnswer(req: Request): Validation | undefined {
+    const field = req.headers['if-none-match'];
+    if (field === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined;
+    for (const route of this.identityRoutes) {
+      const params = route.match(req.path);
+      if (params === undefined) continue;
+      if (!route.exists(params)) return undefined;
+      const validation = { etag: this.identityTag(req.path), cacheControl: IMMUTABLE_CACHE_CONTROL };
+      return ifNoneMatchHits(field, validation.etag) ? validation : undefined;
+    }
+    const height = this.height;
+    if (height === undefined || !field.includes(`"h${height}.`)) return undefined;
+    const validation = { etag: this.heightTag(height, req.originalUrl), cacheControl: this.headCacheControl() };
+    return namesTag(field, validation.etag) ? validation : undefined;
+  }
+
+  /**
+   * The validation of an answer made for `req`, `height` being the watcher's when the request
+   * started: a height tag only when the height did not move while the answer was made (as the
+   * response cache keeps it), else a tag of the bytes.
+   */
+  ofAnswer(kind: TagKind, req: Request, height: number | undefined, body: Buffer): Validation {
+    if (kind === 'identity') return { etag: this.identityTag(req.path), cacheControl: IMMUTABLE_CACHE_CONTROL };
+    const cacheControl = this.headCacheControl();
+    if (kind === 'height' && height !== undefined && this.height === height)
+      return { etag: this.heightTag(height, req.originalUrl), cacheControl };
+    return { etag: bytesTag(body), cacheControl };
   }
 
   identityTag(path: string): string {

@@ -41,6 +41,6 @@ export function registerBlockRoutes(ctx: RouteContext): void {
         events: presentEvents(block.events, BLOCK_LEVEL),
       };
     },
-    { fixedPerHeight: true, immutable: { exists: (req) => indexedBlock(String(req.params.height), ctx) } },
+    { fixedPerHeight: true, immutable: { exists: (params) => indexedBlock(params.height, ctx) } },
   );
 }

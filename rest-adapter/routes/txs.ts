@@ -48,6 +48,6 @@ export function registerTxRoutes(ctx: RouteContext): void {
       if (!row) throw new NotFoundError('tx not found');
       return ctx.presentTxs([row])[0];
     },
-    { fixedPerHeight: true, immutable: { exists: (req) => ctx.rendered(consensusHash(String(req.params.hash))) } },
+    { fixedPerHeight: true, immutable: { exists: (params) => ctx.rendered(consensusHash(params.hash)) } },
   );
 }

@@ -10,7 +10,7 @@ import express, { Router } from 'express';
 import { compileParameterChecks } from '../../../src/http/openapi-params';
 import { DEFAULT_OPENAPI_PATH } from '../../../rest-adapter/app';
 import { HeightWatcher } from '../../../rest-adapter/http/height-watcher';
-import { jsonRoutes } from '../../../rest-adapter/http/respond';
+import { jsonRoutes, pathParams } from '../../../rest-adapter/http/respond';
 import { bytesTag, IMMUTABLE_CACHE_CONTROL, ifNoneMatchHits, Validators } from '../../../rest-adapter/http/validators';
 import { ResponseCache } from '../../../rest-adapter/http/response-cache';
 
@@ -35,6 +35,18 @@ describe('ifNoneMatchHits (RFC 9110 13.1.2, weak comparison)', () => {
   });
 });
 
+describe('pathParams (the routes checked before routing)', () => {
+  const match = pathParams('/v1/txs/{hash}');
+  it.each([
+    ['/v1/txs/AB12', { hash: 'AB12' }],
+    ['/v1/txs/a%20b', { hash: 'a b' }],
+    ['/v1/txs/', undefined],
+    ['/v1/txs/AB/x', undefined],
+    ['/v1/txs', undefined],
+    ['/v1/txs/%E0%A4%A', undefined], // undecodable: the router refuses it too
+  ])('%s -> %j', (path, params) => expect(match(path)).toEqual(params));
+});
+
 describe('/v1 JSON routes with validators', () => {
   const document = fs.readFileSync(DEFAULT_OPENAPI_PATH, 'utf8');
   const head = { height: 10, intervalMs: 5_400 as number | null };
@@ -54,11 +66,11 @@ describe('/v1 JSON routes with validators', () => {
     const known = new Set(['A'.repeat(64)]);
     get('/v1/txs/{hash}', async (req) => (made.tx++, { hash: String(req.params.hash) }) as never, {
       fixedPerHeight: true,
-      immutable: { exists: (req) => known.has(String(req.params.hash)) },
+      immutable: { exists: (params) => known.has(params.hash) },
     });
     get('/v1/txs', async () => (made.page++, { txs: [], height: head.height }) as never, { fixedPerHeight: true });
     get('/v1/status', async () => (made.status++, { status: statusBody }) as never);
-    const app = express().use(router);
+    const app = express().use(validators.notModified, router);
     server = await new Promise((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
