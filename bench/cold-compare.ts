@@ -96,6 +96,33 @@ async function prewarm(url: string): Promise<void> {
 
 const rps = (r: LoadResult) => Math.round(r.rps);
 
+/**
+ * 304s of `paths` (each asked with the ETag its 200 carried) between two runs of the 300-byte
+ * HTTP floor: time per request relative to the floor's mean of the two.
+ */
+async function notModifiedCost(
+  url: string,
+  paths: string[],
+  load: { clients: number; durationMs: number; warmupMs: number },
+): Promise<void> {
+  const before = await measureHttpFloor(300, load);
+  const results: [string, LoadResult][] = [];
+  for (const path of paths) {
+    const etag = (await fetch(url + path)).headers.get('etag') ?? '';
+    results.push([
+      path,
+      await runLoad(url, () => path, { ...load, headers: { 'If-None-Match': etag }, expectStatus: 304 }),
+    ]);
+  }
+  const after = await measureHttpFloor(300, load);
+  const floorRps = (before.rps + after.rps) / 2;
+  log(`HTTP floor around the 304s: 300 B ${rps(before)} and ${rps(after)} req/s`);
+  for (const [path, r] of results)
+    console.log(
+      `304 of ${path}: ${rps(r)} req/s, p99 ${r.p99.toFixed(1)} ms, time per request ${(floorRps / r.rps).toFixed(2)}x the floor's${r.errors ? `, ${r.errors} not 304: ${r.firstError}` : ''}`,
+    );
+}
+
 async function main(): Promise<void> {
   const o = parseOptions(process.argv.slice(2));
   const load = { clients: o.clients, durationMs: o.durationMs, warmupMs: o.warmupMs };
@@ -134,17 +161,7 @@ async function main(): Promise<void> {
             );
           }
         }
-        for (const path of [`/v1/txs/${newest}`, '/v1/txs']) {
-          const etag = (await fetch(mine.url + path)).headers.get('etag') ?? '';
-          const r = await runLoad(mine.url, () => path, {
-            ...load,
-            headers: { 'If-None-Match': etag },
-            expectStatus: 304,
-          });
-          console.log(
-            `304 of ${path.startsWith('/v1/txs/') ? 'a tx by hash' : 'the newest txs page'}: ${rps(r)} req/s, p99 ${r.p99.toFixed(1)} ms, time per request ${(floor.rps / r.rps).toFixed(2)}x the 300 B floor's${r.errors ? `, ${r.errors} not 304: ${r.firstError}` : ''}`,
-          );
-        }
+        await notModifiedCost(mine.url, [`/v1/txs/${newest}`, '/v1/txs'], load);
       } finally {
         mine.child.kill('SIGTERM');
         theirs.child.kill('SIGTERM');
