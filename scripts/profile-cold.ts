@@ -92,6 +92,12 @@ async function main(): Promise<void> {
         'render cache hit: 20 fragments + toJson',
         await meanMs(rounds, () => toJson(answerOf(renderTxRows(page.rows, GAS_DENOM, warm)))),
       ],
+      [
+        'render cache miss: 20 txs rendered and kept + toJson',
+        await meanMs(rounds, () =>
+          toJson(answerOf(renderTxRows(page.rows, GAS_DENOM, new RenderCache({ maxBytes: 64 << 20 })))),
+        ),
+      ],
       ['HTTP GET /v1/txs?limit=20, no caches', await meanMs(rounds, get(plain.url, '/v1/txs?limit=20'))],
       ['HTTP GET /v1/txs?limit=20, render cache warm', await meanMs(rounds, get(withRender.url, '/v1/txs?limit=20'))],
       ['HTTP GET /v1/txs/{hash}, no caches', await meanMs(rounds, get(plain.url, `/v1/txs/${hash}`))],

@@ -8,8 +8,11 @@
  * tx_index, block time): a hit needs the same stamp, so a tx re-indexed elsewhere after a
  * rewind is rendered again. A rewind or reindex (the indexed height going down, seen by the
  * app's HeightWatcher) empties it as well. Least recently used first out, bounded by
- * `maxBytes` of text (characters: the JSON is ASCII but for rare non-ASCII strings) plus
- * ENTRY_OVERHEAD per entry.
+ * `maxBytes` of UTF-8 text plus ENTRY_OVERHEAD per entry.
+ *
+ * The text is kept as UTF-8 bytes outside the V8 heap (a Buffer) and decoded per use: tens of
+ * megabytes of long-lived strings in the heap are copied by every promotion and marked by
+ * every full GC, which slowed every answer of the process, not only the ones it served.
  */
 
 export interface RenderCacheOptions {
@@ -19,13 +22,20 @@ export interface RenderCacheOptions {
 
 interface Rendered {
   stamp: string;
-  text: string;
+  utf8: Buffer;
 }
 
 /** Bytes counted per entry beside its text and key (Map slot, entry object, stamp). */
 export const ENTRY_OVERHEAD = 96;
 /** The largest single text kept, as a share of maxBytes (one huge tx must not flush the rest). */
 const MAX_ENTRY_SHARE = 8;
+
+/** The UTF-8 bytes of `text` in a Buffer of its own (Buffer.from would slice a shared pool slab and keep all of it alive). */
+function unpooledUtf8(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'utf8'));
+  bytes.write(text, 'utf8');
+  return bytes;
+}
 
 export class RenderCache {
   private entries = new Map<string, Rendered>();
@@ -62,12 +72,12 @@ export class RenderCache {
       this.entries.delete(key); // most recently used goes last
       this.entries.set(key, kept);
       this.hitCount++;
-      return kept.text;
+      return kept.utf8.toString('utf8');
     }
     this.missCount++;
     const text = render();
     if (kept !== undefined) this.drop(key, kept);
-    this.keep(key, { stamp, text });
+    this.keep(key, { stamp, utf8: unpooledUtf8(text) });
     return text;
   }
 
@@ -83,7 +93,7 @@ export class RenderCache {
   };
 
   private cost(key: string, r: Rendered): number {
-    return key.length + r.stamp.length + r.text.length + ENTRY_OVERHEAD;
+    return key.length + r.stamp.length + r.utf8.length + ENTRY_OVERHEAD;
   }
 
   private drop(key: string, r: Rendered): void {
