@@ -14,6 +14,7 @@ import { checkRoutesAgainstContract } from './http/contract-check';
 import { errorHandler, Logger, notFound } from './http/errors';
 import { getOnly, jsonRoutes } from './http/respond';
 import { compileParameterChecks } from '../src/http/openapi-params';
+import { HeightWatcher } from './http/height-watcher';
 import { ResponseCache, ResponseCacheOptions } from './http/response-cache';
 import { createRepositories } from './repositories';
 import { registerAccountRoutes } from './routes/accounts';
@@ -75,12 +76,12 @@ export function createRestApp(options: RestAppOptions): Express {
   });
   const repos = createRepositories(options.schema);
   const cacheOptions = options.responseCache ?? DEFAULT_RESPONSE_CACHE;
-  const cache = cacheOptions
-    ? new ResponseCache(
-        async () => (await store.readOne((sql) => repos.status.progress(sql))).indexedHeight,
-        cacheOptions,
-      )
-    : undefined;
+  // polled at the response cache's interval (the default one when that cache is off)
+  const watcher = new HeightWatcher(
+    () => store.readOne((sql) => repos.status.head(sql)),
+    (cacheOptions || DEFAULT_RESPONSE_CACHE).pollMs,
+  );
+  const cache = cacheOptions ? new ResponseCache(watcher, cacheOptions) : undefined;
 
   // paths are exactly the documented ones: /V1/Status or /v1/status/ are unknown paths (404)
   const router = Router({ caseSensitive: true, strict: true });
