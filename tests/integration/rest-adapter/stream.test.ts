@@ -241,6 +241,12 @@ describe('GET /v1/stream', () => {
       const answer = await refused(b.url + path, headers);
       expect([path, answer.status, JSON.parse(answer.body).code]).toEqual([path, 400, 'bad_request']);
     }
+    const head = await fetch(`${b.url}/v1/stream`, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([
+      200,
+      'text/event-stream; charset=utf-8',
+      '',
+    ]);
     const short = await startAdapter({ replayMaxBlocks: 5 });
     const old = await refused(`${short.url}/v1/stream?after=${encodeEventId(blockPosition(1))}`);
     expect([old.status, JSON.parse(old.body).code]).toEqual([410, 'cursor_expired']);
