@@ -120,8 +120,10 @@ class FakeSink extends EventEmitter {
   get writableLength(): number {
     return this.unsent;
   }
+  /** written bytes stay unsent until the test says the client took them */
   write(chunk: string): boolean {
     this.text += chunk;
+    this.unsent += Buffer.byteLength(chunk);
     return true;
   }
   end(): this {
@@ -151,16 +153,18 @@ describe('StreamConnection', () => {
   it('closes a client whose unsent bytes pass the bound with a final slow_client event', () => {
     const sink = new FakeSink();
     const c = new StreamConnection(sinkOf(sink), { kind: 'chain' }, endOfHeight(0), 100);
-    sink.unsent = 100;
-    expect(c.send([block(1)], 1)).toBe(true); // at the bound: still open
-    sink.unsent = 101;
-    expect(c.send([block(2)], 2)).toBe(false);
+    expect(c.send([block(1)], 1)).toBe(true); // one write larger than the bound is not held against it
+    expect([sink.unsent > 100, c.isOpen]).toEqual([true, true]);
+    sink.unsent = 100; // the client took all but the bound
+    expect(c.send([block(2)], 2)).toBe(true);
+    sink.unsent = 101; // it left more than the bound of earlier writes when new events come
+    expect(c.send([block(3)], 3)).toBe(false);
+    expect(sink.text).not.toContain('"height":3');
     expect(sink.text.endsWith(frameClose('slow_client', JSON.parse(sink.text.split('data: ').at(-1)!).error))).toBe(
       true,
     );
     expect([sink.ended, c.isOpen]).toEqual([true, false]);
-    expect(c.send([block(3)], 3)).toBe(false);
-    expect(sink.text).not.toContain('"height":3');
+    expect(c.send([block(4)], 4)).toBe(false);
     sink.destroy();
   });
 
