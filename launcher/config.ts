@@ -8,9 +8,10 @@ import { DEFAULT_CHAIN_CONFIG, isValidChainId, loadChainConfig } from '../src/li
 import { ConfigError } from '../src/lib/errors';
 import { isIdentifier } from '../src/store';
 import type { LogFormat, LogLevel } from './logger';
-import { renderCacheFromEnv, responseCacheFromEnv } from '../rest-adapter/config';
+import { renderCacheFromEnv, responseCacheFromEnv, streamFromEnv } from '../rest-adapter/config';
 import type { ResponseCacheOptions } from '../rest-adapter/http/response-cache';
 import type { RenderCacheOptions } from '../rest-adapter/presenters/render-cache';
+import { DEFAULT_STREAM_OPTIONS, type StreamOptions } from '../rest-adapter/stream/options';
 import {
   APP_SERVICES_DEFAULTS,
   APP_SERVICES_VARIABLES,
@@ -60,6 +61,8 @@ export interface LauncherConfig {
   responseCache: ResponseCacheOptions | false;
   /** rendered JSON of committed txs for the /v1 app (RENDER_CACHE_MB as for launcher/rest-adapter-main.ts) */
   renderCache: RenderCacheOptions | false;
+  /** GET /v1/stream's limits (STREAM_*, as for launcher/rest-adapter-main.ts) */
+  stream: StreamOptions;
   /** bech32 prefix and gas denom for the /v1 app (SVC_HRP, SVC_GAS_DENOM) */
   hrp: string;
   gasDenom: string;
@@ -96,6 +99,12 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   RESPONSE_CACHE_MB: '64',
   RESPONSE_CACHE_POLL_MS: '200',
   RENDER_CACHE_MB: '64',
+  STREAM_MAX_CONNECTIONS: String(DEFAULT_STREAM_OPTIONS.maxConnections),
+  STREAM_MAX_PER_CLIENT: String(DEFAULT_STREAM_OPTIONS.maxPerClient),
+  STREAM_HEARTBEAT_MS: String(DEFAULT_STREAM_OPTIONS.heartbeatMs),
+  STREAM_RETRY_MS: String(DEFAULT_STREAM_OPTIONS.retryMs),
+  STREAM_MAX_BUFFER_BYTES: String(DEFAULT_STREAM_OPTIONS.maxBufferBytes),
+  STREAM_REPLAY_MAX_BLOCKS: String(DEFAULT_STREAM_OPTIONS.replayMaxBlocks),
   ...APP_SERVICES_VARIABLES,
   ...RECONCILER_VARIABLES,
 };
@@ -346,6 +355,7 @@ export function loadLauncherConfig(env: Env, opts: { stdoutIsTTY: boolean; cwd: 
     node: { batchSize: integer(env, 'NODE_BATCH_SIZE', 100, 1, 1000), workers: integer(env, 'NODE_WORKERS', 0, 0, 64) },
     responseCache: responseCacheFromEnv(env),
     renderCache: renderCacheFromEnv(env),
+    stream: streamFromEnv(env),
     hrp: chainConfig.hrp,
     gasDenom: chainConfig.gasDenom,
     stableDenom: chainConfig.stableDenom,

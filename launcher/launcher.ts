@@ -191,6 +191,7 @@ export class Launcher {
         gasDenom: this.config.gasDenom,
         responseCache: this.config.responseCache,
         renderCache: this.config.renderCache,
+        stream: this.config.stream,
         logger: { error: (message, error) => log.error(message, { error }) },
       }),
     );

@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     statementTimeoutMs: config.statementTimeoutMs,
     responseCache: config.responseCache,
     renderCache: config.renderCache,
+    stream: config.stream,
   });
   const server = app.listen(config.port, config.host, () =>
     console.log(`rest-adapter: listening on ${config.host}:${config.port} (schema ${config.schema})`),

@@ -34,6 +34,11 @@ import { registerLookupRoutes } from './routes/lookup';
 import { registerSettlementRoutes } from './routes/settlements';
 import { registerStatusRoutes } from './routes/status';
 import { registerTxRoutes } from './routes/txs';
+import { ConnectionLimits } from './stream/limits';
+import { StreamHub } from './stream/hub';
+import { checkStreamOptions, DEFAULT_STREAM_OPTIONS, type StreamOptions } from './stream/options';
+import { registerStreamRoute } from './stream/route';
+import { StreamSource } from './stream/source';
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
 export const DEFAULT_RESPONSE_CACHE: ResponseCacheOptions = { maxBytes: 64 * 1024 * 1024, pollMs: 200 };
@@ -67,6 +72,8 @@ export interface RestAppOptions {
   heightWatch?: boolean;
   /** rendered JSON of committed txs, kept to be reused by every answer (presenters/render-cache.ts); false = none. Default 64 MiB */
   renderCache?: RenderCacheOptions | false;
+  /** GET /v1/stream's limits, heartbeat and replay bound (stream/options.ts; default DEFAULT_STREAM_OPTIONS) */
+  stream?: StreamOptions;
 }
 
 function checkOptions(o: RestAppOptions): void {
@@ -83,6 +90,7 @@ function checkOptions(o: RestAppOptions): void {
     throw new TypeError('createRestApp: heightWatch: false needs responseCache: false (the cache is kept per height)');
   if (o.renderCache && !(o.renderCache.maxBytes > 0))
     throw new TypeError('createRestApp: renderCache needs maxBytes > 0 (or false)');
+  if (o.stream) checkStreamOptions(o.stream);
 }
 
 /** /openapi.yaml: changes only with a release, so revalidated on every use (ETag of its bytes). */
@@ -117,8 +125,10 @@ export function createRestApp(options: RestAppOptions): Express {
   // paths are exactly the documented ones: /V1/Status or /v1/status/ are unknown paths (404)
   const router = Router({ caseSensitive: true, strict: true });
   const served = ['/openapi.yaml'];
+  const checks = compileParameterChecks(openapi);
+  const logger = options.logger ?? { error: (message: string, error?: unknown) => console.error(message, error) };
   const ctx: RouteContext = {
-    get: jsonRoutes(router, cache, compileParameterChecks(openapi), served, validators),
+    get: jsonRoutes(router, cache, checks, served, validators),
     store,
     repos,
     hrp: options.hrp,
@@ -153,9 +163,21 @@ export function createRestApp(options: RestAppOptions): Express {
   ]) {
     register(ctx);
   }
+  const streamOptions = options.stream ?? DEFAULT_STREAM_OPTIONS;
+  const source = new StreamSource(store, repos, ctx.gasDenom);
+  registerStreamRoute(router, {
+    hub: new StreamHub(watcher, source, streamOptions, logger),
+    source,
+    limits: new ConnectionLimits(streamOptions.maxConnections, streamOptions.maxPerClient),
+    options: streamOptions,
+    hrp: options.hrp,
+    checks,
+    served,
+    logger,
+  });
   checkRoutesAgainstContract(openapi, served);
   app.use(validators.notModified, router);
   app.use(notFound);
-  app.use(errorHandler(options.logger ?? { error: (message, error) => console.error(message, error) }));
+  app.use(errorHandler(logger));
   return app;
 }
