@@ -6,12 +6,16 @@ import { freePort } from '../../launcher/ports';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-/** Starts the API on the store and waits until /v1/status answers 200. `clients` sizes its pool; `cache` the response cache. */
+/**
+ * Starts the API on the store and waits until /v1/status answers 200. `clients` sizes its pool;
+ * `cache` the response cache; `env` adds or overrides variables (docs/rest-adapter.md, Configuration).
+ */
 export async function startApiServer(
   databaseUrl: string,
   schema: string,
   clients: number,
   cache: boolean,
+  env: Record<string, string> = {},
 ): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(
@@ -27,6 +31,7 @@ export async function startApiServer(
         HOST: '127.0.0.1',
         DB_POOL_MAX: String(clients),
         RESPONSE_CACHE_MB: cache ? '64' : '0',
+        ...env,
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
