@@ -6,9 +6,10 @@
  * 1. a live devnet in its own process (seeded history, then a block every `--block-ms` with
  *    scenario traffic),
  * 2. the real subql-node-cosmos indexing it into a fresh database (until the history is in),
- * 3. the API in its own process (launcher/rest-adapter-main.ts, as deployed, response cache on);
- *    each `--api` starts one more, with those variables (e.g. `--api DB_POOL_MAX=10`), so
- *    settings are compared side by side,
+ * 3. the API in its own process (launcher/rest-adapter-main.ts, as deployed: its default pool of
+ *    10 connections, response cache on); `--api VAR=value,...` replaces it by one API per
+ *    `--api`, each with those variables (e.g. `--api DB_POOL_MAX=100 --api DB_POOL_MAX=10`), so
+ *    settings are compared side by side under the same load,
  * 4. `--clients` keep-alive clients over the endpoints of bench/endpoints.ts, `--seconds` per
  *    phase and API: `indexing` (node and chain running), `idle` (node and chain stopped with
  *    SIGSTOP: no new heights, no node or chain CPU) and, per `--node-nice N`, indexing with
@@ -27,6 +28,7 @@ import { Pool } from 'pg';
 import { createDatabase, startPostgres, subqlDbEnv, uniqueName } from '../tests/harness/postgres';
 import { startNode, type SubqlNode } from '../tests/harness/subql-node';
 import { ensureProjectBuilt } from '../tests/harness/indexed-store';
+import { DEFAULT_POOL_MAX } from '../rest-adapter/config';
 import { endpoints } from './endpoints';
 import { rssMb, startApiServer } from './lib/api-server';
 import { startDevnetProcess, type DevnetProcess } from './lib/devnet-process';
@@ -39,7 +41,7 @@ const SETTLE_MS = 300;
 /** load not measured at the start of each segment (new connections, the phase's steady state) */
 const WARMUP_MS = 500;
 
-/** One API process under test: its environment on top of the bench's (DB_POOL_MAX = clients, cache on). */
+/** One API process under test: its environment on top of the bench's (the API's defaults: pool of DB_POOL_MAX 10, cache on). */
 export interface ApiVariant {
   label: string;
   env: Record<string, string>;
@@ -105,7 +107,7 @@ export interface LoadWhileIndexingResult {
 const INDEXING: Phase = { name: 'indexing', indexing: true, nodeNice: 0 };
 const IDLE: Phase = { name: 'idle', indexing: false, nodeNice: 0 };
 
-export const DEFAULT_API: ApiVariant = { label: 'as configured by the bench', env: {} };
+export const DEFAULT_API: ApiVariant = { label: 'defaults', env: {} };
 
 async function indexedHeight(pool: Pool): Promise<number> {
   const r = await pool.query(`SELECT value FROM "${SCHEMA}"._metadata WHERE key = 'lastProcessedHeight'`);
@@ -258,7 +260,7 @@ export async function loadWhileIndexing(o: LoadWhileIndexingOptions): Promise<Lo
       await node.waitForHeight(o.historyBlocks, 600_000);
       const variants = o.apis?.length ? o.apis : [DEFAULT_API];
       const apis = await Promise.all(
-        variants.map(async (v) => ({ ...v, ...(await startApiServer(db.url, SCHEMA, o.clients, true, v.env)) })),
+        variants.map(async (v) => ({ ...v, ...(await startApiServer(db.url, SCHEMA, DEFAULT_POOL_MAX, true, v.env)) })),
       );
       try {
         const list = await endpoints(pool);
