@@ -24,6 +24,7 @@
  *
  * PostgreSQL: DATABASE_URL when set, else an embedded server (tests/harness/postgres.ts).
  */
+import { monitorEventLoopDelay } from 'perf_hooks';
 import { Pool } from 'pg';
 import { createDatabase, startPostgres, subqlDbEnv, uniqueName } from '../tests/harness/postgres';
 import { startNode, type SubqlNode } from '../tests/harness/subql-node';
@@ -81,6 +82,8 @@ export interface CellResult {
   /** heights the node committed during the phase's segments */
   blocksIndexed: number;
   cpu: CpuShare;
+  /** the largest p99 of the load generator's own event-loop delay over the cell's segments (ms): what of the latency is the measuring side */
+  benchLoopDelayP99Ms: number;
 }
 
 export interface PhaseRatio {
@@ -190,6 +193,7 @@ interface Accumulated {
   blocks: number;
   wallS: number;
   cpu: CpuShare;
+  loopDelayP99Ms: number;
 }
 
 function emptyAccumulated(): Accumulated {
@@ -198,10 +202,12 @@ function emptyAccumulated(): Accumulated {
     blocks: 0,
     wallS: 0,
     cpu: { api: 0, node: 0, postgres: 0, devnet: 0, bench: 0 },
+    loopDelayP99Ms: 0,
   };
 }
 
-function add(acc: Accumulated, s: LoadSamples, before: Reading, after: Reading): void {
+function add(acc: Accumulated, s: LoadSamples, before: Reading, after: Reading, loopDelayP99Ms: number): void {
+  acc.loopDelayP99Ms = Math.max(acc.loopDelayP99Ms, loopDelayP99Ms);
   for (const ms of s.latencies) acc.samples.latencies.push(ms);
   acc.samples.errors += s.errors;
   acc.samples.hits += s.hits;
@@ -216,7 +222,14 @@ function add(acc: Accumulated, s: LoadSamples, before: Reading, after: Reading):
 function cellResult(api: string, phase: string, acc: Accumulated): CellResult {
   const perSecond = (s: number) => s / Math.max(acc.wallS, 1e-3);
   const cpu = Object.fromEntries(Object.entries(acc.cpu).map(([k, s]) => [k, perSecond(s)])) as CpuShare;
-  return { api, phase, load: summarize(acc.samples), blocksIndexed: acc.blocks, cpu };
+  return {
+    api,
+    phase,
+    load: summarize(acc.samples),
+    blocksIndexed: acc.blocks,
+    cpu,
+    benchLoopDelayP99Ms: acc.loopDelayP99Ms,
+  };
 }
 
 function ratiosOf(cells: readonly CellResult[]): PhaseRatio[] {
@@ -237,7 +250,7 @@ function cellLine(c: CellResult): string {
   return (
     `[${c.api}] ${c.phase}: ${l.requests} requests, ${Math.round(l.rps)} req/s, p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, ` +
     `max ${l.max.toFixed(0)} ms, hit ${Math.round(l.hitRate * 100)} %, ${l.errors} not 200${l.firstError ? ` (first: ${l.firstError})` : ''}; ` +
-    `${c.blocksIndexed} blocks indexed; CPU s/s: ${cpu}`
+    `${c.blocksIndexed} blocks indexed; CPU s/s: ${cpu}; load generator's event-loop delay p99 ≤ ${c.benchLoopDelayP99Ms.toFixed(0)} ms`
   );
 }
 
@@ -281,17 +294,21 @@ export async function loadWhileIndexing(o: LoadWhileIndexingOptions): Promise<Lo
           `load: ${o.clients} clients for ${o.durationMs / 1000} s per phase and API (${perCell} segments of ${segmentMs / 1000} s) over ${list.length} endpoints; ` +
             `phases ${phases.map((p) => p.name).join(' / ')}; APIs ${apis.map((a) => a.label).join(' / ')}; indexed ${indexedBefore}, API RSS ${rssBeforeMb} MB`,
         );
+        const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+        loopDelay.enable();
         for (const cell of segmentOrder(cells, perCell)) {
           enterPhase(cell.phase, node, devnet, running);
           await new Promise((r) => setTimeout(r, SETTLE_MS));
           const before = await read(meter);
+          loopDelay.reset();
           const s = await sampleLoad(cell.api.url, next, {
             clients: o.clients,
             durationMs: segmentMs,
             warmupMs: WARMUP_MS,
           });
-          add(cell.acc, s, before, await read(meter));
+          add(cell.acc, s, before, await read(meter), loopDelay.percentile(99) / 1e6);
         }
+        loopDelay.disable();
         enterPhase(INDEXING, node, devnet, running);
         const rssAfterMb = rssMb(apis[0].child.pid!);
         const indexedAfter = await indexedHeight(pool);
