@@ -129,7 +129,7 @@ function segmentsPerCell(durationMs: number, segmentMs: number): number {
   return n % 2 === 0 ? n : n + 1;
 }
 
-/** The processes whose CPU is counted, and the counters at one moment. */
+/** The processes whose CPU is counted, and where the indexed height is read. */
 interface Meter {
   apiPids: number[];
   node: SubqlNode;
@@ -137,6 +137,7 @@ interface Meter {
   pool: Pool;
 }
 
+/** The counters at one moment. */
 interface Reading {
   at: number;
   height: number;
