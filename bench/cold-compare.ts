@@ -142,7 +142,7 @@ async function main(): Promise<void> {
       await pool.end();
       await prewarm(db.url);
       const mine = await startApiServer(db.url, SCHEMA, o.clients, false);
-      const theirs = await startApiServer(db.url, SCHEMA, o.clients, false, o.against);
+      const theirs = await startApiServer(db.url, SCHEMA, o.clients, false, { root: o.against });
       try {
         console.log(
           `\n${txs} txs, ${o.clients} clients, ${o.durationMs / 1000} s per endpoint and API, response cache off (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs)`,

@@ -42,15 +42,49 @@ function get(
   });
 }
 
-/**
- * Runs `clients` loops of GET next() until `durationMs` has passed (after a warm-up that is not
- * counted). `headers` go with every request; any status but `expectStatus` (200) is an error.
- */
-export async function runLoad(
-  baseUrl: string,
-  next: () => string,
-  o: { clients: number; durationMs: number; warmupMs: number; headers?: Record<string, string>; expectStatus?: number },
-): Promise<LoadResult> {
+/** What one or more load runs measured, before it is summarised. */
+export interface LoadSamples {
+  /** latency of every measured answer (ms) */
+  latencies: number[];
+  errors: number;
+  hits: number;
+  /** measured wall time (ms) */
+  ms: number;
+  firstError?: string;
+}
+
+/** Percentiles and rates of the samples (which may come from several runs, e.g. the segments of one phase). */
+export function summarize(s: LoadSamples): LoadResult {
+  const latencies = [...s.latencies].sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    errors: s.errors,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies[latencies.length - 1] ?? NaN,
+    rps: (latencies.length / Math.max(1, s.ms)) * 1000,
+    hitRate: latencies.length ? s.hits / latencies.length : 0,
+    firstError: s.firstError,
+  };
+}
+
+export interface LoadOptions {
+  clients: number;
+  durationMs: number;
+  warmupMs: number;
+  /** sent with every request */
+  headers?: Record<string, string>;
+  /** any other status is an error (default 200) */
+  expectStatus?: number;
+}
+
+/** Runs `clients` loops of GET next() until `durationMs` has passed (after a warm-up that is not counted). */
+export async function runLoad(baseUrl: string, next: () => string, o: LoadOptions): Promise<LoadResult> {
+  return summarize(await sampleLoad(baseUrl, next, o));
+}
+
+/** runLoad's measurements, unsummarised. */
+export async function sampleLoad(baseUrl: string, next: () => string, o: LoadOptions): Promise<LoadSamples> {
   const expectStatus = o.expectStatus ?? 200;
   const base = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: o.clients });
@@ -83,16 +117,6 @@ export async function runLoad(
   const started = performance.now();
   await Promise.all(Array.from({ length: o.clients }, client));
   agent.destroy();
-  const measured = Math.max(1, performance.now() - Math.max(started, warmEnd));
-  latencies.sort((a, b) => a - b);
-  return {
-    requests: latencies.length,
-    errors,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    max: latencies[latencies.length - 1] ?? NaN,
-    rps: (latencies.length / measured) * 1000,
-    hitRate: latencies.length ? hits / latencies.length : 0,
-    firstError,
-  };
+  const ms = Math.max(1, performance.now() - Math.max(started, warmEnd));
+  return { latencies, errors, hits, ms, firstError };
 }

@@ -45,7 +45,8 @@ export interface RestConfig {
 type Env = Readonly<Record<string, string | undefined>>;
 
 const DEFAULT_PORT = 3001;
-const DEFAULT_POOL_MAX = 10;
+/** connections of the API's pool: enough to keep PostgreSQL's cores busy, not one per client (docs/rest-adapter.md, "Load while indexing") */
+export const DEFAULT_POOL_MAX = 10;
 
 function read(env: Env, name: string): string | undefined {
   const v = env[name];

@@ -9,14 +9,15 @@ const ROOT = path.resolve(__dirname, '..', '..');
 /**
  * Starts the API on the store and waits until /v1/status answers 200. `clients` sizes its pool;
  * `cache` the response cache; `root` is the checkout whose API runs (default this one: another
- * checkout's, e.g. the previous design's, for a side-by-side run).
+ * checkout's, e.g. the previous design's, for a side-by-side run); `env` adds or overrides
+ * variables (docs/rest-adapter.md, Configuration).
  */
 export async function startApiServer(
   databaseUrl: string,
   schema: string,
   clients: number,
   cache: boolean,
-  root = ROOT,
+  { root = ROOT, env = {} }: { root?: string; env?: Record<string, string> } = {},
 ): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(
@@ -32,6 +33,7 @@ export async function startApiServer(
         HOST: '127.0.0.1',
         DB_POOL_MAX: String(clients),
         RESPONSE_CACHE_MB: cache ? '64' : '0',
+        ...env,
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
