@@ -8,9 +8,9 @@ import { DEFAULT_CHAIN_CONFIG, isValidChainId, loadChainConfig } from '../src/li
 import { ConfigError } from '../src/lib/errors';
 import { isIdentifier } from '../src/store';
 import type { LogFormat, LogLevel } from './logger';
-
-import { responseCacheFromEnv } from '../rest-adapter/config';
+import { responseCacheFromEnv, streamFromEnv } from '../rest-adapter/config';
 import type { ResponseCacheOptions } from '../rest-adapter/http/response-cache';
+import { DEFAULT_STREAM_OPTIONS, type StreamOptions } from '../rest-adapter/stream/options';
 import {
   APP_SERVICES_DEFAULTS,
   APP_SERVICES_VARIABLES,
@@ -60,6 +60,8 @@ export interface LauncherConfig {
   graphql: GraphqlOptions;
   /** the /v1 response cache (RESPONSE_CACHE_MB, RESPONSE_CACHE_POLL_MS as for launcher/rest-adapter-main.ts) */
   responseCache: ResponseCacheOptions | false;
+  /** GET /v1/stream's limits (STREAM_*, as for launcher/rest-adapter-main.ts) */
+  stream: StreamOptions;
   /** bech32 prefix and gas denom for the /v1 app (SVC_HRP, SVC_GAS_DENOM) */
   hrp: string;
   gasDenom: string;
@@ -106,6 +108,12 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   GRAPHQL_WS_MAX_CONNECTIONS: String(GRAPHQL_DEFAULTS.maxWebsockets),
   RESPONSE_CACHE_MB: '64',
   RESPONSE_CACHE_POLL_MS: '200',
+  STREAM_MAX_CONNECTIONS: String(DEFAULT_STREAM_OPTIONS.maxConnections),
+  STREAM_MAX_PER_CLIENT: String(DEFAULT_STREAM_OPTIONS.maxPerClient),
+  STREAM_HEARTBEAT_MS: String(DEFAULT_STREAM_OPTIONS.heartbeatMs),
+  STREAM_RETRY_MS: String(DEFAULT_STREAM_OPTIONS.retryMs),
+  STREAM_MAX_BUFFER_BYTES: String(DEFAULT_STREAM_OPTIONS.maxBufferBytes),
+  STREAM_REPLAY_MAX_BLOCKS: String(DEFAULT_STREAM_OPTIONS.replayMaxBlocks),
   ...APP_SERVICES_VARIABLES,
   ...RECONCILER_VARIABLES,
 };
@@ -366,6 +374,7 @@ export function loadLauncherConfig(env: Env, opts: { stdoutIsTTY: boolean; cwd: 
       maxWebsockets: integer(env, 'GRAPHQL_WS_MAX_CONNECTIONS', GRAPHQL_DEFAULTS.maxWebsockets, 1, 100_000),
     },
     responseCache: responseCacheFromEnv(env),
+    stream: streamFromEnv(env),
     hrp: chainConfig.hrp,
     gasDenom: chainConfig.gasDenom,
     stableDenom: chainConfig.stableDenom,

@@ -194,6 +194,7 @@ export class Launcher {
         hrp: this.config.hrp,
         gasDenom: this.config.gasDenom,
         responseCache: this.config.responseCache,
+        stream: this.config.stream,
         logger: { error: (message, error) => log.error(message, { error }) },
       }),
     );

@@ -44,6 +44,7 @@ async function main(): Promise<void> {
     gasDenom: config.gasDenom,
     statementTimeoutMs: config.statementTimeoutMs,
     responseCache: config.responseCache,
+    stream: config.stream,
   });
   const server = app.listen(config.port, config.host, () =>
     console.log(`rest-adapter: listening on ${config.host}:${config.port} (schema ${config.schema})`),

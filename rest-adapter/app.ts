@@ -14,6 +14,7 @@ import { checkRoutesAgainstContract } from './http/contract-check';
 import { errorHandler, Logger, notFound } from './http/errors';
 import { getOnly, jsonRoutes } from './http/respond';
 import { compileParameterChecks } from '../src/http/openapi-params';
+import { HeightWatcher } from './http/height-watcher';
 import { ResponseCache, ResponseCacheOptions } from './http/response-cache';
 import { createRepositories } from './repositories';
 import { registerAccountRoutes } from './routes/accounts';
@@ -29,6 +30,11 @@ import { registerLookupRoutes } from './routes/lookup';
 import { registerSettlementRoutes } from './routes/settlements';
 import { registerStatusRoutes } from './routes/status';
 import { registerTxRoutes } from './routes/txs';
+import { ConnectionLimits } from './stream/limits';
+import { StreamHub } from './stream/hub';
+import { checkStreamOptions, DEFAULT_STREAM_OPTIONS, type StreamOptions } from './stream/options';
+import { registerStreamRoute } from './stream/route';
+import { StreamSource } from './stream/source';
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
 export const DEFAULT_RESPONSE_CACHE: ResponseCacheOptions = { maxBytes: 64 * 1024 * 1024, pollMs: 200 };
@@ -53,6 +59,8 @@ export interface RestAppOptions {
   now?: () => number;
   /** answers kept per indexed height (http/response-cache.ts); false = none. Default 64 MiB, height polled every 200 ms */
   responseCache?: ResponseCacheOptions | false;
+  /** GET /v1/stream's limits, heartbeat and replay bound (stream/options.ts; default DEFAULT_STREAM_OPTIONS) */
+  stream?: StreamOptions;
 }
 
 function checkOptions(o: RestAppOptions): void {
@@ -65,6 +73,7 @@ function checkOptions(o: RestAppOptions): void {
   const cache = o.responseCache;
   if (cache && !(cache.maxBytes > 0 && cache.pollMs > 0))
     throw new TypeError('createRestApp: responseCache needs maxBytes > 0 and pollMs > 0 (or false)');
+  if (o.stream) checkStreamOptions(o.stream);
 }
 
 export function createRestApp(options: RestAppOptions): Express {
@@ -75,18 +84,20 @@ export function createRestApp(options: RestAppOptions): Express {
   });
   const repos = createRepositories(options.schema);
   const cacheOptions = options.responseCache ?? DEFAULT_RESPONSE_CACHE;
-  const cache = cacheOptions
-    ? new ResponseCache(
-        async () => (await store.readOne((sql) => repos.status.progress(sql))).indexedHeight,
-        cacheOptions,
-      )
-    : undefined;
+  // polled at the response cache's interval (the default one when that cache is off)
+  const watcher = new HeightWatcher(
+    () => store.readOne((sql) => repos.status.head(sql)),
+    (cacheOptions || DEFAULT_RESPONSE_CACHE).pollMs,
+  );
+  const cache = cacheOptions ? new ResponseCache(watcher, cacheOptions) : undefined;
 
   // paths are exactly the documented ones: /V1/Status or /v1/status/ are unknown paths (404)
   const router = Router({ caseSensitive: true, strict: true });
   const served = ['/openapi.yaml'];
+  const checks = compileParameterChecks(openapi);
+  const logger = options.logger ?? { error: (message: string, error?: unknown) => console.error(message, error) };
   const ctx: RouteContext = {
-    get: jsonRoutes(router, cache, compileParameterChecks(openapi), served),
+    get: jsonRoutes(router, cache, checks, served),
     store,
     repos,
     hrp: options.hrp,
@@ -116,9 +127,20 @@ export function createRestApp(options: RestAppOptions): Express {
   ]) {
     register(ctx);
   }
+  const streamOptions = options.stream ?? DEFAULT_STREAM_OPTIONS;
+  const source = new StreamSource(store, repos, ctx.gasDenom);
+  registerStreamRoute(router, {
+    hub: new StreamHub(watcher, source, streamOptions, logger),
+    source,
+    limits: new ConnectionLimits(streamOptions.maxConnections, streamOptions.maxPerClient),
+    options: streamOptions,
+    hrp: options.hrp,
+    checks,
+    served,
+  });
   checkRoutesAgainstContract(openapi, served);
   app.use(router);
   app.use(notFound);
-  app.use(errorHandler(options.logger ?? { error: (message, error) => console.error(message, error) }));
+  app.use(errorHandler(logger));
   return app;
 }

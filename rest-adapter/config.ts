@@ -12,6 +12,12 @@
  *   RESPONSE_CACHE_MB     answers kept per indexed height (default 64; 0 = no cache)
  *   RESPONSE_CACHE_POLL_MS  how often the indexed height is read (default 200): the most a
  *                         kept answer can be behind the store
+ *   STREAM_MAX_CONNECTIONS  open /v1/stream connections in total (default 2000)
+ *   STREAM_MAX_PER_CLIENT   open streams per client address (default 50)
+ *   STREAM_HEARTBEAT_MS     a heartbeat comment after this long without a byte (default 15000)
+ *   STREAM_RETRY_MS         the `retry:` reconnect hint (default 2000)
+ *   STREAM_MAX_BUFFER_BYTES unsent bytes per stream before the client is closed as slow (default 1 MiB)
+ *   STREAM_REPLAY_MAX_BLOCKS  how far behind the indexed height a resume point may be (default 10000)
  *   SVC_HRP, SVC_GAS_DENOM  chain config (src/lib/config.ts)
  */
 import type { PoolConfig } from 'pg';
@@ -19,6 +25,7 @@ import { ConfigError } from '../src/lib/errors';
 import { loadChainConfig } from '../src/lib/config';
 import { DEFAULT_RESPONSE_CACHE, DEFAULT_STATEMENT_TIMEOUT_MS } from './app';
 import type { ResponseCacheOptions } from './http/response-cache';
+import { DEFAULT_STREAM_OPTIONS, type StreamOptions } from './stream/options';
 
 export interface RestConfig {
   port: number;
@@ -27,6 +34,7 @@ export interface RestConfig {
   schema: string;
   statementTimeoutMs: number;
   responseCache: ResponseCacheOptions | false;
+  stream: StreamOptions;
   hrp: string;
   gasDenom: string;
 }
@@ -96,6 +104,19 @@ export function responseCacheFromEnv(env: Env): ResponseCacheOptions | false {
   return mb === 0 ? false : { maxBytes: mb * MIB, pollMs };
 }
 
+/** The STREAM_* settings of GET /v1/stream (also read by npm start's launcher). */
+export function streamFromEnv(env: Env): StreamOptions {
+  const d = DEFAULT_STREAM_OPTIONS;
+  return {
+    maxConnections: integer(env, 'STREAM_MAX_CONNECTIONS', d.maxConnections, 1, 1_000_000),
+    maxPerClient: integer(env, 'STREAM_MAX_PER_CLIENT', d.maxPerClient, 1, 1_000_000),
+    heartbeatMs: integer(env, 'STREAM_HEARTBEAT_MS', d.heartbeatMs, 100, 3_600_000),
+    retryMs: integer(env, 'STREAM_RETRY_MS', d.retryMs, 100, 3_600_000),
+    maxBufferBytes: integer(env, 'STREAM_MAX_BUFFER_BYTES', d.maxBufferBytes, 1024, 1024 * MIB),
+    replayMaxBlocks: integer(env, 'STREAM_REPLAY_MAX_BLOCKS', d.replayMaxBlocks, 1, 100_000_000),
+  };
+}
+
 export function loadRestConfig(env: Env): RestConfig {
   const chain = loadChainConfig(env);
   const database = databaseUrl(env) ?? databaseParts(env);
@@ -106,6 +127,7 @@ export function loadRestConfig(env: Env): RestConfig {
     schema: schemaName(env),
     statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0, 3_600_000),
     responseCache: responseCacheFromEnv(env),
+    stream: streamFromEnv(env),
     hrp: chain.hrp,
     gasDenom: chain.gasDenom,
   };

@@ -545,6 +545,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live push of new blocks, txs and activity (Server-Sent Events)
+         * @description A `text/event-stream` (Server-Sent Events) that never ends by itself. Filters, event kinds, order, resume rule and limits: `x-design-choices` stream-filters, stream-order-and-resume and stream-limits. Every event has `id:` (an opaque cursor), `event:` (block, tx, activity or close) and one `data:` line of JSON: `block` a `Block`, `tx` a `Tx`, `activity` an `ActivityEvent`, `close` a `StreamClose` (the last event of a stream the server ends; it has no id). Lines starting with `:` are heartbeats. Every refusal (400, 410, 429, 503) is a JSON `Error` answered before any stream byte. Example: `curl -N 'http://localhost:3000/v1/stream?account=svc1…'`.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -635,10 +655,16 @@ export interface components {
             /** @description Human-readable message. */
             error: string;
             /**
-             * @description bad_request (HTTP 400), not_found (404), method_not_allowed (405, with `Allow: GET`), internal (500).
+             * @description bad_request (HTTP 400), not_found (404), method_not_allowed (405, with `Allow: GET`), cursor_expired (410, /v1/stream), too_many_requests (429, /v1/stream), internal (500), unavailable (503, /v1/stream).
              * @enum {string}
              */
-            code: "bad_request" | "not_found" | "method_not_allowed" | "internal";
+            code: "bad_request" | "not_found" | "method_not_allowed" | "cursor_expired" | "too_many_requests" | "internal" | "unavailable";
+        };
+        /** @description The data of the final `close` event of a stream the server ends. slow_client: the client did not read fast enough; shutting_down: the server stops; unavailable: the store could not be read; resync: the store was rewound (reindexed), re-read from the list endpoints. After slow_client, shutting_down and unavailable, reconnect with the last event id. */
+        StreamClose: {
+            error: string;
+            /** @enum {string} */
+            code: "slow_client" | "shutting_down" | "unavailable" | "resync";
         };
         Status: {
             indexed_height: components["schemas"]["Height"];
@@ -1542,6 +1568,35 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description 410 cursor_expired (/v1/stream): the resume point is older than the replay bound; re-read from the list endpoints and reconnect without an id. */
+        CursorExpired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description 429 too_many_requests (/v1/stream): too many open streams in total or from this client address. */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds to wait before reconnecting. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description 503 unavailable (/v1/stream): the indexed height cannot be read now. */
+        Unavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description 500 internal, a server fault. */
         Internal: {
             headers: {
@@ -2299,6 +2354,51 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["Internal"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Follow an account, bech32 or 0x (as /v1/accounts/{addr}); malformed → 400. */
+                account?: string;
+                /** @description Follow an asset, 64 lower-case hex; anything else → 400. */
+                asset?: string;
+                /** @description Follow txs whose first message has this type URL (as /v1/txs `method`); malformed → 400. */
+                method?: string;
+                /** @description Resume after this event id (an `id:` this stream sent). `Last-Event-ID` wins when both are given. Malformed → 400; too old → 410. */
+                after?: string;
+            };
+            header?: {
+                /** @description The id of the last event received (sent by EventSource on reconnect); see `after`. Checked as `after` is. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream: `retry:` and a comment first, then events as they are indexed (after the replay from the resume point, if any). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 2000
+                     *     : stream open
+                     *
+                     *     id: eyJrIjoic3RyZWFtIiwidiI6WzE0MCwwLDAsMF19
+                     *     event: block
+                     *     data: {"height":140,"hash":"…","time":"2025-03-01T10:10:00Z","proposer":"…","tx_count":1,"event_count":4}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            410: components["responses"]["CursorExpired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
 }

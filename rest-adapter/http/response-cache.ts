@@ -5,8 +5,8 @@
  * routes whose answer depends on node-written rows alone use it (not the reconciler's
  * check rows, which are written independently of heights, nor the wall clock).
  *
- * The height is polled (`pollMs`), not read per request, so a request served from here
- * costs no database round trip. The rule that keeps answers exact:
+ * The height comes from the app's HeightWatcher (polled every `pollMs`), not read per
+ * request, so a request served from here costs no database round trip. The rule that keeps answers exact:
  * - an answer is stored under the height the poller showed when its request started, and
  *   only if the poller still shows that height when it is done; its snapshot was taken
  *   after the poll, so it is of that height or newer, never older;
@@ -16,10 +16,12 @@
  * Concurrent misses of one key share one computation ("collapsed", RFC 9211 wording).
  */
 
+import type { HeightWatcher } from './height-watcher';
+
 export interface ResponseCacheOptions {
   /** total body bytes kept (least recently used go first) */
   maxBytes: number;
-  /** how often the indexed height is read (ms) */
+  /** how often the indexed height is read (ms; the app's HeightWatcher) */
   pollMs: number;
 }
 
@@ -35,21 +37,20 @@ export interface CachedAnswer {
 const MAX_ENTRY_SHARE = 8;
 
 export class ResponseCache {
-  private height: number | undefined;
   private entries = new Map<string, Buffer>();
   private inflight = new Map<string, Promise<Buffer>>();
   private bytes = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private polling: Promise<void> | undefined;
 
   constructor(
-    private readonly readHeight: () => Promise<number>,
-    private readonly options: ResponseCacheOptions,
-  ) {}
+    private readonly watcher: HeightWatcher,
+    private readonly options: Pick<ResponseCacheOptions, 'maxBytes'>,
+  ) {
+    watcher.onChange(() => this.empty()); // a new height, a lower one after a rewind, or unknown
+  }
 
   /** The indexed height answers are kept for; undefined before the first poll or after a failed one. */
   get currentHeight(): number | undefined {
-    return this.height;
+    return this.watcher.current;
   }
 
   /** Bytes of bodies kept now. */
@@ -59,10 +60,10 @@ export class ResponseCache {
 
   /** The answer for `key` at the current height: kept, joined, or computed by `compute`. */
   async answer(key: string, compute: () => Promise<Buffer>): Promise<CachedAnswer> {
-    const height = this.height;
+    const height = this.watcher.current;
     if (height === undefined) {
       const body = await compute();
-      this.startPolling(); // after a request that reached the store: a refused one (400) starts nothing
+      this.watcher.start(); // after a request that reached the store: a refused one (400) starts nothing
       return { body, outcome: 'bypass' };
     }
     const kept = this.entries.get(key);
@@ -79,41 +80,14 @@ export class ResponseCache {
     inflight.set(key, computing);
     try {
       const body = await computing;
-      if (this.height === height && this.inflight === inflight) this.keep(key, body);
+      if (this.watcher.current === height && this.inflight === inflight) this.keep(key, body);
       return { body, outcome: 'miss' };
     } finally {
       if (inflight.get(key) === computing) inflight.delete(key);
     }
   }
 
-  /** Reads the height now (tests, and the first request); later reads run every pollMs. */
-  async poll(): Promise<void> {
-    this.polling ??= this.readHeight()
-      .then(
-        (h) => this.moveTo(h),
-        () => this.moveTo(undefined), // cannot tell the height: serve nothing kept
-      )
-      .finally(() => {
-        this.polling = undefined;
-      });
-    return this.polling;
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-  }
-
-  private startPolling(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.poll(), this.options.pollMs);
-    this.timer.unref(); // never what keeps a process alive
-    void this.poll();
-  }
-
-  private moveTo(height: number | undefined): void {
-    if (height === this.height) return;
-    this.height = height;
+  private empty(): void {
     this.entries = new Map();
     this.inflight = new Map(); // computations of the old height finish but are not kept
     this.bytes = 0;

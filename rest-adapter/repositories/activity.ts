@@ -28,11 +28,13 @@ export const assetFeed = (assetId: string) => `asset:${assetId}`;
 export const accountFeed = (bech32: string) => `account:${bech32}`;
 
 export function createActivityRepository(t: Tables) {
-  /** SQL of up to n entries of `feed` below `belowSeq` (newest first). */
-  function pageSql(p: SqlParams, feed: string, belowSeq: bigint | null, n: number): string {
-    const conditions = [`feed = ${p.add(feed)}`];
-    if (belowSeq !== null) conditions.push(`seq < ${p.add(belowSeq.toString())}`);
-    // The inner query is the keyset scan of the (feed, seq) index; the joins run on its n rows.
+  /**
+   * SQL of the entries of `feed` meeting `seqConditions` (on `seq`), in `order` of seq, with
+   * `rest` (a LIMIT) after it. The inner query is the scan of the (feed, seq) index; the
+   * joins run on its rows.
+   */
+  function entriesSql(p: SqlParams, feed: string, seqConditions: string[], order: 'ASC' | 'DESC', rest = ''): string {
+    const conditions = [`feed = ${p.add(feed)}`, ...seqConditions];
     return `SELECT a.seq, a.height, a.tx_index, a.event_index, a.tx_hash, b.time AS block_time, t.code,
          CASE WHEN a.tx_hash IS NULL THEN b.events::json -> a.event_index ELSE t.events::json -> a.event_index END AS event
        FROM (
@@ -40,10 +42,23 @@ export function createActivityRepository(t: Tables) {
            div(seq, 10000000000)::int AS height,
            (mod(div(seq, 100000), 100000) - 1)::int AS tx_index,
            (mod(seq, 100000) - 1)::int AS event_index
-         FROM ${t.activityEntries} WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${p.add(n)}
+         FROM ${t.activityEntries} WHERE ${conditions.join(' AND ')} ORDER BY seq ${order} ${rest}
        ) a
        JOIN ${t.blocks} b ON b.id = a.height::text
        LEFT JOIN ${t.txes} t ON t.id = a.tx_hash`;
+  }
+
+  /** SQL of up to n entries of `feed` below `belowSeq` (newest first). */
+  function pageSql(p: SqlParams, feed: string, belowSeq: bigint | null, n: number): string {
+    const below = belowSeq === null ? [] : [`seq < ${p.add(belowSeq.toString())}`];
+    return entriesSql(p, feed, below, 'DESC', `LIMIT ${p.add(n)}`);
+  }
+
+  /** Every entry of `feed` with fromSeq <= seq < toSeq, in chain order (oldest first): the live stream's read. */
+  async function range(sql: Sql, feed: string, fromSeq: bigint, toSeq: bigint): Promise<ActivityRow[]> {
+    const p = new SqlParams();
+    const within = [`seq >= ${p.add(fromSeq.toString())}`, `seq < ${p.add(toSeq.toString())}`];
+    return sql.rows<ActivityRow>(`${entriesSql(p, feed, within, 'ASC')} ORDER BY a.seq ASC`, p.values);
   }
 
   /** Up to n entries of `feed` below `belowSeq` (newest first). */
@@ -64,7 +79,7 @@ export function createActivityRepository(t: Tables) {
     return splitAssetScoped(await sql.rows<ActivityRow & { asset_status: string }>(text, p.values));
   }
 
-  return { page, assetPage };
+  return { page, assetPage, range };
 }
 
 export type ActivityRepository = ReturnType<typeof createActivityRepository>;

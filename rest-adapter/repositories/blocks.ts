@@ -25,7 +25,15 @@ export function createBlockRepository(t: Tables) {
       p.values,
     );
   }
-  return { blocksBelow };
+  /** The blocks with after < height <= through, oldest first. */
+  async function blocksBetween(sql: Sql, after: number, through: number): Promise<BlockRow[]> {
+    return sql.rows<BlockRow>(
+      `SELECT ${blockColumns} FROM ${t.blocks} WHERE height > $1 AND height <= $2 ORDER BY height ASC`,
+      [after, through],
+    );
+  }
+
+  return { blocksBelow, blocksBetween };
 }
 
 export type BlockRepository = ReturnType<typeof createBlockRepository>;

@@ -16,6 +16,16 @@ export interface TotalsRow {
   latest_block_time: string;
 }
 
+/** What the app's HeightWatcher polls (http/height-watcher.ts). */
+export interface HeadReading {
+  indexedHeight: number;
+  /** median of the latest block intervals (ms); null with fewer than two blocks */
+  blockIntervalMs: number | null;
+}
+
+/** Block intervals whose median is the head answers' freshness (repositories/status.ts `head`). */
+export const HEAD_INTERVALS = 10;
+
 /** Length of the /v1/stats daily series (UTC days ending on the latest block's day). */
 export const DAILY_SERIES_DAYS = 14;
 
@@ -87,7 +97,22 @@ export function createStatusRepository(t: Tables) {
     };
   }
 
-  return { progress, status };
+  /**
+   * What the app's HeightWatcher polls, in one statement: the indexed height and the median
+   * of the latest HEAD_INTERVALS block intervals (the freshness of head answers, http/validators.ts).
+   */
+  async function head(sql: Sql): Promise<HeadReading> {
+    const row = await sql.one<{ indexed: unknown; interval_ms: number | null }>(
+      `SELECT ${indexedHeightSql(t)} AS indexed,
+              (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY gap)
+               FROM (SELECT extract(epoch FROM time - lag(time) OVER (ORDER BY height)) * 1000 AS gap
+                     FROM (SELECT height, time FROM ${t.blocks} ORDER BY height DESC LIMIT ${HEAD_INTERVALS + 1}) latest) gaps
+               WHERE gap IS NOT NULL)::float8 AS interval_ms`,
+    );
+    return { indexedHeight: metadataInt(row?.indexed), blockIntervalMs: row?.interval_ms ?? null };
+  }
+
+  return { progress, status, head };
 }
 
 export type StatusRepository = ReturnType<typeof createStatusRepository>;

@@ -287,7 +287,33 @@ export function createTxRepository(t: Tables) {
     return { indexedHeight: metadataInt(first?.indexed), block, txs: rows.filter((r) => r.hash !== null) };
   }
 
-  return { page, stats, byHash, byEthHash, blockWithTxs };
+  /**
+   * The txs holding an entry of activity feed `feed` with fromSeq <= seq < toSeq (a tx's
+   * entries sit in its own seq range), each once, in chain order, with their EVM views.
+   */
+  async function ofFeedInRange(sql: Sql, feed: string, fromSeq: bigint, toSeq: bigint): Promise<TxWithEvmRow[]> {
+    return sql.rows<TxWithEvmRow>(
+      withEvm(
+        `(SELECT * FROM ${t.txes} WHERE id IN (SELECT tx_hash FROM ${t.activityEntries}
+           WHERE feed = $1 AND seq >= $2 AND seq < $3 AND tx_hash IS NOT NULL))`,
+        'ORDER BY x.seq',
+      ),
+      [feed, fromSeq.toString(), toSeq.toString()],
+    );
+  }
+
+  /** The txs whose method is `method` with fromSeq <= seq < toSeq, in chain order, with their EVM views (the (method, seq) index). */
+  async function ofMethodInRange(sql: Sql, method: string, fromSeq: bigint, toSeq: bigint): Promise<TxWithEvmRow[]> {
+    return sql.rows<TxWithEvmRow>(
+      withEvm(
+        `(SELECT * FROM ${t.txes} WHERE method = $1 AND seq >= $2 AND seq < $3 ORDER BY method, seq)`,
+        'ORDER BY x.seq',
+      ),
+      [method, fromSeq.toString(), toSeq.toString()],
+    );
+  }
+
+  return { page, stats, byHash, byEthHash, blockWithTxs, ofFeedInRange, ofMethodInRange };
 }
 
 export type TxRepository = ReturnType<typeof createTxRepository>;

@@ -26,6 +26,7 @@ import {
   parseTxHash,
 } from '../../../rest-adapter/http/params';
 import { CURSORS, readCursor } from '../../../rest-adapter/paging/cursors';
+import { decodeEventId } from '../../../rest-adapter/stream/position';
 
 interface ParamSchema {
   type?: string;
@@ -131,6 +132,9 @@ Object.assign(PARSERS, {
   'listBridgeTransfers query:status': { accept: accepts(parseTransferStatus) },
   'listBridgeTransfers query:message_id': { accept: accepts(parseMessageId) },
   'listInvariants query:asset': { accept: accepts(parseAssetFilter) },
+  'streamEvents query:asset': { accept: accepts((v) => parseAssetIdParam(v, 'asset')) },
+  'streamEvents query:method': { accept: accepts(parseMethod) },
+  'streamEvents query:after': { accept: accepts(decodeEventId), oneWay: true },
 });
 for (const op of [
   'getAsset',

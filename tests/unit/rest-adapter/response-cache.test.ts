@@ -1,4 +1,5 @@
 /** The response cache's rules (rest-adapter/http/response-cache.ts) with a scripted height. */
+import { HeightWatcher } from '../../../rest-adapter/http/height-watcher';
 import { ResponseCache } from '../../../rest-adapter/http/response-cache';
 
 /** A height source the test moves by hand; `fail` makes the next reads reject. */
@@ -7,7 +8,7 @@ function scriptedHeight(start: number) {
   const read = async () => {
     source.reads++;
     if (source.fail) throw new Error('database down');
-    return source.height;
+    return { indexedHeight: source.height, blockIntervalMs: null };
   };
   return { source, read };
 }
@@ -21,19 +22,26 @@ function deferred<T>() {
 const body = (text: string) => Buffer.from(text);
 
 describe('ResponseCache', () => {
-  let cache: ResponseCache;
-  afterEach(() => cache?.stop());
+  let cache: ResponseCache & { poll(): Promise<void> };
+  let watcher: HeightWatcher;
+  afterEach(() => watcher?.stop());
+
+  /** A cache on its own watcher (polled by hand with `cache.poll()` below). */
+  function cacheOn(read: () => Promise<{ indexedHeight: number; blockIntervalMs: null }>, maxBytes: number) {
+    watcher = new HeightWatcher(read, 60_000);
+    return Object.assign(new ResponseCache(watcher, { maxBytes }), { poll: () => watcher.poll() });
+  }
 
   async function ready(start = 10, maxBytes = 1000) {
     const h = scriptedHeight(start);
-    cache = new ResponseCache(h.read, { maxBytes, pollMs: 60_000 }); // polls by hand below
+    cache = cacheOn(h.read, maxBytes);
     await cache.poll();
     return h.source;
   }
 
   it('bypasses until the height is known, then polls on its own', async () => {
     const h = scriptedHeight(7);
-    cache = new ResponseCache(h.read, { maxBytes: 1000, pollMs: 60_000 });
+    cache = cacheOn(h.read, 1000);
     const first = await cache.answer('/a', async () => body('A'));
     expect(first.outcome).toBe('bypass');
     await new Promise((r) => setImmediate(r));

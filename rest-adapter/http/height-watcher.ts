@@ -1,0 +1,77 @@
+/**
+ * The indexed height as the process knows it, read every `pollMs` in the background so a
+ * request never pays a round trip for it. The response cache keeps answers per height, the
+ * validators (http/validators.ts) derive head answers' ETags from it, and the render cache
+ * (presenters/render-cache.ts) drops what it holds when it goes down (a rewind or reindex).
+ *
+ * Polling starts with the first request that reached the store (`start`), so an app that is
+ * built but never asked costs no query. A failed read makes the height unknown until the next.
+ */
+
+import type { HeadReading } from '../repositories/status';
+
+export type { HeadReading };
+
+export type HeightListener = (height: number | undefined, previous: number | undefined) => void;
+
+export class HeightWatcher {
+  private height: number | undefined;
+  private interval: number | null = null;
+  private listeners: HeightListener[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+
+  constructor(
+    private readonly read: () => Promise<HeadReading>,
+    private readonly pollMs: number,
+  ) {}
+
+  /** The indexed height; undefined before the first poll or after a failed one. */
+  get current(): number | undefined {
+    return this.height;
+  }
+
+  /** Median of the latest block intervals (ms) at the last poll; null when unknown. */
+  get blockIntervalMs(): number | null {
+    return this.interval;
+  }
+
+  /** Called on every change of the height (after the first poll too), before anything reads it. */
+  onChange(listener: HeightListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Starts the background polls (once). */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.poll(), this.pollMs);
+    this.timer.unref(); // never what keeps a process alive
+    void this.poll();
+  }
+
+  /** Reads the height now (tests, and the first request); later reads run every pollMs. */
+  async poll(): Promise<void> {
+    this.polling ??= this.read()
+      .then(
+        (r) => this.moveTo(r.indexedHeight, r.blockIntervalMs),
+        () => this.moveTo(undefined, null), // cannot tell the height: nothing may rely on it
+      )
+      .finally(() => {
+        this.polling = undefined;
+      });
+    return this.polling;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private moveTo(height: number | undefined, intervalMs: number | null): void {
+    this.interval = intervalMs;
+    if (height === this.height) return;
+    const previous = this.height;
+    this.height = height;
+    for (const listener of this.listeners) listener(height, previous);
+  }
+}
