@@ -186,6 +186,9 @@ function listenerPool(conn: Pick<PgConnection, 'url'>) {
   return {
     pool,
     async close() {
+      // the UNLISTENs of subscriptions that just ended are queued on this connection, which
+      // answers in order: let them finish rather than fail on a released client
+      await held?.query('SELECT 1').catch(() => undefined);
       const ended = pool.end().catch(() => undefined);
       held?.release();
       await ended;
@@ -220,8 +223,12 @@ function websocketUpgrades(handler: HttpRequestHandler, maxSockets: number) {
       () => refuseUpgrade(socket, 503, 'Service Unavailable', 'GraphQL subscriptions are not available'),
     );
   };
-  const closeAll = () => {
+  /** Ends every open socket; resolves once their subscriptions have been told (after their 'close'). */
+  const closeAll = async () => {
+    const closed = [...open].map((socket) => new Promise((resolve) => socket.once('close', resolve)));
     for (const socket of open) socket.destroy();
+    await Promise.all(closed);
+    await new Promise((resolve) => setImmediate(resolve));
   };
   return { upgrade, closeAll };
 }
@@ -270,7 +277,7 @@ export async function createGraphqlService(
   );
   const websockets = options.subscriptions
     ? websocketUpgrades(handler, options.maxWebsockets)
-    : { upgrade: subscriptionsOff, closeAll: () => undefined };
+    : { upgrade: subscriptionsOff, closeAll: async () => undefined };
   return {
     handler: (req, res, next) => {
       if (req.method !== 'POST') return void (handler as unknown as RequestHandler)(req, res, next);
@@ -280,7 +287,7 @@ export async function createGraphqlService(
     },
     upgrade: websockets.upgrade,
     async close() {
-      websockets.closeAll();
+      await websockets.closeAll();
       await handler.release?.();
       await listener?.close();
       await pool.end().catch(() => undefined);
