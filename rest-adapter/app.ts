@@ -137,6 +137,7 @@ export function createRestApp(options: RestAppOptions): Express {
     hrp: options.hrp,
     checks,
     served,
+    logger,
   });
   checkRoutesAgainstContract(openapi, served);
   app.use(router);

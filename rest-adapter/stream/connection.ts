@@ -1,8 +1,9 @@
 /**
  * One open stream: its filter, how far it has been served, and the writer that keeps its
  * unsent bytes bounded. Everything a connection is sent goes through `send`; a client that
- * lets more than `maxBufferBytes` pile up is sent `event: close` (code slow_client) and
- * ended: it resumes from its last event id.
+ * still holds more than `maxBufferBytes` of earlier writes when new events come is sent
+ * `event: close` (code slow_client) and ended: it resumes from its last event id. What one
+ * client can hold is so at most the bound plus one batch (HEIGHTS_PER_READ heights of its filter).
  */
 import type { Response } from 'express';
 import { frameClose, frameEvent, HEARTBEAT_FRAME, type StreamCloseCode, type StreamEvent } from './events';
@@ -45,7 +46,7 @@ export class StreamConnection {
    * as served. False when the connection is (or has now been) closed.
    */
   send(events: readonly StreamEvent[], through?: number): boolean {
-    if (!this.isOpen) return false;
+    if (!this.isOpen || !this.keepingUp()) return false;
     let text = '';
     for (const event of events)
       if (comparePositions(event.position, this.served) > 0) {
@@ -54,15 +55,12 @@ export class StreamConnection {
       }
     if (through !== undefined) this.served = laterOf(this.served, endOfHeight(through));
     if (text) this.write(text);
-    return this.checkBuffer();
+    return true;
   }
 
   /** A comment when nothing was written for `heartbeatMs`. */
   heartbeat(now: number, heartbeatMs: number): void {
-    if (this.isOpen && now - this.lastWriteAt >= heartbeatMs) {
-      this.write(HEARTBEAT_FRAME);
-      this.checkBuffer();
-    }
+    if (this.isOpen && now - this.lastWriteAt >= heartbeatMs && this.keepingUp()) this.write(HEARTBEAT_FRAME);
   }
 
   /** Writes the final event and ends the response; the socket is destroyed if it cannot flush within CLOSE_GRACE_MS. */
@@ -81,8 +79,12 @@ export class StreamConnection {
     this.lastWriteAt = Date.now();
   }
 
-  /** Closes a client whose unsent bytes exceed the bound; false when it did. */
-  private checkBuffer(): boolean {
+  /**
+   * Whether the client has taken what it was sent, up to the bound; closes it when not.
+   * Checked before a write, so one large height (a burst) never counts against a client
+   * that reads: what it measures is bytes left from earlier writes.
+   */
+  private keepingUp(): boolean {
     if (this.sink.writableLength <= this.maxBufferBytes) return true;
     this.close('slow_client', 'the client did not read fast enough; reconnect with Last-Event-ID to resume');
     return false;

@@ -17,9 +17,17 @@ export type StreamEvent =
 /** Why the server ended a stream (the `code` of the `close` event). */
 export type StreamCloseCode = 'slow_client' | 'shutting_down' | 'resync' | 'unavailable';
 
+/** Frames already written: one event goes to every connection of its filter, serialised once. */
+const framed = new WeakMap<StreamEvent, string>();
+
 /** One event as SSE text: id, event name, data on one line (JSON has no raw newline). */
 export function frameEvent(event: StreamEvent): string {
-  return `id: ${encodeEventId(event.position)}\nevent: ${event.kind}\ndata: ${toJson(event.data)}\n\n`;
+  let text = framed.get(event);
+  if (text === undefined) {
+    text = `id: ${encodeEventId(event.position)}\nevent: ${event.kind}\ndata: ${toJson(event.data)}\n\n`;
+    framed.set(event, text);
+  }
+  return text;
 }
 
 /** The opening lines: the reconnect delay hint, and a comment so the client sees the stream start at once. */

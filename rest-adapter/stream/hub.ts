@@ -151,18 +151,30 @@ export class StreamHub {
     }
   }
 
-  /** Reads after < height <= through once per distinct filter and sends it to each connection. */
+  /**
+   * Reads after < height <= through once per distinct filter and sends it to each connection.
+   * A filter whose read fails ends its own streams (they resume from their ids), so one bad
+   * read never holds the others back; a failed block read is retried for everyone.
+   */
   private async deliver(after: number, through: number): Promise<void> {
     const groups = [...this.groups.values()];
     if (groups.length === 0) return;
     const [blocks, ...perGroup] = await Promise.all([
       this.source.blocks(after, through),
-      ...groups.map((g) => this.source.filtered(g.filter, after, through)),
+      ...groups.map((g) => this.source.filtered(g.filter, after, through).catch((e: unknown) => e as Error)),
     ]);
     groups.forEach((group, i) => {
-      const events: StreamEvent[] = mergeInOrder(blocks, perGroup[i]);
+      const read = perGroup[i];
+      if (read instanceof Error) return this.fail(group, read);
+      const events: StreamEvent[] = mergeInOrder(blocks, read);
       for (const connection of group.connections) connection.send(events, through);
     });
+  }
+
+  private fail(group: Group, error: Error): void {
+    this.logger.error(`stream: reading ${filterKey(group.filter)} failed`, error);
+    for (const connection of group.connections)
+      connection.close('unavailable', 'the store could not be read; reconnect with Last-Event-ID to resume');
   }
 
   private tick(): void {

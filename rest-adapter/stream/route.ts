@@ -30,6 +30,7 @@ export interface StreamRouteDeps {
   checks: ParameterChecks;
   /** the document paths served, for the start-up check against openapi.yaml */
   served: string[];
+  logger: { error(message: string, error?: unknown): void };
 }
 
 /**
@@ -120,6 +121,10 @@ export function registerStreamRoute(router: Router, deps: StreamRouteDeps): void
         'cursor_expired',
         `the resume point is more than ${deps.options.replayMaxBlocks} blocks behind the indexed height; re-read from the list endpoints and reconnect without an id`,
       );
+    if (req.method === 'HEAD') {
+      openStream(res, deps.options.retryMs); // the headers a GET gets, no body
+      return void res.end();
+    }
     const client = clientAddress(req);
     const refusal = deps.limits.acquire(client);
     if (refusal)
@@ -139,8 +144,9 @@ export function registerStreamRoute(router: Router, deps: StreamRouteDeps): void
     openStream(res, deps.options.retryMs);
     try {
       await replayThenJoin(connection, res, deps);
-    } catch {
+    } catch (e) {
       // the store failed mid-replay: end the stream; the client resumes from its last id
+      deps.logger.error('stream: replay failed', e);
       connection.close('unavailable', 'the store could not be read; reconnect with Last-Event-ID to resume');
     }
   });

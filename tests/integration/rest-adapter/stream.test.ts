@@ -241,6 +241,12 @@ describe('GET /v1/stream', () => {
       const answer = await refused(b.url + path, headers);
       expect([path, answer.status, JSON.parse(answer.body).code]).toEqual([path, 400, 'bad_request']);
     }
+    const head = await fetch(`${b.url}/v1/stream`, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([
+      200,
+      'text/event-stream; charset=utf-8',
+      '',
+    ]);
     const short = await startAdapter({ replayMaxBlocks: 5 });
     const old = await refused(`${short.url}/v1/stream?after=${encodeEventId(blockPosition(1))}`);
     expect([old.status, JSON.parse(old.body).code]).toEqual([410, 'cursor_expired']);
@@ -280,11 +286,13 @@ describe('GET /v1/stream', () => {
     const heavy = (from: TestKey) => Array.from({ length: 120 }, () => transfer(from, k.bob));
     for (let round = 0; round < HEAVY_ROUNDS; round++)
       await Promise.all(senders.map((from) => world.submit(from, heavy(from))));
-    await world.waitIndexed();
-    await reader.waitFor('the heavy txs', (ev) => lastBlock(ev) >= world.chain.height - 1);
+    const sent = world.chain.height;
+    await world.waitIndexed(sent);
+    await reader.waitFor('the heavy txs', (ev) => lastBlock(ev) >= sent);
     const cut = lastBlock(reader.events);
     stalled.resume(); // read what was sent before the end: the final event is there
     await stalled.end;
+    console.log(`slow client: got ${stalled.bytes} bytes, the reader ${reader.bytes}`);
     const last = stalled.events.at(-1)!;
     expect([last.event, data(last).code]).toEqual(['close', 'slow_client']);
     // it was cut off: it got less than the reader, whose stream goes on
@@ -292,7 +300,6 @@ describe('GET /v1/stream', () => {
     expect(stalled.bytes).toBeLessThan(reader.bytes);
     await reader.waitFor('blocks after the cut', (ev) => lastBlock(ev) >= cut + 3);
     expect(reader.ended).toBe(false);
-    console.log(`slow client: got ${stalled.bytes} bytes, the reader ${reader.bytes}`);
   });
 });
 
