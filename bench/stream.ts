@@ -180,6 +180,16 @@ interface PhaseFigures {
   blockEventsBeforeCommitSeen?: number;
   eventsPerClient?: Record<string, Record<string, number>>;
   closedBySever?: number;
+  /** the `code` of each server-sent `close` event (openapi StreamClose), counted */
+  closeCodes?: Record<string, number>;
+}
+
+function closeCode(data: string): string {
+  try {
+    return String((JSON.parse(data) as { code?: unknown }).code);
+  } catch {
+    return 'unparsed';
+  }
 }
 
 async function phase(
@@ -306,6 +316,12 @@ async function run(a: Args, serverUrl: string): Promise<void> {
         const withN = await phase(`${a.subscribers} subscribers`, a.phaseSeconds, ctx, deliveries);
         withN.blockEventsBeforeCommitSeen = deliveries.beforeCommitSeen;
         withN.closedBySever = subscribers.filter((s) => s.closed).length;
+        const closeCodes: Record<string, number> = {};
+        for (const s of subscribers.filter((x) => x.closed)) {
+          const code = closeCode(s.closed!);
+          closeCodes[code] = (closeCodes[code] ?? 0) + 1;
+        }
+        withN.closeCodes = closeCodes;
         const perKind: Record<string, Record<string, number>> = {};
         for (const s of subscribers) {
           const k = (perKind[s.kind] ??= { clients: 0 });
@@ -315,7 +331,7 @@ async function run(a: Args, serverUrl: string): Promise<void> {
         withN.eventsPerClient = perKind;
         printPhase(withN);
         console.log(
-          `[bench:stream] events by client kind (totals): ${JSON.stringify(perKind)}; closed by the server: ${withN.closedBySever}; ` +
+          `[bench:stream] events by client kind (totals): ${JSON.stringify(perKind)}; closed by the server: ${withN.closedBySever} ${JSON.stringify(closeCodes)}; ` +
             `block events read before the commit watcher saw their height: ${deliveries.beforeCommitSeen}`,
         );
 
