@@ -358,7 +358,12 @@ async function run(a: Args, serverUrl: string): Promise<void> {
       } finally {
         for (const s of subscribers) s.request.destroy();
         await commits.stop();
+        // wait for the adapter to exit: dropping the database under it makes it print a terminated connection
+        const exited = new Promise((r) => (api.child.exitCode !== null ? r(null) : api.child.once('exit', r)));
         api.child.kill('SIGTERM');
+        const force = setTimeout(() => api.child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(force);
       }
     } finally {
       await node.stop();
