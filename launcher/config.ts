@@ -57,6 +57,8 @@ export interface LauncherConfig {
   progressIntervalMs: number;
   log: { format: LogFormat; level: LogLevel };
   node: { batchSize: number; workers: number };
+  /** /graphql's subscriptions and websockets (GRAPHQL_*) */
+  graphql: GraphqlOptions;
   /** the /v1 response cache (RESPONSE_CACHE_MB, RESPONSE_CACHE_POLL_MS as for launcher/rest-adapter-main.ts) */
   responseCache: ResponseCacheOptions | false;
   /** rendered JSON of committed txs for the /v1 app (RENDER_CACHE_MB as for launcher/rest-adapter-main.ts) */
@@ -73,6 +75,15 @@ export interface LauncherConfig {
   /** the reconciler beside the node (RECONCILE_*) */
   reconciler: ReconcilerSettings;
 }
+
+export interface GraphqlOptions {
+  /** subscriptions over a websocket on /graphql (GRAPHQL_SUBSCRIPTIONS; the node then runs with --subscription) */
+  subscriptions: boolean;
+  /** websockets open at once (GRAPHQL_WS_MAX_CONNECTIONS); beyond, an upgrade is answered 429 */
+  maxWebsockets: number;
+}
+
+export const GRAPHQL_DEFAULTS: GraphqlOptions = { subscriptions: true, maxWebsockets: 500 };
 
 /** Every variable npm start reads, with its default as documented (docs/running.md). */
 export const CONFIG_VARIABLES: Record<string, string> = {
@@ -96,6 +107,8 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   LOG_LEVEL: 'info',
   NODE_BATCH_SIZE: '100',
   NODE_WORKERS: '0',
+  GRAPHQL_SUBSCRIPTIONS: String(GRAPHQL_DEFAULTS.subscriptions),
+  GRAPHQL_WS_MAX_CONNECTIONS: String(GRAPHQL_DEFAULTS.maxWebsockets),
   RESPONSE_CACHE_MB: '64',
   RESPONSE_CACHE_POLL_MS: '200',
   RENDER_CACHE_MB: '64',
@@ -139,6 +152,10 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   if (!(allowed as readonly string[]).includes(raw))
     throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  return oneOf(env, name, ['true', 'false'], fallback ? 'true' : 'false') === 'true';
 }
 
 function url(env: Env, name: string, protocols: string[], example: string): string | undefined {
@@ -352,7 +369,14 @@ export function loadLauncherConfig(env: Env, opts: { stdoutIsTTY: boolean; cwd: 
       format: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, opts.stdoutIsTTY ? 'pretty' : 'json'),
       level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     },
-    node: { batchSize: integer(env, 'NODE_BATCH_SIZE', 100, 1, 1000), workers: integer(env, 'NODE_WORKERS', 0, 0, 64) },
+    node: {
+      batchSize: integer(env, 'NODE_BATCH_SIZE', 100, 1, 1000),
+      workers: integer(env, 'NODE_WORKERS', 0, 0, 64),
+    },
+    graphql: {
+      subscriptions: flag(env, 'GRAPHQL_SUBSCRIPTIONS', GRAPHQL_DEFAULTS.subscriptions),
+      maxWebsockets: integer(env, 'GRAPHQL_WS_MAX_CONNECTIONS', GRAPHQL_DEFAULTS.maxWebsockets, 1, 100_000),
+    },
     responseCache: responseCacheFromEnv(env),
     renderCache: renderCacheFromEnv(env),
     stream: streamFromEnv(env),

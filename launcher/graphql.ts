@@ -11,27 +11,48 @@
  * with default_transaction_read_only=on. The one write is before that, on a connection of its
  * own: the JSON computed columns of graphql-json.ts (`eventsJson`, `msgsJson`…), created
  * idempotently so the schema PostGraphile introspects has them.
+ *
+ * Subscriptions (graphql-subscriptions.ts) as subql-query has them, over a websocket on
+ * /graphql: `graphql-transport-ws` (the graphql-ws library, what subql-query speaks) or the
+ * older `graphql-ws` (subscriptions-transport-ws), chosen by the client's subprotocol. The
+ * launcher's server hands the upgrades to `upgrade` (http.ts routeUpgrades).
  */
+import { EventEmitter } from 'events';
+import type { IncomingMessage, Server } from 'http';
+import type { Duplex } from 'stream';
+import PgPubSub from '@graphile/pg-pubsub';
 import express, { type RequestHandler } from 'express';
 import { gql, makeExtendSchemaPlugin, makeJSONPgSmartTagsPlugin } from 'graphile-utils';
 import { parse } from 'graphql';
 import { Pool, type PoolClient } from 'pg';
-import { postgraphile } from 'postgraphile';
+import {
+  enhanceHttpServerWithWebSockets,
+  makePluginHook,
+  postgraphile,
+  type HttpRequestHandler,
+  type PostGraphileOptions,
+} from 'postgraphile';
 import { installJsonColumns } from './graphql-json';
+import { SubqlSubscriptionsPlugin } from './graphql-subscriptions';
+import { GRAPHQL_DEFAULTS, type GraphqlOptions } from './config';
 import type { PgConnection } from './database-url';
+
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 export interface GraphqlService {
   handler: RequestHandler;
+  /** a websocket upgrade of /graphql: subscriptions */
+  upgrade: UpgradeHandler;
   close(): Promise<void>;
 }
 
 const POOL_MAX = 5;
 const STATEMENT_TIMEOUT_MS = 10_000;
 
-export function readOnlyPool(conn: Pick<PgConnection, 'url'>): Pool {
+export function readOnlyPool(conn: Pick<PgConnection, 'url'>, max = POOL_MAX): Pool {
   const pool = new Pool({
     connectionString: conn.url,
-    max: POOL_MAX,
+    max,
     options: `-c default_transaction_read_only=on -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
   });
   pool.on('error', () => undefined); // an idle connection cut by a restarting server: the next query reconnects
@@ -108,7 +129,12 @@ const refuseWrites: RequestHandler = (req, res, next) =>
     const query = (req.body as { query?: unknown } | undefined)?.query;
     if (typeof query === 'string' && writesOrSubscribes(query)) {
       return void res.status(400).json({
-        errors: [{ message: 'this GraphQL endpoint is read-only: mutations and subscriptions are not available' }],
+        errors: [
+          {
+            message:
+              'this GraphQL endpoint is read-only: no mutations; subscriptions are served over a websocket on /graphql',
+          },
+        ],
       });
     }
     next();
@@ -130,6 +156,83 @@ async function installJson(conn: Pick<PgConnection, 'url'>, schema: string): Pro
   }
 }
 
+/** Answers an upgrade request with an HTTP error instead of a websocket, then closes the socket. */
+export function refuseUpgrade(socket: Duplex, status: number, reason: string, message: string): void {
+  const body = JSON.stringify({ errors: [{ message }] });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * PostGraphile attaches its own upgrade listener to the server of the first HTTP request it
+ * serves unless the server is marked as done; the launcher's server routes upgrades itself
+ * (http.ts), and two listeners would upgrade one socket twice.
+ */
+export function keepPostgraphileOffServer(server: Server): void {
+  (server as unknown as Record<string, unknown>).__postgraphileSubscriptionsEnabled = true;
+}
+
+/**
+ * @graphile/pg-pubsub's one LISTEN connection, from a pool of its own: the plugin keeps it
+ * checked out for good, and `pool.end()` waits for it. Handing it back ends it, and the pool's
+ * 'remove' event tells the plugin to stop its keep-alive without reconnecting.
+ */
+function listenerPool(conn: Pick<PgConnection, 'url'>) {
+  const pool = readOnlyPool(conn, 1);
+  let held: PoolClient | undefined;
+  pool.on('acquire', (client) => (held = client));
+  pool.on('release', () => (held = undefined));
+  return {
+    pool,
+    async close() {
+      // the UNLISTENs of subscriptions that just ended are queued on this connection, which
+      // answers in order: let them finish rather than fail on a released client
+      await held?.query('SELECT 1').catch(() => undefined);
+      const ended = pool.end().catch(() => undefined);
+      held?.release();
+      await ended;
+    },
+  };
+}
+
+/** Adds @graphile/pg-pubsub (the `pubsub` build option and its resolver plugin) to the options. */
+function withPubSub(options: PostGraphileOptions, listenOn: Pool): PostGraphileOptions {
+  return makePluginHook([PgPubSub])('postgraphile:options', options, { pgPool: listenOn });
+}
+
+const subscriptionsOff: UpgradeHandler = (_req, socket) =>
+  refuseUpgrade(socket, 404, 'Not Found', 'GraphQL subscriptions are off here (GRAPHQL_SUBSCRIPTIONS=false)');
+
+/**
+ * The websocket side of PostGraphile on an emitter of our own: `upgrade` feeds it once the
+ * schema is built, within the bound on open sockets; `closeAll` ends every open one.
+ */
+function websocketUpgrades(handler: HttpRequestHandler, maxSockets: number) {
+  const upgrades = new EventEmitter();
+  const enhanced = enhanceHttpServerWithWebSockets(upgrades as unknown as Server, handler);
+  enhanced.catch(() => undefined); // reported to the client of each upgrade below
+  const open = new Set<Duplex>();
+  const upgrade: UpgradeHandler = (req, socket, head) => {
+    if (open.size >= maxSockets)
+      return refuseUpgrade(socket, 429, 'Too Many Requests', `at most ${maxSockets} GraphQL websockets at once`);
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+    enhanced.then(
+      () => upgrades.emit('upgrade', req, socket, head),
+      () => refuseUpgrade(socket, 503, 'Service Unavailable', 'GraphQL subscriptions are not available'),
+    );
+  };
+  /** Ends every open socket; resolves once their subscriptions have been told (after their 'close'). */
+  const closeAll = async () => {
+    const closed = [...open].map((socket) => new Promise((resolve) => socket.once('close', resolve)));
+    for (const socket of open) socket.destroy();
+    await Promise.all(closed);
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { upgrade, closeAll };
+}
+
 /**
  * Call once the node has created its tables: the JSON computed columns are created, then the
  * GraphQL schema is introspected. When they cannot be created (`onJsonError` is told why),
@@ -139,10 +242,12 @@ export async function createGraphqlService(
   conn: Pick<PgConnection, 'url'>,
   schema: string,
   onJsonError: (error: Error) => void = () => undefined,
+  options: GraphqlOptions = GRAPHQL_DEFAULTS,
 ): Promise<GraphqlService> {
   await installJson(conn, schema).catch((e: unknown) => onJsonError(e instanceof Error ? e : new Error(String(e))));
   const pool = readOnlyPool(conn);
-  const handler = postgraphile(pool, schema, {
+  const listener = options.subscriptions ? listenerPool(conn) : undefined;
+  const postgraphileOptions: PostGraphileOptions & { subscriptionEventEmitterMaxListeners: number } = {
     graphqlRoute: '/graphql',
     graphiqlRoute: '/graphiql',
     graphiql: true,
@@ -153,14 +258,26 @@ export async function createGraphqlService(
     disableQueryLog: true,
     retryOnInitFail: true,
     bodySizeLimit: '1mb',
+    subscriptions: options.subscriptions,
+    // one emitter listener per subscription (several may share a socket): no warning below this
+    subscriptionEventEmitterMaxListeners: options.maxWebsockets * 10,
     appendPlugins: [
       /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS plugins without types */
       require('@graphile-contrib/pg-simplify-inflector'),
       require('postgraphile-plugin-connection-filter'),
       /* eslint-enable @typescript-eslint/no-require-imports */
       ...subqlMetadataPlugins(schema),
+      ...(options.subscriptions ? [SubqlSubscriptionsPlugin] : []),
     ],
-  });
+  };
+  const handler = postgraphile(
+    pool,
+    schema,
+    listener ? withPubSub(postgraphileOptions, listener.pool) : postgraphileOptions,
+  );
+  const websockets = options.subscriptions
+    ? websocketUpgrades(handler, options.maxWebsockets)
+    : { upgrade: subscriptionsOff, closeAll: async () => undefined };
   return {
     handler: (req, res, next) => {
       if (req.method !== 'POST') return void (handler as unknown as RequestHandler)(req, res, next);
@@ -168,8 +285,11 @@ export async function createGraphqlService(
         err ? next(err) : (handler as unknown as RequestHandler)(req, res, next),
       );
     },
+    upgrade: websockets.upgrade,
     async close() {
+      await websockets.closeAll();
       await handler.release?.();
+      await listener?.close();
       await pool.end().catch(() => undefined);
     },
   };

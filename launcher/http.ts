@@ -1,7 +1,8 @@
 /**
  * The one HTTP server of `npm start`:
  *   /v1/*, /openapi.yaml   the rest adapter (createRestApp), once PostgreSQL is up
- *   /graphql, /graphiql    read-only GraphQL (graphql.ts), once the node has created its tables
+ *   /graphql, /graphiql    read-only GraphQL (graphql.ts), once the node has created its tables;
+ *                          a websocket upgrade of /graphql: its subscriptions (routeUpgrades)
  *   /api/*                 the app services (app-services/), once PostgreSQL and the chain are up
  *   /health                the process is up: always 200
  *   /ready                 store reachable and lag within READY_MAX_LAG_BLOCKS: 200, else 503 with reasons
@@ -9,6 +10,9 @@
  * The server listens before anything else starts, so /health and /ready answer during start-up.
  */
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Server } from 'http';
+import type { Duplex } from 'stream';
+import { refuseUpgrade, type UpgradeHandler } from './graphql';
 import type { Logger } from './logger';
 import type { LauncherMetrics } from './metrics';
 import type { Readiness } from './readiness';
@@ -25,6 +29,46 @@ export class Slot {
     return this.handler !== undefined;
   }
   readonly handle: RequestHandler = (req, res, next) => (this.handler ?? this.whileEmpty)(req, res, next);
+}
+
+/** A websocket upgrade handler filled in later (GraphQL's, once the node has created its tables). */
+export class UpgradeSlot {
+  private handler: UpgradeHandler | undefined;
+  set(handler: UpgradeHandler | undefined): void {
+    this.handler = handler;
+  }
+  readonly handle: UpgradeHandler = (req, socket, head) => {
+    if (this.handler) return this.handler(req, socket, head);
+    refuseUpgrade(
+      socket,
+      503,
+      'Service Unavailable',
+      'GraphQL starts once the indexer has created its tables; see /ready',
+    );
+  };
+}
+
+/**
+ * Websocket upgrades on the one server: /graphql goes to GraphQL (subscriptions), any other
+ * path is refused with 404. The upgraded sockets are kept: `server.close()` waits for them and
+ * `closeAllConnections()` does not end them, so a stop destroys them (`destroyAll`).
+ */
+export function routeUpgrades(server: Server, graphql: UpgradeSlot): { destroyAll(): void } {
+  const open = new Set<Duplex>();
+  server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => undefined); // a client gone mid-handshake
+    const pathname = (req.url ?? '').split('?')[0];
+    if (pathname !== '/graphql')
+      return refuseUpgrade(socket, 404, 'Not Found', 'websockets are served on /graphql only');
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+    graphql.handle(req, socket, head);
+  });
+  return {
+    destroyAll() {
+      for (const socket of open) socket.destroy();
+    },
+  };
 }
 
 export interface HttpDeps {

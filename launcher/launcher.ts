@@ -20,10 +20,10 @@ import { resolveExternalChain, fetchChainStatus } from './chain';
 import type { LauncherConfig } from './config';
 import { devnetIdentity, startEmbeddedDevnet } from './devnet';
 import { checkIdentity, DevnetJournal } from './devnet-journal';
-import { createGraphqlService } from './graphql';
+import { createGraphqlService, keepPostgraphileOffServer } from './graphql';
 import { createAppServices } from './app-services';
 import type { AppServices } from '../app-services';
-import { createHttpApp, Slot, startingApi, startingGraphql, startingRest } from './http';
+import { createHttpApp, routeUpgrades, Slot, startingApi, startingGraphql, startingRest, UpgradeSlot } from './http';
 import type { Logger } from './logger';
 import { createMetrics } from './metrics';
 import { forwardNodeLine } from './node-logs';
@@ -58,6 +58,8 @@ export class Launcher {
   private readonly metrics = createMetrics();
   private readonly rest = new Slot(startingRest);
   private readonly graphql = new Slot(startingGraphql);
+  private readonly graphqlUpgrades = new UpgradeSlot();
+  private upgrades: { destroyAll(): void } | undefined;
   private readonly api = new Slot(startingApi);
   private appServices: AppServices | undefined;
   private nodeSupervisor: Supervisor | undefined;
@@ -113,6 +115,8 @@ export class Launcher {
     });
     const server = http.createServer(app);
     server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
+    keepPostgraphileOffServer(server);
+    this.upgrades = routeUpgrades(server, this.graphqlUpgrades);
     await new Promise<void>((resolve, reject) => {
       server.once('error', (e: NodeJS.ErrnoException) =>
         reject(
@@ -129,7 +133,7 @@ export class Launcher {
     for (const [what, p] of [
       ['REST API', '/v1/status'],
       ['OpenAPI', '/openapi.yaml'],
-      ['GraphQL', '/graphql (GraphiQL at /graphiql)'],
+      ['GraphQL', '/graphql (GraphiQL at /graphiql; subscriptions: websocket on /graphql)'],
       ['app services', '/api (contract: /api/openapi.yaml)'],
       ['health', '/health'],
       ['readiness', '/ready'],
@@ -304,7 +308,8 @@ export class Launcher {
           port: await freePort(),
           batchSize: this.config.node.batchSize,
           workers: this.config.node.workers,
-          extraArgs: ['--output-fmt=json'],
+          // --subscription: NOTIFY triggers on the entity tables, the feed of /graphql's subscriptions
+          extraArgs: ['--output-fmt=json', ...(this.config.graphql.subscriptions ? ['--subscription'] : [])],
           ownProcessGroup: true,
           onLog: (line) => forwardNodeLine(line, log),
           onUnexpectedExit: (code, signal) => onExit(`code ${code}, signal ${signal}`),
@@ -393,15 +398,20 @@ export class Launcher {
 
   private enableGraphql(db: PgConnection): void {
     const log = this.log.child('http');
-    void createGraphqlService(db, this.config.schema, (e) =>
-      log.warn('GraphQL JSON fields (eventsJson, msgsJson…) not created; the string fields still answer', {
-        error: e.message,
-      }),
+    void createGraphqlService(
+      db,
+      this.config.schema,
+      (e) =>
+        log.warn('GraphQL JSON fields (eventsJson, msgsJson…) not created; the string fields still answer', {
+          error: e.message,
+        }),
+      this.config.graphql,
     ).then(
       (service) =>
         this.own('graphql', () => service.close()).then(
           () => {
             this.graphql.set(service.handler);
+            this.graphqlUpgrades.set(service.upgrade);
             log.info(`GraphQL on ${this.baseUrl()}/graphql`);
           },
           () => undefined, // shutting down: closed already
@@ -474,6 +484,7 @@ export class Launcher {
     if (!server) return;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    this.upgrades?.destroyAll();
     const force = setTimeout(() => server.closeAllConnections(), 2000);
     await closed;
     clearTimeout(force);

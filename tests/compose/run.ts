@@ -7,7 +7,8 @@
  *     history, /v1/status lag small;
  *   - a sample of /v1 answers about that history equals, byte for byte, the same requests to
  *     `npm start` indexing the same devnet;
- *   - GraphQL from subql-query, /api/desk/quotes and a launchpad round trip;
+ *   - GraphQL from subql-query, a subscription over its websocket receiving new blocks rows,
+ *     /api/desk/quotes and a launchpad round trip;
  *   - scaled: the balancer answers from both rest-adapters and both app-services, the replica's
  *     answers equal the primary's, replica lag;
  *   - failover drill: the acting app-services stopped (the standby takes its actor locks within
@@ -21,6 +22,8 @@ import { execFileSync, spawn, type ChildProcess } from 'child_process';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { LAUNCH_PLANS, metadataDocument } from '../../devnet/scenario/flows/launch';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -367,6 +370,54 @@ async function equalsNpmStart(): Promise<void> {
   }
 }
 
+interface BlockEvent {
+  id: string;
+  mutation_type: string;
+  _entity: { height: number } | null;
+}
+
+/**
+ * subql-query --subscription with the node's --subscription: a graphql-ws client on its
+ * websocket (`/`, graphql-transport-ws) receives the blocks rows the node commits while the
+ * devnet makes blocks, as INSERTs carrying the row.
+ */
+async function graphqlSubscription(): Promise<void> {
+  const started = Date.now();
+  const events: BlockEvent[] = [];
+  const errors: string[] = [];
+  const client = createClient({
+    url: `ws://127.0.0.1:${port('GRAPHQL_PORT')}/`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+  });
+  try {
+    client.subscribe<{ blocks: BlockEvent }>(
+      { query: 'subscription { blocks { id mutation_type _entity { height } } }' },
+      {
+        next: (r) => (r.errors ? errors.push(JSON.stringify(r.errors)) : events.push(r.data!.blocks)),
+        error: (e) => errors.push(e instanceof Error ? e.message : JSON.stringify(e)),
+        complete: () => undefined,
+      },
+    );
+    await waitFor(
+      'two blocks events over the subql-query websocket',
+      60_000,
+      async () => {
+        if (errors.length) throw new Fatal(`subscription refused: ${errors.join('; ')}`);
+        return events.length >= 2 ? true : undefined;
+      },
+      200,
+    );
+  } finally {
+    await client.dispose();
+  }
+  figures.graphql_subscription_two_events_ms = Date.now() - started;
+  check(
+    events.every((e) => e.mutation_type === 'INSERT' && e._entity?.height === Number(e.id)),
+    `GraphQL subscription (subql-query websocket): blocks ${events.map((e) => e.id).join(', ')} as INSERTs with their rows`,
+  );
+}
+
 async function graphqlAndApi(): Promise<void> {
   const gql = await json<{ data?: { _metadata?: { lastProcessedHeight: number }; blocks?: { totalCount: number } } }>(
     url('GRAPHQL_PORT', '/graphql'),
@@ -379,6 +430,7 @@ async function graphqlAndApi(): Promise<void> {
   const height = gql.data?._metadata?.lastProcessedHeight ?? 0;
   check(height > HISTORY, `GraphQL (subql-query) _metadata.lastProcessedHeight ${height}`);
   check((gql.data?.blocks?.totalCount ?? 0) > 0, `GraphQL blocks.totalCount ${gql.data?.blocks?.totalCount}`);
+  await graphqlSubscription();
 
   // the desk quotes assets that have a launchpad document: register the devnet's, as an
   // operator would through the public API (npm start does it in-process on its own devnet)

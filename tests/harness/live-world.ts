@@ -62,6 +62,8 @@ export interface LiveWorldOptions {
   /** names of the test keys funded at genesis (gas and stable denom) */
   keys: string[];
   blockMs?: number;
+  /** extra flags of the node, e.g. ['--subscription'] */
+  nodeArgs?: string[];
 }
 
 /** The svc message responses of a committed tx (TxMsgData in its result data). */
@@ -92,7 +94,13 @@ export async function startLiveWorld(o: LiveWorldOptions): Promise<LiveWorld> {
   let node: SubqlNode | undefined;
   let http: Server | undefined;
   try {
-    node = await startNode({ dbEnv: subqlDbEnv(db), endpoint: server.url, schema: INDEXER_SCHEMA, batchSize: 5 });
+    node = await startNode({
+      dbEnv: subqlDbEnv(db),
+      endpoint: server.url,
+      schema: INDEXER_SCHEMA,
+      batchSize: 5,
+      extraArgs: o.nodeArgs,
+    });
     const rest = express().use(createRestApp({ pool, schema: INDEXER_SCHEMA, hrp: 'svc', responseCache: false }));
     http = await new Promise<Server>((resolve) => {
       const s = rest.listen(0, '127.0.0.1', () => resolve(s));

@@ -1,13 +1,16 @@
 /**
  * `npm start` as a user runs it: a child process on a free port with a fresh DATA_DIR and a
  * small devnet history. It must become ready, serve /v1 (indexed height rising), the OpenAPI
- * document, GraphQL with data, /metrics and /api, stop every child on SIGTERM, and resume on
- * the same DATA_DIR. A bad variable exits with code 2 before anything starts.
+ * document, GraphQL with data and a subscription over its websocket, /metrics and /api, stop
+ * every child on SIGTERM (the websocket still open), and resume on the same DATA_DIR. A bad
+ * variable exits with code 2 before anything starts.
  */
 import { spawnSync } from 'child_process';
 import fs from 'fs';
+import { createClient } from 'graphql-ws';
 import os from 'os';
 import path from 'path';
+import WebSocket from 'ws';
 import { freePort } from '../../launcher/ports';
 import type { Readiness } from '../../launcher/readiness';
 import { EXIT_CODES } from '../../launcher/start';
@@ -277,6 +280,31 @@ describe('npm start (embedded default)', () => {
     const write = await gql('mutation { __typename }');
     expect(write.status).toBe(400); // read-only
     expect(write.body.errors).toBeDefined();
+    // subscriptions over a websocket on /graphql (the launcher routes the upgrade); left open
+    // through the stop below, which must still end every process
+    const subscription = createClient({
+      url: `${s.base.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
+    const newBlocks: { id: string; mutation_type: string; _entity: { height: number } }[] = [];
+    subscription.subscribe<{ blocks: (typeof newBlocks)[number] }>(
+      { query: 'subscription { blocks { id mutation_type _entity { height } } }' },
+      {
+        next: (r) => void (r.data && newBlocks.push(r.data.blocks)),
+        error: () => undefined,
+        complete: () => undefined,
+      },
+    );
+    const firstEvent = await until('a blocks event over the websocket', () => newBlocks[0], {
+      ms: 30_000,
+      everyMs: 100,
+    });
+    expect(firstEvent).toEqual({
+      id: String(firstEvent._entity.height),
+      mutation_type: 'INSERT',
+      _entity: { height: expect.any(Number) },
+    });
 
     await checkAppServices(s, ready);
 
@@ -308,6 +336,7 @@ describe('npm start (embedded default)', () => {
 
     lastHeight = await indexedHeight(s.base);
     await stopAndCheckNothingLeft(s);
+    await subscription.dispose();
     // the services stop acting before the chain and the database they act through go
     const stopped = (part: string) => s.lines.findIndex((l) => l.msg === `stopped ${part}`);
     expect(stopped('app services')).toBeGreaterThan(-1);

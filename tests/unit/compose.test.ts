@@ -245,6 +245,9 @@ describe('docker-compose.yml', () => {
         '--db-schema=${DB_SCHEMA:-svc}',
       ]),
     );
+    // subscriptions: the node's NOTIFY triggers and subql-query's websocket, switched together
+    expect(args).toContain('--subscription=${GRAPHQL_SUBSCRIPTIONS:-true}');
+    expect(commandOf(services['subql-query'])).toContain('--subscription=${GRAPHQL_SUBSCRIPTIONS:-true}');
     expect(args.some((a) => a.startsWith('--network-endpoint=${CHAIN_RPC_URL'))).toBe(true);
     expect(node.environment?.TZ).toBe('UTC');
     expect(node.volumes).toContain('project:/app:ro');

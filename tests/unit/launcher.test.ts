@@ -50,6 +50,11 @@ describe('configuration', () => {
       snapshotBlocks: 500,
     });
     expect(c.log).toEqual({ format: 'json', level: 'info' });
+    expect(c.graphql).toEqual({ subscriptions: true, maxWebsockets: 500 });
+    expect(load({ GRAPHQL_SUBSCRIPTIONS: 'FALSE', GRAPHQL_WS_MAX_CONNECTIONS: '20' }).graphql).toEqual({
+      subscriptions: false,
+      maxWebsockets: 20,
+    });
     expect(load({}, true).log.format).toBe('pretty');
     expect(load({ DATA_DIR: 'x/y', LOG_FORMAT: 'PRETTY' }).dataDir).toBe('/srv/app/x/y');
   });
@@ -67,6 +72,8 @@ describe('configuration', () => {
     ['LOG_FORMAT', 'xml'],
     ['LOG_LEVEL', 'trace'],
     ['NODE_BATCH_SIZE', '0'],
+    ['GRAPHQL_SUBSCRIPTIONS', 'yes'],
+    ['GRAPHQL_WS_MAX_CONNECTIONS', '0'],
   ])('%s=%s is refused, naming the variable', (name, value) => {
     expect(() => load({ [name]: value })).toThrow(ConfigError);
     expect(() => load({ [name]: value })).toThrow(name);
