@@ -3,6 +3,7 @@
  * before any stream byte), opens the event stream, replays from the store everything after
  * the resume point, then joins the hub for live events.
  */
+import type { EventEmitter } from 'events';
 import type { Request, Response, Router } from 'express';
 import type { Server } from 'net';
 import { InvalidInputError } from '../../src/lib/errors';
@@ -62,9 +63,16 @@ function openStream(res: Response, retryMs: number): void {
   res.write(frameOpening(retryMs));
 }
 
-/** Resolves true once the client has taken what was written, false if it did not within `ms` or went away. */
-function drained(res: Response, ms: number): Promise<boolean> {
-  if (res.writableLength === 0) return Promise.resolve(true);
+/**
+ * Resolves true once the response may be written again, false if the client did not take
+ * enough within `ms` or went away. Waits only when a write was refused (`writableNeedDrain`):
+ * 'drain' comes only after such a write, so bytes merely in flight must not be waited on.
+ */
+export function drained(
+  res: { readonly writableNeedDrain: boolean } & Pick<EventEmitter, 'on' | 'off'>,
+  ms: number,
+): Promise<boolean> {
+  if (!res.writableNeedDrain) return Promise.resolve(true);
   return new Promise((resolve) => {
     const done = (ok: boolean) => {
       clearTimeout(timer);

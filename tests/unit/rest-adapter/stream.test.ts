@@ -6,6 +6,7 @@ import { StreamConnection, type StreamSink } from '../../../rest-adapter/stream/
 import { frameClose, frameEvent, frameOpening, type StreamEvent } from '../../../rest-adapter/stream/events';
 import { filterKey, parseStreamFilter, type StreamFilter } from '../../../rest-adapter/stream/filter';
 import { StreamHub } from '../../../rest-adapter/stream/hub';
+import { drained } from '../../../rest-adapter/stream/route';
 import { ConnectionLimits } from '../../../rest-adapter/stream/limits';
 import {
   activityPosition,
@@ -275,5 +276,20 @@ describe('StreamHub', () => {
     expect(sink.text).toContain('"code":"resync"');
     expect(sink.ended).toBe(true);
     watcher.stop();
+  });
+});
+
+describe('drained (pacing of a replay)', () => {
+  it('does not wait on bytes in flight when no write was refused (no drain would ever come)', async () => {
+    const res = Object.assign(new EventEmitter(), { writableNeedDrain: false, writableLength: 4096 });
+    await expect(drained(res, 60_000)).resolves.toBe(true);
+  });
+
+  it('waits for drain after a refused write, and gives up after the interval', async () => {
+    const res = Object.assign(new EventEmitter(), { writableNeedDrain: true });
+    const waiting = drained(res, 60_000);
+    res.emit('drain');
+    await expect(waiting).resolves.toBe(true);
+    await expect(drained(Object.assign(new EventEmitter(), { writableNeedDrain: true }), 10)).resolves.toBe(false);
   });
 });
