@@ -20,28 +20,97 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-function get(agent: http.Agent, base: URL, path: string): Promise<{ status: number; body: string; hit: boolean }> {
+/**
+ * One request: a GET of `path`, or a POST of `body` (JSON, e.g. a GraphQL document), with
+ * extra `headers` (e.g. If-None-Match). `followUp` makes it a client's two round trips
+ * (the second built from the first answer's body), measured as one.
+ */
+export interface HttpRequest {
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+  followUp?: (body: string) => HttpRequest;
+}
+
+export interface HttpAnswer {
+  status: number;
+  /** read only when asked for (or when the status is unexpected): a 200's body is not decoded under load */
+  body: string;
+  hit: boolean;
+  etag: string | undefined;
+}
+
+function send(agent: http.Agent, base: URL, r: HttpRequest, readBody: boolean, ok: number): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ agent, host: base.hostname, port: base.port, path }, (res) => {
-      // a 200's body is not read (only its status counts); other bodies are kept for the report
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => {
-        if (res.statusCode !== 200) chunks.push(c);
-      });
-      const hit = /; hit\b/.test(String(res.headers['cache-status'] ?? ''));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), hit }));
-      res.on('error', reject);
-    });
+    const headers: Record<string, string | number> = { ...r.headers };
+    if (r.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(r.body);
+    }
+    const req = http.request(
+      {
+        agent,
+        host: base.hostname,
+        port: base.port,
+        path: r.path,
+        method: r.body === undefined ? 'GET' : 'POST',
+        headers,
+      },
+      (res) => {
+        const keep = readBody || res.statusCode !== ok;
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => {
+          if (keep) chunks.push(c);
+        });
+        const hit = /; hit\b/.test(String(res.headers['cache-status'] ?? ''));
+        const etag = res.headers.etag;
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), hit, etag }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
+    req.end(r.body);
   });
 }
 
-/** Runs `clients` loops of GET next() until `durationMs` has passed (after a warm-up that is not counted). */
+/** The request, and its follow-up when it has one (whose answer is the one returned). */
+async function exchange(
+  agent: http.Agent,
+  base: URL,
+  r: HttpRequest,
+  readBody: boolean,
+  ok: number,
+): Promise<HttpAnswer> {
+  const first = await send(agent, base, r, readBody || r.followUp !== undefined, ok);
+  if (!r.followUp || first.status !== ok) return first;
+  return send(agent, base, r.followUp(first.body), readBody, ok);
+}
+
+/** One request outside a load run, its body read (to check an answer or take its ETag). */
+export async function probe(baseUrl: string, r: HttpRequest): Promise<HttpAnswer> {
+  const agent = new http.Agent({ keepAlive: false });
+  try {
+    return await exchange(agent, new URL(baseUrl), r, true, 200);
+  } finally {
+    agent.destroy();
+  }
+}
+
+const asRequest = (r: string | HttpRequest): HttpRequest => (typeof r === 'string' ? { path: r } : r);
+
+/**
+ * Runs `clients` loops of next() (a path to GET, or a request) until `durationMs` has passed
+ * (after a warm-up that is not counted). An answer with another status than `expectStatus`
+ * (200 unless told) is an error.
+ */
 export async function runLoad(
   baseUrl: string,
-  next: () => string,
-  o: { clients: number; durationMs: number; warmupMs: number },
+  next: () => string | HttpRequest,
+  o: { clients: number; durationMs: number; warmupMs: number; expectStatus?: number },
 ): Promise<LoadResult> {
+  const ok = o.expectStatus ?? 200;
   const base = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: o.clients });
   const latencies: number[] = [];
@@ -52,15 +121,16 @@ export async function runLoad(
   const end = warmEnd + o.durationMs;
   const client = async () => {
     while (performance.now() < end) {
-      const path = next();
+      const request = asRequest(next());
+      const path = request.path;
       const t0 = performance.now();
       try {
-        const r = await get(agent, base, path);
+        const r = await exchange(agent, base, request, false, ok);
         const ms = performance.now() - t0;
         if (t0 < warmEnd) continue;
         latencies.push(ms);
         if (r.hit) hits++;
-        if (r.status !== 200) {
+        if (r.status !== ok) {
           errors++;
           firstError ??= `${path} -> ${r.status} ${r.body.slice(0, 200)}`;
         }

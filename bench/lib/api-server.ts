@@ -6,12 +6,17 @@ import { freePort } from '../../launcher/ports';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-/** Starts the API on the store and waits until /v1/status answers 200. `clients` sizes its pool; `cache` the response cache. */
+/**
+ * Starts the API on the store and waits until /v1/status answers 200. `clients` sizes its
+ * pool; `cache` turns the response cache on (64 MB) or off; `env` sets any other variable
+ * of the API's configuration (docs/rest-adapter.md), e.g. a cache size.
+ */
 export async function startApiServer(
   databaseUrl: string,
   schema: string,
   clients: number,
   cache: boolean,
+  env: Record<string, string> = {},
 ): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(
@@ -27,6 +32,7 @@ export async function startApiServer(
         HOST: '127.0.0.1',
         DB_POOL_MAX: String(clients),
         RESPONSE_CACHE_MB: cache ? '64' : '0',
+        ...env,
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
