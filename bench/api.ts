@@ -3,7 +3,7 @@
  * one tenth of it, side by side with PostGraphile and the HTTP floor.
  *
  *   npm run bench:api -- [--txs 1000000] [--sizes <txs,txs,…>] [--clients 20] [--duration 5] [--warmup 1]
- *                        [--serial 1 (0: no 1-client column)] [--holders 100000] [--base-blocks 300]
+ *                        [--serial 1 (0: no 1-client column)] [--floor-duration 1] [--holders 100000] [--base-blocks 300]
  *                        [--shared-buffers-mb 6144] [--cold] [--cold-answers] [--no-cache]
  *                        [--response-cache-mb 64] [--api-env NAME=VALUE]… [--no-postgraphile]
  *                        [--only <regex of endpoint names>] [--keep (with DATABASE_URL: keep the databases)]
@@ -19,13 +19,14 @@
  *    `--cold` skips it), then, each in its own process: the API (launcher/rest-adapter-main.ts),
  *    PostGraphile as `npm start` serves it (bench/lib/graphql-server.ts) and the HTTP floor
  *    (bench/http-floor.ts: Express answering fixed bytes, 300 B and 75 KB, no database),
- *    all driven by the same `--clients` keep-alive closed-loop clients. The floor is measured
- *    before and after the endpoints and averaged.
+ *    all driven by the same `--clients` keep-alive closed-loop clients.
  * 3. Per endpoint: the API's req/s, p50/p99 and the share of answers from its response cache
  *    (`hit %`); PostGraphile's equivalent query (bench/graphql-equivalents.ts, "—" where there
- *    is none) and the ratio; the ratio to the floor for an answer of its size; a 304 line:
- *    the same URL with `If-None-Match` of its ETag, its time against the small floor's ("n/a"
- *    when the answer has no ETag); the targets next to the figures (bench/lib/api-targets.ts).
+ *    is none) and the ratio; the HTTP floor for an answer of its size, measured right after it
+ *    (`--floor-duration`, the machine's speed drifts within a run too) and the ratio; a 304
+ *    line: the same URL with `If-None-Match` of its ETag, its time against the small floor's
+ *    ("n/a" when the answer has no ETag); the targets next to the figures
+ *    (bench/lib/api-targets.ts).
  *    `1c p50 nc`: a short run with one client against a second API process without the
  *    response cache, the endpoint's service time without queueing.
  * 4. With two sizes or more: each endpoint's floor-relative throughput at the largest store
@@ -44,7 +45,7 @@ import { startPostgres } from '../tests/harness/postgres';
 import { restEndpoints, sampleStore, type Endpoint } from './endpoints';
 import { explainEndpoints } from './explain';
 import { graphqlEquivalents } from './graphql-equivalents';
-import { measureHttpFloor } from './http-floor';
+import { FLOOR_PATH, startHttpFloor } from './http-floor';
 import { probe, runLoad, type HttpRequest, type LoadResult } from './load';
 import { startApiServer } from './lib/api-server';
 import { startGraphqlServer } from './lib/graphql-server';
@@ -68,6 +69,7 @@ interface Options {
   durationMs: number;
   warmupMs: number;
   serialMs: number;
+  floorMs: number;
   holders: number;
   baseBlocks: number;
   sharedBuffersMb: number;
@@ -87,6 +89,7 @@ function parseOptions(argv: string[]): Options {
     durationMs: 5000,
     warmupMs: 1000,
     serialMs: 1000,
+    floorMs: 1000,
     holders: 100_000,
     baseBlocks: 300,
     sharedBuffersMb: 6144,
@@ -121,6 +124,9 @@ function parseOptions(argv: string[]): Options {
         break;
       case '--serial':
         o.serialMs = value() * 1000;
+        break;
+      case '--floor-duration':
+        o.floorMs = value() * 1000;
         break;
       case '--holders':
         o.holders = value();
@@ -199,26 +205,13 @@ async function prewarm(databaseUrl: string): Promise<number> {
   }
 }
 
-/** The HTTP floor's req/s for a small and a large answer, measured under the same clients. */
-interface Floor {
-  small: number;
-  large: number;
-}
-
 const FLOOR_BYTES = { small: 300, large: 75_000 } as const;
 
-async function measureFloor(o: Options, when: string): Promise<Floor> {
-  const load = { clients: o.clients, durationMs: o.durationMs, warmupMs: o.warmupMs };
-  const small = await measureHttpFloor(FLOOR_BYTES.small, load);
-  const large = await measureHttpFloor(FLOOR_BYTES.large, load);
-  for (const [bytes, r] of [
-    [FLOOR_BYTES.small, small],
-    [FLOOR_BYTES.large, large],
-  ] as const)
-    log(
-      `HTTP floor ${when}, fixed ${bytes}-byte answer: p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${Math.round(r.rps)} req/s`,
-    );
-  return { small: small.rps, large: large.rps };
+type FloorSize = keyof typeof FLOOR_BYTES;
+
+/** The floor an answer of `bytes` is compared with. */
+function floorSizeFor(bytes: number): FloorSize {
+  return bytes >= LARGE_ANSWER_BYTES ? 'large' : 'small';
 }
 
 /** What one endpoint measured at one size. */
@@ -227,15 +220,18 @@ interface EndpointFigures {
   bytes: number;
   serial: LoadResult | undefined;
   rest: LoadResult;
+  /** the HTTP floor for an answer of its size, measured right after it */
+  floor: LoadResult;
+  /** the small answer's floor, measured right after the 304s (when there are) */
+  floorSmall: LoadResult | undefined;
   postgraphile: LoadResult | undefined;
   /** undefined: the answer has no ETag */
   notModified: LoadResult | undefined;
 }
 
-/** The sizes' figures by endpoint name, with the floor they are compared with. */
+/** One size's figures, by endpoint. */
 interface SizeRun {
   txs: number;
-  floor: Floor;
   figures: EndpointFigures[];
 }
 
@@ -243,6 +239,7 @@ interface Servers {
   api: string;
   uncached: string | undefined;
   graphql: string | undefined;
+  floor: Record<FloorSize, string>;
 }
 
 /** One GraphQL request checked before its load run: PostGraphile answers 200 even to an invalid query. */
@@ -272,14 +269,18 @@ async function measureEndpoint(
     if (problem) log(`${e.name}: PostGraphile's equivalent query failed, not measured: ${problem}`);
     else postgraphile = await runLoad(servers.graphql, graphql, load);
   }
-  const notModified =
-    first.etag === undefined
-      ? undefined
-      : await runLoad(servers.api, () => ({ path: fixedPath, headers: { 'if-none-match': first.etag! } }), {
-          ...load,
-          expectStatus: 304,
-        });
-  return { name: e.name, bytes: Buffer.byteLength(first.body), serial, rest, postgraphile, notModified };
+  const bytes = Buffer.byteLength(first.body);
+  const floorLoad = { clients: o.clients, durationMs: o.floorMs, warmupMs: Math.min(o.warmupMs, o.floorMs / 4) };
+  const floor = await runLoad(servers.floor[floorSizeFor(bytes)], () => FLOOR_PATH, floorLoad);
+  if (first.etag === undefined)
+    return { name: e.name, bytes, serial, rest, floor, floorSmall: undefined, postgraphile, notModified: undefined };
+  const notModified = await runLoad(
+    servers.api,
+    () => ({ path: fixedPath, headers: { 'if-none-match': first.etag! } }),
+    { ...load, expectStatus: 304 },
+  );
+  const floorSmall = await runLoad(servers.floor.small, () => FLOOR_PATH, floorLoad);
+  return { name: e.name, bytes, serial, rest, floor, floorSmall, postgraphile, notModified };
 }
 
 const ratio = (x: number) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
@@ -291,19 +292,14 @@ function againstTarget(value: number, target: number | undefined, at: 'least' | 
   return `${ratio(value)}${met ? ' ' : '!'}`;
 }
 
-function floorFor(bytes: number, floor: Floor): number {
-  return bytes >= LARGE_ANSWER_BYTES ? floor.large : floor.small;
-}
-
 function printSizeTable(run: SizeRun, o: Options): void {
-  const widths = [24, 5, 9, 8, 7, 5, 8, 9, 10, 12, 13, 6];
+  const widths = [24, 5, 9, 7, 7, 5, 8, 8, 6, 10, 9, 11, 6];
   console.log(
     `\n${run.txs} txs, ${o.clients} clients, ${o.durationMs / 1000} s per endpoint, response cache ${o.responseCacheMb ? `${o.responseCacheMb} MB` : 'off'}` +
       `${Object.keys(o.apiEnv).length ? `, API env ${JSON.stringify(o.apiEnv)}` : ''} (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs)`,
   );
   console.log(
-    `HTTP floor (mean of before and after): ${Math.round(run.floor.small)} req/s for ${FLOOR_BYTES.small} B, ${Math.round(run.floor.large)} req/s for ${FLOOR_BYTES.large} B; ` +
-      `answers of ${LARGE_ANSWER_BYTES} B or more are compared with the large one. "!" = misses its target.`,
+    `floor: the HTTP floor's req/s measured right after each endpoint (${o.floorMs / 1000} s), answering ${FLOOR_BYTES.small} B, or ${FLOOR_BYTES.large} B for answers of ${LARGE_ANSWER_BYTES} B or more. "!" = misses its target.`,
   );
   console.log(
     `targets: REST/PG >= ${MIN_REST_OVER_POSTGRAPHILE}; REST/floor >= ${MIN_FLOOR_RATIO.heavy} (heavy), >= ${MIN_FLOOR_RATIO.point} (point); 304 time / floor time <= ${MAX_304_OVER_FLOOR_TIME}`,
@@ -329,10 +325,12 @@ function printSizeTable(run: SizeRun, o: Options): void {
   );
   for (const f of run.figures) {
     const cls = endpointClass(f.name);
-    const floorRatio = f.rest.rps / floorFor(f.bytes, run.floor);
-    const notModifiedTime = f.notModified ? run.floor.small / f.notModified.rps : undefined;
-    const errors =
-      f.rest.errors + (f.serial?.errors ?? 0) + (f.postgraphile?.errors ?? 0) + (f.notModified?.errors ?? 0);
+    const floorRatio = f.rest.rps / f.floor.rps;
+    const notModifiedTime = f.notModified && f.floorSmall ? f.floorSmall.rps / f.notModified.rps : undefined;
+    const errors = [f.rest, f.serial, f.postgraphile, f.notModified, f.floor, f.floorSmall].reduce(
+      (n, r) => n + (r?.errors ?? 0),
+      0,
+    );
     console.log(
       formatRow(
         [
@@ -344,6 +342,7 @@ function printSizeTable(run: SizeRun, o: Options): void {
           Math.round(f.rest.hitRate * 100),
           f.postgraphile ? Math.round(f.postgraphile.rps) : '—',
           f.postgraphile ? againstTarget(f.rest.rps / f.postgraphile.rps, MIN_REST_OVER_POSTGRAPHILE, 'least') : '—',
+          Math.round(f.floor.rps),
           againstTarget(floorRatio, MIN_FLOOR_RATIO[cls], 'least'),
           f.notModified ? Math.round(f.notModified.rps) : 'n/a',
           notModifiedTime === undefined ? 'n/a' : againstTarget(notModifiedTime, MAX_304_OVER_FLOOR_TIME, 'most'),
@@ -360,7 +359,7 @@ function printSizeTable(run: SizeRun, o: Options): void {
   const pgMet = withPg.filter((f) => f.rest.rps / f.postgraphile!.rps >= MIN_REST_OVER_POSTGRAPHILE).length;
   const floorTargeted = run.figures.filter((f) => MIN_FLOOR_RATIO[endpointClass(f.name)] !== undefined);
   const floorMet = floorTargeted.filter(
-    (f) => f.rest.rps / floorFor(f.bytes, run.floor) >= MIN_FLOOR_RATIO[endpointClass(f.name)]!,
+    (f) => f.rest.rps / f.floor.rps >= MIN_FLOOR_RATIO[endpointClass(f.name)]!,
   ).length;
   const p99Met = run.figures.filter((f) => f.rest.p99 < TARGET_P99_MS).length;
   console.log(
@@ -380,8 +379,8 @@ function printScaleUp(runs: SizeRun[]): void {
   for (const f of large.figures) {
     const s = small.figures.find((x) => x.name === f.name);
     if (!s) continue;
-    const atSmall = s.rest.rps / floorFor(s.bytes, small.floor);
-    const atLarge = f.rest.rps / floorFor(f.bytes, large.floor);
+    const atSmall = s.rest.rps / s.floor.rps;
+    const atLarge = f.rest.rps / f.floor.rps;
     console.log(
       formatRow(
         [f.name, ratio(atSmall), ratio(atLarge), againstTarget(atLarge / atSmall, MIN_FLAT_RATIO, 'least')],
@@ -401,10 +400,21 @@ async function startServers(databaseUrl: string, o: Options) {
       ? await startApiServer(databaseUrl, SCHEMA, 1, false, { ...o.apiEnv, RESPONSE_CACHE_MB: '0' })
       : undefined;
   const graphql = o.postgraphile ? await startGraphqlServer(databaseUrl, SCHEMA) : undefined;
+  const small = await startHttpFloor(FLOOR_BYTES.small);
+  const large = await startHttpFloor(FLOOR_BYTES.large);
   const children = [api.child, uncached?.child, graphql?.child];
   return {
-    urls: { api: api.url, uncached: uncached?.url, graphql: graphql?.url },
-    stop: () => children.forEach((c) => c?.kill('SIGTERM')),
+    urls: {
+      api: api.url,
+      uncached: uncached?.url,
+      graphql: graphql?.url,
+      floor: { small: small.url, large: large.url },
+    },
+    stop: () => {
+      children.forEach((c) => c?.kill('SIGTERM'));
+      small.stop();
+      large.stop();
+    },
   };
 }
 
@@ -439,21 +449,15 @@ async function benchSize(
     if (!o.cold) log(`pg_prewarm: ${await prewarm(db.url)} MB of tables and indexes loaded into shared_buffers`);
     const servers = await startServers(db.url, o);
     try {
-      const before = await measureFloor(o, 'before');
       const figures: EndpointFigures[] = [];
       for (const e of list) {
         const f = await measureEndpoint(e, equivalents.get(e.name), servers.urls, o);
         log(
-          `${e.name}: ${Math.round(f.rest.rps)} req/s${f.postgraphile ? `, PostGraphile ${Math.round(f.postgraphile.rps)}` : ''}${f.notModified ? `, 304 ${Math.round(f.notModified.rps)}` : ''}`,
+          `${e.name}: ${Math.round(f.rest.rps)} req/s, floor ${Math.round(f.floor.rps)}${f.postgraphile ? `, PostGraphile ${Math.round(f.postgraphile.rps)}` : ''}${f.notModified ? `, 304 ${Math.round(f.notModified.rps)}` : ''}`,
         );
         figures.push(f);
       }
-      const after = await measureFloor(o, 'after');
-      const run: SizeRun = {
-        txs,
-        floor: { small: (before.small + after.small) / 2, large: (before.large + after.large) / 2 },
-        figures,
-      };
+      const run: SizeRun = { txs, figures };
       printSizeTable(run, o);
       return run;
     } finally {
