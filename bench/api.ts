@@ -315,6 +315,7 @@ function printSizeTable(run: SizeRun, o: Options): void {
         'hit %',
         'PG req/s',
         'REST/PG',
+        'floor',
         'REST/floor',
         '304 req/s',
         '304/floor t',
