@@ -29,36 +29,95 @@ async function column<T = string>(pool: Pool, sql: string, values: unknown[] = [
   return r.rows.map((row) => Object.values(row)[0] as T);
 }
 
-export async function endpoints(pool: Pool): Promise<Endpoint[]> {
+/** What the requests are drawn from: keys sampled from the store, and random positions in it. */
+export interface StoreSample {
+  height: number;
+  txHashes: string[];
+  ethHashes: string[];
+  assets: string[];
+  bigKind: { asset_id: string; kind_id: number };
+  holderKeys: { units: string; holder: string }[];
+  busyAccounts: string[];
+  someAccounts: string[];
+  evmShapedAccounts: string[];
+  attesters: string[];
+  settlementMax: number;
+  encumbranceMax: number;
+  delegationMax: number;
+  routes: string[];
+  methods: string[];
+  svc20: string[];
+  txCount: number;
+  /** the real last_cursor of /v1/txs (limit 20), as the API computes it */
+  lastTxCursor: string | null;
+}
+
+export async function sampleStore(pool: Pool): Promise<StoreSample> {
   const height = Number((await pool.query(`SELECT latest_height FROM ${S}.chain_totals`)).rows[0].latest_height);
-  const txHashes = await column(pool, `SELECT hash FROM ${S}.txes ORDER BY random() LIMIT 20000`);
-  const ethHashes = await column(pool, `SELECT id FROM ${S}.evm_txes ORDER BY random() LIMIT 5000`);
-  const assets = await column(pool, `SELECT id FROM ${S}.assets ORDER BY id`);
   const bigKind = (await pool.query(`SELECT asset_id, kind_id FROM ${S}.kinds ORDER BY holder_count DESC LIMIT 1`))
     .rows[0] as { asset_id: string; kind_id: number };
-  const holderKeys = (
-    await pool.query(
-      `SELECT units, holder FROM ${S}.holdings WHERE kind_ref = $1 AND units > 0 ORDER BY random() LIMIT 500`,
-      [`${bigKind.asset_id}-${bigKind.kind_id}`],
-    )
-  ).rows as { units: string; holder: string }[];
-  const busyAccounts = await column(
-    pool,
-    `SELECT substr(feed, length('account:') + 1) FROM ${S}.activity_entries WHERE feed LIKE 'account:%' GROUP BY feed ORDER BY count(*) DESC LIMIT 20`,
-  );
   const someAccounts = await column(pool, `SELECT id FROM ${S}.accounts ORDER BY random() LIMIT 5000`);
-  // the 0x form exists for 20-byte accounts only (module and escrow accounts are 32 bytes)
-  const evmShapedAccounts = someAccounts
-    .map((a) => decodeBech32Address(a).bytes)
-    .filter((b) => b.length === 20)
-    .map((b) => toChecksumAddress(b));
-  const attesters = await column(pool, `SELECT DISTINCT attester FROM ${S}.attestations`);
-  const settlementMax = Number((await pool.query(`SELECT max(number) AS n FROM ${S}.settlements`)).rows[0].n);
-  const encumbranceMax = Number((await pool.query(`SELECT max(id::numeric) AS n FROM ${S}.encumbrances`)).rows[0].n);
-  const delegationMax = Number((await pool.query(`SELECT max(id::numeric) AS n FROM ${S}.delegations`)).rows[0].n);
-  const routes = await column(pool, `SELECT id FROM ${S}.bridge_routes`);
-  const methods = await column(pool, `SELECT method FROM ${S}.method_counts ORDER BY count DESC`);
-  const svc20 = await column(pool, `SELECT svc20_address FROM ${S}.kinds`);
+  return {
+    height,
+    txHashes: await column(pool, `SELECT hash FROM ${S}.txes ORDER BY random() LIMIT 20000`),
+    ethHashes: await column(pool, `SELECT id FROM ${S}.evm_txes ORDER BY random() LIMIT 5000`),
+    assets: await column(pool, `SELECT id FROM ${S}.assets ORDER BY id`),
+    bigKind,
+    holderKeys: (
+      await pool.query(
+        `SELECT units, holder FROM ${S}.holdings WHERE kind_ref = $1 AND units > 0 ORDER BY random() LIMIT 500`,
+        [`${bigKind.asset_id}-${bigKind.kind_id}`],
+      )
+    ).rows as { units: string; holder: string }[],
+    busyAccounts: await column(
+      pool,
+      `SELECT substr(feed, length('account:') + 1) FROM ${S}.activity_entries WHERE feed LIKE 'account:%' GROUP BY feed ORDER BY count(*) DESC LIMIT 20`,
+    ),
+    someAccounts,
+    // the 0x form exists for 20-byte accounts only (module and escrow accounts are 32 bytes)
+    evmShapedAccounts: someAccounts
+      .map((a) => decodeBech32Address(a).bytes)
+      .filter((b) => b.length === 20)
+      .map((b) => toChecksumAddress(b)),
+    attesters: await column(pool, `SELECT DISTINCT attester FROM ${S}.attestations`),
+    settlementMax: Number((await pool.query(`SELECT max(number) AS n FROM ${S}.settlements`)).rows[0].n),
+    encumbranceMax: Number((await pool.query(`SELECT max(id::numeric) AS n FROM ${S}.encumbrances`)).rows[0].n),
+    delegationMax: Number((await pool.query(`SELECT max(id::numeric) AS n FROM ${S}.delegations`)).rows[0].n),
+    routes: await column(pool, `SELECT id FROM ${S}.bridge_routes`),
+    methods: await column(pool, `SELECT method FROM ${S}.method_counts ORDER BY count DESC`),
+    svc20: await column(pool, `SELECT svc20_address FROM ${S}.kinds`),
+    txCount: Number((await pool.query(`SELECT tx_count FROM ${S}.chain_totals`)).rows[0].tx_count),
+    lastTxCursor: await txsLastCursor(pool),
+  };
+}
+
+export async function endpoints(pool: Pool): Promise<Endpoint[]> {
+  return restEndpoints(await sampleStore(pool));
+}
+
+/** Random draws shared by the REST requests and their GraphQL equivalents (bench/graphql-equivalents.ts). */
+export const draw = { pick, randomInt };
+
+/** The /v1 requests of every endpoint, drawn from `sample`. */
+export function restEndpoints(sample: StoreSample): Endpoint[] {
+  const {
+    height,
+    txHashes,
+    ethHashes,
+    assets,
+    bigKind,
+    holderKeys,
+    busyAccounts,
+    someAccounts,
+    evmShapedAccounts,
+    attesters,
+    settlementMax,
+    encumbranceMax,
+    delegationMax,
+    routes,
+    methods,
+    svc20,
+  } = sample;
   const desk = busyAccounts[0];
   const olderCursor = () => encodeTxCursor({ direction: 'older', key: { height: randomInt(2, height), txIndex: 0 } });
   const newerCursor = () =>
@@ -69,7 +128,7 @@ export async function endpoints(pool: Pool): Promise<Endpoint[]> {
     return encodeCursor('holders', [k.units, k.holder]);
   };
   const bigAsset = bigKind.asset_id;
-  const lastTxCursor = (await txsLastCursor(pool)) ?? olderCursor();
+  const lastTxCursor = sample.lastTxCursor ?? olderCursor();
 
   return [
     { name: 'status', next: () => '/v1/status' },

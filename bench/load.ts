@@ -20,27 +20,85 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-function get(
-  agent: http.Agent,
-  base: URL,
-  path: string,
-  headers: Record<string, string> = {},
-  expected = 200,
-): Promise<{ status: number; body: string; hit: boolean }> {
+/**
+ * One request: a GET of `path`, or a POST of `body` (JSON, e.g. a GraphQL document), with
+ * extra `headers` (e.g. If-None-Match). `followUp` makes it a client's two round trips
+ * (the second built from the first answer's body), measured as one.
+ */
+export interface HttpRequest {
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+  followUp?: (body: string) => HttpRequest;
+}
+
+export interface HttpAnswer {
+  status: number;
+  /** read only when asked for (or when the status is unexpected): a 200's body is not decoded under load */
+  body: string;
+  hit: boolean;
+  etag: string | undefined;
+}
+
+function send(agent: http.Agent, base: URL, r: HttpRequest, readBody: boolean, ok: number): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ agent, host: base.hostname, port: base.port, path, headers }, (res) => {
-      // an expected answer's body is not read (only its status counts); other bodies are kept for the report
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => {
-        if (res.statusCode !== expected) chunks.push(c);
-      });
-      const hit = /; hit\b/.test(String(res.headers['cache-status'] ?? ''));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), hit }));
-      res.on('error', reject);
-    });
+    const headers: Record<string, string | number> = { ...r.headers };
+    if (r.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(r.body);
+    }
+    const req = http.request(
+      {
+        agent,
+        host: base.hostname,
+        port: base.port,
+        path: r.path,
+        method: r.body === undefined ? 'GET' : 'POST',
+        headers,
+      },
+      (res) => {
+        const keep = readBody || res.statusCode !== ok;
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => {
+          if (keep) chunks.push(c);
+        });
+        const hit = /; hit\b/.test(String(res.headers['cache-status'] ?? ''));
+        const etag = res.headers.etag;
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), hit, etag }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
+    req.end(r.body);
   });
 }
+
+/** The request, and its follow-up when it has one (whose answer is the one returned). */
+async function exchange(
+  agent: http.Agent,
+  base: URL,
+  r: HttpRequest,
+  readBody: boolean,
+  ok: number,
+): Promise<HttpAnswer> {
+  const first = await send(agent, base, r, readBody || r.followUp !== undefined, ok);
+  if (!r.followUp || first.status !== ok) return first;
+  return send(agent, base, r.followUp(first.body), readBody, ok);
+}
+
+/** One request outside a load run, its body read (to check an answer or take its ETag). */
+export async function probe(baseUrl: string, r: HttpRequest): Promise<HttpAnswer> {
+  const agent = new http.Agent({ keepAlive: false });
+  try {
+    return await exchange(agent, new URL(baseUrl), r, true, 200);
+  } finally {
+    agent.destroy();
+  }
+}
+
+const asRequest = (r: string | HttpRequest): HttpRequest => (typeof r === 'string' ? { path: r } : r);
 
 /** What one or more load runs measured, before it is summarised. */
 export interface LoadSamples {
@@ -72,20 +130,27 @@ export interface LoadOptions {
   clients: number;
   durationMs: number;
   warmupMs: number;
-  /** sent with every request */
+  /** sent with every request (besides a request's own) */
   headers?: Record<string, string>;
   /** any other status is an error (default 200) */
   expectStatus?: number;
 }
 
-/** Runs `clients` loops of GET next() until `durationMs` has passed (after a warm-up that is not counted). */
-export async function runLoad(baseUrl: string, next: () => string, o: LoadOptions): Promise<LoadResult> {
+/**
+ * Runs `clients` loops of next() (a path to GET, or a request) until `durationMs` has passed
+ * (after a warm-up that is not counted).
+ */
+export async function runLoad(baseUrl: string, next: () => string | HttpRequest, o: LoadOptions): Promise<LoadResult> {
   return summarize(await sampleLoad(baseUrl, next, o));
 }
 
 /** runLoad's measurements, unsummarised. */
-export async function sampleLoad(baseUrl: string, next: () => string, o: LoadOptions): Promise<LoadSamples> {
-  const expectStatus = o.expectStatus ?? 200;
+export async function sampleLoad(
+  baseUrl: string,
+  next: () => string | HttpRequest,
+  o: LoadOptions,
+): Promise<LoadSamples> {
+  const ok = o.expectStatus ?? 200;
   const base = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: o.clients });
   const latencies: number[] = [];
@@ -96,15 +161,17 @@ export async function sampleLoad(baseUrl: string, next: () => string, o: LoadOpt
   const end = warmEnd + o.durationMs;
   const client = async () => {
     while (performance.now() < end) {
-      const path = next();
+      const request = asRequest(next());
+      if (o.headers) request.headers = { ...o.headers, ...request.headers };
+      const path = request.path;
       const t0 = performance.now();
       try {
-        const r = await get(agent, base, path, o.headers, expectStatus);
+        const r = await exchange(agent, base, request, false, ok);
         const ms = performance.now() - t0;
         if (t0 < warmEnd) continue;
         latencies.push(ms);
         if (r.hit) hits++;
-        if (r.status !== expectStatus) {
+        if (r.status !== ok) {
           errors++;
           firstError ??= `${path} -> ${r.status} ${r.body.slice(0, 200)}`;
         }
