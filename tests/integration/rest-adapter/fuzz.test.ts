@@ -152,16 +152,24 @@ function send(base: URL, method: string, path: string, body: string | undefined)
           body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
       },
       (res) => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers[k] = v;
+        const answer = (text: string) => resolve({ status: res.statusCode ?? 0, headers, text });
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers[k] = v;
-          resolve({ status: res.statusCode ?? 0, headers, text: Buffer.concat(chunks).toString('utf8') });
+        // an open /v1/stream never ends: its opening frame is the answer, then the client hangs up
+        const streaming = (headers['content-type'] ?? '').startsWith('text/event-stream') && method !== 'HEAD';
+        res.on('data', (c: Buffer) => {
+          chunks.push(c);
+          if (streaming) {
+            answer(Buffer.concat(chunks).toString('utf8'));
+            req.destroy();
+          }
         });
+        res.on('end', () => answer(Buffer.concat(chunks).toString('utf8')));
+        res.on('error', () => undefined);
       },
     );
-    req.on('error', reject);
+    req.on('error', reject); // after an answer (a stream hung up by us) this settles nothing
     if (body !== undefined) req.write(body);
     req.end();
   });
