@@ -164,7 +164,7 @@ export function createRestApp(options: RestAppOptions): Express {
     register(ctx);
   }
   const streamOptions = options.stream ?? DEFAULT_STREAM_OPTIONS;
-  const source = new StreamSource(store, repos, ctx.gasDenom);
+  const source = new StreamSource(store, repos, ctx);
   registerStreamRoute(router, {
     hub: new StreamHub(watcher, source, streamOptions, logger),
     source,

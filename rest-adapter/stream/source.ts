@@ -6,10 +6,9 @@
  */
 import type { Store } from '../db/sql';
 import { seqOf } from '../paging/seq';
-import { presentActivity } from '../presenters/activity';
 import { presentBlock } from '../presenters/blocks';
-import { presentTxRows } from '../presenters/txs';
 import type { Repositories } from '../repositories';
+import type { RouteContext } from '../routes/context';
 import { accountFeed, assetFeed } from '../repositories/activity';
 import type { TxWithEvmRow } from '../repositories/txs';
 import type { ActivityRow } from '../repositories/activity';
@@ -40,7 +39,8 @@ export class StreamSource {
   constructor(
     private readonly store: Store,
     private readonly repos: Repositories,
-    private readonly gasDenom: string,
+    /** the app's presenters: through the render cache, so a tx streamed is rendered once for its pages too */
+    private readonly presenters: Pick<RouteContext, 'presentTxs' | 'presentActivities'>,
   ) {}
 
   /** The block events of after < height <= through: one statement, shared by every filter. */
@@ -74,15 +74,15 @@ export class StreamSource {
   }
 
   private present(rows: FilterRows): StreamEvent[] {
-    const txs = presentTxRows(rows.txs, this.gasDenom).map((data, i): StreamEvent => ({
+    const txs = this.presenters.presentTxs(rows.txs).map((data, i): StreamEvent => ({
       kind: 'tx',
       position: txPosition(rows.txs[i].height, rows.txs[i].tx_index),
       data,
     }));
-    const activity = rows.activity.map((row): StreamEvent => ({
+    const activity = this.presenters.presentActivities(rows.activity).map((data, i): StreamEvent => ({
       kind: 'activity',
-      position: activityPosition(row.height, row.tx_index, row.event_index),
-      data: presentActivity(row),
+      position: activityPosition(rows.activity[i].height, rows.activity[i].tx_index, rows.activity[i].event_index),
+      data,
     }));
     return [...txs, ...activity].sort((a, b) => comparePositions(a.position, b.position));
   }
