@@ -93,13 +93,15 @@ function checkOptions(o: RestAppOptions): void {
   if (o.stream) checkStreamOptions(o.stream);
 }
 
-/** /openapi.yaml: changes only with a release, so revalidated on every use (ETag of its bytes). */
-function sendDocument(req: Request, res: Response, document: string): void {
+/** /openapi.yaml: changes only with a release, so revalidated on every use (ETag of its bytes, made once). */
+function documentRoute(document: string): (req: Request, res: Response) => void {
   const etag = bytesTag(Buffer.from(document));
-  res.setHeader('ETag', etag);
-  res.setHeader('Cache-Control', 'no-cache');
-  if (ifNoneMatchHits(req.headers['if-none-match'], etag)) return void res.status(304).end();
-  res.status(200).type('text/yaml; charset=utf-8').send(document);
+  return (req, res) => {
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', 'no-cache');
+    if (ifNoneMatchHits(req.headers['if-none-match'], etag)) return void res.status(304).end();
+    res.status(200).type('text/yaml; charset=utf-8').send(document);
+  };
 }
 
 export function createRestApp(options: RestAppOptions): Express {
@@ -146,7 +148,7 @@ export function createRestApp(options: RestAppOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'simple'); // a repeated key becomes an array, which params.ts refuses
 
-  getOnly(router, '/openapi.yaml', (req, res) => sendDocument(req, res, openapi));
+  getOnly(router, '/openapi.yaml', documentRoute(openapi));
   for (const register of [
     registerStatusRoutes,
     registerBlockRoutes,
