@@ -161,8 +161,8 @@ export async function sampleLoad(
   const end = warmEnd + o.durationMs;
   const client = async () => {
     while (performance.now() < end) {
-      const request = asRequest(next());
-      if (o.headers) request.headers = { ...o.headers, ...request.headers };
+      const asked = asRequest(next());
+      const request = o.headers ? { ...asked, headers: { ...o.headers, ...asked.headers } } : asked;
       const path = request.path;
       const t0 = performance.now();
       try {
