@@ -8,6 +8,10 @@
  *   settlements and encumbrances (with their timelines) and delegations, with the mappings' id and
  *   ordering-key formulas (seq = height·10^10 + (tx_index+1)·10^5 + (event_index+1),
  *   ids <height>-<tx_index>-<event_index>, feeds asset:/account:) and derived hashes;
+ * - what a chain would have ended by the scaled head is ended in the copies, so the lists of
+ *   what is still open do not grow with the number of copies: encumbrances released,
+ *   delegations expired, and settlements still pending past their expiry expired by the
+ *   end-block sweep (sweepStatements); the base history's own rows keep their state;
  * - the counters the API reads are rewritten as the handlers would have kept them
  *   (ChainTotals, MethodCount, TxDay, _metadata heights, Kind holder_count/supply);
  * - one kind gets `extraHolders` synthetic holders, each with an income entry on one
@@ -148,6 +152,28 @@ function copyStatements(): string[] {
   ];
 }
 
+/**
+ * What the chain's end-block sweep did to the copies by the scaled head: a copied settlement
+ * still pending whose expiry passed before the last block is expired at the first block at
+ * or after its expiry (status, updated_height and an `expired` timeline entry, as the
+ * handler writes them), so an account's pending settlements stay what a chain leaves
+ * pending instead of growing with the number of copies. The base history's own rows keep
+ * their state (the holdings' escrow locks agree with them), as encumbrances and delegations do.
+ */
+function sweepStatements(): string[] {
+  return [
+    `CREATE TABLE bench.block_times AS SELECT time, height, event_count FROM ${S}.blocks`,
+    `CREATE INDEX ON bench.block_times (time)`,
+    `CREATE TABLE bench.expired_settlements AS
+       SELECT s.id, b.height, b.time, b.event_count FROM ${S}.settlements s
+       CROSS JOIN LATERAL (SELECT height, time, event_count FROM bench.block_times WHERE time >= s.expiry ORDER BY time LIMIT 1) b
+       WHERE s.status = 'STATUS_PENDING' AND s.number > $ID_S`,
+    `UPDATE ${S}.settlements s SET status = 'STATUS_EXPIRED', updated_height = x.height FROM bench.expired_settlements x WHERE s.id = x.id`,
+    // a block-level event after the block's recorded ones (tx_index -1, as the handler records EndBlock events)
+    `INSERT INTO ${S}.settlement_timeline_entries SELECT x.id || '-' || x.height || '--1-' || x.event_count, x.id, x.height::numeric * 10000000000 + x.event_count + 1, 'expired', x.height, -1, x.event_count, x.time, NULL, NULL, NULL, 'EndBlock' FROM bench.expired_settlements x`,
+  ];
+}
+
 /** Counters as the handlers keep them, for the scaled history. */
 function counterStatements(): string[] {
   return [
@@ -231,7 +257,7 @@ export async function scaleStore(
     ).rows[0];
     const vars = { K: copies, H: base.h, SPAN: base.span, ID_S: base.s, ID_E: base.e, ID_D: base.d };
     await pool.query(substitute(HELPERS, vars));
-    for (const statement of [...copyStatements(), ...counterStatements()]) {
+    for (const statement of [...copyStatements(), ...sweepStatements(), ...counterStatements()]) {
       const t = Date.now();
       const r = await pool.query(substitute(statement, vars));
       log(`  ${statement.slice(0, 48).replace(/\s+/g, ' ')}… ${r.rowCount ?? 0} rows (${Date.now() - t} ms)`);
