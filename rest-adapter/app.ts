@@ -18,7 +18,7 @@ import { HeightWatcher } from './http/height-watcher';
 import { ResponseCache, ResponseCacheOptions } from './http/response-cache';
 import { bytesTag, ifNoneMatchHits, Validators } from './http/validators';
 import { RenderCache, type RenderCacheOptions } from './presenters/render-cache';
-import { presentTxRows, renderTxRows } from './presenters/txs';
+import { keptTx, presentTxRows, renderTxRows } from './presenters/txs';
 import { presentActivity, renderActivities } from './presenters/activity';
 import { createRepositories } from './repositories';
 import { registerAccountRoutes } from './routes/accounts';
@@ -138,6 +138,7 @@ export function createRestApp(options: RestAppOptions): Express {
     presentTxs: rendered ? (rows) => renderTxRows(rows, gasDenom, rendered) : (rows) => presentTxRows(rows, gasDenom),
     presentActivities: rendered ? (rows) => renderActivities(rows, rendered) : (rows) => rows.map(presentActivity),
     rendered: (hash) => rendered?.has(hash) ?? false,
+    keptTx: (hash) => (rendered ? keptTx(hash, rendered) : undefined),
     indexedHeight: () => watcher.current,
     now: options.now ?? Date.now,
   };

@@ -39,7 +39,7 @@ export function renderActivities(rows: readonly ActivityRow[], cache: RenderCach
   return rows.map(
     (r) =>
       new RawJson(
-        cache.text(`event:${r.height}:${r.tx_index}:${r.event_index}`, `${r.tx_hash}:${r.block_time}`, () =>
+        cache.bytes(`event:${r.height}:${r.tx_index}:${r.event_index}`, `${r.tx_hash}:${r.block_time}`, () =>
           toJson(presentActivity(r)),
         ),
       ) as unknown as ApiSchema<'ActivityEvent'>,

@@ -4,11 +4,10 @@ import { parseLimit, parseMethod, parseTxHash, queryValue } from '../http/params
 import { decodeTxCursor, txPageOf, txPageRequest } from '../paging/tx-pages';
 import type { RouteContext } from './context';
 
-/** The upper-case consensus hash a tx path names; '' for an eth hash or anything else. */
-function consensusHash(raw: string): string {
+/** The hash a tx path names as the store keeps it (upper-case consensus, lower-case EVM); '' when it is not one. */
+function storedHash(raw: string): string {
   try {
-    const query = parseTxHash(raw);
-    return query.kind === 'consensus' ? query.hash : '';
+    return parseTxHash(raw).hash;
   } catch {
     return '';
   }
@@ -42,12 +41,14 @@ export function registerTxRoutes(ctx: RouteContext): void {
     '/v1/txs/{hash}',
     async (req) => {
       const query = parseTxHash(String(req.params.hash));
+      const kept = ctx.keptTx(query.hash); // a committed tx never changes: no store read
+      if (kept) return kept;
       const row = await ctx.store.readOne((sql) =>
         query.kind === 'consensus' ? txs.byHash(sql, query.hash) : txs.byEthHash(sql, query.hash),
       );
       if (!row) throw new NotFoundError('tx not found');
       return ctx.presentTxs([row])[0];
     },
-    { fixedPerHeight: true, immutable: { exists: (params) => ctx.rendered(consensusHash(params.hash)) } },
+    { fixedPerHeight: true, immutable: { exists: (params) => ctx.rendered(storedHash(params.hash)) } },
   );
 }
