@@ -441,6 +441,45 @@ describe('store rules on a copy of the node-built store', () => {
       }
     });
 
+    it('a kept tx answers its hash and its EVM hash without a store read, in the bytes the store gives, until a rewind', async () => {
+      const { rows } = await q(
+        `SELECT e.id AS eth, e.tx_hash FROM $S.evm_txes e
+         WHERE e.msg_index = (SELECT min(msg_index) FROM $S.evm_txes f WHERE f.tx_hash = e.tx_hash)
+         ORDER BY e.id LIMIT 1`,
+      );
+      expect(rows.length).toBe(1); // the seeded history has EVM txs
+      const { eth, tx_hash: hash } = rows[0] as { eth: string; tx_hash: string };
+      const page = await atKnownHeight('/v1/txs?limit=1'); // the watcher knows the height
+      const indexed = Number(/^"h(\d+)\./.exec(page.etag)![1]);
+      const stored = await call(cold.base, `/v1/txs/${hash}`);
+      expect(stored.status).toBe(200);
+      expect((await call(cold.base, `/v1/txs/${eth}`)).text).toBe(stored.text);
+      await call(warm.base, `/v1/txs/${hash}`); // kept (with its EVM hash) if it was not
+      const reads = storeReads().length;
+      for (const path of [
+        `/v1/txs/${hash}`,
+        `/v1/txs/${hash.toLowerCase()}`,
+        `/v1/txs/${eth}`,
+        `/v1/txs/${eth.toUpperCase().replace('0X', '0x')}`,
+      ])
+        expect([path, (await call(warm.base, path)).text]).toEqual([path, stored.text]);
+      expect(storeReads().length).toBe(reads);
+      try {
+        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed - 1]);
+        for (
+          let i = 0;
+          i < 200 && !(await call(warm.base, '/v1/txs?limit=1')).etag.startsWith(`"h${indexed - 1}.`);
+          i++
+        )
+          await sleep(10);
+        const afterRewind = storeReads().length;
+        expect((await call(warm.base, `/v1/txs/${eth}`)).text).toBe(stored.text);
+        expect(storeReads().length).toBe(afterRewind + 1); // the cache was emptied: read again
+      } finally {
+        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed]);
+      }
+    });
+
     it('304 on a matching If-None-Match for a tx by hash, a page and /v1/status; tx and page without a store read', async () => {
       const tx = await call(warm.base, `/v1/txs/${txHash}`);
       expect(tx.cacheControl).toBe('public, max-age=31536000, immutable');
