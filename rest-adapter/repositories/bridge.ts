@@ -109,7 +109,7 @@ export function createBridgeRepository(t: Tables) {
     const conditions: string[] = [];
     if (filter.route !== undefined) conditions.push(`route_id = ${p.add(filter.route)}`);
     if (filter.messageId !== undefined) conditions.push(`message_id = ${p.add(filter.messageId)}`);
-    if (filter.status !== undefined) conditions.push(`status = ${p.word(filter.status)}`);
+    if (filter.status !== undefined) conditions.push(`status = ${p.add(filter.status)}`);
     if (belowSeq !== null) conditions.push(`seq < ${p.add(belowSeq.toString())}`);
     const limit = p.add(n);
     const select = (extra: string[], lead: string | null) => {

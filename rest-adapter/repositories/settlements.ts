@@ -44,7 +44,7 @@ export function createSettlementRepository(t: Tables) {
   async function list(sql: Sql, filter: SettlementFilter, belowId: bigint | null, n: number): Promise<SettlementRow[]> {
     const p = new SqlParams();
     const conditions: string[] = [];
-    if (filter.status !== undefined) conditions.push(`status = ${p.word(filter.status)}`);
+    if (filter.status !== undefined) conditions.push(`status = ${p.add(filter.status)}`);
     if (belowId !== null) conditions.push(`number < ${p.add(belowId.toString())}`);
     const limit = p.add(n);
     const select = (extra: string[]) => {
