@@ -441,10 +441,9 @@ async function benchSize(
     const equivalents = graphqlEquivalents(sample);
     const report = await explainEndpoints(db.url, list);
     log(
-      `EXPLAIN: ${report.statements} statements, ${report.indexes.size} indexes used, ${report.seqScans.length} sequential scans of tables over 10,000 rows (${report.genericSeqScans.length} in their generic plans)`,
+      `EXPLAIN: ${report.statements} statements, ${report.indexes.size} indexes used, ${report.seqScans.length} sequential scans of tables over 10,000 rows`,
     );
     for (const s of report.seqScans) log(`  seq scan: ${s}`);
-    for (const s of report.genericSeqScans) log(`  seq scan (generic plan): ${s}`);
     log(
       `statements per request (BEGIN and COMMIT not counted): ${[...report.perEndpoint].map(([name, n]) => `${name} ${n}`).join(', ')}`,
     );

@@ -1,9 +1,7 @@
 /**
  * EXPLAIN of exactly what the API runs: one request per endpoint through an in-process
- * app whose pool records every statement (text and values); each is then explained twice,
- * with its values (a custom plan) and as a generic plan (what a prepared statement may run
- * once PostgreSQL's plan cache prefers it: rest-adapter/db/sql.ts), and any sequential scan of
- * a table of more than 10,000 rows is reported.
+ * app whose pool records every statement (text and values); each is then explained and
+ * any sequential scan of a table of more than 10,000 rows is reported.
  */
 import type { AddressInfo } from 'net';
 import { Pool, PoolClient } from 'pg';
@@ -58,10 +56,8 @@ function recordingPool(base: Pool, sink: Recorded[], current: () => string): Poo
 
 export interface ExplainReport {
   statements: number;
-  /** "endpoint: table (statement head)" for every sequential scan of a non-tiny table, custom plans */
+  /** "endpoint: table (statement head)" for every sequential scan of a non-tiny table */
   seqScans: string[];
-  /** the same for the statements' generic plans (EXPLAIN (GENERIC_PLAN)) */
-  genericSeqScans: string[];
   /** indexes used, by name */
   indexes: Set<string>;
   /** statements per request, by endpoint (each is a database round trip) */
@@ -94,13 +90,7 @@ export async function explainEndpoints(databaseUrl: string, list: Endpoint[]): P
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
   const perEndpoint = new Map(list.map((e) => [e.name, recorded.filter((r) => r.endpoint === e.name).length]));
-  const report: ExplainReport = {
-    statements: recorded.length,
-    seqScans: [],
-    genericSeqScans: [],
-    indexes: new Set(),
-    perEndpoint,
-  };
+  const report: ExplainReport = { statements: recorded.length, seqScans: [], indexes: new Set(), perEndpoint };
   const client = await base.connect();
   try {
     await client.query(`SET search_path = "${SCHEMA}", public`);
@@ -109,21 +99,15 @@ export async function explainEndpoints(databaseUrl: string, list: Endpoint[]): P
       [SCHEMA],
     );
     const large = new Set(sizes.rows.filter((r) => r.rows > SMALL_TABLE_ROWS).map((r) => r.relname));
-    const explain = async (r: Recorded, generic: boolean, sink: string[]) => {
-      const query = generic
-        ? { text: `EXPLAIN (GENERIC_PLAN, FORMAT JSON) ${r.text}` }
-        : { text: `EXPLAIN (FORMAT JSON) ${r.text}`, values: r.values as unknown[] };
-      const plan = (await client.query(query)).rows[0]['QUERY PLAN'][0].Plan as PlanNode;
+    for (const r of recorded) {
+      const plan = (await client.query({ text: `EXPLAIN (FORMAT JSON) ${r.text}`, values: r.values as unknown[] }))
+        .rows[0]['QUERY PLAN'][0].Plan as PlanNode;
       walk(plan, (n) => {
         if (n['Index Name']) report.indexes.add(`${n['Relation Name'] ?? ''}:${n['Index Name']}`);
         if (n['Node Type'] === 'Seq Scan' && n['Relation Name'] && large.has(n['Relation Name'])) {
-          sink.push(`${r.endpoint}: ${n['Relation Name']} (${r.text.replace(/\s+/g, ' ').slice(0, 90)}…)`);
+          report.seqScans.push(`${r.endpoint}: ${n['Relation Name']} (${r.text.replace(/\s+/g, ' ').slice(0, 90)}…)`);
         }
       });
-    };
-    for (const r of recorded) {
-      await explain(r, false, report.seqScans);
-      await explain(r, true, report.genericSeqScans);
     }
   } finally {
     client.release();

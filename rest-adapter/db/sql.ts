@@ -95,12 +95,9 @@ function sessionStatement(statementTimeoutMs: number): string {
   // A bound on runaway statements, and the text form the timestamp formatter expects
   // whatever the server's DateStyle default is. Session-wide (once per connection) so a
   // single statement needs no transaction to carry them. Statements are prepared once
-  // per connection (statementName); `auto` (PostgreSQL's default, set in case the server's
-  // is not) lets the plan cache keep a generic plan once it costs no more than the custom
-  // plans of the first five runs, which saves planning (as long as executing, for most of
-  // them). Every statement is a keyset walk of an index whose generic plan is that same walk
-  // (bench/explain.ts EXPLAINs each generic plan too; docs/rest-adapter.md "Store rules").
-  return `SET statement_timeout = ${timeout}; SET datestyle = 'ISO, YMD'; SET plan_cache_mode = auto`;
+  // per connection (statementName) but planned for their parameters each time: a generic
+  // plan could suit one method or party and not another.
+  return `SET statement_timeout = ${timeout}; SET datestyle = 'ISO, YMD'; SET plan_cache_mode = force_custom_plan`;
 }
 
 const BEGIN = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
