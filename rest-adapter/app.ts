@@ -140,6 +140,10 @@ export function createRestApp(options: RestAppOptions): Express {
     rendered: (hash) => rendered?.has(hash) ?? false,
     keptTx: (hash) => (rendered ? keptTx(hash, rendered) : undefined),
     indexedHeight: () => watcher.current,
+    onRewind: (listener) =>
+      watcher.onChange((height, previous) => {
+        if (height !== undefined && previous !== undefined && height < previous) listener();
+      }),
     now: options.now ?? Date.now,
   };
 

@@ -26,6 +26,8 @@ export interface RouteContext {
   keptTx(hash: string): ApiTx | undefined;
   /** the indexed height as the app's HeightWatcher knows it (undefined before its first poll) */
   indexedHeight(): number | undefined;
+  /** calls `listener` when the watcher sees the indexed height go down (a rewind or reindex) */
+  onRewind(listener: () => void): void;
   /** wall clock (ms), injectable for tests */
   now(): number;
 }

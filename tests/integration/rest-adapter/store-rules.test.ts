@@ -441,6 +441,48 @@ describe('store rules on a copy of the node-built store', () => {
       }
     });
 
+    it("a txs page whose height's figures are kept reads its rows alone, in the same bytes, until a rewind", async () => {
+      const method = encodeURIComponent('/cosmos.bank.v1beta1.MsgSend');
+      const page = await atKnownHeight('/v1/txs?limit=7');
+      const indexed = Number(/^"h(\d+)\./.exec(page.etag)![1]);
+      const deep = JSON.parse(page.text).next_cursor as string;
+      /** The statements of one request to the warm app, and its text. */
+      async function read(path: string) {
+        const before = storeReads().length;
+        const r = await call(warm.base, path);
+        const sessions = storeReads().slice(before);
+        expect([path, sessions.length]).toEqual([path, 1]);
+        return { text: r.text, statement: sessions[0].join(';') };
+      }
+      for (const path of [
+        '/v1/txs?limit=7',
+        `/v1/txs?limit=7&cursor=${deep}`,
+        `/v1/txs?limit=5&method=${method}`,
+        `/v1/txs?limit=5&method=${method}&cursor=${deep}`,
+      ]) {
+        await read(path); // keeps the figures of (height, method, limit) if they were not
+        const lean = await read(path);
+        expect([path, lean.statement.includes('json_agg')]).toEqual([path, false]); // no facet, no total, no last page
+        expect([path, lean.text]).toEqual([path, (await call(cold.base, path)).text]);
+      }
+      try {
+        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed - 1]);
+        for (
+          let i = 0;
+          i < 200 && !(await call(warm.base, '/v1/txs?limit=1')).etag.startsWith(`"h${indexed - 1}.`);
+          i++
+        )
+          await sleep(10);
+        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed]);
+        for (let i = 0; i < 200 && !(await call(warm.base, '/v1/txs?limit=1')).etag.startsWith(`"h${indexed}.`); i++)
+          await sleep(10);
+        const again = await read('/v1/txs?limit=7'); // the rewind emptied the kept figures: all read again
+        expect(again.statement.includes('json_agg')).toBe(true);
+      } finally {
+        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed]);
+      }
+    });
+
     it('a kept tx answers its hash and its EVM hash without a store read, in the bytes the store gives, until a rewind', async () => {
       const { rows } = await q(
         `SELECT e.id AS eth, e.tx_hash FROM $S.evm_txes e
