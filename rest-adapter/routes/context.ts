@@ -18,7 +18,7 @@ export interface RouteContext {
   gasDenom: string;
   /** tx rows as Tx objects, each rendered once and reused while the render cache keeps it (presenters/render-cache.ts) */
   presentTxs(rows: readonly TxWithEvmRow[]): ApiTx[];
-  /** feed rows as ActivityEvent objects, each rendered once while the render cache keeps it */
+  /** feed rows as ActivityEvent objects */
   presentActivities(rows: readonly ActivityRow[]): ApiSchema<'ActivityEvent'>[];
   /** whether the render cache holds the tx of this (upper-case consensus or lower-case EVM) hash: it was committed, without a store read */
   rendered(hash: string): boolean;
