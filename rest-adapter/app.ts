@@ -18,8 +18,8 @@ import { HeightWatcher } from './http/height-watcher';
 import { ResponseCache, ResponseCacheOptions } from './http/response-cache';
 import { bytesTag, ifNoneMatchHits, Validators } from './http/validators';
 import { RenderCache, type RenderCacheOptions } from './presenters/render-cache';
-import { presentTxRows, renderTxRows } from './presenters/txs';
-import { presentActivity, renderActivities } from './presenters/activity';
+import { keptTx, presentTxRows, renderTxRows } from './presenters/txs';
+import { presentActivity } from './presenters/activity';
 import { createRepositories } from './repositories';
 import { registerAccountRoutes } from './routes/accounts';
 import { registerAssetRoutes } from './routes/assets';
@@ -136,9 +136,15 @@ export function createRestApp(options: RestAppOptions): Express {
     hrp: options.hrp,
     gasDenom,
     presentTxs: rendered ? (rows) => renderTxRows(rows, gasDenom, rendered) : (rows) => presentTxRows(rows, gasDenom),
-    presentActivities: rendered ? (rows) => renderActivities(rows, rendered) : (rows) => rows.map(presentActivity),
+    // feed entries are small and cheap to present: kept, they cost more in misses than hits save (docs/rest-adapter.md "Cold answers")
+    presentActivities: (rows) => rows.map(presentActivity),
     rendered: (hash) => rendered?.has(hash) ?? false,
+    keptTx: (hash) => (rendered ? keptTx(hash, rendered) : undefined),
     indexedHeight: () => watcher.current,
+    onRewind: (listener) =>
+      watcher.onChange((height, previous) => {
+        if (height !== undefined && previous !== undefined && height < previous) listener();
+      }),
     now: options.now ?? Date.now,
   };
 

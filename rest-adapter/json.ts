@@ -9,6 +9,10 @@
  * are written without a replacer function (calling one per value costs more than the
  * whole rest); an answer that does is written again with one. The markers carry a
  * per-process random nonce, so no stored string can imitate them.
+ *
+ * A RawJson may hold its text as UTF-8 bytes (the render cache keeps fragments so): toJsonBytes
+ * copies those bytes into the answer as they are, where toJson would decode them to a string
+ * only for the answer to be encoded back to the same bytes.
  */
 import { randomBytes } from 'crypto';
 
@@ -19,11 +23,11 @@ const RAW_MARK = `\u0000raw:${NONCE}:`;
 const MARKED = new RegExp(`"\\\\u0000(bigint|raw):${NONCE}:(-?[0-9]+)"`, 'g');
 
 /** Texts of the RawJson values met by the toJson call running now (toJson is synchronous). */
-let rawTexts: string[] = [];
+let rawTexts: (string | Buffer)[] = [];
 
-/** JSON text written into an answer as it is stored (see presenters/values.ts passJson). */
+/** JSON text written into an answer as it is stored (see presenters/values.ts passJson), as a string or UTF-8 bytes. */
 export class RawJson {
-  constructor(readonly text: string) {}
+  constructor(readonly text: string | Buffer) {}
 
   toJSON(): string {
     return RAW_MARK + (rawTexts.push(this.text) - 1);
@@ -52,8 +56,42 @@ export function toJson(value: unknown): string {
     if (text === undefined) return 'null';
     if (!text.includes(NONCE)) return text;
     const raw = rawTexts;
-    return text.replace(MARKED, (_m, kind: string, n: string) => (kind === 'raw' ? raw[Number(n)] : n));
+    return text.replace(MARKED, (_m, kind: string, n: string) => (kind === 'raw' ? raw[Number(n)].toString() : n));
   } finally {
     rawTexts = [];
   }
+}
+
+/**
+ * toJson's text as UTF-8 bytes, written straight into one buffer: RawJson bytes are copied as
+ * they are, the text around them is encoded once.
+ */
+export function toJsonBytes(value: unknown): Buffer {
+  rawTexts = [];
+  try {
+    const text = stringify(value);
+    if (text === undefined) return Buffer.from('null');
+    if (!text.includes(NONCE)) return Buffer.from(text, 'utf8');
+    return spliced(text, rawTexts);
+  } finally {
+    rawTexts = [];
+  }
+}
+
+/** `text` with each marker replaced by its raw text or bigint digits, as UTF-8 bytes. */
+function spliced(text: string, raw: readonly (string | Buffer)[]): Buffer {
+  const parts: (string | Buffer)[] = [];
+  let at = 0;
+  for (const m of text.matchAll(MARKED)) {
+    parts.push(text.slice(at, m.index));
+    parts.push(m[1] === 'raw' ? raw[Number(m[2])] : m[2]);
+    at = m.index! + m[0].length;
+  }
+  parts.push(text.slice(at));
+  let length = 0;
+  for (const p of parts) length += typeof p === 'string' ? Buffer.byteLength(p, 'utf8') : p.length;
+  const bytes = Buffer.allocUnsafe(length);
+  let offset = 0;
+  for (const p of parts) offset += typeof p === 'string' ? bytes.write(p, offset, 'utf8') : p.copy(bytes, offset);
+  return bytes;
 }

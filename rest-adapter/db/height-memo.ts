@@ -25,6 +25,11 @@ export class HeightMemo<T> {
     return value;
   }
 
+  /** Forgets everything: after a rewind a height may be indexed again from other rows (a reindex with a new project). */
+  clear(): void {
+    this.entries.clear();
+  }
+
   private use(id: string): T | undefined {
     const hit = this.entries.get(id);
     if (hit !== undefined) {

@@ -8,7 +8,7 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Wire } from '../../src/lib/api-wire';
 import { InvalidInputError } from '../../src/lib/errors';
 import { answerAfterParsers, type ParameterChecks } from '../../src/http/openapi-params';
-import { toJson } from '../json';
+import { toJsonBytes } from '../json';
 import type { paths } from '../openapi.generated';
 import { methodNotAllowed } from './errors';
 import type { CacheOutcome, ResponseCache } from './response-cache';
@@ -147,7 +147,7 @@ export function jsonRoutes(
         () => answer(req as unknown as ContractRequest<P>),
         (message) => new InvalidInputError(message),
       );
-    const compute = async (req: Request) => Buffer.from(toJson(await checkedAnswer(req)));
+    const compute = async (req: Request) => toJsonBytes(await checkedAnswer(req));
     const made = async (req: Request): Promise<{ body: Buffer; outcome?: CacheOutcome }> => {
       if (!cache || !options.fixedPerHeight) return { body: await compute(req) };
       // the raw URL: /v1/txs?limit=5 and /v1/txs?limit=05 are different keys with equal answers, which is only a miss

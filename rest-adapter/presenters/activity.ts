@@ -3,8 +3,6 @@ import type { ApiSchema } from './contract';
 import type { ActivityRow } from '../repositories/activity';
 import type { DistributionRow } from '../repositories/assets';
 import { BLOCK_LEVEL, deriveEvent, txOrigin } from './events';
-import { RawJson, toJson } from '../json';
-import type { RenderCache } from './render-cache';
 import { amountString, formatTimestamp } from './values';
 
 /** An ActivityEvent: position from the row, type, mode and decoded from its raw event (events.ts). */
@@ -28,22 +26,6 @@ export function presentActivity(row: ActivityRow): ApiSchema<'ActivityEvent'> {
     ...(event.mode ? { mode: event.mode } : {}), // block-level events only
     decoded: event.decoded,
   };
-}
-
-/**
- * presentActivity, each entry rendered to JSON text once per event and kept in `cache` (the
- * same event is the same entry in every feed that lists it: an asset's and each party's).
- * Keyed by the event's position, stamped with its tx and block time (render-cache.ts).
- */
-export function renderActivities(rows: readonly ActivityRow[], cache: RenderCache): ApiSchema<'ActivityEvent'>[] {
-  return rows.map(
-    (r) =>
-      new RawJson(
-        cache.text(`event:${r.height}:${r.tx_index}:${r.event_index}`, `${r.tx_hash}:${r.block_time}`, () =>
-          toJson(presentActivity(r)),
-        ),
-      ) as unknown as ApiSchema<'ActivityEvent'>,
-  );
 }
 
 export function presentDistribution(row: DistributionRow): ApiSchema<'Distribution'> {

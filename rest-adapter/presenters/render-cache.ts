@@ -10,9 +10,12 @@
  * app's HeightWatcher) empties it as well. Least recently used first out, bounded by
  * `maxBytes` of UTF-8 text plus ENTRY_OVERHEAD per entry.
  *
- * The text is kept as UTF-8 bytes outside the V8 heap (a Buffer) and decoded per use: tens of
- * megabytes of long-lived strings in the heap are copied by every promotion and marked by
- * every full GC, which slowed every answer of the process, not only the ones it served.
+ * The text is kept as UTF-8 bytes outside the V8 heap (a Buffer), which answers copy as they
+ * are (json.ts toJsonBytes): tens of megabytes of long-lived strings in the heap are copied by
+ * every promotion and marked by every full GC, which slowed every answer of the process, not
+ * only the ones it served.
+ *
+ * An entry may carry one alias (a tx's EVM hash), under which `peek` finds it too.
  */
 
 export interface RenderCacheOptions {
@@ -23,6 +26,7 @@ export interface RenderCacheOptions {
 interface Rendered {
   stamp: string;
   utf8: Buffer;
+  alias?: string;
 }
 
 /** Bytes counted per entry beside its text and key (Map slot, entry object, stamp). */
@@ -39,7 +43,9 @@ function unpooledUtf8(text: string): Buffer {
 
 export class RenderCache {
   private entries = new Map<string, Rendered>();
-  private bytes = 0;
+  /** alias → key of the entry that carries it */
+  private aliases = new Map<string, string>();
+  private keptBytes = 0;
   private hitCount = 0;
   private missCount = 0;
 
@@ -47,7 +53,7 @@ export class RenderCache {
 
   /** Bytes counted now. */
   get size(): number {
-    return this.bytes;
+    return this.keptBytes;
   }
 
   /** Entries kept now. */
@@ -60,31 +66,47 @@ export class RenderCache {
     return { hits: this.hitCount, misses: this.missCount };
   }
 
-  /** Whether a text is kept for `key` (of any stamp): the thing was committed when it was rendered. */
+  /** Whether a text is kept for `key` or under the alias `key` (of any stamp): the thing was committed when it was rendered. */
   has(key: string): boolean {
-    return this.entries.has(key);
+    return this.entries.has(key) || this.aliases.has(key);
   }
 
-  /** The text kept for `key` if it was rendered from a row of the same `stamp`; else render, keep and return it. */
-  text(key: string, stamp: string, render: () => string): string {
+  /**
+   * The UTF-8 text kept for `key` if it was rendered from a row of the same `stamp`; else
+   * render, keep (with `alias`, if any) and return it. The bytes are shared: never write to them.
+   */
+  bytes(key: string, stamp: string, render: () => string, alias?: string): Buffer {
     const kept = this.entries.get(key);
     if (kept !== undefined && kept.stamp === stamp) {
-      this.entries.delete(key); // most recently used goes last
-      this.entries.set(key, kept);
+      this.touch(key, kept);
       this.hitCount++;
-      return kept.utf8.toString('utf8');
+      return kept.utf8;
     }
     this.missCount++;
-    const text = render();
+    const utf8 = unpooledUtf8(render());
     if (kept !== undefined) this.drop(key, kept);
-    this.keep(key, { stamp, utf8: unpooledUtf8(text) });
-    return text;
+    this.keep(key, { stamp, utf8, ...(alias ? { alias } : {}) });
+    return utf8;
+  }
+
+  /**
+   * The text kept for `key` or for an entry aliased `key`, of whatever stamp (the thing was
+   * committed when it was rendered, and a rewind empties the cache): undefined when none is.
+   */
+  peek(key: string): Buffer | undefined {
+    const entryKey = this.entries.has(key) ? key : this.aliases.get(key);
+    const kept = entryKey === undefined ? undefined : this.entries.get(entryKey);
+    if (kept === undefined) return undefined;
+    this.touch(entryKey!, kept);
+    this.hitCount++;
+    return kept.utf8;
   }
 
   /** Forgets everything (a rewind). */
   clear(): void {
     this.entries = new Map();
-    this.bytes = 0;
+    this.aliases = new Map();
+    this.keptBytes = 0;
   }
 
   /** HeightWatcher listener: a lower indexed height than before is a rewind or reindex. */
@@ -93,21 +115,31 @@ export class RenderCache {
   };
 
   private cost(key: string, r: Rendered): number {
-    return key.length + r.stamp.length + r.utf8.length + ENTRY_OVERHEAD;
+    return (
+      key.length + r.stamp.length + r.utf8.length + ENTRY_OVERHEAD + (r.alias ? r.alias.length + ENTRY_OVERHEAD : 0)
+    );
+  }
+
+  /** Most recently used goes last. */
+  private touch(key: string, r: Rendered): void {
+    this.entries.delete(key);
+    this.entries.set(key, r);
   }
 
   private drop(key: string, r: Rendered): void {
     this.entries.delete(key);
-    this.bytes -= this.cost(key, r);
+    if (r.alias !== undefined && this.aliases.get(r.alias) === key) this.aliases.delete(r.alias);
+    this.keptBytes -= this.cost(key, r);
   }
 
   private keep(key: string, r: Rendered): void {
     const cost = this.cost(key, r);
     if (cost > this.options.maxBytes / MAX_ENTRY_SHARE) return;
     this.entries.set(key, r);
-    this.bytes += cost;
+    if (r.alias !== undefined) this.aliases.set(r.alias, key);
+    this.keptBytes += cost;
     for (const [oldest, kept] of this.entries) {
-      if (this.bytes <= this.options.maxBytes) break;
+      if (this.keptBytes <= this.options.maxBytes) break;
       this.drop(oldest, kept);
     }
   }

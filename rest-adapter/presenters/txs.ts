@@ -70,12 +70,24 @@ function stampOf(r: TxWithEvmRow): string {
 }
 
 /**
- * presentTxRows, with each Tx rendered to JSON text once per tx and kept in `cache`: the
- * answer's toJson splices the kept text in (RawJson), which writes the same bytes as the
- * object would (JSON.stringify adds no whitespace, and a Tx holds no bigint).
+ * presentTxRows, with each Tx rendered to JSON text once per tx and kept in `cache` (aliased by
+ * its EVM hash, so `keptTx` finds it by either): the answer splices the kept text in (RawJson),
+ * which writes the same bytes as the object would (JSON.stringify adds no whitespace, and a Tx
+ * holds no bigint).
  */
 export function renderTxRows(rows: readonly TxWithEvmRow[], gasDenom: string, cache: RenderCache): ApiTx[] {
-  return rows.map(
-    (r) => new RawJson(cache.text(r.hash, stampOf(r), () => toJson(presentTxRow(r, gasDenom)))) as unknown as ApiTx,
-  );
+  return rows.map((r) => {
+    const render = () => toJson(presentTxRow(r, gasDenom));
+    return new RawJson(cache.bytes(r.hash, stampOf(r), render, r.evm_eth_hash ?? undefined)) as unknown as ApiTx;
+  });
+}
+
+/**
+ * The Tx kept for a consensus hash or an EVM hash (as renderTxRows keyed them), without a store
+ * read; undefined when the cache does not hold it. A kept Tx was committed when it was rendered
+ * and the cache empties on a rewind, so it is the answer of `/v1/txs/{hash}`.
+ */
+export function keptTx(hash: string, cache: RenderCache): ApiTx | undefined {
+  const kept = cache.peek(hash);
+  return kept === undefined ? undefined : (new RawJson(kept) as unknown as ApiTx);
 }

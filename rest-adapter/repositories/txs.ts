@@ -95,13 +95,26 @@ interface StatsRow extends TxWithEvmRow {
   days: unknown;
 }
 
-/** A row of the page statement: a tx (null columns on an empty page) with the page's figures. */
+/** A row of the page statements: a tx (null columns on an empty page) with the page's figures. */
 interface PageRow extends KeyedTxRow {
-  total: number;
+  indexed: unknown;
   past_bound: boolean;
+  total: number;
   last_height: number | null;
   last_tx_index: number | null;
   methods: unknown;
+}
+
+/**
+ * What a /v1/txs page carries beside its rows that is fixed per indexed height, list (all txs
+ * or one method) and page size: kept per height by the route (db/height-memo.ts), so a page
+ * whose height's figures are kept is read with `pageRows` alone.
+ */
+export type TxPageFigures = TxListTotals & Pick<TxPageRead<TxKey>, 'lastBoundary'>;
+
+/** The rows of a page read and the indexed height of its snapshot. */
+export interface TxPageAt<R extends TxKey> extends Omit<TxPageRead<R>, 'lastBoundary'> {
+  indexedHeight: number;
 }
 
 /**
@@ -143,22 +156,8 @@ export function createTxRepository(t: Tables) {
      ${evmJoin}
      ${rest}`;
 
-  /**
-   * A /v1/txs page with everything its answer needs, in one statement: the rows beyond
-   * the request's bound (with their EVM views), whether a row lies past the bound, the
-   * last page's boundary key (at total mod limit from the oldest), the total (the
-   * counters, never count(*)) and the whole-chain method facet (on the first row only).
-   * With a method the ORDER BYs name it too (equal in every row): that is the order of the
-   * (method, seq) index, so the planner walks it instead of scanning (seq) and filtering,
-   * which for a rare method below a deep cursor meant reading most of the table. The
-   * probes keep ORDER BY … LIMIT 1 for the same reason: "any row will do" may otherwise
-   * become a sequential scan, and the rows above a cursor sit at the end of the heap.
-   */
-  async function page(
-    sql: Sql,
-    method: string | undefined,
-    request: TxPageRequest,
-  ): Promise<TxPageRead<KeyedTxRow> & TxListTotals> {
+  /** The SQL pieces of a /v1/txs page read (the list of one method or of all txs). */
+  function pageSql(method: string | undefined, request: TxPageRequest) {
     const p = new SqlParams();
     const methodParam = method === undefined ? undefined : p.add(method);
     const where = (...conditions: string[]) => {
@@ -179,26 +178,56 @@ export function createTxRepository(t: Tables) {
       bound === undefined
         ? 'false'
         : `(SELECT 1 FROM ${t.txes} ${where(`seq ${older ? '>=' : '<='} ${bound}`)} ORDER BY ${orderBy(older ? 'ASC' : 'DESC')} LIMIT 1) IS NOT NULL`;
-    const rows = await sql.rows<PageRow>(
-      `SELECT m.total, m.past_bound, m.last_height, m.last_tx_index,
+    const rows = `LEFT JOIN LATERAL (SELECT * FROM ${t.txes} ${where(...(bound === undefined ? [] : [`seq ${older ? '<' : '>'} ${bound}`]))}
+                          ORDER BY ${orderBy(dir)} LIMIT ${limit} + 1) x ON true
+       ${evmJoin}
+       ORDER BY x.seq ${dir}`;
+    return { p, where, orderBy, dir, limit, total, pastBound, rows };
+  }
+
+  function pageAt(rows: PageRow[]): TxPageAt<KeyedTxRow> {
+    const first = rows[0];
+    return {
+      rows: rows.filter((r) => r.hash !== null),
+      beyondBound: first?.past_bound ?? false,
+      indexedHeight: metadataInt(first?.indexed),
+    };
+  }
+
+  /**
+   * A /v1/txs page with everything its answer needs, in one statement: the rows beyond
+   * the request's bound (with their EVM views), whether a row lies past the bound, the
+   * last page's boundary key (at total mod limit from the oldest), the total (the
+   * counters, never count(*)), the whole-chain method facet (on the first row only) and the
+   * indexed height. With a method the ORDER BYs name it too (equal in every row): that is the
+   * order of the (method, seq) index, so the planner walks it instead of scanning (seq) and
+   * filtering, which for a rare method below a deep cursor meant reading most of the table.
+   * The probes keep ORDER BY … LIMIT 1 for the same reason: "any row will do" may otherwise
+   * become a sequential scan, and the rows above a cursor sit at the end of the heap.
+   */
+  async function page(
+    sql: Sql,
+    method: string | undefined,
+    request: TxPageRequest,
+  ): Promise<TxPageAt<KeyedTxRow> & TxPageFigures> {
+    const { p, where, orderBy, dir, limit, total, pastBound, rows } = pageSql(method, request);
+    const read = await sql.rows<PageRow>(
+      `SELECT m.indexed, m.total, m.past_bound, m.last_height, m.last_tx_index,
               ${onFirstRow('m.methods', `x.seq ${dir}`)} AS methods,
               ${txSelect}, x.tx_index AS "txIndex", ${evmSelect}
-       FROM (SELECT n.total, ${pastBound} AS past_bound, k.height AS last_height, k.tx_index AS last_tx_index,
+       FROM (SELECT ${indexedHeightSql(t)} AS indexed, n.total, ${pastBound} AS past_bound,
+                    k.height AS last_height, k.tx_index AS last_tx_index,
                     (SELECT coalesce(json_agg(json_build_object('method', method, 'count', count) ORDER BY count DESC, method ASC), '[]')
                      FROM ${t.methodCounts} WHERE method <> '' AND count > 0) AS methods
              FROM (SELECT coalesce(${total}, 0) AS total) n
              LEFT JOIN LATERAL (SELECT height, tx_index FROM ${t.txes} ${where()} ORDER BY ${orderBy('ASC')} LIMIT 1
                                 OFFSET CASE WHEN n.total % ${limit} = 0 THEN ${limit} ELSE n.total % ${limit} END) k ON n.total > ${limit}) m
-       LEFT JOIN LATERAL (SELECT * FROM ${t.txes} ${where(...(bound === undefined ? [] : [`seq ${older ? '<' : '>'} ${bound}`]))}
-                          ORDER BY ${orderBy(dir)} LIMIT ${limit} + 1) x ON true
-       ${evmJoin}
-       ORDER BY x.seq ${dir}`,
+       ${rows}`,
       p.values,
     );
-    const first = rows[0];
+    const first = read[0];
     return {
-      rows: rows.filter((r) => r.hash !== null),
-      beyondBound: first?.past_bound ?? false,
+      ...pageAt(read),
       lastBoundary:
         first && first.last_height !== null
           ? { height: first.last_height, txIndex: first.last_tx_index as number }
@@ -206,6 +235,22 @@ export function createTxRepository(t: Tables) {
       total: first?.total ?? 0,
       methods: (first?.methods as MethodCountRow[] | null) ?? [],
     };
+  }
+
+  /**
+   * The rows of a /v1/txs page, whether a row lies past the bound and the indexed height, in
+   * one statement: `page` without the figures of the height (TxPageFigures), for a page whose
+   * height's figures are kept.
+   */
+  async function pageRows(sql: Sql, method: string | undefined, request: TxPageRequest): Promise<TxPageAt<KeyedTxRow>> {
+    const { p, pastBound, rows } = pageSql(method, request);
+    const read = await sql.rows<PageRow>(
+      `SELECT m.indexed, m.past_bound, ${txSelect}, x.tx_index AS "txIndex", ${evmSelect}
+       FROM (SELECT ${indexedHeightSql(t)} AS indexed, ${pastBound} AS past_bound) m
+       ${rows}`,
+      p.values,
+    );
+    return pageAt(read);
   }
 
   /**
@@ -313,7 +358,7 @@ export function createTxRepository(t: Tables) {
     );
   }
 
-  return { page, stats, byHash, byEthHash, blockWithTxs, ofFeedInRange, ofMethodInRange };
+  return { page, pageRows, stats, byHash, byEthHash, blockWithTxs, ofFeedInRange, ofMethodInRange };
 }
 
 export type TxRepository = ReturnType<typeof createTxRepository>;

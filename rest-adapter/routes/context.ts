@@ -18,12 +18,16 @@ export interface RouteContext {
   gasDenom: string;
   /** tx rows as Tx objects, each rendered once and reused while the render cache keeps it (presenters/render-cache.ts) */
   presentTxs(rows: readonly TxWithEvmRow[]): ApiTx[];
-  /** feed rows as ActivityEvent objects, each rendered once while the render cache keeps it */
+  /** feed rows as ActivityEvent objects */
   presentActivities(rows: readonly ActivityRow[]): ApiSchema<'ActivityEvent'>[];
-  /** whether the render cache holds the tx of this (upper-case) hash: it was committed, without a store read */
+  /** whether the render cache holds the tx of this (upper-case consensus or lower-case EVM) hash: it was committed, without a store read */
   rendered(hash: string): boolean;
+  /** the Tx of this (upper-case consensus or lower-case EVM) hash when the render cache holds it, without a store read */
+  keptTx(hash: string): ApiTx | undefined;
   /** the indexed height as the app's HeightWatcher knows it (undefined before its first poll) */
   indexedHeight(): number | undefined;
+  /** calls `listener` when the watcher sees the indexed height go down (a rewind or reindex) */
+  onRewind(listener: () => void): void;
   /** wall clock (ms), injectable for tests */
   now(): number;
 }

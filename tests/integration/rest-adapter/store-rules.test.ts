@@ -441,6 +441,87 @@ describe('store rules on a copy of the node-built store', () => {
       }
     });
 
+    it("a txs page whose height's figures are kept reads its rows alone, in the same bytes, until a rewind", async () => {
+      const method = encodeURIComponent('/cosmos.bank.v1beta1.MsgSend');
+      const page = await atKnownHeight('/v1/txs?limit=7');
+      const indexed = Number(/^"h(\d+)\./.exec(page.etag)![1]);
+      const deep = JSON.parse(page.text).next_cursor as string;
+      /** The statements of one request to the warm app, and its text. */
+      async function read(path: string) {
+        const before = storeReads().length;
+        const r = await call(warm.base, path);
+        const sessions = storeReads().slice(before);
+        expect([path, sessions.length]).toEqual([path, 1]);
+        return { text: r.text, statement: sessions[0].join(';') };
+      }
+      for (const path of [
+        '/v1/txs?limit=7',
+        `/v1/txs?limit=7&cursor=${deep}`,
+        `/v1/txs?limit=5&method=${method}`,
+        `/v1/txs?limit=5&method=${method}&cursor=${deep}`,
+      ]) {
+        await read(path); // keeps the figures of (height, method, limit) if they were not
+        const lean = await read(path);
+        expect([path, lean.statement.includes('json_agg')]).toEqual([path, false]); // no facet, no total, no last page
+        expect([path, lean.text]).toEqual([path, (await call(cold.base, path)).text]);
+      }
+      try {
+        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed - 1]);
+        for (
+          let i = 0;
+          i < 200 && !(await call(warm.base, '/v1/txs?limit=1')).etag.startsWith(`"h${indexed - 1}.`);
+          i++
+        )
+          await sleep(10);
+        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed]);
+        for (let i = 0; i < 200 && !(await call(warm.base, '/v1/txs?limit=1')).etag.startsWith(`"h${indexed}.`); i++)
+          await sleep(10);
+        const again = await read('/v1/txs?limit=7'); // the rewind emptied the kept figures: all read again
+        expect(again.statement.includes('json_agg')).toBe(true);
+      } finally {
+        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed]);
+      }
+    });
+
+    it('a kept tx answers its hash and its EVM hash without a store read, in the bytes the store gives, until a rewind', async () => {
+      const { rows } = await q(
+        `SELECT e.id AS eth, e.tx_hash FROM $S.evm_txes e
+         WHERE e.msg_index = (SELECT min(msg_index) FROM $S.evm_txes f WHERE f.tx_hash = e.tx_hash)
+         ORDER BY e.id LIMIT 1`,
+      );
+      expect(rows.length).toBe(1); // the seeded history has EVM txs
+      const { eth, tx_hash: hash } = rows[0] as { eth: string; tx_hash: string };
+      const page = await atKnownHeight('/v1/txs?limit=1'); // the watcher knows the height
+      const indexed = Number(/^"h(\d+)\./.exec(page.etag)![1]);
+      const stored = await call(cold.base, `/v1/txs/${hash}`);
+      expect(stored.status).toBe(200);
+      expect((await call(cold.base, `/v1/txs/${eth}`)).text).toBe(stored.text);
+      await call(warm.base, `/v1/txs/${hash}`); // kept (with its EVM hash) if it was not
+      const reads = storeReads().length;
+      for (const path of [
+        `/v1/txs/${hash}`,
+        `/v1/txs/${hash.toLowerCase()}`,
+        `/v1/txs/${eth}`,
+        `/v1/txs/${eth.toUpperCase().replace('0X', '0x')}`,
+      ])
+        expect([path, (await call(warm.base, path)).text]).toEqual([path, stored.text]);
+      expect(storeReads().length).toBe(reads);
+      try {
+        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed - 1]);
+        for (
+          let i = 0;
+          i < 200 && !(await call(warm.base, '/v1/txs?limit=1')).etag.startsWith(`"h${indexed - 1}.`);
+          i++
+        )
+          await sleep(10);
+        const afterRewind = storeReads().length;
+        expect((await call(warm.base, `/v1/txs/${eth}`)).text).toBe(stored.text);
+        expect(storeReads().length).toBe(afterRewind + 1); // the cache was emptied: read again
+      } finally {
+        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed]);
+      }
+    });
+
     it('304 on a matching If-None-Match for a tx by hash, a page and /v1/status; tx and page without a store read', async () => {
       const tx = await call(warm.base, `/v1/txs/${txHash}`);
       expect(tx.cacheControl).toBe('public, max-age=31536000, immutable');

@@ -1,5 +1,5 @@
 /** rest-adapter/json.ts: exact bigints, stored JSON text spliced in, on both of its paths. */
-import { RawJson, toJson } from '../../../rest-adapter/json';
+import { RawJson, toJson, toJsonBytes } from '../../../rest-adapter/json';
 
 describe('toJson', () => {
   it('writes plain values as JSON.stringify does', () => {
@@ -41,5 +41,31 @@ describe('toJson', () => {
     expect(toJson([new RawJson('3')])).toBe('[3]');
     expect(toJson({ x: 1n, y: new RawJson('"z"') })).toBe('{"x":1,"y":"z"}');
     expect(toJson([new RawJson('4')])).toBe('[4]');
+  });
+});
+
+describe('toJsonBytes', () => {
+  /** Values covering each path of toJson: plain, bigint, RawJson text and bytes, non-ASCII around and inside them. */
+  const values: unknown[] = [
+    undefined,
+    { a: 1, b: 'x"y', e: { f: 'é\u0000😀' } },
+    { block_time_ns: 1763800000123456789n, raw: new RawJson('{"k":["ü"]}') },
+    [new RawJson(Buffer.from('{"h":"Ä€"}', 'utf8')), 'ö', new RawJson('7'), new RawJson(Buffer.from('[]'))],
+    { s: '\u0000raw:0:1', n: 5n, last: new RawJson(Buffer.from('"ß"')) },
+  ];
+
+  it('gives the UTF-8 bytes of toJson, with RawJson bytes copied as they are', () => {
+    for (const value of values) expect(toJsonBytes(value).toString('utf8')).toBe(toJson(value));
+  });
+
+  it('decodes RawJson bytes in toJson (the string path)', () => {
+    expect(toJson({ t: new RawJson(Buffer.from('{"é":1}', 'utf8')) })).toBe('{"t":{"é":1}}');
+  });
+
+  it('does not share its answer with the RawJson bytes it copied', () => {
+    const kept = Buffer.from('{"a":1}');
+    const answer = toJsonBytes([new RawJson(kept)]);
+    answer.fill(0);
+    expect(kept.toString()).toBe('{"a":1}');
   });
 });
