@@ -175,7 +175,8 @@ describe('/v1 JSON routes with validators', () => {
     head.height = 21;
     await watcher.poll();
     const moved = await call('/v1/invariants', { 'If-None-Match': renewed.etag! });
-    expect([moved.status, moved.etag.startsWith('"c21.g2.')]).toEqual([200, true]);
+    expect(moved.status).toBe(200);
+    expect(moved.etag).toMatch(/^"c21\.g2\./);
   });
 
   it('an answer with reconciler rows made while the generation moved: a tag of its bytes', async () => {
