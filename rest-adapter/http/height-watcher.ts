@@ -18,7 +18,7 @@ export type HeightListener = (height: number | undefined, previous: number | und
 
 export class HeightWatcher {
   private height: number | undefined;
-  private reconciled: string | undefined;
+  private reconcilerGeneration: string | undefined;
   private interval: number | null = null;
   private listeners: HeightListener[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -37,7 +37,7 @@ export class HeightWatcher {
 
   /** The reconciler's generation read with the height (undefined when the height is, or when not read). */
   get generation(): string | undefined {
-    return this.reconciled;
+    return this.reconcilerGeneration;
   }
 
   /** Median of the latest block intervals (ms) at the last poll; null when unknown. */
@@ -78,7 +78,7 @@ export class HeightWatcher {
 
   private moveTo(height: number | undefined, intervalMs: number | null, generation: string | undefined): void {
     this.interval = intervalMs;
-    this.reconciled = generation; // no listener: what is kept per generation says which one in its key
+    this.reconcilerGeneration = generation; // no listener: what is kept per generation says which one in its key
     if (height === this.height) return;
     const previous = this.height;
     this.height = height;

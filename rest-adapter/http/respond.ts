@@ -133,7 +133,8 @@ function tagKindOf(options: {
 
 /**
  * Registers JSON GET routes; answers of `fixedPerHeight` and `fixedPerHeightAndChecks` routes
- * go through `cache` when there is one. `served` collects the document paths registered, for the start-up check against openapi.yaml.
+ * go through `cache` when there is one. `served` collects the document paths registered, for
+ * the start-up check against openapi.yaml.
  * `checks` (src/http/openapi-params.ts, compiled from openapi.yaml) checks a route's path and query
  * values against the document's schemas after the route's hand parsers accepted them. With
  * `validators` every 200 carries an ETag and Cache-Control, and a matching If-None-Match is

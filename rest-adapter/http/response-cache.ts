@@ -71,8 +71,8 @@ export class ResponseCache {
     o: { perGeneration?: boolean } = {},
   ): Promise<CachedAnswer> {
     const height = this.watcher.current;
-    const generation = o.perGeneration ? this.watcher.generation : '';
-    if (height === undefined || generation === undefined) {
+    const generation = o.perGeneration ? this.watcher.generation : undefined;
+    if (height === undefined || (o.perGeneration && generation === undefined)) {
       const body = await compute();
       this.watcher.start(); // after a request that reached the store: a refused one (400) starts nothing
       return { body, outcome: 'bypass' };
@@ -93,8 +93,8 @@ export class ResponseCache {
     inflight.set(key, computing);
     try {
       const body = await computing;
-      const still = this.watcher.current === height && (!o.perGeneration || this.watcher.generation === generation);
-      if (still && this.inflight === inflight) this.keep(key, body);
+      const unmoved = this.watcher.current === height && (!o.perGeneration || this.watcher.generation === generation);
+      if (unmoved && this.inflight === inflight) this.keep(key, body);
       return { body, outcome: 'miss' };
     } finally {
       if (inflight.get(key) === computing) inflight.delete(key);

@@ -16,7 +16,7 @@
  * Head answers (height, checks and bytes tags) stay fresh for one block interval: the median of the
  * latest block intervals the watcher read, whole seconds, rounded down (0 on a fast chain).
  *
- * The document's text is in every identity and height tag, so a release that changes
+ * The document's text is in every identity, height and checks tag, so a release that changes
  * openapi.yaml changes them; a release that changes answers' bytes changes the document's
  * version (and so its text).
  */
@@ -174,9 +174,9 @@ export class Validators {
     const now = this.position;
     if (kind === 'height' && height !== undefined && now.height === height)
       return { etag: this.heightTag(height, req.originalUrl), cacheControl };
-    if (kind === 'checks' && height !== undefined && generation !== undefined)
-      if (now.height === height && now.generation === generation)
-        return { etag: this.checksTag(height, generation, req.originalUrl), cacheControl };
+    const unmoved = height !== undefined && now.height === height && now.generation === generation;
+    if (kind === 'checks' && unmoved && generation !== undefined)
+      return { etag: this.checksTag(height, generation, req.originalUrl), cacheControl };
     return { etag: bytesTag(body), cacheControl };
   }
 
