@@ -53,15 +53,7 @@ async function startWorld(seed: string, blocks: number, oldChain = false): Promi
   const node = await startNode({ dbEnv: subqlDbEnv(db), endpoint: devnet.url, schema: SCHEMA });
   await node.waitForHeight(devnet.chain.height, 300_000);
   const pool = new Pool({ connectionString: db.url, max: 4 });
-  // answers are read right after a pass: the response cache keeps them per (height, reconciler
-  // generation) as its watcher last read them, up to one poll behind (store-rules tests that)
-  const app = createRestApp({
-    pool,
-    schema: SCHEMA,
-    hrp: 'svc',
-    responseCache: false,
-    logger: { error: () => undefined },
-  });
+  const app = createRestApp({ pool, schema: SCHEMA, hrp: 'svc', logger: { error: () => undefined } });
   const server: http.Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
