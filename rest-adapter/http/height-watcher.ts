@@ -3,6 +3,8 @@
  * request never pays a round trip for it. The response cache keeps answers per height, the
  * validators (http/validators.ts) derive head answers' ETags from it, and the render cache
  * (presenters/render-cache.ts) drops what it holds when it goes down (a rewind or reindex).
+ * The same read gives the reconciler's generation (repositories/status.ts), for answers that
+ * also read the reconciler's check rows: they are fixed per (height, generation).
  *
  * Polling starts with the first request that reached the store (`start`), so an app that is
  * built but never asked costs no query. A failed read makes the height unknown until the next.
@@ -16,6 +18,7 @@ export type HeightListener = (height: number | undefined, previous: number | und
 
 export class HeightWatcher {
   private height: number | undefined;
+  private reconcilerGeneration: string | undefined;
   private interval: number | null = null;
   private listeners: HeightListener[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -30,6 +33,11 @@ export class HeightWatcher {
   /** The indexed height; undefined before the first poll or after a failed one. */
   get current(): number | undefined {
     return this.height;
+  }
+
+  /** The reconciler's generation read with the height (undefined when the height is, or when not read). */
+  get generation(): string | undefined {
+    return this.reconcilerGeneration;
   }
 
   /** Median of the latest block intervals (ms) at the last poll; null when unknown. */
@@ -54,8 +62,8 @@ export class HeightWatcher {
   async poll(): Promise<void> {
     this.polling ??= this.read()
       .then(
-        (r) => this.moveTo(r.indexedHeight, r.blockIntervalMs),
-        () => this.moveTo(undefined, null), // cannot tell the height: nothing may rely on it
+        (r) => this.moveTo(r.indexedHeight, r.blockIntervalMs, r.reconcilerGeneration),
+        () => this.moveTo(undefined, null, undefined), // cannot tell the height: nothing may rely on it
       )
       .finally(() => {
         this.polling = undefined;
@@ -68,8 +76,9 @@ export class HeightWatcher {
     this.timer = undefined;
   }
 
-  private moveTo(height: number | undefined, intervalMs: number | null): void {
+  private moveTo(height: number | undefined, intervalMs: number | null, generation: string | undefined): void {
     this.interval = intervalMs;
+    this.reconcilerGeneration = generation; // no listener: what is kept per generation says which one in its key
     if (height === this.height) return;
     const previous = this.height;
     this.height = height;

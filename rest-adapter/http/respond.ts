@@ -58,6 +58,13 @@ export interface JsonRouteOptions<P extends JsonPath> {
    */
   fixedPerHeight?: boolean;
   /**
+   * The answer depends only on rows the node writes, the reconciler's check rows (InvariantCheck,
+   * Svc20Check, I8Check) and the request URL: fixed per (indexed height, reconciler generation).
+   * It may be served from the response cache under that generation, and its ETag is derived
+   * from both (http/validators.ts).
+   */
+  fixedPerHeightAndChecks?: boolean;
+  /**
    * The answer never changes once its resource exists (a committed tx, a block the node
    * indexed): identity ETag, cached `immutable`. `exists` tells from the path parameters,
    * without reading the store, that it exists now (false when it cannot tell), so a matching
@@ -113,9 +120,21 @@ export function pathParams(documentPath: string): (path: string) => Record<strin
   };
 }
 
+/** How a route's answers are tagged (http/validators.ts). */
+function tagKindOf(options: {
+  immutable?: unknown;
+  fixedPerHeight?: boolean;
+  fixedPerHeightAndChecks?: boolean;
+}): TagKind {
+  if (options.immutable) return 'identity';
+  if (options.fixedPerHeight) return 'height';
+  return options.fixedPerHeightAndChecks ? 'checks' : 'bytes';
+}
+
 /**
- * Registers JSON GET routes; answers of `fixedPerHeight` routes go through `cache` when there is
- * one. `served` collects the document paths registered, for the start-up check against openapi.yaml.
+ * Registers JSON GET routes; answers of `fixedPerHeight` and `fixedPerHeightAndChecks` routes
+ * go through `cache` when there is one. `served` collects the document paths registered, for
+ * the start-up check against openapi.yaml.
  * `checks` (src/http/openapi-params.ts, compiled from openapi.yaml) checks a route's path and query
  * values against the document's schemas after the route's hand parsers accepted them. With
  * `validators` every 200 carries an ETag and Cache-Control, and a matching If-None-Match is
@@ -135,7 +154,7 @@ export function jsonRoutes(
   ): void {
     served.push(path);
     const { immutable } = options;
-    const tags: TagKind = immutable ? 'identity' : options.fixedPerHeight ? 'height' : 'bytes';
+    const tags = tagKindOf(options);
     if (immutable && validators) {
       const exists = immutable.exists as (params: Record<string, string>) => boolean;
       validators.addIdentityRoute({ match: pathParams(path), exists });
@@ -149,9 +168,10 @@ export function jsonRoutes(
       );
     const compute = async (req: Request) => toJsonBytes(await checkedAnswer(req));
     const made = async (req: Request): Promise<{ body: Buffer; outcome?: CacheOutcome }> => {
-      if (!cache || !options.fixedPerHeight) return { body: await compute(req) };
+      const { fixedPerHeight, fixedPerHeightAndChecks } = options;
+      if (!cache || !(fixedPerHeight || fixedPerHeightAndChecks)) return { body: await compute(req) };
       // the raw URL: /v1/txs?limit=5 and /v1/txs?limit=05 are different keys with equal answers, which is only a miss
-      return cache.answer(req.originalUrl, () => compute(req));
+      return cache.answer(req.originalUrl, () => compute(req), { perGeneration: !fixedPerHeight });
     };
     getOnly(router, expressPath(path), async (req, res) => {
       if (!validators) {
@@ -159,10 +179,10 @@ export function jsonRoutes(
         return sendJsonBytes(res, body, outcome);
       }
       // a tag known without the answer was compared before routing (Validators.notModified)
-      const height = validators.height;
+      const started = validators.position;
       const { body, outcome } = await made(req);
       validators.start(); // after a request that reached the store: a refused one (400) starts nothing
-      const validation = validators.ofAnswer(tags, req, height, body);
+      const validation = validators.ofAnswer(tags, req, started, body);
       if (ifNoneMatchHits(req.headers['if-none-match'], validation.etag))
         return sendNotModified(res, validation, outcome ? { 'Cache-Status': CACHE_STATUS[outcome] } : {});
       sendJsonBytes(res, body, outcome, validation);

@@ -2,15 +2,18 @@
  * Answers kept per indexed height. Everything the node writes changes only when it commits
  * a flush, and it commits `_metadata.lastProcessedHeight` in the same transaction, so an
  * answer computed from node-written rows stays the answer until that height moves. Only
- * routes whose answer depends on node-written rows alone use it (not the reconciler's
- * check rows, which are written independently of heights, nor the wall clock).
+ * routes whose answer depends on node-written rows alone use it, and routes that also read
+ * the reconciler's check rows (written independently of heights) `perGeneration`: their
+ * answers are kept under the reconciler's generation too (the watcher reads it with the
+ * height), so a new generation is a new key. Never an answer with the wall clock in it.
  *
  * The height comes from the app's HeightWatcher (polled every `pollMs`), not read per
  * request, so a request served from here costs no database round trip. The rule that keeps answers exact:
- * - an answer is stored under the height the poller showed when its request started, and
- *   only if the poller still shows that height when it is done; its snapshot was taken
+ * - an answer is stored under the height (and generation) the poller showed when its request
+ *   started, and only if the poller still shows them when it is done; its snapshot was taken
  *   after the poll, so it is of that height or newer, never older;
- * - a new height (or a lower one, after a rewind) empties the cache.
+ * - a new height (or a lower one, after a rewind) empties the cache; answers of an older
+ *   generation at the same height are never asked for again and go as the least recently used.
  * So an answer from here is at most `pollMs` (plus one poll query) behind the store.
  *
  * Concurrent misses of one key share one computation ("collapsed", RFC 9211 wording).
@@ -58,14 +61,24 @@ export class ResponseCache {
     return this.bytes;
   }
 
-  /** The answer for `key` at the current height: kept, joined, or computed by `compute`. */
-  async answer(key: string, compute: () => Promise<Buffer>): Promise<CachedAnswer> {
+  /**
+   * The answer for `key` at the current height (and reconciler generation, `perGeneration`):
+   * kept, joined, or computed by `compute`.
+   */
+  async answer(
+    key: string,
+    compute: () => Promise<Buffer>,
+    o: { perGeneration?: boolean } = {},
+  ): Promise<CachedAnswer> {
     const height = this.watcher.current;
-    if (height === undefined) {
+    const generation = o.perGeneration ? this.watcher.generation : undefined;
+    if (height === undefined || (o.perGeneration && generation === undefined)) {
       const body = await compute();
       this.watcher.start(); // after a request that reached the store: a refused one (400) starts nothing
       return { body, outcome: 'bypass' };
     }
+    // a URL has no space: a generation's keys are apart from other keys
+    if (o.perGeneration) key = `${generation} ${key}`;
     const kept = this.entries.get(key);
     if (kept !== undefined) {
       this.entries.delete(key); // most recently used goes last
@@ -80,7 +93,8 @@ export class ResponseCache {
     inflight.set(key, computing);
     try {
       const body = await computing;
-      if (this.watcher.current === height && this.inflight === inflight) this.keep(key, body);
+      const unmoved = this.watcher.current === height && (!o.perGeneration || this.watcher.generation === generation);
+      if (unmoved && this.inflight === inflight) this.keep(key, body);
       return { body, outcome: 'miss' };
     } finally {
       if (inflight.get(key) === computing) inflight.delete(key);

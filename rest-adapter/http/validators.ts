@@ -8,12 +8,15 @@
  *   so a CDN or browser keeps it across heights.
  * - height: an answer fixed per indexed height (routes registered `fixedPerHeight`): the tag is
  *   (document, app settings, indexed height as the HeightWatcher knows it, URL).
- * - bytes: any other answer (the wall clock or the reconciler's rows are in it): a digest of
- *   its bytes, known only once it is made.
- * Head answers (height and bytes tags) stay fresh for one block interval: the median of the
+ * - checks: an answer fixed per indexed height and reconciler generation (routes registered
+ *   `fixedPerHeightAndChecks`: node rows and the reconciler's check rows): the tag is the
+ *   height tag's with the generation the watcher read with the height (repositories/status.ts).
+ * - bytes: any other answer (the wall clock is in it: /v1/status): a digest of its bytes, known
+ *   only once it is made.
+ * Head answers (height, checks and bytes tags) stay fresh for one block interval: the median of the
  * latest block intervals the watcher read, whole seconds, rounded down (0 on a fast chain).
  *
- * The document's text is in every identity and height tag, so a release that changes
+ * The document's text is in every identity, height and checks tag, so a release that changes
  * openapi.yaml changes them; a release that changes answers' bytes changes the document's
  * version (and so its text).
  */
@@ -68,7 +71,13 @@ export interface Validation {
 }
 
 /** How a route's answers are tagged (see the head of this file). */
-export type TagKind = 'identity' | 'height' | 'bytes';
+export type TagKind = 'identity' | 'height' | 'checks' | 'bytes';
+
+/** What the watcher knew when an answer was started: its height and the reconciler's generation. */
+export interface HeadPosition {
+  height: number | undefined;
+  generation: string | undefined;
+}
 
 /** A route whose answers are identity-tagged: its path parameters, and whether they name something that exists now. */
 export interface IdentityRoute {
@@ -102,6 +111,11 @@ export class Validators {
     return this.watcher.current;
   }
 
+  /** The height and reconciler generation the watcher knows (read by one poll). */
+  get position(): HeadPosition {
+    return { height: this.watcher.current, generation: this.watcher.generation };
+  }
+
   /** Starts the watcher's polls (after a request that reached the store). */
   start(): void {
     this.watcher.start();
@@ -116,9 +130,10 @@ export class Validators {
    * Middleware before the routes: a GET or HEAD whose If-None-Match matches a tag known without
    * making the answer is answered 304 here, before routing, parameter checks or the store:
    * - an identity-tagged path whose resource is known to exist (then `*` matches too);
-   * - the height tag of this URL at the indexed height the watcher knows. Only the tag itself
-   *   matches (whether the URL has a 200 answer is not known here); a client holds it only
-   *   from a 200 of this URL at this height, since only answers fixed per height carry one.
+   * - the height tag (or the checks tag) of this URL at the indexed height (and reconciler
+   *   generation) the watcher knows. Only the tag itself matches (whether the URL has a 200
+   *   answer is not known here); a client holds it only from a 200 of this URL at this height
+   *   (and generation), since only answers fixed per height (and generation) carry one.
    */
   readonly notModified: RequestHandler = (req, res, next) => {
     const validation = this.beforeAnswer(req);
@@ -136,22 +151,32 @@ export class Validators {
       const validation = { etag: this.identityTag(req.path), cacheControl: IMMUTABLE_CACHE_CONTROL };
       return ifNoneMatchHits(field, validation.etag) ? validation : undefined;
     }
-    const height = this.height;
-    if (height === undefined || !field.includes(`"h${height}.`)) return undefined;
-    const validation = { etag: this.heightTag(height, req.originalUrl), cacheControl: this.headCacheControl() };
-    return namesTag(field, validation.etag) ? validation : undefined;
+    const { height, generation } = this.position;
+    if (height === undefined) return undefined;
+    const tags: string[] = [];
+    if (field.includes(`"h${height}.`)) tags.push(this.heightTag(height, req.originalUrl));
+    if (generation !== undefined && field.includes(`"c${height}.${generation}.`))
+      tags.push(this.checksTag(height, generation, req.originalUrl));
+    const etag = tags.find((tag) => namesTag(field, tag));
+    return etag === undefined ? undefined : { etag, cacheControl: this.headCacheControl() };
   }
 
   /**
-   * The validation of an answer made for `req`, `height` being the watcher's when the request
-   * started: a height tag only when the height did not move while the answer was made (as the
-   * response cache keeps it), else a tag of the bytes.
+   * The validation of an answer made for `req`, `started` being the watcher's position when the
+   * request started: a height tag only when the height did not move while the answer was made
+   * (as the response cache keeps it), a checks tag only when neither the height nor the
+   * generation moved, else a tag of the bytes.
    */
-  ofAnswer(kind: TagKind, req: Request, height: number | undefined, body: Buffer): Validation {
+  ofAnswer(kind: TagKind, req: Request, started: HeadPosition, body: Buffer): Validation {
     if (kind === 'identity') return { etag: this.identityTag(req.path), cacheControl: IMMUTABLE_CACHE_CONTROL };
     const cacheControl = this.headCacheControl();
-    if (kind === 'height' && height !== undefined && this.height === height)
+    const { height, generation } = started;
+    const now = this.position;
+    if (kind === 'height' && height !== undefined && now.height === height)
       return { etag: this.heightTag(height, req.originalUrl), cacheControl };
+    const unmoved = height !== undefined && now.height === height && now.generation === generation;
+    if (kind === 'checks' && unmoved && generation !== undefined)
+      return { etag: this.checksTag(height, generation, req.originalUrl), cacheControl };
     return { etag: bytesTag(body), cacheControl };
   }
 
@@ -161,6 +186,10 @@ export class Validators {
 
   heightTag(height: number, url: string): string {
     return `"h${height}.${this.fingerprint}.${digest(url, 16)}"`;
+  }
+
+  checksTag(height: number, generation: string, url: string): string {
+    return `"c${height}.${generation}.${this.fingerprint}.${digest(url, 16)}"`;
   }
 
   /** Cache-Control of an answer at the head: fresh for one block interval. */

@@ -21,6 +21,11 @@ export interface HeadReading {
   indexedHeight: number;
   /** median of the latest block intervals (ms); null with fewer than two blocks */
   blockIntervalMs: number | null;
+  /**
+   * The reconciler's generation (`reconcilerGenerationSql`): changes whenever a row of its check
+   * tables is written or deleted. Absent when not read: then no answer is tagged by it.
+   */
+  reconcilerGeneration?: string;
 }
 
 /** Block intervals whose median is the head answers' freshness (repositories/status.ts `head`). */
@@ -48,6 +53,19 @@ export function indexedHeightSql(t: Tables): string {
 /** The latest indexed block's time (ChainTotals; store text, null before the first block) as a scalar subquery. */
 export function latestBlockTimeSql(t: Tables): string {
   return `(SELECT latest_block_time FROM ${t.chainTotals} WHERE id = 'chain')`;
+}
+
+/**
+ * The reconciler's generation as a scalar subquery: per check table (InvariantCheck, Svc20Check,
+ * I8Check, which only the reconciler writes: reconciler/check-writer.ts), the row count and the
+ * sum of the ids' hashes, digested. The writer inserts rows (never updates them, so an id names
+ * one row's content) and deletes superseded ones; either changes the count or the set of ids,
+ * and so the value (a set change that keeps both count and sum has odds of about 2^-32).
+ * A scan of the three tables, which hold about one row per check plus the disagreements kept.
+ */
+export function reconcilerGenerationSql(t: Tables): string {
+  const watermark = (table: string) => `(SELECT count(*) || ':' || coalesce(sum(hashtext(id)), 0) FROM ${table})`;
+  return `left(md5(concat_ws('|', ${[t.invariantChecks, t.svc20Checks, t.i8Checks].map(watermark).join(', ')})), 16)`;
 }
 
 /** Everything /v1/status reads, from one statement. */
@@ -98,18 +116,24 @@ export function createStatusRepository(t: Tables) {
   }
 
   /**
-   * What the app's HeightWatcher polls, in one statement: the indexed height and the median
-   * of the latest HEAD_INTERVALS block intervals (the freshness of head answers, http/validators.ts).
+   * What the app's HeightWatcher polls, in one statement (one snapshot): the indexed height, the
+   * median of the latest HEAD_INTERVALS block intervals (the freshness of head answers,
+   * http/validators.ts) and the reconciler's generation.
    */
   async function head(sql: Sql): Promise<HeadReading> {
-    const row = await sql.one<{ indexed: unknown; interval_ms: number | null }>(
+    const row = await sql.one<{ indexed: unknown; interval_ms: number | null; generation: string }>(
       `SELECT ${indexedHeightSql(t)} AS indexed,
+              ${reconcilerGenerationSql(t)} AS generation,
               (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY gap)
                FROM (SELECT extract(epoch FROM time - lag(time) OVER (ORDER BY height)) * 1000 AS gap
                      FROM (SELECT height, time FROM ${t.blocks} ORDER BY height DESC LIMIT ${HEAD_INTERVALS + 1}) latest) gaps
                WHERE gap IS NOT NULL)::float8 AS interval_ms`,
     );
-    return { indexedHeight: metadataInt(row?.indexed), blockIntervalMs: row?.interval_ms ?? null };
+    return {
+      indexedHeight: metadataInt(row?.indexed),
+      blockIntervalMs: row?.interval_ms ?? null,
+      reconcilerGeneration: row?.generation,
+    };
   }
 
   return { progress, status, head };

@@ -49,19 +49,24 @@ export function registerAssetRoutes(ctx: RouteContext): void {
     { fixedPerHeight: true },
   );
 
-  ctx.get('/v1/assets/{id}', async (req) => {
-    const id = parseAssetIdParam(String(req.params.id));
-    // one statement when sum_claimable is already kept for the height it reads (the usual
-    // case); otherwise again, with the accruals, in one snapshot
-    const detail = requireAsset(await ctx.store.readOne((sql) => assets.detail(sql, id)));
-    const kept = accrualsByHeight.peek(detail.indexedHeight, id);
-    if (kept) return { asset: presentAsset(detail.asset, detail.kinds, kept, detail.latestChecks) };
-    return ctx.store.read(async (sql) => {
-      const again = requireAsset(await assets.detail(sql, id));
-      const accruals = await accrualsByHeight.get(again.indexedHeight, id, () => assets.accruals(sql, id));
-      return { asset: presentAsset(again.asset, again.kinds, accruals, again.latestChecks) };
-    });
-  });
+  // its latest invariant check is a reconciler row: the answer is fixed per height and generation
+  ctx.get(
+    '/v1/assets/{id}',
+    async (req) => {
+      const id = parseAssetIdParam(String(req.params.id));
+      // one statement when sum_claimable is already kept for the height it reads (the usual
+      // case); otherwise again, with the accruals, in one snapshot
+      const detail = requireAsset(await ctx.store.readOne((sql) => assets.detail(sql, id)));
+      const kept = accrualsByHeight.peek(detail.indexedHeight, id);
+      if (kept) return { asset: presentAsset(detail.asset, detail.kinds, kept, detail.latestChecks) };
+      return ctx.store.read(async (sql) => {
+        const again = requireAsset(await assets.detail(sql, id));
+        const accruals = await accrualsByHeight.get(again.indexedHeight, id, () => assets.accruals(sql, id));
+        return { asset: presentAsset(again.asset, again.kinds, accruals, again.latestChecks) };
+      });
+    },
+    { fixedPerHeightAndChecks: true },
+  );
 
   ctx.get(
     '/v1/assets/{id}/graph',

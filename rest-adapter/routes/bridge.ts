@@ -22,19 +22,27 @@ export function registerBridgeRoutes(ctx: RouteContext): void {
     return row?.chain_latest_block_time ? BigInt(Math.floor(timestampMs(row.chain_latest_block_time) / 1000)) : 0n;
   }
 
-  ctx.get('/v1/bridge/routes', async (_req) => {
-    const rows = await ctx.store.readOne((sql) => bridge.routes(sql));
-    const now = latestBlockSeconds(rows[0]);
-    return { routes: rows.map((r) => presentRoute(r, now)) };
-  });
+  ctx.get(
+    '/v1/bridge/routes',
+    async (_req) => {
+      const rows = await ctx.store.readOne((sql) => bridge.routes(sql));
+      const now = latestBlockSeconds(rows[0]);
+      return { routes: rows.map((r) => presentRoute(r, now)) };
+    },
+    { fixedPerHeightAndChecks: true },
+  );
 
-  ctx.get('/v1/bridge/routes/{id}', async (req) => {
-    const id = String(req.params.id);
-    if (!isStorableText(id)) throw new NotFoundError('route not found');
-    const row = await ctx.store.readOne((sql) => bridge.route(sql, id));
-    if (!row) throw new NotFoundError('route not found');
-    return { route: presentRoute(row, latestBlockSeconds(row)) };
-  });
+  ctx.get(
+    '/v1/bridge/routes/{id}',
+    async (req) => {
+      const id = String(req.params.id);
+      if (!isStorableText(id)) throw new NotFoundError('route not found');
+      const row = await ctx.store.readOne((sql) => bridge.route(sql, id));
+      if (!row) throw new NotFoundError('route not found');
+      return { route: presentRoute(row, latestBlockSeconds(row)) };
+    },
+    { fixedPerHeightAndChecks: true },
+  );
 
   ctx.get(
     '/v1/bridge/transfers',

@@ -20,9 +20,13 @@ function presentSvc20Check(row: Svc20CheckRead) {
 export function registerInvariantRoutes(ctx: RouteContext): void {
   const { invariants } = ctx.repos;
 
-  ctx.get('/v1/invariants', async (req) => {
-    const asset = parseAssetFilter(queryValue(req.query, 'asset'));
-    const { checks, registry } = await ctx.store.readOne((sql) => invariants.latest(sql, asset));
-    return { checks: checks.map(presentInvariantCheck), svc20_registry: registry.map(presentSvc20Check) };
-  });
+  ctx.get(
+    '/v1/invariants',
+    async (req) => {
+      const asset = parseAssetFilter(queryValue(req.query, 'asset'));
+      const { checks, registry } = await ctx.store.readOne((sql) => invariants.latest(sql, asset));
+      return { checks: checks.map(presentInvariantCheck), svc20_registry: registry.map(presentSvc20Check) };
+    },
+    { fixedPerHeightAndChecks: true },
+  );
 }

@@ -2,14 +2,17 @@
  * Store rules on a copy of the node-built store in another schema (the schema name is
  * configuration): every response reads one snapshot on one connection (one statement, or
  * one REPEATABLE READ READ ONLY transaction), the response cache is keyed by the indexed
- * height and never holds the reconciler's rows, and those rows (InvariantCheck,
- * Svc20Check, I8Check, which the node does not write) reach /v1/invariants, the asset,
- * the routes and drift_total.
+ * height (and the reconciler's generation for answers with its rows), and those rows
+ * (InvariantCheck, Svc20Check, I8Check, which the node does not write) reach /v1/invariants,
+ * the asset, the routes and drift_total. The validators: which answers are 304 before
+ * routing, and which tags a new height or a reconciler pass (the real one) changes.
  */
 import type { AddressInfo } from 'net';
 import type { Server } from 'http';
 import { Pool, PoolClient } from 'pg';
 import { createRestApp } from '../../../rest-adapter/app';
+import { runPass } from '../../../reconciler/pass';
+import { tablesIn } from '../../../src/store';
 import { getIndexedStore, IndexedStore } from '../../harness/indexed-store';
 import { loadOpenApiValidator } from '../../harness/openapi-validator';
 
@@ -269,7 +272,12 @@ describe('store rules on a copy of the node-built store', () => {
 
     async function raw(path: string) {
       const res = await fetch(cachedBase + path);
-      return { status: res.status, cacheStatus: res.headers.get('cache-status'), text: await res.text() };
+      return {
+        status: res.status,
+        cacheStatus: res.headers.get('cache-status'),
+        etag: res.headers.get('etag'),
+        text: await res.text(),
+      };
     }
 
     /** The answer once the poller knows the height (until then every answer is a bypass). */
@@ -318,17 +326,31 @@ describe('store rules on a copy of the node-built store', () => {
       }
     });
 
-    it('answers that read reconciler rows or the wall clock are never kept', async () => {
+    it('an answer with the wall clock in it is never kept', async () => {
       await known('/v1/blocks?limit=1');
+      const r = await raw('/v1/status');
+      expect(`${r.status} ${r.cacheStatus}`).toBe('200 null');
+    });
+
+    it("answers with reconciler rows are kept per height and reconciler generation: a new check row is a new generation's miss", async () => {
+      // until the watcher shows the store's height (the test before moved it and back): only the generation moves below
+      const { rows } = await q(`SELECT value FROM $S._metadata WHERE key = 'lastProcessedHeight'`);
+      const atStoreHeight = async () => (await raw('/v1/blocks?limit=1')).etag?.startsWith(`"h${rows[0].value}.`);
+      let ready = await atStoreHeight();
+      for (let i = 0; i < 200 && !ready; i++) {
+        await sleep(10);
+        ready = await atStoreHeight();
+      }
+      expect(ready).toBe(true);
       for (const path of [
-        '/v1/status',
         `/v1/assets/${assetId}`,
         '/v1/bridge/routes',
         `/v1/bridge/routes/${routeId}`,
         '/v1/invariants',
       ]) {
-        const r = await raw(path);
-        expect(`${path} ${r.status} ${r.cacheStatus}`).toBe(`${path} 200 null`);
+        const first = await raw(path);
+        expect(`${path} ${first.status} ${first.cacheStatus}`).toBe(`${path} 200 svc-rest; fwd=miss; stored`);
+        expect(await raw(path)).toEqual({ ...first, cacheStatus: 'svc-rest; hit' });
       }
       const before = JSON.parse((await raw('/v1/invariants')).text).checks.length;
       await q(
@@ -336,7 +358,14 @@ describe('store rules on a copy of the node-built store', () => {
         [assetId],
       );
       try {
-        expect(JSON.parse((await raw('/v1/invariants')).text).checks.length).toBe(before + 1); // seen at once, same height
+        // the same height: seen once the watcher reads the new generation (pollMs 50)
+        let fresh = await raw('/v1/invariants');
+        for (let i = 0; i < 200 && fresh.cacheStatus === 'svc-rest; hit'; i++) {
+          await sleep(10);
+          fresh = await raw('/v1/invariants');
+        }
+        expect(fresh.cacheStatus).toBe('svc-rest; fwd=miss; stored');
+        expect(JSON.parse(fresh.text).checks.length).toBe(before + 1);
       } finally {
         await q(`DELETE FROM $S.invariant_checks WHERE id = 'cache-test'`);
       }
@@ -582,6 +611,60 @@ describe('store rules on a copy of the node-built store', () => {
         const r = await call(warm.base, path, { 'If-None-Match': '*' });
         expect([path, r.status >= 400, r.cacheControl, r.etag]).toEqual([path, true, 'no-store', undefined]);
       }
+    });
+
+    // last: the pass replaces the check rows the earlier tests assert
+    it('answers with reconciler rows: 304 before routing until a reconciler pass writes new checks, then 200 with them', async () => {
+      const paths = [`/v1/assets/${assetId}`, '/v1/invariants', '/v1/bridge/routes', `/v1/bridge/routes/${routeId}`];
+      const { rows } = await q(`SELECT value FROM $S._metadata WHERE key = 'lastProcessedHeight'`);
+      const indexed = Number(rows[0].value);
+      const tagged = [];
+      for (const path of paths) {
+        let r = await call(warm.base, path);
+        for (let i = 0; i < 200 && !r.etag.startsWith(`"c${indexed}.`); i++) {
+          await sleep(10); // until the watcher knows the height (an earlier test moved it) and the generation
+          r = await call(warm.base, path);
+        }
+        expect(`${path} ${r.etag}`).toMatch(new RegExp(` "c${indexed}\\.[0-9a-f]{16}\\.`));
+        expect(r.cacheControl).toMatch(/^public, max-age=\d+$/);
+        tagged.push(r);
+      }
+      const reads = storeReads().length;
+      for (const [i, path] of paths.entries()) {
+        const r = await call(warm.base, path, { 'If-None-Match': tagged[i].etag });
+        expect([path, r.status, r.text, r.etag]).toEqual([path, 304, '', tagged[i].etag]);
+      }
+      expect(storeReads().length).toBe(reads); // the tags name the height and the generation the watcher knows
+
+      const pass = await runPass({
+        pool: store.pool,
+        tables: tablesIn(schema),
+        rpcUrl: store.devnetUrl,
+        queryTimeoutMs: 5000,
+        concurrency: 4,
+      });
+      expect(pass?.invariants).toBeGreaterThan(0);
+      const checked = pass!.height;
+      expect(checked).toBe(indexed); // newer than every check row written above
+      const renewed = [];
+      for (const [i, path] of paths.entries()) {
+        let r = await call(warm.base, path, { 'If-None-Match': tagged[i].etag });
+        for (let n = 0; n < 200 && r.status === 304; n++) {
+          await sleep(10); // until the watcher's next poll reads the new generation
+          r = await call(warm.base, path, { 'If-None-Match': tagged[i].etag });
+        }
+        expect([path, r.status]).toEqual([path, 200]);
+        // the same indexed height, another generation
+        expect([path, r.etag.split('.')[0]]).toEqual([path, `"c${indexed}`]);
+        expect([path, r.etag.split('.')[1]]).not.toEqual([path, tagged[i].etag.split('.')[1]]);
+        renewed.push(JSON.parse(r.text));
+      }
+      const [asset, invariants, routes, route] = renewed;
+      expect(asset.asset.latest_invariant_check.height).toBe(checked);
+      expect(invariants.checks.length).toBeGreaterThan(0);
+      for (const c of invariants.checks) expect([c.asset_id, c.height]).toEqual([c.asset_id, checked]);
+      expect(route.route.i8.height).toBe(checked);
+      expect(routes.routes.find((r: any) => r.route_id === routeId)).toEqual(route.route);
     });
   });
 });

@@ -1,14 +1,14 @@
 /** The response cache's rules (rest-adapter/http/response-cache.ts) with a scripted height. */
-import { HeightWatcher } from '../../../rest-adapter/http/height-watcher';
+import { HeightWatcher, type HeadReading } from '../../../rest-adapter/http/height-watcher';
 import { ResponseCache } from '../../../rest-adapter/http/response-cache';
 
-/** A height source the test moves by hand; `fail` makes the next reads reject. */
+/** A height (and reconciler generation) source the test moves by hand; `fail` makes the next reads reject. */
 function scriptedHeight(start: number) {
-  const source = { height: start, fail: false, reads: 0 };
+  const source = { height: start, generation: 'g1' as string | undefined, fail: false, reads: 0 };
   const read = async () => {
     source.reads++;
     if (source.fail) throw new Error('database down');
-    return { indexedHeight: source.height, blockIntervalMs: null };
+    return { indexedHeight: source.height, blockIntervalMs: null, reconcilerGeneration: source.generation };
   };
   return { source, read };
 }
@@ -27,7 +27,7 @@ describe('ResponseCache', () => {
   afterEach(() => watcher?.stop());
 
   /** A cache on its own watcher (polled by hand with `cache.poll()` below). */
-  function cacheOn(read: () => Promise<{ indexedHeight: number; blockIntervalMs: null }>, maxBytes: number) {
+  function cacheOn(read: () => Promise<HeadReading>, maxBytes: number) {
     watcher = new HeightWatcher(read, 60_000);
     return Object.assign(new ResponseCache(watcher, { maxBytes }), { poll: () => watcher.poll() });
   }
@@ -139,6 +139,51 @@ describe('ResponseCache', () => {
     await cache.answer('/big', async () => body('x'.repeat(11)));
     expect(cache.size).toBe(0);
     expect((await cache.answer('/big', async () => body('x'))).outcome).toBe('miss');
+  });
+
+  describe('answers with reconciler rows (perGeneration)', () => {
+    const perGeneration = { perGeneration: true };
+
+    it('are kept per height and reconciler generation: a new generation at the same height is a miss', async () => {
+      const source = await ready();
+      const kept = await cache.answer('/v1/invariants', async () => body('checks of g1'), perGeneration);
+      const again = await cache.answer('/v1/invariants', async () => body('unused'), perGeneration);
+      expect([kept.outcome, again.outcome, again.body.toString()]).toEqual(['miss', 'hit', 'checks of g1']);
+      const nodeOnly = await cache.answer('/v1/blocks', async () => body('blocks'));
+      source.generation = 'g2'; // the reconciler wrote a pass; the height did not move
+      await cache.poll();
+      const fresh = await cache.answer('/v1/invariants', async () => body('checks of g2'), perGeneration);
+      expect([fresh.outcome, fresh.body.toString()]).toEqual(['miss', 'checks of g2']);
+      // what depends on node rows alone is still kept for the height
+      expect((await cache.answer('/v1/blocks', async () => body('unused'))).body).toEqual(nodeOnly.body);
+    });
+
+    it('are not kept when the generation moved while they were made', async () => {
+      const source = await ready();
+      const gate = deferred<void>();
+      const slow = cache.answer(
+        '/v1/invariants',
+        async () => {
+          await gate.promise;
+          return body('made across two generations');
+        },
+        perGeneration,
+      );
+      source.generation = 'g2';
+      await cache.poll();
+      gate.resolve();
+      expect((await slow).outcome).toBe('miss');
+      expect(cache.size).toBe(0);
+    });
+
+    it('bypass it while the generation is unknown (not read)', async () => {
+      const source = await ready();
+      source.generation = undefined;
+      await cache.poll();
+      const r = await cache.answer('/v1/invariants', async () => body('made'), perGeneration);
+      expect(r.outcome).toBe('bypass');
+      expect((await cache.answer('/v1/blocks', async () => body('blocks'))).outcome).toBe('miss');
+    });
   });
 
   it('when the height cannot be read, serves nothing kept', async () => {

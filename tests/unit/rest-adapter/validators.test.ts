@@ -49,15 +49,24 @@ describe('pathParams (the routes checked before routing)', () => {
 
 describe('/v1 JSON routes with validators', () => {
   const document = fs.readFileSync(DEFAULT_OPENAPI_PATH, 'utf8');
-  const head = { height: 10, intervalMs: 5_400 as number | null };
+  const head = { height: 10, intervalMs: 5_400 as number | null, generation: 'g1' };
   let watcher: HeightWatcher;
   let server: Server;
   let base: string;
-  const made = { tx: 0, page: 0, status: 0 };
+  const made = { tx: 0, page: 0, status: 0, checks: 0 };
   let statusBody = 'one';
+  /** run while /v1/invariants is made (a reconciler pass landing mid-answer) */
+  let whileMakingChecks = async () => undefined as void;
 
   beforeAll(async () => {
-    watcher = new HeightWatcher(async () => ({ indexedHeight: head.height, blockIntervalMs: head.intervalMs }), 60_000);
+    watcher = new HeightWatcher(
+      async () => ({
+        indexedHeight: head.height,
+        blockIntervalMs: head.intervalMs,
+        reconcilerGeneration: head.generation,
+      }),
+      60_000,
+    );
     await watcher.poll(); // polled by hand below
     const validators = new Validators(watcher, { document, hrp: 'svc', gasDenom: 'usvc' });
     const router = Router({ caseSensitive: true, strict: true });
@@ -70,6 +79,15 @@ describe('/v1 JSON routes with validators', () => {
     });
     get('/v1/txs', async () => (made.page++, { txs: [], height: head.height }) as never, { fixedPerHeight: true });
     get('/v1/status', async () => (made.status++, { status: statusBody }) as never);
+    get(
+      '/v1/invariants',
+      async () => {
+        made.checks++;
+        await whileMakingChecks();
+        return { checks: [head.generation] } as never;
+      },
+      { fixedPerHeightAndChecks: true },
+    );
     const app = express().use(validators.notModified, router);
     server = await new Promise((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -88,6 +106,7 @@ describe('/v1 JSON routes with validators', () => {
       status: res.status,
       etag: res.headers.get('etag'),
       cc: res.headers.get('cache-control'),
+      cacheStatus: res.headers.get('cache-status'),
       text: await res.text(),
     };
   }
@@ -132,6 +151,49 @@ describe('/v1 JSON routes with validators', () => {
     expect(moved.status).toBe(200);
     expect(moved.etag).toMatch(/^"h11\./);
     expect(moved.cc).toBe('public, max-age=0');
+  });
+
+  it('an answer with reconciler rows: a checks tag, 304 without making the answer; a new generation or height changes the tag', async () => {
+    head.height = 20;
+    head.generation = 'g1';
+    await watcher.poll();
+    const ok = await call('/v1/invariants');
+    expect(ok.etag).toMatch(/^"c20\.g1\./);
+    expect(ok.cc).toBe('public, max-age=0');
+    const before = made.checks;
+    const again = await call('/v1/invariants', { 'If-None-Match': ok.etag! });
+    expect([again.status, again.text, again.etag, again.cc]).toEqual([304, '', ok.etag, ok.cc]);
+    // answered before routing: neither made nor taken from the response cache (which says so in Cache-Status)
+    expect([made.checks, again.cacheStatus]).toEqual([before, null]);
+    // a new generation (the reconciler wrote a pass) at the same height: the old tag no longer matches
+    head.generation = 'g2';
+    await watcher.poll();
+    const renewed = await call('/v1/invariants', { 'If-None-Match': ok.etag! });
+    expect([renewed.status, renewed.text]).toEqual([200, '{"checks":["g2"]}']);
+    expect(renewed.etag).toMatch(/^"c20\.g2\./);
+    expect(made.checks).toBe(before + 1);
+    head.height = 21;
+    await watcher.poll();
+    const moved = await call('/v1/invariants', { 'If-None-Match': renewed.etag! });
+    expect(moved.status).toBe(200);
+    expect(moved.etag).toMatch(/^"c21\.g2\./);
+  });
+
+  it('an answer with reconciler rows made while the generation moved: a tag of its bytes', async () => {
+    head.height += 1; // nothing kept in the response cache at this height: the answer is made
+    await watcher.poll();
+    whileMakingChecks = async () => {
+      head.generation = 'g3'; // a pass lands while the answer is made: it may hold either generation's rows
+      await watcher.poll();
+    };
+    try {
+      const ok = await call('/v1/invariants');
+      expect(ok.etag).toBe(bytesTag(Buffer.from(ok.text)));
+    } finally {
+      whileMakingChecks = async () => undefined;
+    }
+    const next = await call('/v1/invariants');
+    expect(next.etag).toMatch(/^"c\d+\.g3\./);
   });
 
   it('an answer of neither kind: a tag of its bytes, 304 only while the bytes are the same', async () => {
