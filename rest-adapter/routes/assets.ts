@@ -30,6 +30,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
   // sum_claimable reads every income entry of an accrual (per-holder floors admit no
   // counter); it only changes when the node indexes a block, so it is kept per height
   const accrualsByHeight = new HeightMemo<AccrualRow[]>(1000);
+  ctx.onRewind(() => accrualsByHeight.clear());
 
   /** 404 on every /v1/assets/{id}/… path when there is no such asset. */
   function requireAsset<T>(read: T | undefined): T {
