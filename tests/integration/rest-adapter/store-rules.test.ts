@@ -451,6 +451,19 @@ describe('store rules on a copy of the node-built store', () => {
       throw new Error('the watcher never learned the indexed height');
     }
 
+    /** Sets the node's indexed height in the store, as a rewind or a new block would. */
+    const setIndexedHeight = (height: number) =>
+      q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [height]);
+
+    /** Waits until the warm app's height watcher shows `height` (a head answer's tag names it). */
+    async function untilWatcherAt(height: number) {
+      for (let i = 0; i < 200; i++) {
+        if ((await call(warm.base, '/v1/txs?limit=1')).etag.startsWith(`"h${height}.`)) return;
+        await sleep(10);
+      }
+      throw new Error(`the watcher never showed height ${height}`);
+    }
+
     it('bodies are the same bytes with the render cache warm and without it', async () => {
       await atKnownHeight('/v1/txs?limit=20');
       for (const path of [
@@ -495,20 +508,14 @@ describe('store rules on a copy of the node-built store', () => {
         expect([path, lean.text]).toEqual([path, (await call(cold.base, path)).text]);
       }
       try {
-        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed - 1]);
-        for (
-          let i = 0;
-          i < 200 && !(await call(warm.base, '/v1/txs?limit=1')).etag.startsWith(`"h${indexed - 1}.`);
-          i++
-        )
-          await sleep(10);
-        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed]);
-        for (let i = 0; i < 200 && !(await call(warm.base, '/v1/txs?limit=1')).etag.startsWith(`"h${indexed}.`); i++)
-          await sleep(10);
+        await setIndexedHeight(indexed - 1);
+        await untilWatcherAt(indexed - 1);
+        await setIndexedHeight(indexed);
+        await untilWatcherAt(indexed);
         const again = await read('/v1/txs?limit=7'); // the rewind emptied the kept figures: all read again
         expect(again.statement.includes('json_agg')).toBe(true);
       } finally {
-        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed]);
+        await setIndexedHeight(indexed);
       }
     });
 
@@ -536,18 +543,13 @@ describe('store rules on a copy of the node-built store', () => {
         expect([path, (await call(warm.base, path)).text]).toEqual([path, stored.text]);
       expect(storeReads().length).toBe(reads);
       try {
-        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed - 1]);
-        for (
-          let i = 0;
-          i < 200 && !(await call(warm.base, '/v1/txs?limit=1')).etag.startsWith(`"h${indexed - 1}.`);
-          i++
-        )
-          await sleep(10);
+        await setIndexedHeight(indexed - 1);
+        await untilWatcherAt(indexed - 1);
         const afterRewind = storeReads().length;
         expect((await call(warm.base, `/v1/txs/${eth}`)).text).toBe(stored.text);
         expect(storeReads().length).toBe(afterRewind + 1); // the cache was emptied: read again
       } finally {
-        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed]);
+        await setIndexedHeight(indexed);
       }
     });
 
@@ -585,7 +587,7 @@ describe('store rules on a copy of the node-built store', () => {
       const { rows } = await q(`SELECT value FROM $S._metadata WHERE key = 'lastProcessedHeight'`);
       const indexed = Number(rows[0].value);
       try {
-        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed + 1]);
+        await setIndexedHeight(indexed + 1);
         let moved = await call(warm.base, '/v1/txs?limit=5', { 'If-None-Match': page.etag });
         for (let i = 0; i < 200 && moved.status === 304; i++) {
           await sleep(10);
@@ -602,7 +604,7 @@ describe('store rules on a copy of the node-built store', () => {
           expect([path, r.status, r.etag]).toEqual([path, 304, before.etag]);
         }
       } finally {
-        await q(`UPDATE $S._metadata SET value = to_jsonb($1::int) WHERE key = 'lastProcessedHeight'`, [indexed]);
+        await setIndexedHeight(indexed);
       }
     });
 
