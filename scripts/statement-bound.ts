@@ -1,0 +1,150 @@
+/**
+ * The most answers per second a cold /v1 answer can reach on this machine while it reads the
+ * store per request: the statements the API sends, run back to back from 20 connections with
+ * no HTTP, no presenting and no API, against the HTTP floor measured in the same run.
+ *
+ *   flock /tmp/cpu.lock npx ts-node --transpile-only scripts/statement-bound.ts [--txs 100000]
+ *
+ * The store is bench:api's (bench/store.ts: a devnet history indexed by the real node, scaled
+ * with SQL), prewarmed. Each statement runs twice: through node-postgres (prepared, custom
+ * plans, as rest-adapter/db/sql.ts runs it) and through pgbench (a C client, prepared, the
+ * values written in). An answer that needs one of these statements cannot run faster than the
+ * statement alone, so its ratio to the floor is a ceiling for the issue-27 floor targets
+ * (docs/rest-adapter.md "Cold answers").
+ */
+import { execFileSync } from 'child_process';
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { Pool, type PoolClient } from 'pg';
+import { measureHttpFloor } from '../bench/http-floor';
+import { buildBaseStore, copyDatabase, scaleStore, SCHEMA } from '../bench/store';
+import type { Sql } from '../rest-adapter/db/sql';
+import { txPageRequest } from '../rest-adapter/paging/tx-pages';
+import { createRepositories } from '../rest-adapter/repositories';
+import { startPostgres } from '../tests/harness/postgres';
+
+const CLIENTS = 20;
+const RUN_MS = 3000;
+
+interface Statement {
+  name: string;
+  text: string;
+  values: unknown[];
+  /** the floor to compare with: 75 KB for a page, 300 B for a point read */
+  floorBytes: number;
+}
+
+/** The statement a repository function sends, recorded instead of run. */
+async function recorded(read: (sql: Sql) => Promise<unknown>): Promise<{ text: string; values: unknown[] }> {
+  let seen: { text: string; values: unknown[] } | undefined;
+  const record = async (text: string, values: readonly unknown[] = []) => {
+    seen = { text, values: [...values] };
+    return [];
+  };
+  await read({ rows: record, one: async (text, values) => (await record(text, values))[0] } as Sql);
+  if (!seen) throw new Error('the read sent no statement');
+  return seen;
+}
+
+/** Statements per second from every client running `text` back to back for RUN_MS. */
+async function nodePostgresRate(clients: PoolClient[], s: Statement): Promise<number> {
+  let done = 0;
+  let stop = false;
+  const loop = async (client: PoolClient) => {
+    while (!stop) {
+      await client.query({ name: `bound_${s.name}`, text: s.text, values: s.values });
+      done++;
+    }
+  };
+  const loops = clients.map(loop);
+  await new Promise((r) => setTimeout(r, 500)); // warm-up: prepared on every connection
+  done = 0;
+  const started = Date.now();
+  await new Promise((r) => setTimeout(r, RUN_MS));
+  stop = true;
+  await Promise.all(loops);
+  return (done * 1000) / (Date.now() - started);
+}
+
+/** The same with pgbench, the values written into the text. */
+function pgbenchRate(url: string, s: Statement): number {
+  const text = s.values.reduce<string>(
+    (sql, v, i) => sql.split(`$${i + 1}`).join(typeof v === 'number' ? String(v) : `'${String(v)}'`),
+    s.text,
+  );
+  const file = path.join(os.tmpdir(), `statement-bound-${process.pid}.sql`);
+  fs.writeFileSync(file, `${text.replace(/\s+/g, ' ')};\n`);
+  try {
+    const out = execFileSync(
+      'pgbench',
+      ['-n', '-M', 'prepared', '-c', String(CLIENTS), '-j', '2', '-T', String(RUN_MS / 1000), '-f', file, url],
+      { encoding: 'utf8' },
+    );
+    return Number(/tps = ([0-9.]+)/.exec(out)?.[1] ?? NaN);
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const txsAt = process.argv.indexOf('--txs');
+  const txs = txsAt > 0 ? Number(process.argv[txsAt + 1]) : 100_000;
+  const pg = await startPostgres({ settings: { shared_buffers: '1024MB', work_mem: '16MB', max_connections: 200 } });
+  const base = await buildBaseStore(pg.url, { seed: 'bench-api', blocks: 300, txsPerBlock: 10 }, () => undefined);
+  const db = await copyDatabase(pg.url, base.db.name);
+  await scaleStore(db.url, Math.ceil(txs / base.txs), Math.ceil(txs / 10), () => undefined);
+  const pool = new Pool({ connectionString: db.url, max: CLIENTS });
+  pool.on('error', () => undefined);
+  await pool.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
+  await pool.query(
+    `SELECT pg_prewarm(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = $1 AND c.relkind IN ('r', 'i')`,
+    [SCHEMA],
+  );
+  const repos = createRepositories(SCHEMA);
+  const newest = txPageRequest(null, 20);
+  const hash = (await pool.query(`SELECT hash FROM "${SCHEMA}".txes ORDER BY seq DESC LIMIT 1 OFFSET 5000`)).rows[0]
+    .hash as string;
+  const statements: Statement[] = [
+    {
+      name: 'newest txs page, full',
+      floorBytes: 75_000,
+      ...(await recorded((sql) => repos.txs.page(sql, undefined, newest))),
+    },
+    {
+      name: 'newest txs page, rows only',
+      floorBytes: 75_000,
+      ...(await recorded((sql) => repos.txs.pageRows(sql, undefined, newest))),
+    },
+    { name: 'tx by hash', floorBytes: 300, ...(await recorded((sql) => repos.txs.byHash(sql, hash))) },
+  ];
+  const clients = await Promise.all(Array.from({ length: CLIENTS }, () => pool.connect()));
+  try {
+    for (const c of clients) await c.query('SET plan_cache_mode = force_custom_plan');
+    const load = { clients: CLIENTS, durationMs: RUN_MS, warmupMs: 500 };
+    const floors = new Map([75_000, 300].map((b) => [b, 0]));
+    for (const bytes of floors.keys()) floors.set(bytes, (await measureHttpFloor(bytes, load)).rps);
+    console.log(
+      `${txs} txs; HTTP floor ${Math.round(floors.get(75_000)!)} req/s (75 KB), ${Math.round(floors.get(300)!)} (300 B)`,
+    );
+    for (const s of statements) {
+      const floor = floors.get(s.floorBytes)!;
+      const viaPg = await nodePostgresRate(clients, s);
+      const viaPgbench = pgbenchRate(db.url, s);
+      console.log(
+        `${s.name.padEnd(28)} node-postgres ${Math.round(viaPg)}/s (${(viaPg / floor).toFixed(2)} of the floor), pgbench ${Math.round(viaPgbench)}/s (${(viaPgbench / floor).toFixed(2)})`,
+      );
+    }
+  } finally {
+    for (const c of clients) c.release();
+    await pool.end();
+    await db.drop();
+    await pg.stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
