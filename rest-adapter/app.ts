@@ -139,7 +139,7 @@ export function createRestApp(options: RestAppOptions): Express {
     // feed entries are small and cheap to present: kept, they cost more in misses than hits save (docs/rest-adapter.md "Cold answers")
     presentActivities: (rows) => rows.map(presentActivity),
     rendered: (hash) => rendered?.has(hash) ?? false,
-    keptTx: (hash) => (rendered ? keptTx(hash, rendered) : undefined),
+    keptTx: (hash, stamp) => (rendered ? keptTx(hash, rendered, stamp) : undefined),
     indexedHeight: () => watcher.current,
     onRewind: (listener) =>
       watcher.onChange((height, previous) => {

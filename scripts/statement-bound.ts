@@ -113,9 +113,9 @@ async function main(): Promise<void> {
       ...(await recorded((sql) => repos.txs.page(sql, undefined, newest))),
     },
     {
-      name: 'newest txs page, rows only',
+      name: 'newest txs page, keys only',
       floorBytes: 75_000,
-      ...(await recorded((sql) => repos.txs.pageRows(sql, undefined, newest))),
+      ...(await recorded((sql) => repos.txs.pageKeys(sql, undefined, newest))),
     },
     { name: 'tx by hash', floorBytes: 300, ...(await recorded((sql) => repos.txs.byHash(sql, hash))) },
   ];

@@ -91,12 +91,13 @@ export class RenderCache {
 
   /**
    * The text kept for `key` or for an entry aliased `key`, of whatever stamp (the thing was
-   * committed when it was rendered, and a rewind empties the cache): undefined when none is.
+   * committed when it was rendered, and a rewind empties the cache) or only of `stamp` when
+   * given: undefined when none is.
    */
-  peek(key: string): Buffer | undefined {
+  peek(key: string, stamp?: string): Buffer | undefined {
     const entryKey = this.entries.has(key) ? key : this.aliases.get(key);
     const kept = entryKey === undefined ? undefined : this.entries.get(entryKey);
-    if (kept === undefined) return undefined;
+    if (kept === undefined || (stamp !== undefined && kept.stamp !== stamp)) return undefined;
     this.touch(entryKey!, kept);
     this.hitCount++;
     return kept.utf8;

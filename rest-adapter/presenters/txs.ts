@@ -65,7 +65,7 @@ export function presentTxRows(rows: readonly TxWithEvmRow[], gasDenom: string): 
 }
 
 /** What a kept rendering must have been made from: the row's place and time (render-cache.ts). */
-function stampOf(r: TxWithEvmRow): string {
+export function stampOf(r: Pick<TxWithEvmRow, 'height' | 'tx_index' | 'block_time'>): string {
   return `${r.height}:${r.tx_index}:${r.block_time}`;
 }
 
@@ -85,9 +85,10 @@ export function renderTxRows(rows: readonly TxWithEvmRow[], gasDenom: string, ca
 /**
  * The Tx kept for a consensus hash or an EVM hash (as renderTxRows keyed them), without a store
  * read; undefined when the cache does not hold it. A kept Tx was committed when it was rendered
- * and the cache empties on a rewind, so it is the answer of `/v1/txs/{hash}`.
+ * and the cache empties on a rewind, so it is the answer of `/v1/txs/{hash}`. With `stamp`, only
+ * a rendering of a row of that place and time (a page read by keys first, routes/txs.ts).
  */
-export function keptTx(hash: string, cache: RenderCache): ApiTx | undefined {
-  const kept = cache.peek(hash);
+export function keptTx(hash: string, cache: RenderCache, stamp?: string): ApiTx | undefined {
+  const kept = cache.peek(hash, stamp);
   return kept === undefined ? undefined : (new RawJson(kept) as unknown as ApiTx);
 }

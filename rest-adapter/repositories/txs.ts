@@ -47,6 +47,9 @@ export interface TxWithEvmRow extends TxRow {
 
 export interface KeyedTxRow extends TxWithEvmRow, TxKey {}
 
+/** A tx's identity and the stamp of its rendering (presenters/txs.ts), with its page key. */
+export type TxStampRow = Pick<TxRow, 'hash' | 'height' | 'tx_index' | 'block_time'> & TxKey;
+
 export interface MethodCountRow {
   method: string;
   count: number;
@@ -108,7 +111,7 @@ interface PageRow extends KeyedTxRow {
 /**
  * What a /v1/txs page carries beside its rows that is fixed per indexed height, list (all txs
  * or one method) and page size: kept per height by the route (db/height-memo.ts), so a page
- * whose height's figures are kept is read with `pageRows` alone.
+ * whose height's figures are kept is read with `pageKeys` (and `byHashes`) alone.
  */
 export type TxPageFigures = TxListTotals & Pick<TxPageRead<TxKey>, 'lastBoundary'>;
 
@@ -157,7 +160,7 @@ export function createTxRepository(t: Tables) {
      ${rest}`;
 
   /** The SQL pieces of a /v1/txs page read (the list of one method or of all txs). */
-  function pageSql(method: string | undefined, request: TxPageRequest) {
+  function pageSql(method: string | undefined, request: TxPageRequest, withEvmViews = true) {
     const p = new SqlParams();
     const methodParam = method === undefined ? undefined : p.add(method);
     const where = (...conditions: string[]) => {
@@ -180,7 +183,7 @@ export function createTxRepository(t: Tables) {
         : `(SELECT 1 FROM ${t.txes} ${where(`seq ${older ? '>=' : '<='} ${bound}`)} ORDER BY ${orderBy(older ? 'ASC' : 'DESC')} LIMIT 1) IS NOT NULL`;
     const rows = `LEFT JOIN LATERAL (SELECT * FROM ${t.txes} ${where(...(bound === undefined ? [] : [`seq ${older ? '<' : '>'} ${bound}`]))}
                           ORDER BY ${orderBy(dir)} LIMIT ${limit} + 1) x ON true
-       ${evmJoin}
+       ${withEvmViews ? evmJoin : ''}
        ORDER BY x.seq ${dir}`;
     return { p, where, orderBy, dir, limit, total, pastBound, rows };
   }
@@ -238,19 +241,30 @@ export function createTxRepository(t: Tables) {
   }
 
   /**
-   * The rows of a /v1/txs page, whether a row lies past the bound and the indexed height, in
-   * one statement: `page` without the figures of the height (TxPageFigures), for a page whose
-   * height's figures are kept.
+   * The keys of a /v1/txs page without the rows' text, whether a row lies past the bound and the
+   * indexed height, in one statement: each tx's hash and the stamp of its rendering (height,
+   * tx_index, block time), for a page whose height's figures are kept (TxPageFigures) and whose
+   * txs the render cache may hold; `byHashes` reads the others (routes/txs.ts).
    */
-  async function pageRows(sql: Sql, method: string | undefined, request: TxPageRequest): Promise<TxPageAt<KeyedTxRow>> {
-    const { p, pastBound, rows } = pageSql(method, request);
-    const read = await sql.rows<PageRow>(
-      `SELECT m.indexed, m.past_bound, ${txSelect}, x.tx_index AS "txIndex", ${evmSelect}
+  async function pageKeys(sql: Sql, method: string | undefined, request: TxPageRequest): Promise<TxPageAt<TxStampRow>> {
+    const { p, pastBound, rows } = pageSql(method, request, false);
+    const read = await sql.rows<TxStampRow & { indexed: unknown; past_bound: boolean }>(
+      `SELECT m.indexed, m.past_bound, x.hash, x.height, x.tx_index, x.block_time, x.tx_index AS "txIndex"
        FROM (SELECT ${indexedHeightSql(t)} AS indexed, ${pastBound} AS past_bound) m
        ${rows}`,
       p.values,
     );
-    return pageAt(read);
+    const first = read[0];
+    return {
+      rows: read.filter((r) => r.hash !== null),
+      beyondBound: first?.past_bound ?? false,
+      indexedHeight: metadataInt(first?.indexed),
+    };
+  }
+
+  /** The txs of these hashes with their EVM views, in no particular order (absent ones left out). */
+  async function byHashes(sql: Sql, hashes: readonly string[]): Promise<TxWithEvmRow[]> {
+    return sql.rows<TxWithEvmRow>(withEvm(t.txes, 'WHERE x.id = ANY($1)'), [hashes]);
   }
 
   /**
@@ -358,7 +372,7 @@ export function createTxRepository(t: Tables) {
     );
   }
 
-  return { page, pageRows, stats, byHash, byEthHash, blockWithTxs, ofFeedInRange, ofMethodInRange };
+  return { page, pageKeys, byHashes, stats, byHash, byEthHash, blockWithTxs, ofFeedInRange, ofMethodInRange };
 }
 
 export type TxRepository = ReturnType<typeof createTxRepository>;

@@ -22,8 +22,11 @@ export interface RouteContext {
   presentActivities(rows: readonly ActivityRow[]): ApiSchema<'ActivityEvent'>[];
   /** whether the render cache holds the tx of this (upper-case consensus or lower-case EVM) hash: it was committed, without a store read */
   rendered(hash: string): boolean;
-  /** the Tx of this (upper-case consensus or lower-case EVM) hash when the render cache holds it, without a store read */
-  keptTx(hash: string): ApiTx | undefined;
+  /**
+   * the Tx of this (upper-case consensus or lower-case EVM) hash when the render cache holds it,
+   * without a store read; with `stamp` (presenters/txs.ts stampOf) only if rendered from a row of it
+   */
+  keptTx(hash: string, stamp?: string): ApiTx | undefined;
   /** the indexed height as the app's HeightWatcher knows it (undefined before its first poll) */
   indexedHeight(): number | undefined;
   /** calls `listener` when the watcher sees the indexed height go down (a rewind or reindex) */

@@ -1,7 +1,8 @@
 /** /v1/txs and /v1/txs/{hash}. */
 import { NotFoundError } from '../../src/lib/errors';
 import { HeightMemo } from '../db/height-memo';
-import type { TxPageFigures } from '../repositories/txs';
+import type { TxPageFigures, TxStampRow } from '../repositories/txs';
+import { stampOf, type ApiTx } from '../presenters/txs';
 import { parseLimit, parseMethod, parseTxHash, queryValue } from '../http/params';
 import { decodeTxCursor, txPageOf, txPageRequest, type TxPageRequest } from '../paging/tx-pages';
 import type { RouteContext } from './context';
@@ -26,19 +27,52 @@ export function registerTxRoutes(ctx: RouteContext): void {
   const figuresByHeight = new HeightMemo<TxPageFigures>(PAGE_FIGURES_KEPT);
   ctx.onRewind(() => figuresByHeight.clear());
 
-  /** The page read of `request` with its figures, in one statement (one snapshot) and at most one more. */
+  /**
+   * A page whose height's figures are kept, read keys first: the page's hashes and stamps, the
+   * kept renderings of those txs, and the rows of the others by hash. Undefined when the figures
+   * of the snapshot's height are not kept, or a tx read by hash is not the one the keys named
+   * (a rewind came between the two statements): then the page is read in one statement.
+   */
+  async function readKeysFirst(method: string | undefined, request: TxPageRequest, figuresKey: string) {
+    const keys = await ctx.store.readOne((sql) => txs.pageKeys(sql, method, request));
+    const figures = figuresByHeight.peek(keys.indexedHeight, figuresKey);
+    if (!figures) return undefined;
+    // pinned now: another request may evict an entry while this one reads the others
+    const kept = new Map<string, ApiTx>();
+    for (const k of keys.rows) {
+      const tx = ctx.keptTx(k.hash, stampOf(k));
+      if (tx) kept.set(k.hash, tx);
+    }
+    const missing = keys.rows.filter((k) => !kept.has(k.hash));
+    const read = missing.length
+      ? await ctx.store.readOne((sql) =>
+          txs.byHashes(
+            sql,
+            missing.map((k) => k.hash),
+          ),
+        )
+      : [];
+    const rows = new Map(read.map((r) => [r.hash, r]));
+    if (missing.some((k) => rows.get(k.hash) === undefined || stampOf(rows.get(k.hash)!) !== stampOf(k)))
+      return undefined;
+    const present = (page: readonly TxStampRow[]) =>
+      page.map((k) => kept.get(k.hash) ?? ctx.presentTxs([rows.get(k.hash)!])[0]);
+    return { ...keys, ...figures, present };
+  }
+
+  /** The page read of `request` with its figures and how to present its rows. */
   async function readPage(method: string | undefined, request: TxPageRequest) {
-    const key = `${request.limit}|${method ?? ''}`;
+    const figuresKey = `${request.limit}|${method ?? ''}`;
     const watched = ctx.indexedHeight();
-    if (watched !== undefined && figuresByHeight.peek(watched, key)) {
-      const lean = await ctx.store.readOne((sql) => txs.pageRows(sql, method, request));
-      const figures = figuresByHeight.peek(lean.indexedHeight, key);
-      if (figures) return { ...lean, ...figures };
+    if (watched !== undefined && figuresByHeight.peek(watched, figuresKey)) {
+      const read = await readKeysFirst(method, request, figuresKey);
+      if (read) return read;
     }
     const read = await ctx.store.readOne((sql) => txs.page(sql, method, request));
     const { total, methods, lastBoundary } = read;
-    await figuresByHeight.get(read.indexedHeight, key, async () => ({ total, methods, lastBoundary }));
-    return read;
+    await figuresByHeight.get(read.indexedHeight, figuresKey, async () => ({ total, methods, lastBoundary }));
+    const rows = new Map(read.rows.map((r) => [r.hash, r]));
+    return { ...read, present: (page: readonly TxStampRow[]) => ctx.presentTxs(page.map((k) => rows.get(k.hash)!)) };
   }
 
   ctx.get(
@@ -49,9 +83,9 @@ export function registerTxRoutes(ctx: RouteContext): void {
       const position = decodeTxCursor(queryValue(req.query, 'cursor'));
       const request = txPageRequest(position, limit);
       const read = await readPage(method, request);
-      const page = txPageOf(request, read);
+      const page = txPageOf<TxStampRow>(request, read);
       return {
-        txs: ctx.presentTxs(page.rows),
+        txs: read.present(page.rows),
         total: read.total,
         next_cursor: page.nextCursor,
         prev_cursor: page.prevCursor,
