@@ -241,6 +241,22 @@ export function createTxRepository(t: Tables) {
   }
 
   /**
+   * The rows of a /v1/txs page, whether a row lies past the bound and the indexed height, in
+   * one statement: `page` without the figures of the height (TxPageFigures), for a page whose
+   * height's figures are kept and whose txs are likely not in the render cache.
+   */
+  async function pageRows(sql: Sql, method: string | undefined, request: TxPageRequest): Promise<TxPageAt<KeyedTxRow>> {
+    const { p, pastBound, rows } = pageSql(method, request);
+    const read = await sql.rows<PageRow>(
+      `SELECT m.indexed, m.past_bound, ${txSelect}, x.tx_index AS "txIndex", ${evmSelect}
+       FROM (SELECT ${indexedHeightSql(t)} AS indexed, ${pastBound} AS past_bound) m
+       ${rows}`,
+      p.values,
+    );
+    return pageAt(read);
+  }
+
+  /**
    * The keys of a /v1/txs page without the rows' text, whether a row lies past the bound and the
    * indexed height, in one statement: each tx's hash and the stamp of its rendering (height,
    * tx_index, block time), for a page whose height's figures are kept (TxPageFigures) and whose
@@ -372,7 +388,7 @@ export function createTxRepository(t: Tables) {
     );
   }
 
-  return { page, pageKeys, byHashes, stats, byHash, byEthHash, blockWithTxs, ofFeedInRange, ofMethodInRange };
+  return { page, pageRows, pageKeys, byHashes, stats, byHash, byEthHash, blockWithTxs, ofFeedInRange, ofMethodInRange };
 }
 
 export type TxRepository = ReturnType<typeof createTxRepository>;

@@ -1,7 +1,7 @@
 /** /v1/txs and /v1/txs/{hash}. */
 import { NotFoundError } from '../../src/lib/errors';
 import { HeightMemo } from '../db/height-memo';
-import type { TxPageFigures, TxStampRow } from '../repositories/txs';
+import type { KeyedTxRow, TxPageFigures, TxStampRow } from '../repositories/txs';
 import { stampOf, type ApiTx } from '../presenters/txs';
 import { parseLimit, parseMethod, parseTxHash, queryValue } from '../http/params';
 import { decodeTxCursor, txPageOf, txPageRequest, type TxPageRequest } from '../paging/tx-pages';
@@ -18,12 +18,29 @@ function storedHash(raw: string): string {
 
 /** Page figures kept: lists (all txs, each method) × page sizes asked, across a few heights. */
 const PAGE_FIGURES_KEPT = 1000;
+/** Pages remembered as asked recently (their txs likely in the render cache): read keys first. */
+const RECENT_PAGES = 10_000;
+
+/** The most recently seen keys, least recently seen out first. */
+class RecentKeys {
+  private readonly keys = new Set<string>();
+
+  constructor(private readonly max: number) {}
+
+  /** Whether `key` was seen (among the last `max`); it is seen now either way. */
+  seen(key: string): boolean {
+    const was = this.keys.delete(key);
+    this.keys.add(key);
+    if (this.keys.size > this.max) this.keys.delete(this.keys.values().next().value as string);
+    return was;
+  }
+}
 
 export function registerTxRoutes(ctx: RouteContext): void {
   const { txs } = ctx.repos;
   // total, methods and the last page's boundary only change when the node indexes a block
-  // (db/height-memo.ts): kept per height, list and page size, so most pages read their rows
-  // alone; the first page of a height at the watcher's height reads everything in one statement
+  // (db/height-memo.ts): kept per height, list and page size, so most pages read without them;
+  // the first page of a height at the watcher's height reads everything in one statement
   const figuresByHeight = new HeightMemo<TxPageFigures>(PAGE_FIGURES_KEPT);
   ctx.onRewind(() => figuresByHeight.clear());
 
@@ -44,14 +61,8 @@ export function registerTxRoutes(ctx: RouteContext): void {
       if (tx) kept.set(k.hash, tx);
     }
     const missing = keys.rows.filter((k) => !kept.has(k.hash));
-    const read = missing.length
-      ? await ctx.store.readOne((sql) =>
-          txs.byHashes(
-            sql,
-            missing.map((k) => k.hash),
-          ),
-        )
-      : [];
+    const hashes = missing.map((k) => k.hash);
+    const read = hashes.length ? await ctx.store.readOne((sql) => txs.byHashes(sql, hashes)) : [];
     const rows = new Map(read.map((r) => [r.hash, r]));
     if (missing.some((k) => rows.get(k.hash) === undefined || stampOf(rows.get(k.hash)!) !== stampOf(k)))
       return undefined;
@@ -60,19 +71,38 @@ export function registerTxRoutes(ctx: RouteContext): void {
     return { ...keys, ...figures, present };
   }
 
+  /** A page whose height's figures are kept, read with its rows in one statement; undefined when they are not kept at the snapshot's height. */
+  async function readRows(method: string | undefined, request: TxPageRequest, figuresKey: string) {
+    const read = await ctx.store.readOne((sql) => txs.pageRows(sql, method, request));
+    const figures = figuresByHeight.peek(read.indexedHeight, figuresKey);
+    return figures ? { ...read, ...figures, present: presenterOf(read.rows) } : undefined;
+  }
+
+  /** Presents a page's rows (in page order) from the rows read. */
+  function presenterOf(read: readonly KeyedTxRow[]) {
+    const rows = new Map(read.map((r) => [r.hash, r]));
+    return (page: readonly TxStampRow[]) => ctx.presentTxs(page.map((k) => rows.get(k.hash)!));
+  }
+
+  // a page asked again (the newest, the last, one a client pages back to) finds its txs in the
+  // render cache and is read keys first; a page asked for the first time is read with its rows
+  const recentPages = new RecentKeys(RECENT_PAGES);
+
   /** The page read of `request` with its figures and how to present its rows. */
   async function readPage(method: string | undefined, request: TxPageRequest) {
     const figuresKey = `${request.limit}|${method ?? ''}`;
+    const asked = recentPages.seen(`${figuresKey}|${request.direction}|${request.bound ?? ''}`);
     const watched = ctx.indexedHeight();
     if (watched !== undefined && figuresByHeight.peek(watched, figuresKey)) {
-      const read = await readKeysFirst(method, request, figuresKey);
+      const read = asked
+        ? await readKeysFirst(method, request, figuresKey)
+        : await readRows(method, request, figuresKey);
       if (read) return read;
     }
     const read = await ctx.store.readOne((sql) => txs.page(sql, method, request));
     const { total, methods, lastBoundary } = read;
     await figuresByHeight.get(read.indexedHeight, figuresKey, async () => ({ total, methods, lastBoundary }));
-    const rows = new Map(read.rows.map((r) => [r.hash, r]));
-    return { ...read, present: (page: readonly TxStampRow[]) => ctx.presentTxs(page.map((k) => rows.get(k.hash)!)) };
+    return { ...read, present: presenterOf(read.rows) };
   }
 
   ctx.get(
