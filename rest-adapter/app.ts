@@ -120,7 +120,7 @@ export function createRestApp(options: RestAppOptions): Express {
   const cache = cacheOptions ? new ResponseCache(watcher, cacheOptions) : undefined;
   const renderOptions = options.renderCache ?? DEFAULT_RENDER_CACHE;
   const rendered = renderOptions ? new RenderCache(renderOptions) : undefined;
-  if (rendered) watcher.onChange(rendered.onHeight);
+  if (rendered) watcher.onRewind(() => rendered.clear());
   const gasDenom = options.gasDenom ?? DEFAULT_CHAIN_CONFIG.gasDenom;
   const validators = new Validators(watcher, { document: openapi, hrp: options.hrp, gasDenom });
 
@@ -141,10 +141,7 @@ export function createRestApp(options: RestAppOptions): Express {
     rendered: (hash) => rendered?.has(hash) ?? false,
     keptTx: (hash, stamp) => (rendered ? keptTx(hash, rendered, stamp) : undefined),
     indexedHeight: () => watcher.current,
-    onRewind: (listener) =>
-      watcher.onChange((height, previous) => {
-        if (height !== undefined && previous !== undefined && height < previous) listener();
-      }),
+    onRewind: (listener) => watcher.onRewind(listener),
     now: options.now ?? Date.now,
   };
 

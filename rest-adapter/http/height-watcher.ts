@@ -50,6 +50,17 @@ export class HeightWatcher {
     this.listeners.push(listener);
   }
 
+  /**
+   * Called when the height goes down from one known height to a lower one: a rewind or a
+   * reindex, after which what was kept from the old rows must go (not when it becomes unknown:
+   * a failed poll says nothing about the rows).
+   */
+  onRewind(listener: () => void): void {
+    this.onChange((height, previous) => {
+      if (height !== undefined && previous !== undefined && height < previous) listener();
+    });
+  }
+
   /** Starts the background polls (once). */
   start(): void {
     if (this.timer || this.pollMs === false) return;

@@ -110,11 +110,6 @@ export class RenderCache {
     this.keptBytes = 0;
   }
 
-  /** HeightWatcher listener: a lower indexed height than before is a rewind or reindex. */
-  readonly onHeight = (height: number | undefined, previous: number | undefined): void => {
-    if (height !== undefined && previous !== undefined && height < previous) this.clear();
-  };
-
   private cost(key: string, r: Rendered): number {
     return (
       key.length + r.stamp.length + r.utf8.length + ENTRY_OVERHEAD + (r.alias ? r.alias.length + ENTRY_OVERHEAD : 0)

@@ -188,7 +188,10 @@ export function createTxRepository(t: Tables) {
     return { p, where, orderBy, dir, limit, total, pastBound, rows };
   }
 
-  function pageAt(rows: PageRow[]): TxPageAt<KeyedTxRow> {
+  /** A page read from its statement's rows (null columns on an empty page), each with the snapshot's figures. */
+  function pageAt<R extends TxKey & { hash: string | null }>(
+    rows: (R & { indexed: unknown; past_bound: boolean })[],
+  ): TxPageAt<R> {
     const first = rows[0];
     return {
       rows: rows.filter((r) => r.hash !== null),
@@ -270,12 +273,7 @@ export function createTxRepository(t: Tables) {
        ${rows}`,
       p.values,
     );
-    const first = read[0];
-    return {
-      rows: read.filter((r) => r.hash !== null),
-      beyondBound: first?.past_bound ?? false,
-      indexedHeight: metadataInt(first?.indexed),
-    };
+    return pageAt(read);
   }
 
   /** The txs of these hashes with their EVM views, in no particular order (absent ones left out). */

@@ -1,4 +1,5 @@
 /** The render cache's rules (rest-adapter/presenters/render-cache.ts): identity + stamp, byte bound, LRU, rewind. */
+import { HeightWatcher } from '../../../rest-adapter/http/height-watcher';
 import { ENTRY_OVERHEAD, RenderCache } from '../../../rest-adapter/presenters/render-cache';
 
 /** The kept (or just rendered) text of `key` as a string. */
@@ -55,15 +56,19 @@ describe('RenderCache', () => {
     expect(cache.size).toBe(0);
   });
 
-  it('empties when the indexed height goes down (rewind, reindex), not when it goes up or becomes unknown', () => {
+  it('empties when the watcher sees the indexed height go down (rewind, reindex), not when it goes up or becomes unknown', async () => {
     const cache = new RenderCache({ maxBytes: 10_000 });
+    const heights: (number | undefined)[] = [10, 11, undefined, 11, 7];
+    const watcher = new HeightWatcher(async () => {
+      const height = heights.shift();
+      if (height === undefined) throw new Error('store unreachable');
+      return { indexedHeight: height, blockIntervalMs: null };
+    }, false);
+    watcher.onRewind(() => cache.clear()); // as createRestApp wires it
     text(cache, 'A', 's', () => 'a');
-    cache.onHeight(10, undefined);
-    cache.onHeight(11, 10);
-    cache.onHeight(undefined, 11);
-    cache.onHeight(11, undefined);
+    for (let i = 0; i < 4; i++) await watcher.poll(); // 10, 11, unknown, 11
     expect(cache.has('A')).toBe(true);
-    cache.onHeight(7, 11);
+    await watcher.poll(); // 7
     expect(cache.has('A')).toBe(false);
     expect(cache.size).toBe(0);
   });
@@ -97,7 +102,7 @@ describe('RenderCache', () => {
     text(cache, 'b', 'moved', () => 'y'); // re-rendered from another row, without an EVM view
     expect(cache.peek('0xbb')).toBeUndefined();
     expect(cache.peek('b')?.toString()).toBe('y');
-    cache.onHeight(1, 2);
+    cache.clear(); // a rewind
     expect(cache.peek('0xii')).toBeUndefined();
     expect(cache.size).toBe(0);
   });
