@@ -445,6 +445,10 @@ async function benchSize(
     );
     for (const s of report.seqScans) log(`  seq scan: ${s}`);
     log(
+      `planned once: ${report.generic} statements, ${report.genericDiffers.length} with another plan than for their values`,
+    );
+    for (const d of report.genericDiffers) log(`  ${d}`);
+    log(
       `statements per request (BEGIN and COMMIT not counted): ${[...report.perEndpoint].map(([name, n]) => `${name} ${n}`).join(', ')}`,
     );
     if (!o.cold) log(`pg_prewarm: ${await prewarm(db.url)} MB of tables and indexes loaded into shared_buffers`);

@@ -6,9 +6,10 @@
  *   flock /tmp/cpu.lock npx ts-node --transpile-only scripts/statement-bound.ts [--txs 100000]
  *
  * The store is bench:api's (bench/store.ts: a devnet history indexed by the real node, scaled
- * with SQL), prewarmed. Each statement runs twice: through node-postgres (prepared, custom
- * plans, as rest-adapter/db/sql.ts runs it) and through pgbench (a C client, prepared, the
- * values written in). An answer that needs one of these statements cannot run faster than the
+ * with SQL), prewarmed. Each statement runs three times, each prepared and planned as the API
+ * plans it (custom, or generic for PLANNED_ONCE): through node-postgres (as
+ * rest-adapter/db/sql.ts runs it), through postgres.js (another driver: is the driver the
+ * bound?) and through pgbench (a C client, the values written in). An answer that needs one of these statements cannot run faster than the
  * statement alone, so its ratio to the floor is a ceiling for the issue-27 floor targets
  * (docs/rest-adapter.md "Cold answers").
  */
@@ -17,38 +18,49 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { Pool, type PoolClient } from 'pg';
+import postgres from 'postgres';
 import { measureHttpFloor } from '../bench/http-floor';
 import { buildBaseStore, copyDatabase, scaleStore, SCHEMA } from '../bench/store';
-import type { Sql } from '../rest-adapter/db/sql';
+import type { Planning, Sql, StatementOptions } from '../rest-adapter/db/sql';
 import { txPageRequest } from '../rest-adapter/paging/tx-pages';
 import { createRepositories } from '../rest-adapter/repositories';
 import { startPostgres } from '../tests/harness/postgres';
 
 const CLIENTS = 20;
+/** each statement runs in the planning the API gives it (rest-adapter/db/sql.ts PLANNED_ONCE) */
+const PLAN_CACHE_MODE: Record<Planning, string> = { custom: 'force_custom_plan', generic: 'force_generic_plan' };
 const RUN_MS = 3000;
 
 interface Statement {
   name: string;
   text: string;
   values: unknown[];
+  planning: Planning;
   /** the floor to compare with: 75 KB for a page, 300 B for a point read */
   floorBytes: number;
 }
 
 /** The statement a repository function sends, recorded instead of run. */
-async function recorded(read: (sql: Sql) => Promise<unknown>): Promise<{ text: string; values: unknown[] }> {
-  let seen: { text: string; values: unknown[] } | undefined;
-  const record = async (text: string, values: readonly unknown[] = []) => {
-    seen = { text, values: [...values] };
+async function recorded(
+  read: (sql: Sql) => Promise<unknown>,
+): Promise<{ text: string; values: unknown[]; planning: Planning }> {
+  let seen: { text: string; values: unknown[]; planning: Planning } | undefined;
+  const record = async (text: string, values: readonly unknown[] = [], options?: StatementOptions) => {
+    seen = { text, values: [...values], planning: options?.planning ?? 'custom' };
     return [];
   };
-  await read({ rows: record, one: async (text, values) => (await record(text, values))[0] } as Sql);
+  // the read gets no rows back: one that insists on a row throws after its statement is recorded
+  await read({
+    rows: record,
+    one: async (text, values, options) => (await record(text, values, options))[0],
+  } as Sql).catch(() => undefined);
   if (!seen) throw new Error('the read sent no statement');
   return seen;
 }
 
 /** Statements per second from every client running `text` back to back for RUN_MS. */
 async function nodePostgresRate(clients: PoolClient[], s: Statement): Promise<number> {
+  for (const c of clients) await c.query(`SET plan_cache_mode = ${PLAN_CACHE_MODE[s.planning]}`);
   let done = 0;
   let stop = false;
   const loop = async (client: PoolClient) => {
@@ -67,6 +79,37 @@ async function nodePostgresRate(clients: PoolClient[], s: Statement): Promise<nu
   return (done * 1000) / (Date.now() - started);
 }
 
+/** The same through postgres.js (prepared, timestamps kept as text as the API keeps them): is the driver the bound? */
+async function postgresJsRate(url: string, s: Statement): Promise<number> {
+  const asText = { to: 25, from: [1114, 1184], serialize: (x: unknown) => String(x), parse: (x: string) => x };
+  const sql = postgres(url, {
+    max: CLIENTS,
+    prepare: true,
+    types: { asText },
+    connection: { plan_cache_mode: PLAN_CACHE_MODE[s.planning] },
+  });
+  let done = 0;
+  let stop = false;
+  const loop = async () => {
+    while (!stop) {
+      await sql.unsafe(s.text, s.values as never[], { prepare: true });
+      done++;
+    }
+  };
+  try {
+    const loops = Array.from({ length: CLIENTS }, loop);
+    await new Promise((r) => setTimeout(r, 500));
+    done = 0;
+    const started = Date.now();
+    await new Promise((r) => setTimeout(r, RUN_MS));
+    stop = true;
+    await Promise.all(loops);
+    return (done * 1000) / (Date.now() - started);
+  } finally {
+    await sql.end();
+  }
+}
+
 /** The same with pgbench, the values written into the text. */
 function pgbenchRate(url: string, s: Statement): number {
   const text = s.values.reduce<string>(
@@ -79,7 +122,7 @@ function pgbenchRate(url: string, s: Statement): number {
     const out = execFileSync(
       'pgbench',
       ['-n', '-M', 'prepared', '-c', String(CLIENTS), '-j', '2', '-T', String(RUN_MS / 1000), '-f', file, url],
-      { encoding: 'utf8' },
+      { encoding: 'utf8', env: { ...process.env, PGOPTIONS: `-c plan_cache_mode=${PLAN_CACHE_MODE[s.planning]}` } },
     );
     return Number(/tps = ([0-9.]+)/.exec(out)?.[1] ?? NaN);
   } finally {
@@ -106,6 +149,10 @@ async function main(): Promise<void> {
   const newest = txPageRequest(null, 20);
   const hash = (await pool.query(`SELECT hash FROM "${SCHEMA}".txes ORDER BY seq DESC LIMIT 1 OFFSET 5000`)).rows[0]
     .hash as string;
+  const busy = (
+    await pool.query(`SELECT holder FROM "${SCHEMA}".holdings GROUP BY holder ORDER BY count(*) DESC, holder LIMIT 1`)
+  ).rows[0].holder as string;
+  const assetId = (await pool.query(`SELECT id FROM "${SCHEMA}".assets ORDER BY id LIMIT 1`)).rows[0].id as string;
   const statements: Statement[] = [
     {
       name: 'newest txs page, full',
@@ -118,10 +165,11 @@ async function main(): Promise<void> {
       ...(await recorded((sql) => repos.txs.pageKeys(sql, undefined, newest))),
     },
     { name: 'tx by hash', floorBytes: 300, ...(await recorded((sql) => repos.txs.byHash(sql, hash))) },
+    { name: 'account (busy)', floorBytes: 300, ...(await recorded((sql) => repos.accounts.overview(sql, busy))) },
+    { name: 'asset', floorBytes: 300, ...(await recorded((sql) => repos.assets.detail(sql, assetId))) },
   ];
   const clients = await Promise.all(Array.from({ length: CLIENTS }, () => pool.connect()));
   try {
-    for (const c of clients) await c.query('SET plan_cache_mode = force_custom_plan');
     const load = { clients: CLIENTS, durationMs: RUN_MS, warmupMs: 500 };
     const floors = new Map([75_000, 300].map((b) => [b, 0]));
     for (const bytes of floors.keys()) floors.set(bytes, (await measureHttpFloor(bytes, load)).rps);
@@ -131,9 +179,10 @@ async function main(): Promise<void> {
     for (const s of statements) {
       const floor = floors.get(s.floorBytes)!;
       const viaPg = await nodePostgresRate(clients, s);
+      const viaPgJs = await postgresJsRate(db.url, s);
       const viaPgbench = pgbenchRate(db.url, s);
       console.log(
-        `${s.name.padEnd(28)} node-postgres ${Math.round(viaPg)}/s (${(viaPg / floor).toFixed(2)} of the floor), pgbench ${Math.round(viaPgbench)}/s (${(viaPgbench / floor).toFixed(2)})`,
+        `${s.name.padEnd(28)} node-postgres ${Math.round(viaPg)}/s (${(viaPg / floor).toFixed(2)} of the floor), postgres.js ${Math.round(viaPgJs)}/s (${(viaPgJs / floor).toFixed(2)}), pgbench ${Math.round(viaPgbench)}/s (${(viaPgbench / floor).toFixed(2)})`,
       );
     }
   } finally {

@@ -8,3 +8,15 @@ export class SqlParams {
     return `$${this.values.length}`;
   }
 }
+
+/**
+ * A page size written into the statement's text rather than bound. A statement planned once
+ * (PLANNED_ONCE) is planned without its parameters' values, and PostgreSQL plans an unknown
+ * `LIMIT $n` as a tenth of the rows, which can turn a short index walk into a scan and sort;
+ * a literal keeps the size in the plan. At most a few hundred texts per statement (limits
+ * are validated by the route).
+ */
+export function limitLiteral(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`limitLiteral: not a page size: ${n}`);
+  return String(n);
+}

@@ -6,11 +6,35 @@
  */
 import { Pool, PoolClient, QueryResultRow, types as pgTypes } from 'pg';
 
+/**
+ * How PostgreSQL plans a statement. `custom` (the default) plans it for its parameters on
+ * every execution. `generic` plans it once per connection and reuses that plan: only for a
+ * statement whose best plan cannot depend on its parameters (docs/rest-adapter.md "Store
+ * rules": equality on a unique key, or one composite index that serves both the filter and
+ * the order), where planning is most of the statement's cost.
+ */
+export type Planning = 'custom' | 'generic';
+
+export interface StatementOptions {
+  planning?: Planning;
+}
+
 /** What repositories get: parameterised queries inside the request's snapshot. */
 export interface Sql {
-  rows<R extends QueryResultRow = QueryResultRow>(text: string, values?: readonly unknown[]): Promise<R[]>;
-  one<R extends QueryResultRow = QueryResultRow>(text: string, values?: readonly unknown[]): Promise<R | undefined>;
+  rows<R extends QueryResultRow = QueryResultRow>(
+    text: string,
+    values?: readonly unknown[],
+    options?: StatementOptions,
+  ): Promise<R[]>;
+  one<R extends QueryResultRow = QueryResultRow>(
+    text: string,
+    values?: readonly unknown[],
+    options?: StatementOptions,
+  ): Promise<R | undefined>;
 }
+
+/** A statement planned once per connection (see `Planning`). */
+export const PLANNED_ONCE: StatementOptions = Object.freeze({ planning: 'generic' });
 
 /** Runs a unit of reading work in one snapshot. */
 export interface Store {
@@ -50,24 +74,48 @@ function statementName(text: string): string {
   return name;
 }
 
+const PLAN_CACHE_MODE: Record<Planning, string> = {
+  custom: 'SET plan_cache_mode = force_custom_plan',
+  generic: 'SET plan_cache_mode = force_generic_plan',
+};
+
+/**
+ * The planning each connection is set to (PostgreSQL reads `plan_cache_mode` when it runs a
+ * prepared statement). Absent = not known (after a rolled-back transaction, whose SET went
+ * back): the next statement sets it.
+ */
+const planningOf = new WeakMap<PoolClient, Planning>();
+
 /**
  * Queries of one request share one connection, which runs one statement at a time:
  * routes may start several at once (Promise.all), so they are queued here in call order.
  */
 function sqlOf(client: PoolClient): Sql & { drain(): Promise<unknown> } {
   let tail: Promise<unknown> = Promise.resolve();
-  const rows = <R extends QueryResultRow>(text: string, values: readonly unknown[] = []): Promise<R[]> => {
-    const run = tail.then(() =>
-      client.query<R>({ name: statementName(text), text, values: values as unknown[], types: queryTypes }),
-    );
+  const rows = <R extends QueryResultRow>(
+    text: string,
+    values: readonly unknown[] = [],
+    options?: StatementOptions,
+  ): Promise<R[]> => {
+    const planning = options?.planning ?? 'custom';
+    const run = tail.then(async () => {
+      if (planningOf.get(client) !== planning) {
+        await client.query(PLAN_CACHE_MODE[planning]);
+        planningOf.set(client, planning);
+      }
+      return client.query<R>({ name: statementName(text), text, values: values as unknown[], types: queryTypes });
+    });
     tail = run.catch(() => undefined);
     return run.then((result) => result.rows);
   };
   return {
     drain: () => tail,
     rows,
-    one: async <R extends QueryResultRow>(text: string, values?: readonly unknown[]): Promise<R | undefined> =>
-      (await rows<R>(text, values))[0],
+    one: async <R extends QueryResultRow>(
+      text: string,
+      values?: readonly unknown[],
+      options?: StatementOptions,
+    ): Promise<R | undefined> => (await rows<R>(text, values, options))[0],
   };
 }
 
@@ -79,13 +127,13 @@ function singleStatement(sql: Sql): Sql {
     used = true;
   };
   return {
-    rows: (text, values) => {
+    rows: (text, values, options) => {
       claim();
-      return sql.rows(text, values);
+      return sql.rows(text, values, options);
     },
-    one: (text, values) => {
+    one: (text, values, options) => {
       claim();
-      return sql.one(text, values);
+      return sql.one(text, values, options);
     },
   };
 }
@@ -95,9 +143,8 @@ function sessionStatement(statementTimeoutMs: number): string {
   // A bound on runaway statements, and the text form the timestamp formatter expects
   // whatever the server's DateStyle default is. Session-wide (once per connection) so a
   // single statement needs no transaction to carry them. Statements are prepared once
-  // per connection (statementName) but planned for their parameters each time: a generic
-  // plan could suit one method or party and not another.
-  return `SET statement_timeout = ${timeout}; SET datestyle = 'ISO, YMD'; SET plan_cache_mode = force_custom_plan`;
+  // per connection (statementName); how each is planned is set per statement (Planning).
+  return `SET statement_timeout = ${timeout}; SET datestyle = 'ISO, YMD'`;
 }
 
 const BEGIN = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
@@ -126,6 +173,7 @@ export function createStore(pool: Pool, options: StoreOptions): Store {
     } catch (e) {
       await sql.drain(); // statements still queued behind the failed one
       if (inTransaction) {
+        planningOf.delete(client); // a SET inside the transaction goes back with it
         await client.query('ROLLBACK').catch((rollbackError: Error) => {
           broken = rollbackError; // the connection is unusable: let the pool drop it
         });

@@ -5,7 +5,7 @@
  * transaction is needed either. Values keep their column types (no JSON aggregation,
  * which would turn numeric and int8 into JS numbers).
  */
-import type { Sql } from './sql';
+import type { Sql, StatementOptions } from './sql';
 
 export interface ChildrenSpec {
   /** the child table (schema-qualified) */
@@ -29,6 +29,7 @@ export async function oneWithChildren<P extends object, C extends object>(
   parentSelect: string,
   values: readonly unknown[],
   child: ChildrenSpec,
+  options?: StatementOptions,
 ): Promise<{ parent: P; children: C[] } | undefined> {
   const childColumns = child.columns.map((c) => `c.${c} AS "${CHILD_PREFIX}${c}"`).join(', ');
   const rows = await sql.rows<Record<string, unknown>>(
@@ -37,6 +38,7 @@ export async function oneWithChildren<P extends object, C extends object>(
      LEFT JOIN ${child.table} c ON c.${child.parentKey} = p.id
      ORDER BY c.${child.orderBy}`,
     values,
+    options,
   );
   if (rows.length === 0) return undefined;
   const parent: Record<string, unknown> = {};

@@ -1,6 +1,6 @@
 /** SQL for what an account holds, owes and may claim, and whether the chain knows it. */
 import { jsonList, withTextColumns } from '../db/json-list';
-import type { Sql } from '../db/sql';
+import { PLANNED_ONCE, type Sql } from '../db/sql';
 import type { Tables } from '../../src/store';
 import { latestBlockTimeSql } from './status';
 import { DELEGATION_COLUMNS, type DelegationRow } from './delegations';
@@ -94,6 +94,7 @@ export function createAccountRepository(t: Tables) {
               ${jsonList(delegations, 'x.id::numeric DESC')} AS delegations,
               ${jsonList(delegatedVotes, 'x.asset_id, x.kind_id')} AS "delegatedVotes"`,
       [account],
+      PLANNED_ONCE, // every part is a walk of an index on the account; planning was 1.0 of 1.6 ms
     );
     if (!row) throw new Error('account overview: the statement returned no row');
     return row;
@@ -108,6 +109,7 @@ export function createAccountRepository(t: Tables) {
       `SELECT ${latestBlockTimeSql(t)} AS "latestBlockTime",
               ${jsonList(attestations, 'x.type, x.attester')} AS attestations`,
       [subject],
+      PLANNED_ONCE,
     );
     return row ?? { latestBlockTime: null, attestations: [] };
   }
@@ -121,6 +123,7 @@ export function createAccountRepository(t: Tables) {
     const row = await sql.one<{ known: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM ${t.accounts} WHERE id = $1) AS known`,
       [account],
+      PLANNED_ONCE,
     );
     return row?.known === true;
   }

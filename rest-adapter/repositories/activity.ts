@@ -5,9 +5,9 @@
  * the time from the block, the raw event from its tx's events (tx_hash set) or the block's
  * events (block-level), at position event_index. Only that event leaves the database.
  */
-import { SqlParams } from '../db/params';
+import { limitLiteral, SqlParams } from '../db/params';
 import { AssetScoped, assetScopedSql, splitAssetScoped } from '../db/asset-scoped';
-import type { Sql } from '../db/sql';
+import { PLANNED_ONCE, type Sql } from '../db/sql';
 import type { Tables } from '../../src/store';
 import type { RawEvent } from '../db/raw-event';
 
@@ -51,7 +51,7 @@ export function createActivityRepository(t: Tables) {
   /** SQL of up to n entries of `feed` below `belowSeq` (newest first). */
   function pageSql(p: SqlParams, feed: string, belowSeq: bigint | null, n: number): string {
     const below = belowSeq === null ? [] : [`seq < ${p.add(belowSeq.toString())}`];
-    return entriesSql(p, feed, below, 'DESC', `LIMIT ${p.add(n)}`);
+    return entriesSql(p, feed, below, 'DESC', `LIMIT ${limitLiteral(n)}`);
   }
 
   /** Every entry of `feed` with fromSeq <= seq < toSeq, in chain order (oldest first): the live stream's read. */
@@ -64,7 +64,8 @@ export function createActivityRepository(t: Tables) {
   /** Up to n entries of `feed` below `belowSeq` (newest first). */
   async function page(sql: Sql, feed: string, belowSeq: bigint | null, n: number): Promise<ActivityRow[]> {
     const p = new SqlParams();
-    return sql.rows<ActivityRow>(`${pageSql(p, feed, belowSeq, n)} ORDER BY a.seq DESC`, p.values);
+    // the (feed, seq) index serves both the filter and the order
+    return sql.rows<ActivityRow>(`${pageSql(p, feed, belowSeq, n)} ORDER BY a.seq DESC`, p.values, PLANNED_ONCE);
   }
 
   /** The asset's feed page with the asset's status (one statement); undefined when there is no such asset. */
@@ -76,7 +77,7 @@ export function createActivityRepository(t: Tables) {
   ): Promise<AssetScoped<ActivityRow> | undefined> {
     const p = new SqlParams();
     const text = assetScopedSql(t, p, assetId, pageSql(p, assetFeed(assetId), belowSeq, n), 'r.seq DESC');
-    return splitAssetScoped(await sql.rows<ActivityRow & { asset_status: string }>(text, p.values));
+    return splitAssetScoped(await sql.rows<ActivityRow & { asset_status: string }>(text, p.values, PLANNED_ONCE));
   }
 
   return { page, assetPage, range };

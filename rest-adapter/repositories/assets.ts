@@ -1,7 +1,7 @@
 /** SQL for assets, kinds, accruals, holders, distributions, liquidation data and invariant checks. */
-import { SqlParams } from '../db/params';
+import { limitLiteral, SqlParams } from '../db/params';
 import { AssetScoped, assetScopedSql, splitAssetScoped } from '../db/asset-scoped';
-import type { Sql } from '../db/sql';
+import { PLANNED_ONCE, type Sql } from '../db/sql';
 import { jsonList } from '../db/json-list';
 import { oneWithChildren } from '../db/with-children';
 import { indexedHeightSql, metadataInt } from './status';
@@ -179,6 +179,7 @@ export function createAssetRepository(t: Tables) {
        FROM ${t.assets} WHERE id = $1`,
       [id],
       { table: t.kinds, columns: kindColumns.split(', '), parentKey: 'asset_id', orderBy: 'kind_id' },
+      PLANNED_ONCE,
     );
     if (!found) return undefined;
     const { indexed, latest_checks, ...asset } = found.parent;
@@ -192,6 +193,7 @@ export function createAssetRepository(t: Tables) {
               COALESCE((SELECT sum(c.accrued + ${PENDING_SQL('c', 'a')}) FROM ${t.claimables} c WHERE c.accrual_id = a.id), 0) AS sum_claimable
        FROM ${t.accruals} a WHERE a.asset_id = $1 ORDER BY a.kind_id, a.denom`,
       [assetId],
+      PLANNED_ONCE,
     );
   }
 
@@ -209,13 +211,14 @@ export function createAssetRepository(t: Tables) {
                  FROM ${t.kinds} k
                  CROSS JOIN LATERAL (
                    SELECT holder, units, locked, locks FROM ${t.holdings}
-                   WHERE kind_ref = k.id AND units > 0 ORDER BY units DESC, holder ASC LIMIT $2
+                   WHERE kind_ref = k.id AND units > 0 ORDER BY units DESC, holder ASC LIMIT ${limitLiteral(perKind)}
                  ) h
                  WHERE k.asset_id = a.id`,
                 'x.kind_id, x.units::numeric DESC, x.holder ASC',
               )} AS holders
        FROM ${t.assets} a WHERE a.id = $1`,
-      [assetId, perKind],
+      [assetId],
+      PLANNED_ONCE,
     );
   }
 
@@ -240,7 +243,7 @@ export function createAssetRepository(t: Tables) {
       // `units <= $u` bounds the index range; the OR picks up where the page left off
       conditions.push(`units <= ${units}`, `(units < ${units} OR (units = ${units} AND holder > ${p.add(after[1])}))`);
     }
-    const limit = p.add(n);
+    const limit = limitLiteral(n);
     return sql.one<HoldersPageRead>(
       `WITH page AS (SELECT holder, units, locked, locks FROM ${t.holdings} WHERE ${conditions.join(' AND ')} ORDER BY units DESC, holder ASC LIMIT ${limit})
        SELECT a.status,
@@ -254,6 +257,7 @@ export function createAssetRepository(t: Tables) {
               )} AS encumbrances
        FROM ${t.assets} a WHERE a.id = ${asset}`,
       p.values,
+      PLANNED_ONCE, // the (kind_ref, units) index serves both the filter and the order
     );
   }
 
@@ -268,11 +272,12 @@ export function createAssetRepository(t: Tables) {
     const conditions = [`asset_id = ${p.add(assetId)}`];
     if (belowSeq !== null) conditions.push(`seq < ${p.add(belowSeq.toString())}`);
     const page = `SELECT seq, height, tx_index, event_index, kind_id, denom, payer, amount, supply, new_index, carry_scaled, tx_hash, block_time
-       FROM ${t.distributions} WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${p.add(n)}`;
+       FROM ${t.distributions} WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${limitLiteral(n)}`;
     return splitAssetScoped(
       await sql.rows<DistributionRow & { asset_status: string }>(
         assetScopedSql(t, p, assetId, page, 'r.seq DESC'),
         p.values,
+        PLANNED_ONCE, // the (asset_id, seq) index serves both
       ),
     );
   }
@@ -290,6 +295,7 @@ export function createAssetRepository(t: Tables) {
               ${jsonList(`SELECT kind_id, denom, amount::text, units_outstanding::text FROM ${t.redemptionPools} WHERE asset_id = a.id`, 'x.kind_id, x.denom')} AS pools
        FROM ${t.assets} a WHERE a.id = $1`,
       [assetId],
+      PLANNED_ONCE,
     );
     return row && { ...row, liquidation: row.liquidation[0] };
   }

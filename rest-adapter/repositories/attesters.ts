@@ -1,5 +1,5 @@
 /** SQL for an attester's per-credential-type aggregates. */
-import type { Sql } from '../db/sql';
+import { PLANNED_ONCE, type Sql } from '../db/sql';
 import type { Tables } from '../../src/store';
 import { latestBlockTimeSql } from './status';
 
@@ -39,6 +39,7 @@ export function createAttesterRepository(t: Tables) {
        ) c ON true
        ORDER BY c.type`,
       [attester],
+      PLANNED_ONCE,
     );
     return {
       latestBlockTime: rows[0]?.latest_block_time ?? null,

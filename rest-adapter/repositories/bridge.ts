@@ -1,6 +1,6 @@
 /** SQL for bridge routes (with their latest I8 reconciliation) and transfers. */
 import { SqlParams } from '../db/params';
-import type { Sql } from '../db/sql';
+import { PLANNED_ONCE, type Sql } from '../db/sql';
 import type { Tables } from '../../src/store';
 import { latestBlockTimeSql } from './status';
 
@@ -88,7 +88,7 @@ export function createBridgeRepository(t: Tables) {
   }
 
   async function route(sql: Sql, id: string): Promise<RouteRow | undefined> {
-    return sql.one<RouteRow>(`${routeSelect} WHERE r.id = $1`, [id]);
+    return sql.one<RouteRow>(`${routeSelect} WHERE r.id = $1`, [id], PLANNED_ONCE);
   }
 
   const transferColumns = `seq, height, tx_index, event_index, tx_hash, route_id, direction, status, sender, recipient, amount, message_id, reason,

@@ -1,5 +1,5 @@
 /** SQL for delegations. */
-import type { Sql } from '../db/sql';
+import { PLANNED_ONCE, type Sql } from '../db/sql';
 import type { Tables } from '../../src/store';
 
 export interface DelegationRow {
@@ -23,7 +23,11 @@ export const DELEGATION_COLUMNS =
 
 export function createDelegationRepository(t: Tables) {
   async function get(sql: Sql, id: string): Promise<DelegationRow | undefined> {
-    return sql.one<DelegationRow>(`SELECT ${DELEGATION_COLUMNS} FROM ${t.delegations} WHERE id = $1`, [id]);
+    return sql.one<DelegationRow>(
+      `SELECT ${DELEGATION_COLUMNS} FROM ${t.delegations} WHERE id = $1`,
+      [id],
+      PLANNED_ONCE,
+    );
   }
 
   return { get };

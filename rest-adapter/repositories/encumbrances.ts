@@ -1,5 +1,5 @@
 /** SQL for encumbrances and their timelines. */
-import type { Sql } from '../db/sql';
+import { PLANNED_ONCE, type Sql } from '../db/sql';
 import { oneWithChildren } from '../db/with-children';
 import type { Tables } from '../../src/store';
 
@@ -52,6 +52,7 @@ export function createEncumbranceRepository(t: Tables) {
         parentKey: 'encumbrance_id',
         orderBy: 'seq',
       },
+      PLANNED_ONCE,
     );
   }
 

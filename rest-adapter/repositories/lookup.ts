@@ -1,5 +1,5 @@
 /** SQL behind /v1/lookup: existence checks by each identifier shape. */
-import type { Sql } from '../db/sql';
+import { PLANNED_ONCE, type Sql } from '../db/sql';
 import type { Tables } from '../../src/store';
 import { indexedHeightSql, metadataInt } from './status';
 
@@ -40,12 +40,13 @@ export function createLookupRepository(t: Tables) {
       `SELECT EXISTS (SELECT 1 FROM ${t.assets} WHERE id = $1) AS asset, x.hash, x.height
        FROM (SELECT 1) one LEFT JOIN ${t.txes} x ON x.id = $2`,
       [assetId, txHash],
+      PLANNED_ONCE,
     );
     return { asset: row?.asset === true, tx: row?.hash ? { hash: row.hash, height: row.height as number } : undefined };
   }
 
   async function txByEthHash(sql: Sql, ethHash: string): Promise<TxRef | undefined> {
-    return sql.one<TxRef>(`SELECT tx_hash AS hash, height FROM ${t.evmTxes} WHERE id = $1`, [ethHash]);
+    return sql.one<TxRef>(`SELECT tx_hash AS hash, height FROM ${t.evmTxes} WHERE id = $1`, [ethHash], PLANNED_ONCE);
   }
 
   /**
@@ -63,6 +64,7 @@ export function createLookupRepository(t: Tables) {
        ) tok ON true
        ORDER BY tok.part, tok.asset_id, tok.kind_id`,
       [address, account],
+      PLANNED_ONCE,
     );
     const tokens = rows
       .filter((r) => r.asset_id !== null)
@@ -76,6 +78,7 @@ export function createLookupRepository(t: Tables) {
               EXISTS (SELECT 1 FROM ${t.settlements} WHERE id = $1) AS settlement,
               EXISTS (SELECT 1 FROM ${t.encumbrances} WHERE id = $1) AS encumbrance`,
       [id],
+      PLANNED_ONCE,
     );
     return {
       indexedHeight: metadataInt(row?.indexed),

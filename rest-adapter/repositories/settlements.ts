@@ -1,6 +1,6 @@
 /** SQL for settlements and their timelines. */
 import { SqlParams } from '../db/params';
-import type { Sql } from '../db/sql';
+import { PLANNED_ONCE, type Sql } from '../db/sql';
 import { oneWithChildren } from '../db/with-children';
 import type { Tables } from '../../src/store';
 
@@ -73,6 +73,7 @@ export function createSettlementRepository(t: Tables) {
         parentKey: 'settlement_id',
         orderBy: 'seq',
       },
+      PLANNED_ONCE,
     );
   }
 

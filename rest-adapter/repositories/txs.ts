@@ -3,7 +3,7 @@ import { SqlParams } from '../db/params';
 import { jsonList } from '../db/json-list';
 import { BLOCK_COLUMNS, type BlockRow } from './blocks';
 import { DAILY_SERIES_DAYS, type DayCountRow, indexedHeightSql, metadataInt } from './status';
-import type { Sql } from '../db/sql';
+import { PLANNED_ONCE, type Sql } from '../db/sql';
 import type { Tables } from '../../src/store';
 import type { TxKey, TxPageRead, TxPageRequest } from '../paging/tx-pages';
 
@@ -278,7 +278,7 @@ export function createTxRepository(t: Tables) {
 
   /** The txs of these hashes with their EVM views, in no particular order (absent ones left out). */
   async function byHashes(sql: Sql, hashes: readonly string[]): Promise<TxWithEvmRow[]> {
-    return sql.rows<TxWithEvmRow>(withEvm(t.txes, 'WHERE x.id = ANY($1)'), [hashes]);
+    return sql.rows<TxWithEvmRow>(withEvm(t.txes, 'WHERE x.id = ANY($1)'), [hashes], PLANNED_ONCE);
   }
 
   /**
@@ -317,13 +317,14 @@ export function createTxRepository(t: Tables) {
   }
 
   async function byHash(sql: Sql, hash: string): Promise<TxWithEvmRow | undefined> {
-    return sql.one<TxWithEvmRow>(withEvm(t.txes, 'WHERE x.id = $1'), [hash]);
+    return sql.one<TxWithEvmRow>(withEvm(t.txes, 'WHERE x.id = $1'), [hash], PLANNED_ONCE);
   }
 
   async function byEthHash(sql: Sql, ethHash: string): Promise<TxWithEvmRow | undefined> {
     return sql.one<TxWithEvmRow>(
       withEvm(`(SELECT * FROM ${t.txes} WHERE id = (SELECT tx_hash FROM ${t.evmTxes} WHERE id = $1))`),
       [ethHash],
+      PLANNED_ONCE,
     );
   }
 
@@ -343,6 +344,7 @@ export function createTxRepository(t: Tables) {
        ${evmJoin}
        ORDER BY x.tx_index`,
       [height.toString()],
+      PLANNED_ONCE,
     );
     const first = rows[0];
     const block: (BlockRow & { events: unknown }) | undefined =

@@ -1,0 +1,153 @@
+/**
+ * How the store plans statements (rest-adapter/db/sql.ts), on the node-built store: a
+ * statement the repositories mark PLANNED_ONCE runs under a generic plan (PostgreSQL's own
+ * counters in pg_prepared_statements say so), every other one under a custom plan; a
+ * connection changes its plan_cache_mode only when the next statement needs the other one,
+ * and a rolled-back transaction (which takes its SET back with it) leaves no wrong mode.
+ */
+import { Pool, PoolClient } from 'pg';
+import { createStore, PLANNED_ONCE, type Store } from '../../../rest-adapter/db/sql';
+import { createRepositories } from '../../../rest-adapter/repositories';
+import { txPageRequest } from '../../../rest-adapter/paging/tx-pages';
+import { getIndexedStore, IndexedStore } from '../../harness/indexed-store';
+
+jest.setTimeout(120_000);
+
+const SETTING = `SELECT current_setting('plan_cache_mode') AS mode`;
+
+interface PlanCounts {
+  generic: number;
+  custom: number;
+}
+
+describe('statement planning (custom by default, generic for statements planned once)', () => {
+  let indexed: IndexedStore;
+  let pool: Pool;
+  let store: Store;
+  const sent: string[] = [];
+
+  beforeAll(async () => {
+    indexed = await getIndexedStore(1);
+    // one connection, so every read below runs on the same session; its simple-query texts (the SETs) are recorded
+    const base = new Pool({ connectionString: indexed.databaseUrl, max: 1 });
+    pool = Object.create(base) as Pool;
+    // one proxy per connection, as the pool hands out the same client each time (the store keeps per-client state)
+    const proxies = new WeakMap<PoolClient, PoolClient>();
+    pool.connect = (async () => {
+      const client: PoolClient = await base.connect();
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      const known = proxies.get(client);
+      if (known) return known;
+      const proxy = new Proxy(client, {
+        get(target, prop, receiver) {
+          if (prop === 'query') {
+            return (config: unknown, ...rest: unknown[]) => {
+              if (typeof config === 'string') sent.push(config);
+              return query(config, ...rest);
+            };
+          }
+          const v = Reflect.get(target, prop, receiver);
+          return typeof v === 'function' ? v.bind(target) : v;
+        },
+      });
+      proxies.set(client, proxy);
+      return proxy;
+    }) as Pool['connect'];
+    pool.end = () => base.end();
+    store = createStore(pool, { statementTimeoutMs: 5000 });
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    await indexed?.close();
+  });
+
+  /** The plans PostgreSQL made so far for the prepared statement of `text` on the one connection. */
+  async function plansOf(text: string): Promise<PlanCounts> {
+    const row = await store.readOne((sql) =>
+      sql.one<{ generic: string; custom: string }>(
+        `SELECT generic_plans::text AS generic, custom_plans::text AS custom FROM pg_prepared_statements WHERE statement = $1`,
+        [text],
+      ),
+    );
+    return { generic: Number(row?.generic ?? 0), custom: Number(row?.custom ?? 0) };
+  }
+
+  /** The text of the statement `read` sends, recorded from its store. */
+  async function textOf(read: (s: Store) => Promise<unknown>): Promise<string> {
+    let text = '';
+    await read({
+      read: (work) =>
+        store.read((sql) =>
+          work({
+            ...sql,
+            rows: (t, v, o) => ((text = t), sql.rows(t, v, o)),
+            one: (t, v, o) => ((text = t), sql.one(t, v, o)),
+          }),
+        ),
+      readOne: (work) =>
+        store.readOne((sql) =>
+          work({
+            ...sql,
+            rows: (t, v, o) => ((text = t), sql.rows(t, v, o)),
+            one: (t, v, o) => ((text = t), sql.one(t, v, o)),
+          }),
+        ),
+    });
+    return text;
+  }
+
+  it('a statement planned once gets a generic plan, reused; a page statement gets a custom plan each time', async () => {
+    const repos = createRepositories(indexed.schema);
+    const holder = indexed.summary.accounts['holder-0'];
+    const overview = (s: Store) => s.readOne((sql) => repos.accounts.overview(sql, holder));
+    const newestPage = (s: Store) => s.readOne((sql) => repos.txs.pageRows(sql, undefined, txPageRequest(null, 5)));
+    const overviewText = await textOf(overview);
+    const pageText = await textOf(newestPage);
+    for (let i = 0; i < 3; i++) {
+      await overview(store);
+      await newestPage(store);
+    }
+    const accountPlans = await plansOf(overviewText);
+    const pagePlans = await plansOf(pageText);
+    // the generic plan is made once and then reused: PostgreSQL counts each execution under it
+    expect(accountPlans).toEqual({ generic: 4, custom: 0 });
+    expect(pagePlans).toEqual({ generic: 0, custom: 4 });
+  });
+
+  it('a connection sets its planning only when the next statement needs the other one', async () => {
+    const mode = (options?: typeof PLANNED_ONCE) =>
+      store.readOne((sql) => sql.one<{ mode: string }>(SETTING, [], options));
+    const switches = () => sent.filter((t) => t.includes('plan_cache_mode')).length;
+    const seen: string[] = [];
+    const before = switches();
+    seen.push((await mode())!.mode);
+    const first = switches() - before; // 0 or 1: the connection may still be in the custom planning
+    seen.push((await mode())!.mode);
+    seen.push((await mode(PLANNED_ONCE))!.mode);
+    seen.push((await mode(PLANNED_ONCE))!.mode);
+    seen.push((await mode())!.mode);
+    expect(seen).toEqual([
+      'force_custom_plan',
+      'force_custom_plan',
+      'force_generic_plan',
+      'force_generic_plan',
+      'force_custom_plan',
+    ]);
+    expect(switches() - before - first).toBe(2);
+  });
+
+  it('after a rolled-back transaction that changed the planning, the next statement runs in the planning it needs', async () => {
+    await store.readOne((sql) => sql.one(SETTING)); // custom
+    await expect(
+      store.read(async (sql) => {
+        await sql.one(SETTING, [], PLANNED_ONCE); // sets generic inside the transaction
+        await sql.one('SELECT 1 / 0', [], PLANNED_ONCE); // fails: ROLLBACK takes the SET back
+      }),
+    ).rejects.toThrow(/division by zero/);
+    const after = await store.readOne((sql) => sql.one<{ mode: string }>(SETTING, [], PLANNED_ONCE));
+    expect(after?.mode).toBe('force_generic_plan');
+    const custom = await store.readOne((sql) => sql.one<{ mode: string }>(SETTING));
+    expect(custom?.mode).toBe('force_custom_plan');
+  });
+});
