@@ -157,8 +157,9 @@ export function createAssetRepository(t: Tables) {
     const p = new SqlParams();
     const where = after === null ? '' : `WHERE id > ${p.add(after)}`;
     return sql.rows<AssetRow>(
-      `SELECT ${summaryColumns} FROM ${t.assets} ${where} ORDER BY id LIMIT ${p.add(n)}`,
+      `SELECT ${summaryColumns} FROM ${t.assets} ${where} ORDER BY id LIMIT ${limitLiteral(n)}`,
       p.values,
+      PLANNED_ONCE,
     );
   }
 

@@ -1,6 +1,6 @@
 /** SQL for the block list (a block with its txs: repositories/txs.ts blockWithTxs). */
-import { SqlParams } from '../db/params';
-import type { Sql } from '../db/sql';
+import { limitLiteral, SqlParams } from '../db/params';
+import { PLANNED_ONCE, type Sql } from '../db/sql';
 import type { Tables } from '../../src/store';
 
 export interface BlockRow {
@@ -21,8 +21,9 @@ export function createBlockRepository(t: Tables) {
     const p = new SqlParams();
     const where = below === null ? '' : `WHERE height < ${p.add(below)}`;
     return sql.rows<BlockRow>(
-      `SELECT ${blockColumns} FROM ${t.blocks} ${where} ORDER BY height DESC LIMIT ${p.add(n)}`,
+      `SELECT ${blockColumns} FROM ${t.blocks} ${where} ORDER BY height DESC LIMIT ${limitLiteral(n)}`,
       p.values,
+      PLANNED_ONCE,
     );
   }
   /** The blocks with after < height <= through, oldest first. */

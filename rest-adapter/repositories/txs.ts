@@ -1,5 +1,5 @@
 /** SQL for transactions (with their events and EVM views): txs pages, a block with its txs, /v1/stats. */
-import { SqlParams } from '../db/params';
+import { limitLiteral, SqlParams } from '../db/params';
 import { jsonList } from '../db/json-list';
 import { BLOCK_COLUMNS, type BlockRow } from './blocks';
 import { DAILY_SERIES_DAYS, type DayCountRow, indexedHeightSql, metadataInt } from './status';
@@ -172,7 +172,7 @@ export function createTxRepository(t: Tables) {
     const older = request.direction === 'older';
     const dir = older ? 'DESC' : 'ASC';
     const bound = request.bound === null ? undefined : p.add(request.bound.toString());
-    const limit = p.add(request.limit);
+    const limit = limitLiteral(request.limit);
     const total =
       methodParam === undefined
         ? `(SELECT tx_count FROM ${t.chainTotals} WHERE id = 'chain')`
@@ -182,7 +182,7 @@ export function createTxRepository(t: Tables) {
         ? 'false'
         : `(SELECT 1 FROM ${t.txes} ${where(`seq ${older ? '>=' : '<='} ${bound}`)} ORDER BY ${orderBy(older ? 'ASC' : 'DESC')} LIMIT 1) IS NOT NULL`;
     const rows = `LEFT JOIN LATERAL (SELECT * FROM ${t.txes} ${where(...(bound === undefined ? [] : [`seq ${older ? '<' : '>'} ${bound}`]))}
-                          ORDER BY ${orderBy(dir)} LIMIT ${limit} + 1) x ON true
+                          ORDER BY ${orderBy(dir)} LIMIT ${limitLiteral(request.limit + 1)}) x ON true
        ${withEvmViews ? evmJoin : ''}
        ORDER BY x.seq ${dir}`;
     return { p, where, orderBy, dir, limit, total, pastBound, rows };
@@ -230,6 +230,7 @@ export function createTxRepository(t: Tables) {
                                 OFFSET CASE WHEN n.total % ${limit} = 0 THEN ${limit} ELSE n.total % ${limit} END) k ON n.total > ${limit}) m
        ${rows}`,
       p.values,
+      PLANNED_ONCE, // the (seq) or (method, seq) index serves both the filter and the order
     );
     const first = read[0];
     return {
@@ -255,6 +256,7 @@ export function createTxRepository(t: Tables) {
        FROM (SELECT ${indexedHeightSql(t)} AS indexed, ${pastBound} AS past_bound) m
        ${rows}`,
       p.values,
+      PLANNED_ONCE, // the (seq) or (method, seq) index serves both the filter and the order
     );
     return pageAt(read);
   }
@@ -272,6 +274,7 @@ export function createTxRepository(t: Tables) {
        FROM (SELECT ${indexedHeightSql(t)} AS indexed, ${pastBound} AS past_bound) m
        ${rows}`,
       p.values,
+      PLANNED_ONCE, // the (seq) or (method, seq) index serves both the filter and the order
     );
     return pageAt(read);
   }
@@ -298,10 +301,9 @@ export function createTxRepository(t: Tables) {
                       'x.day',
                     )} AS days
              FROM (SELECT 1) one LEFT JOIN ${t.chainTotals} c ON c.id = 'chain') m
-       LEFT JOIN LATERAL (SELECT * FROM ${t.txes} ORDER BY seq DESC LIMIT $1) x ON true
+       LEFT JOIN LATERAL (SELECT * FROM ${t.txes} ORDER BY seq DESC LIMIT ${limitLiteral(n)}) x ON true
        ${evmJoin}
        ORDER BY x.seq DESC`,
-      [n],
     );
     const first = rows[0];
     return {
