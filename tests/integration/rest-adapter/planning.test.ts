@@ -8,7 +8,6 @@
 import { Pool, PoolClient } from 'pg';
 import { createStore, PLANNED_ONCE, type Store } from '../../../rest-adapter/db/sql';
 import { createRepositories } from '../../../rest-adapter/repositories';
-import { txPageRequest } from '../../../rest-adapter/paging/tx-pages';
 import { getIndexedStore, IndexedStore } from '../../harness/indexed-store';
 
 jest.setTimeout(120_000);
@@ -97,22 +96,24 @@ describe('statement planning (custom by default, generic for statements planned 
     return text;
   }
 
-  it('a statement planned once gets a generic plan, reused; a page statement gets a custom plan each time', async () => {
+  it('a statement planned once gets a generic plan, reused; a filtered list gets a custom plan each time', async () => {
     const repos = createRepositories(indexed.schema);
     const holder = indexed.summary.accounts['holder-0'];
     const overview = (s: Store) => s.readOne((sql) => repos.accounts.overview(sql, holder));
-    const newestPage = (s: Store) => s.readOne((sql) => repos.txs.pageRows(sql, undefined, txPageRequest(null, 5)));
+    // filtered by status and ordered by number: two indexes, so planned for its values
+    const pendingSettlements = (s: Store) =>
+      s.readOne((sql) => repos.settlements.list(sql, { status: 'STATUS_PENDING' }, null, 5));
     const overviewText = await textOf(overview);
-    const pageText = await textOf(newestPage);
+    const settlementsText = await textOf(pendingSettlements);
     for (let i = 0; i < 3; i++) {
       await overview(store);
-      await newestPage(store);
+      await pendingSettlements(store);
     }
     const accountPlans = await plansOf(overviewText);
-    const pagePlans = await plansOf(pageText);
+    const settlementPlans = await plansOf(settlementsText);
     // the generic plan is made once and then reused: PostgreSQL counts each execution under it
     expect(accountPlans).toEqual({ generic: 4, custom: 0 });
-    expect(pagePlans).toEqual({ generic: 0, custom: 4 });
+    expect(settlementPlans).toEqual({ generic: 0, custom: 4 });
   });
 
   it('a connection sets its planning only when the next statement needs the other one', async () => {
