@@ -27,7 +27,7 @@ function serve(bytes: number, port: number): void {
 }
 
 /** A floor server answering `bytes`-byte bodies at `url` + `FLOOR_PATH`, in its own process, until stop(). */
-export async function startHttpFloor(bytes: number): Promise<{ url: string; stop(): void }> {
+export async function startHttpFloor(bytes: number): Promise<{ url: string; pid: number; stop(): void }> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
@@ -43,7 +43,7 @@ export async function startHttpFloor(bytes: number): Promise<{ url: string; stop
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, stop: () => child.kill('SIGTERM') };
+  return { url, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 
 /** Drives a floor server answering `bytes`-byte bodies with `clients` closed-loop clients. */

@@ -54,13 +54,16 @@ export function registerTxRoutes(ctx: RouteContext): void {
     const keys = await ctx.store.readOne((sql) => txs.pageKeys(sql, method, request));
     const figures = figuresByHeight.peek(keys.indexedHeight, figuresKey);
     if (!figures) return undefined;
+    // only the first `limit` rows are shown (paging/tx-pages.ts); the one after them only says
+    // that a further page exists, so it needs no rendering and no read by hash
+    const shown = keys.rows.slice(0, request.limit);
     // pinned now: another request may evict an entry while this one reads the others
     const kept = new Map<string, ApiTx>();
-    for (const k of keys.rows) {
+    for (const k of shown) {
       const tx = ctx.keptTx(k.hash, stampOf(k));
       if (tx) kept.set(k.hash, tx);
     }
-    const missing = keys.rows.filter((k) => !kept.has(k.hash));
+    const missing = shown.filter((k) => !kept.has(k.hash));
     const hashes = missing.map((k) => k.hash);
     const read = hashes.length ? await ctx.store.readOne((sql) => txs.byHashes(sql, hashes)) : [];
     const rows = new Map(read.map((r) => [r.hash, r]));
