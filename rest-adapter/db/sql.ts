@@ -143,8 +143,9 @@ function sessionStatement(statementTimeoutMs: number): string {
   // A bound on runaway statements, and the text form the timestamp formatter expects
   // whatever the server's DateStyle default is. Session-wide (once per connection) so a
   // single statement needs no transaction to carry them. Statements are prepared once
-  // per connection (statementName); how each is planned is set per statement (Planning).
-  return `SET statement_timeout = ${timeout}; SET datestyle = 'ISO, YMD'`;
+  // per connection (statementName); each connection starts planning them for their values, and
+  // changes that only for a statement planned once (Planning).
+  return `SET statement_timeout = ${timeout}; SET datestyle = 'ISO, YMD'; ${PLAN_CACHE_MODE.custom}`;
 }
 
 const BEGIN = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
@@ -168,6 +169,7 @@ export function createStore(pool: Pool, options: StoreOptions): Store {
       if (!configured.has(client)) {
         await client.query(session);
         configured.add(client);
+        planningOf.set(client, 'custom');
       }
       return await run(client, sql);
     } catch (e) {
