@@ -6,7 +6,7 @@
  * and a rolled-back transaction (which takes its SET back with it) leaves no wrong mode.
  */
 import { Pool, PoolClient } from 'pg';
-import { createStore, PLANNED_ONCE, type Store } from '../../../rest-adapter/db/sql';
+import { createStore, PLANNED_ONCE, type Sql, type Store } from '../../../rest-adapter/db/sql';
 import { createRepositories } from '../../../rest-adapter/repositories';
 import { txPageRequest } from '../../../rest-adapter/paging/tx-pages';
 import { getIndexedStore, IndexedStore } from '../../harness/indexed-store';
@@ -73,26 +73,16 @@ describe('statement planning (custom by default, generic for statements planned 
     return { generic: Number(row?.generic ?? 0), custom: Number(row?.custom ?? 0) };
   }
 
-  /** The text of the statement `read` sends, recorded from its store. */
+  /** The text of the statement `read` sends (it runs once, through a store that notes it). */
   async function textOf(read: (s: Store) => Promise<unknown>): Promise<string> {
     let text = '';
+    const noting = (sql: Sql): Sql => ({
+      rows: (t, v, o) => ((text = t), sql.rows(t, v, o)),
+      one: (t, v, o) => ((text = t), sql.one(t, v, o)),
+    });
     await read({
-      read: (work) =>
-        store.read((sql) =>
-          work({
-            ...sql,
-            rows: (t, v, o) => ((text = t), sql.rows(t, v, o)),
-            one: (t, v, o) => ((text = t), sql.one(t, v, o)),
-          }),
-        ),
-      readOne: (work) =>
-        store.readOne((sql) =>
-          work({
-            ...sql,
-            rows: (t, v, o) => ((text = t), sql.rows(t, v, o)),
-            one: (t, v, o) => ((text = t), sql.one(t, v, o)),
-          }),
-        ),
+      read: (work) => store.read((sql) => work(noting(sql))),
+      readOne: (work) => store.readOne((sql) => work(noting(sql))),
     });
     return text;
   }
