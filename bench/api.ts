@@ -57,7 +57,7 @@ import {
   MIN_FLOOR_RATIO,
   MIN_REST_OVER_POSTGRAPHILE,
 } from './lib/api-targets';
-import { buildBaseStore, copyDatabase, scaleStore, SCHEMA } from './store';
+import { buildBaseStore, copyDatabase, prewarmStore, scaleStore, SCHEMA } from './store';
 
 const TARGET_P99_MS = 20;
 const DEFAULT_RESPONSE_CACHE_MB = 64;
@@ -181,28 +181,6 @@ function log(line: string): void {
 
 function formatRow(cells: (string | number)[], widths: number[]): string {
   return cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
-}
-
-/** Loads every table and index of the store into shared_buffers; returns the megabytes read. */
-async function prewarm(databaseUrl: string): Promise<number> {
-  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
-  pool.on('error', () => undefined);
-  try {
-    await pool.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
-    const { rows } = await pool.query<{ mb: string }>(
-      `SELECT coalesce(sum(pg_prewarm(rel)), 0) * current_setting('block_size')::int / 1048576 AS mb FROM (
-         SELECT c.oid AS rel FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-         WHERE n.nspname = $1 AND c.relkind IN ('r', 'i')
-         UNION ALL
-         SELECT c.reltoastrelid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-         WHERE n.nspname = $1 AND c.relkind = 'r' AND c.reltoastrelid <> 0
-       ) relations`,
-      [SCHEMA],
-    );
-    return Math.round(Number(rows[0].mb));
-  } finally {
-    await pool.end();
-  }
 }
 
 const FLOOR_BYTES = { small: 300, large: 75_000 } as const;
@@ -451,7 +429,7 @@ async function benchSize(
     log(
       `statements per request (BEGIN and COMMIT not counted): ${[...report.perEndpoint].map(([name, n]) => `${name} ${n}`).join(', ')}`,
     );
-    if (!o.cold) log(`pg_prewarm: ${await prewarm(db.url)} MB of tables and indexes loaded into shared_buffers`);
+    if (!o.cold) log(`pg_prewarm: ${await prewarmStore(db.url)} MB of tables and indexes loaded into shared_buffers`);
     const servers = await startServers(db.url, o);
     try {
       const figures: EndpointFigures[] = [];

@@ -28,6 +28,7 @@ import {
   createDatabase,
   parseDatabaseUrl,
   subqlDbEnv,
+  startPostgres,
   TestDatabase,
   uniqueName,
 } from '../tests/harness/postgres';
@@ -268,5 +269,52 @@ export async function scaleStore(
     return { txs };
   } finally {
     await pool.end();
+  }
+}
+
+/** Loads the schema's tables, indexes and TOAST tables into shared_buffers; the MB loaded. */
+export async function prewarmStore(databaseUrl: string): Promise<number> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+  pool.on('error', () => undefined);
+  try {
+    await pool.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
+    const { rows } = await pool.query<{ mb: string }>(
+      `SELECT coalesce(sum(pg_prewarm(rel)), 0) * current_setting('block_size')::int / 1048576 AS mb FROM (
+         SELECT c.oid AS rel FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = $1 AND c.relkind IN ('r', 'i')
+         UNION ALL
+         SELECT c.reltoastrelid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = $1 AND c.relkind = 'r' AND c.reltoastrelid <> 0
+       ) relations`,
+      [SCHEMA],
+    );
+    return Math.round(Number(rows[0].mb));
+  } finally {
+    await pool.end();
+  }
+}
+
+/**
+ * bench:api's store at about `txs` txs on an embedded server of its own (shared_buffers 1 GB),
+ * prewarmed: for the scripts that measure one part of a cold answer (scripts/statement-bound.ts,
+ * scripts/cpu-per-request.ts). stop() drops it and stops the server.
+ */
+export async function prewarmedBenchStore(txs: number): Promise<{ url: string; stop(): Promise<void> }> {
+  const pg = await startPostgres({ settings: { shared_buffers: '1024MB', work_mem: '16MB', max_connections: 200 } });
+  try {
+    const base = await buildBaseStore(pg.url, { seed: 'bench-api', blocks: 300, txsPerBlock: 10 }, () => undefined);
+    const db = await copyDatabase(pg.url, base.db.name);
+    await scaleStore(db.url, Math.ceil(txs / base.txs), Math.ceil(txs / 10), () => undefined);
+    await prewarmStore(db.url);
+    return {
+      url: db.url,
+      stop: async () => {
+        await db.drop();
+        await pg.stop();
+      },
+    };
+  } catch (e) {
+    await pg.stop();
+    throw e;
   }
 }

@@ -22,8 +22,7 @@ import { startApiServer } from '../bench/lib/api-server';
 import { LARGE_ANSWER_BYTES } from '../bench/lib/api-targets';
 import { cpuSeconds } from '../bench/lib/processes';
 import { runLoad } from '../bench/load';
-import { buildBaseStore, copyDatabase, scaleStore, SCHEMA } from '../bench/store';
-import { startPostgres } from '../tests/harness/postgres';
+import { prewarmedBenchStore, SCHEMA } from '../bench/store';
 
 const CLIENTS = 20;
 const LOAD = { clients: CLIENTS, durationMs: 4000, warmupMs: 1000 };
@@ -97,19 +96,10 @@ async function main(): Promise<void> {
   };
   const txs = Number(arg('--txs') ?? 100_000);
   const only = arg('--only') ? new RegExp(arg('--only')!) : /^(tx by hash|asset|account \(busy\)|txs \(first page\))$/;
-  const pg = await startPostgres({ settings: { shared_buffers: '1024MB', work_mem: '16MB', max_connections: 200 } });
-  const base = await buildBaseStore(pg.url, { seed: 'bench-api', blocks: 300, txsPerBlock: 10 }, () => undefined);
-  const db = await copyDatabase(pg.url, base.db.name);
+  const db = await prewarmedBenchStore(txs);
   try {
-    await scaleStore(db.url, Math.ceil(txs / base.txs), Math.ceil(txs / 10), () => undefined);
     const pool = new Pool({ connectionString: db.url, max: 2 });
     pool.on('error', () => undefined);
-    await pool.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
-    await pool.query(
-      `SELECT pg_prewarm(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-       WHERE n.nspname = $1 AND c.relkind IN ('r', 'i')`,
-      [SCHEMA],
-    );
     const dataDir = (await pool.query<{ data_directory: string }>('SHOW data_directory')).rows[0].data_directory;
     const postmaster = Number(fs.readFileSync(`${dataDir}/postmaster.pid`, 'utf8').split('\n')[0]);
     const sample = await sampleStore(pool);
@@ -137,8 +127,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await db.drop();
-    await pg.stop();
+    await db.stop();
   }
 }
 

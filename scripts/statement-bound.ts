@@ -20,11 +20,10 @@ import path from 'path';
 import { Pool, type PoolClient } from 'pg';
 import postgres from 'postgres';
 import { measureHttpFloor } from '../bench/http-floor';
-import { buildBaseStore, copyDatabase, scaleStore, SCHEMA } from '../bench/store';
+import { prewarmedBenchStore, SCHEMA } from '../bench/store';
 import type { Planning, Sql, StatementOptions } from '../rest-adapter/db/sql';
 import { txPageRequest } from '../rest-adapter/paging/tx-pages';
 import { createRepositories } from '../rest-adapter/repositories';
-import { startPostgres } from '../tests/harness/postgres';
 
 const CLIENTS = 20;
 /** each statement runs in the planning the API gives it (rest-adapter/db/sql.ts PLANNED_ONCE) */
@@ -58,25 +57,32 @@ async function recorded(
   return seen;
 }
 
-/** Statements per second from every client running `text` back to back for RUN_MS. */
-async function nodePostgresRate(clients: PoolClient[], s: Statement): Promise<number> {
-  for (const c of clients) await c.query(`SET plan_cache_mode = ${PLAN_CACHE_MODE[s.planning]}`);
+/**
+ * Statements per second while every runner runs its statement back to back for RUN_MS, after a
+ * half-second warm-up (the statement prepared on every connection).
+ */
+async function backToBack(runners: (() => Promise<unknown>)[]): Promise<number> {
   let done = 0;
   let stop = false;
-  const loop = async (client: PoolClient) => {
+  const loops = runners.map(async (run) => {
     while (!stop) {
-      await client.query({ name: `bound_${s.name}`, text: s.text, values: s.values });
+      await run();
       done++;
     }
-  };
-  const loops = clients.map(loop);
-  await new Promise((r) => setTimeout(r, 500)); // warm-up: prepared on every connection
+  });
+  await new Promise((r) => setTimeout(r, 500));
   done = 0;
   const started = Date.now();
   await new Promise((r) => setTimeout(r, RUN_MS));
   stop = true;
   await Promise.all(loops);
   return (done * 1000) / (Date.now() - started);
+}
+
+/** The statement through node-postgres on every client, as rest-adapter/db/sql.ts runs it. */
+async function nodePostgresRate(clients: PoolClient[], s: Statement): Promise<number> {
+  for (const c of clients) await c.query(`SET plan_cache_mode = ${PLAN_CACHE_MODE[s.planning]}`);
+  return backToBack(clients.map((c) => () => c.query({ name: `bound_${s.name}`, text: s.text, values: s.values })));
 }
 
 /** The same through postgres.js (prepared, timestamps kept as text as the API keeps them): is the driver the bound? */
@@ -88,23 +94,10 @@ async function postgresJsRate(url: string, s: Statement): Promise<number> {
     types: { asText },
     connection: { plan_cache_mode: PLAN_CACHE_MODE[s.planning] },
   });
-  let done = 0;
-  let stop = false;
-  const loop = async () => {
-    while (!stop) {
-      await sql.unsafe(s.text, s.values as never[], { prepare: true });
-      done++;
-    }
-  };
   try {
-    const loops = Array.from({ length: CLIENTS }, loop);
-    await new Promise((r) => setTimeout(r, 500));
-    done = 0;
-    const started = Date.now();
-    await new Promise((r) => setTimeout(r, RUN_MS));
-    stop = true;
-    await Promise.all(loops);
-    return (done * 1000) / (Date.now() - started);
+    return await backToBack(
+      Array.from({ length: CLIENTS }, () => () => sql.unsafe(s.text, s.values as never[], { prepare: true })),
+    );
   } finally {
     await sql.end();
   }
@@ -133,18 +126,9 @@ function pgbenchRate(url: string, s: Statement): number {
 async function main(): Promise<void> {
   const txsAt = process.argv.indexOf('--txs');
   const txs = txsAt > 0 ? Number(process.argv[txsAt + 1]) : 100_000;
-  const pg = await startPostgres({ settings: { shared_buffers: '1024MB', work_mem: '16MB', max_connections: 200 } });
-  const base = await buildBaseStore(pg.url, { seed: 'bench-api', blocks: 300, txsPerBlock: 10 }, () => undefined);
-  const db = await copyDatabase(pg.url, base.db.name);
-  await scaleStore(db.url, Math.ceil(txs / base.txs), Math.ceil(txs / 10), () => undefined);
+  const db = await prewarmedBenchStore(txs);
   const pool = new Pool({ connectionString: db.url, max: CLIENTS });
   pool.on('error', () => undefined);
-  await pool.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
-  await pool.query(
-    `SELECT pg_prewarm(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = $1 AND c.relkind IN ('r', 'i')`,
-    [SCHEMA],
-  );
   const repos = createRepositories(SCHEMA);
   const newest = txPageRequest(null, 20);
   const hash = (await pool.query(`SELECT hash FROM "${SCHEMA}".txes ORDER BY seq DESC LIMIT 1 OFFSET 5000`)).rows[0]
@@ -188,8 +172,7 @@ async function main(): Promise<void> {
   } finally {
     for (const c of clients) c.release();
     await pool.end();
-    await db.drop();
-    await pg.stop();
+    await db.stop();
   }
 }
 
