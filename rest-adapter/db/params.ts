@@ -1,3 +1,6 @@
+import { DEFAULT_PAGE_LIMIT, DEFAULT_STATS_LIMIT, MAX_LIMIT } from '../http/params';
+import { PLANNED_ONCE, type StatementOptions } from './sql';
+
 /** Builds positional parameters while writing SQL: `$${bind(p, value)}`-style placeholders. */
 export class SqlParams {
   readonly values: unknown[] = [];
@@ -10,13 +13,37 @@ export class SqlParams {
 }
 
 /**
- * A page size written into the statement's text rather than bound. A statement planned once
- * (PLANNED_ONCE) is planned without its parameters' values, and PostgreSQL plans an unknown
- * `LIMIT $n` as a tenth of the rows, which can turn a short index walk into a scan and sort;
- * a literal keeps the size in the plan. At most a few hundred texts per statement (limits
- * are validated by the route).
+ * A page size written into the statement's text rather than bound: for a size the server
+ * fixes (not one a client picks, see `pageSize`). A statement planned once (PLANNED_ONCE) is
+ * planned without its parameters' values, and PostgreSQL plans an unknown `LIMIT $n` as a
+ * tenth of the rows, which can turn a short index walk into a scan and sort; a literal keeps
+ * the size in the plan.
  */
 export function limitLiteral(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`limitLiteral: not a page size: ${n}`);
   return String(n);
+}
+
+/**
+ * The page sizes a list statement is planned once with: the defaults, 10, 50 and the maximum
+ * (http/params.ts). A cached generic plan of a txs page holds about 0.2 MB of the database
+ * server's memory per connection, and every size written into a statement's text is another
+ * statement: with the 100 sizes a client may ask for, one client could make each connection
+ * hold hundreds of MB. Other sizes are bound and planned for their values.
+ */
+const PLANNED_PAGE_SIZES: ReadonlySet<number> = new Set([DEFAULT_STATS_LIMIT, 10, DEFAULT_PAGE_LIMIT, 50, MAX_LIMIT]);
+
+/** A list statement's page size: its LIMIT text, and how the statement may be planned with it. */
+export interface PageSize {
+  /** the size written in (a planned size) or its placeholder */
+  limit: string;
+  /** PLANNED_ONCE for a planned size; undefined (planned for its values) otherwise */
+  planning: StatementOptions | undefined;
+}
+
+/** The page size `n` (a client's, validated) of a statement whose plan cannot otherwise depend on its values. */
+export function pageSize(p: SqlParams, n: number): PageSize {
+  return PLANNED_PAGE_SIZES.has(n)
+    ? { limit: limitLiteral(n), planning: PLANNED_ONCE }
+    : { limit: p.add(n), planning: undefined };
 }

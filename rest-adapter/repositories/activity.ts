@@ -5,9 +5,9 @@
  * the time from the block, the raw event from its tx's events (tx_hash set) or the block's
  * events (block-level), at position event_index. Only that event leaves the database.
  */
-import { limitLiteral, SqlParams } from '../db/params';
+import { pageSize, SqlParams } from '../db/params';
 import { AssetScoped, assetScopedSql, splitAssetScoped } from '../db/asset-scoped';
-import { PLANNED_ONCE, type Sql } from '../db/sql';
+import type { Sql } from '../db/sql';
 import type { Tables } from '../../src/store';
 import type { RawEvent } from '../db/raw-event';
 
@@ -48,10 +48,14 @@ export function createActivityRepository(t: Tables) {
        LEFT JOIN ${t.txes} t ON t.id = a.tx_hash`;
   }
 
-  /** SQL of up to n entries of `feed` below `belowSeq` (newest first). */
-  function pageSql(p: SqlParams, feed: string, belowSeq: bigint | null, n: number): string {
+  /**
+   * SQL of up to n entries of `feed` below `belowSeq` (newest first), and how to plan it: the
+   * (feed, seq) index serves both the filter and the order, so planned once at a planned size.
+   */
+  function pageSql(p: SqlParams, feed: string, belowSeq: bigint | null, n: number) {
     const below = belowSeq === null ? [] : [`seq < ${p.add(belowSeq.toString())}`];
-    return entriesSql(p, feed, below, 'DESC', `LIMIT ${limitLiteral(n)}`);
+    const { limit, planning } = pageSize(p, n);
+    return { text: entriesSql(p, feed, below, 'DESC', `LIMIT ${limit}`), planning };
   }
 
   /** Every entry of `feed` with fromSeq <= seq < toSeq, in chain order (oldest first): the live stream's read. */
@@ -64,8 +68,8 @@ export function createActivityRepository(t: Tables) {
   /** Up to n entries of `feed` below `belowSeq` (newest first). */
   async function page(sql: Sql, feed: string, belowSeq: bigint | null, n: number): Promise<ActivityRow[]> {
     const p = new SqlParams();
-    // the (feed, seq) index serves both the filter and the order
-    return sql.rows<ActivityRow>(`${pageSql(p, feed, belowSeq, n)} ORDER BY a.seq DESC`, p.values, PLANNED_ONCE);
+    const { text, planning } = pageSql(p, feed, belowSeq, n);
+    return sql.rows<ActivityRow>(`${text} ORDER BY a.seq DESC`, p.values, planning);
   }
 
   /** The asset's feed page with the asset's status (one statement); undefined when there is no such asset. */
@@ -76,8 +80,9 @@ export function createActivityRepository(t: Tables) {
     n: number,
   ): Promise<AssetScoped<ActivityRow> | undefined> {
     const p = new SqlParams();
-    const text = assetScopedSql(t, p, assetId, pageSql(p, assetFeed(assetId), belowSeq, n), 'r.seq DESC');
-    return splitAssetScoped(await sql.rows<ActivityRow & { asset_status: string }>(text, p.values, PLANNED_ONCE));
+    const page = pageSql(p, assetFeed(assetId), belowSeq, n);
+    const text = assetScopedSql(t, p, assetId, page.text, 'r.seq DESC');
+    return splitAssetScoped(await sql.rows<ActivityRow & { asset_status: string }>(text, p.values, page.planning));
   }
 
   return { page, assetPage, range };

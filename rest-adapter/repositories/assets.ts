@@ -1,5 +1,5 @@
 /** SQL for assets, kinds, accruals, holders, distributions, liquidation data and invariant checks. */
-import { limitLiteral, SqlParams } from '../db/params';
+import { limitLiteral, pageSize, SqlParams } from '../db/params';
 import { AssetScoped, assetScopedSql, splitAssetScoped } from '../db/asset-scoped';
 import { PLANNED_ONCE, type Sql } from '../db/sql';
 import { jsonList } from '../db/json-list';
@@ -156,10 +156,11 @@ export function createAssetRepository(t: Tables) {
   async function list(sql: Sql, after: string | null, n: number): Promise<AssetRow[]> {
     const p = new SqlParams();
     const where = after === null ? '' : `WHERE id > ${p.add(after)}`;
+    const { limit, planning } = pageSize(p, n);
     return sql.rows<AssetRow>(
-      `SELECT ${summaryColumns} FROM ${t.assets} ${where} ORDER BY id LIMIT ${limitLiteral(n)}`,
+      `SELECT ${summaryColumns} FROM ${t.assets} ${where} ORDER BY id LIMIT ${limit}`,
       p.values,
-      PLANNED_ONCE,
+      planning,
     );
   }
 
@@ -244,7 +245,7 @@ export function createAssetRepository(t: Tables) {
       // `units <= $u` bounds the index range; the OR picks up where the page left off
       conditions.push(`units <= ${units}`, `(units < ${units} OR (units = ${units} AND holder > ${p.add(after[1])}))`);
     }
-    const limit = limitLiteral(n);
+    const { limit, planning } = pageSize(p, n);
     return sql.one<HoldersPageRead>(
       `WITH page AS (SELECT holder, units, locked, locks FROM ${t.holdings} WHERE ${conditions.join(' AND ')} ORDER BY units DESC, holder ASC LIMIT ${limit})
        SELECT a.status,
@@ -258,7 +259,7 @@ export function createAssetRepository(t: Tables) {
               )} AS encumbrances
        FROM ${t.assets} a WHERE a.id = ${asset}`,
       p.values,
-      PLANNED_ONCE, // the (kind_ref, units) index serves both the filter and the order
+      planning, // the (kind_ref, units) index serves both the filter and the order
     );
   }
 
@@ -272,13 +273,14 @@ export function createAssetRepository(t: Tables) {
     const p = new SqlParams();
     const conditions = [`asset_id = ${p.add(assetId)}`];
     if (belowSeq !== null) conditions.push(`seq < ${p.add(belowSeq.toString())}`);
+    const { limit, planning } = pageSize(p, n);
     const page = `SELECT seq, height, tx_index, event_index, kind_id, denom, payer, amount, supply, new_index, carry_scaled, tx_hash, block_time
-       FROM ${t.distributions} WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${limitLiteral(n)}`;
+       FROM ${t.distributions} WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${limit}`;
     return splitAssetScoped(
       await sql.rows<DistributionRow & { asset_status: string }>(
         assetScopedSql(t, p, assetId, page, 'r.seq DESC'),
         p.values,
-        PLANNED_ONCE, // the (asset_id, seq) index serves both
+        planning, // the (asset_id, seq) index serves both
       ),
     );
   }

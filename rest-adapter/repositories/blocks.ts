@@ -1,6 +1,6 @@
 /** SQL for the block list (a block with its txs: repositories/txs.ts blockWithTxs). */
-import { limitLiteral, SqlParams } from '../db/params';
-import { PLANNED_ONCE, type Sql } from '../db/sql';
+import { pageSize, SqlParams } from '../db/params';
+import type { Sql } from '../db/sql';
 import type { Tables } from '../../src/store';
 
 export interface BlockRow {
@@ -20,10 +20,11 @@ export function createBlockRepository(t: Tables) {
   async function blocksBelow(sql: Sql, below: number | null, n: number): Promise<BlockRow[]> {
     const p = new SqlParams();
     const where = below === null ? '' : `WHERE height < ${p.add(below)}`;
+    const { limit, planning } = pageSize(p, n);
     return sql.rows<BlockRow>(
-      `SELECT ${blockColumns} FROM ${t.blocks} ${where} ORDER BY height DESC LIMIT ${limitLiteral(n)}`,
+      `SELECT ${blockColumns} FROM ${t.blocks} ${where} ORDER BY height DESC LIMIT ${limit}`,
       p.values,
-      PLANNED_ONCE,
+      planning,
     );
   }
   /** The blocks with after < height <= through, oldest first. */

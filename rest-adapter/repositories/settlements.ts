@@ -1,5 +1,5 @@
 /** SQL for settlements and their timelines. */
-import { limitLiteral, SqlParams } from '../db/params';
+import { pageSize, SqlParams } from '../db/params';
 import { PLANNED_ONCE, type Sql } from '../db/sql';
 import { oneWithChildren } from '../db/with-children';
 import type { Tables } from '../../src/store';
@@ -46,18 +46,19 @@ export function createSettlementRepository(t: Tables) {
     const conditions: string[] = [];
     if (filter.status !== undefined) conditions.push(`status = ${p.add(filter.status)}`);
     if (belowId !== null) conditions.push(`number < ${p.add(belowId.toString())}`);
-    const limit = limitLiteral(n);
+    const { limit, planning } = pageSize(p, n);
     const select = (extra: string[]) => {
       const all = [...extra, ...conditions];
       const where = all.length ? `WHERE ${all.join(' AND ')}` : '';
       return `SELECT ${SETTLEMENT_COLUMNS}, number FROM ${t.settlements} ${where} ORDER BY number DESC LIMIT ${limit}`;
     };
-    // all settlements walk the number index whatever the cursor: planned once. A status or a
+    // all settlements walk the number index whatever the cursor: planned once (at a planned
+    // size). A status or a
     // party is served by another index than the order (SubQuery orders a composite index's
     // fields alphabetically, so neither (status, number) nor (proposer, number) can exist):
     // planned for its values, which know how rare the status or how busy the party is
     if (filter.party === undefined) {
-      return sql.rows<SettlementRow>(select([]), p.values, filter.status === undefined ? PLANNED_ONCE : undefined);
+      return sql.rows<SettlementRow>(select([]), p.values, filter.status === undefined ? planning : undefined);
     }
     const party = p.add(filter.party);
     const union = `(${select([`proposer = ${party}`])}) UNION ALL (${select([`counterparty = ${party}`, `proposer <> ${party}`])})`;

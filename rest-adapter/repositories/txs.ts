@@ -1,5 +1,5 @@
 /** SQL for transactions (with their events and EVM views): txs pages, a block with its txs, /v1/stats. */
-import { limitLiteral, SqlParams } from '../db/params';
+import { pageSize, SqlParams } from '../db/params';
 import { jsonList } from '../db/json-list';
 import { BLOCK_COLUMNS, type BlockRow } from './blocks';
 import { DAILY_SERIES_DAYS, type DayCountRow, indexedHeightSql, metadataInt } from './status';
@@ -159,15 +159,6 @@ export function createTxRepository(t: Tables) {
      ${evmJoin}
      ${rest}`;
 
-  /**
-   * All txs walk the seq index whatever the cursor: planned once. A method's page is planned for
-   * its method: both the (method, seq) and the (seq) index give its order, and a plan made
-   * without knowing the method weighs them by the average method's share; with few methods the
-   * seq walk (its heap in seq order) looks cheaper, and for a rare method it reads most of the
-   * table (bench/explain.ts showed this for the bridge transfers of a route).
-   */
-  const planningOf = (method: string | undefined) => (method === undefined ? PLANNED_ONCE : undefined);
-
   /** The SQL pieces of a /v1/txs page read (the list of one method or of all txs). */
   function pageSql(method: string | undefined, request: TxPageRequest, withEvmViews = true) {
     const p = new SqlParams();
@@ -181,7 +172,7 @@ export function createTxRepository(t: Tables) {
     const older = request.direction === 'older';
     const dir = older ? 'DESC' : 'ASC';
     const bound = request.bound === null ? undefined : p.add(request.bound.toString());
-    const limit = limitLiteral(request.limit);
+    const { limit, planning: sizePlanning } = pageSize(p, request.limit);
     const total =
       methodParam === undefined
         ? `(SELECT tx_count FROM ${t.chainTotals} WHERE id = 'chain')`
@@ -191,10 +182,16 @@ export function createTxRepository(t: Tables) {
         ? 'false'
         : `(SELECT 1 FROM ${t.txes} ${where(`seq ${older ? '>=' : '<='} ${bound}`)} ORDER BY ${orderBy(older ? 'ASC' : 'DESC')} LIMIT 1) IS NOT NULL`;
     const rows = `LEFT JOIN LATERAL (SELECT * FROM ${t.txes} ${where(...(bound === undefined ? [] : [`seq ${older ? '<' : '>'} ${bound}`]))}
-                          ORDER BY ${orderBy(dir)} LIMIT ${limitLiteral(request.limit + 1)}) x ON true
+                          ORDER BY ${orderBy(dir)} LIMIT ${limit} + 1) x ON true
        ${withEvmViews ? evmJoin : ''}
        ORDER BY x.seq ${dir}`;
-    return { p, where, orderBy, dir, limit, total, pastBound, rows };
+    // all txs walk the seq index whatever the cursor: planned once (at a planned page size).
+    // A method's page is planned for its method: both the (method, seq) and the (seq) index give
+    // its order, and a plan made without knowing the method weighs them by the average method's
+    // share; with few methods the seq walk (its heap in seq order) looks cheaper, and for a rare
+    // method it reads most of the table (bench/explain.ts showed this for a route's transfers)
+    const planning = methodParam === undefined ? sizePlanning : undefined;
+    return { p, where, orderBy, dir, limit, total, pastBound, rows, planning };
   }
 
   /** A page read from its statement's rows (null columns on an empty page), each with the snapshot's figures. */
@@ -225,7 +222,7 @@ export function createTxRepository(t: Tables) {
     method: string | undefined,
     request: TxPageRequest,
   ): Promise<TxPageAt<KeyedTxRow> & TxPageFigures> {
-    const { p, where, orderBy, dir, limit, total, pastBound, rows } = pageSql(method, request);
+    const { p, where, orderBy, dir, limit, total, pastBound, rows, planning } = pageSql(method, request);
     const read = await sql.rows<PageRow>(
       `SELECT m.indexed, m.total, m.past_bound, m.last_height, m.last_tx_index,
               ${onFirstRow('m.methods', `x.seq ${dir}`)} AS methods,
@@ -239,7 +236,7 @@ export function createTxRepository(t: Tables) {
                                 OFFSET CASE WHEN n.total % ${limit} = 0 THEN ${limit} ELSE n.total % ${limit} END) k ON n.total > ${limit}) m
        ${rows}`,
       p.values,
-      planningOf(method),
+      planning,
     );
     const first = read[0];
     return {
@@ -259,13 +256,13 @@ export function createTxRepository(t: Tables) {
    * height's figures are kept and whose txs are likely not in the render cache.
    */
   async function pageRows(sql: Sql, method: string | undefined, request: TxPageRequest): Promise<TxPageAt<KeyedTxRow>> {
-    const { p, pastBound, rows } = pageSql(method, request);
+    const { p, pastBound, rows, planning } = pageSql(method, request);
     const read = await sql.rows<PageRow>(
       `SELECT m.indexed, m.past_bound, ${txSelect}, x.tx_index AS "txIndex", ${evmSelect}
        FROM (SELECT ${indexedHeightSql(t)} AS indexed, ${pastBound} AS past_bound) m
        ${rows}`,
       p.values,
-      planningOf(method),
+      planning,
     );
     return pageAt(read);
   }
@@ -277,13 +274,13 @@ export function createTxRepository(t: Tables) {
    * txs the render cache may hold; `byHashes` reads the others (routes/txs.ts).
    */
   async function pageKeys(sql: Sql, method: string | undefined, request: TxPageRequest): Promise<TxPageAt<TxStampRow>> {
-    const { p, pastBound, rows } = pageSql(method, request, false);
+    const { p, pastBound, rows, planning } = pageSql(method, request, false);
     const read = await sql.rows<TxStampRow & { indexed: unknown; past_bound: boolean }>(
       `SELECT m.indexed, m.past_bound, x.hash, x.height, x.tx_index, x.block_time, x.tx_index AS "txIndex"
        FROM (SELECT ${indexedHeightSql(t)} AS indexed, ${pastBound} AS past_bound) m
        ${rows}`,
       p.values,
-      planningOf(method),
+      planning,
     );
     return pageAt(read);
   }
@@ -299,6 +296,8 @@ export function createTxRepository(t: Tables) {
    * and the n newest txs (newest first) with their EVM views.
    */
   async function stats(sql: Sql, n: number): Promise<StatsRead> {
+    const p = new SqlParams();
+    const { limit, planning } = pageSize(p, n);
     const rows = await sql.rows<StatsRow>(
       `SELECT m.indexed, m.tx_count, m.latest_block_time,
               ${onFirstRow('m.days', 'x.seq DESC')} AS days,
@@ -310,9 +309,11 @@ export function createTxRepository(t: Tables) {
                       'x.day',
                     )} AS days
              FROM (SELECT 1) one LEFT JOIN ${t.chainTotals} c ON c.id = 'chain') m
-       LEFT JOIN LATERAL (SELECT * FROM ${t.txes} ORDER BY seq DESC LIMIT ${limitLiteral(n)}) x ON true
+       LEFT JOIN LATERAL (SELECT * FROM ${t.txes} ORDER BY seq DESC LIMIT ${limit}) x ON true
        ${evmJoin}
        ORDER BY x.seq DESC`,
+      p.values,
+      planning,
     );
     const first = rows[0];
     return {

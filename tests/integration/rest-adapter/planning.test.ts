@@ -98,7 +98,7 @@ describe('statement planning (custom by default, generic for statements planned 
     // method says which to walk (a rare one must not walk the seq index), so planned for it
     const methodPage = (s: Store) =>
       s.readOne((sql) => repos.txs.pageRows(sql, '/cosmos.bank.v1beta1.MsgSend', txPageRequest(null, 5)));
-    const allTxsPage = (s: Store) => s.readOne((sql) => repos.txs.pageRows(sql, undefined, txPageRequest(null, 5)));
+    const allTxsPage = (s: Store) => s.readOne((sql) => repos.txs.pageRows(sql, undefined, txPageRequest(null, 10)));
     const reads = { overview, pendingSettlements, methodPage, allTxsPage };
     const texts = new Map<string, string>();
     for (const [name, read] of Object.entries(reads)) texts.set(name, await textOf(read));
@@ -112,6 +112,25 @@ describe('statement planning (custom by default, generic for statements planned 
       methodPage: { generic: 0, custom: 4 },
       allTxsPage: { generic: 4, custom: 0 },
     });
+  });
+
+  it('a page size outside the planned ones is bound and planned for its value: a client cannot make a plan kept per size', async () => {
+    const repos = createRepositories(indexed.schema);
+    const pageOf = (limit: number) => (s: Store) =>
+      s.readOne((sql) => repos.txs.pageRows(sql, undefined, txPageRequest(null, limit)));
+    const unplanned = await textOf(pageOf(7));
+    const before = await plansOf(unplanned);
+    const texts = new Set<string>();
+    for (const limit of [7, 8, 9, 11]) texts.add(await textOf(pageOf(limit)));
+    expect([...texts]).toEqual([unplanned]); // one statement for every size outside the planned ones
+    const after = await plansOf(unplanned);
+    expect({ generic: after.generic - before.generic, custom: after.custom - before.custom }).toEqual({
+      generic: 0,
+      custom: 4,
+    });
+    const planned = await textOf(pageOf(20));
+    expect(planned).not.toBe(unplanned);
+    expect((await plansOf(planned)).custom).toBe(0);
   });
 
   it('a connection sets its planning only when the next statement needs the other one', async () => {
