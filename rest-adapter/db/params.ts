@@ -41,9 +41,13 @@ export interface PageSize {
   planning: StatementOptions | undefined;
 }
 
-/** The page size `n` (a client's, validated) of a statement whose plan cannot otherwise depend on its values. */
-export function pageSize(p: SqlParams, n: number): PageSize {
-  return PLANNED_PAGE_SIZES.has(n)
-    ? { limit: limitLiteral(n), planning: PLANNED_ONCE }
-    : { limit: p.add(n), planning: undefined };
+/**
+ * The page size `n` (a client's, validated) of a list statement walking one index, and how the
+ * statement is planned: once, at a planned size. `filterChoosesIndex` when another index than
+ * the filter's also gives the list's order: only the filter's value says which one to walk
+ * (a rare value must not walk the other and filter), so it is planned for its values.
+ */
+export function pageSize(p: SqlParams, n: number, { filterChoosesIndex = false } = {}): PageSize {
+  if (!PLANNED_PAGE_SIZES.has(n)) return { limit: p.add(n), planning: undefined };
+  return { limit: limitLiteral(n), planning: filterChoosesIndex ? undefined : PLANNED_ONCE };
 }

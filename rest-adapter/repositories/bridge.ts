@@ -111,15 +111,11 @@ export function createBridgeRepository(t: Tables) {
     if (filter.messageId !== undefined) conditions.push(`message_id = ${p.add(filter.messageId)}`);
     if (filter.status !== undefined) conditions.push(`status = ${p.add(filter.status)}`);
     if (belowSeq !== null) conditions.push(`seq < ${p.add(belowSeq.toString())}`);
-    const size = pageSize(p, n);
-    const limit = size.limit;
-    // all transfers walk the seq index whatever the cursor: planned once. A filtered list is
-    // planned for its values: the seq index gives its order too, and a plan made without them
-    // weighs it by the average route's (sender's…) share; EXPLAIN (GENERIC_PLAN) of a route's
-    // list walked the seq index (its heap in seq order looks cheap), which for a rare route
-    // reads every transfer
+    // all transfers walk the seq index whatever the cursor. A filtered list's order is given by
+    // the seq index too: EXPLAIN (GENERIC_PLAN) of a route's list walked it (its heap in seq
+    // order looks cheap), which for a rare route reads every transfer
     const filtered = Object.values(filter).some((v) => v !== undefined);
-    const planning = filtered ? undefined : size.planning;
+    const { limit, planning } = pageSize(p, n, { filterChoosesIndex: filtered });
     const select = (extra: string[], lead: string | null) => {
       const all = [...extra, ...conditions];
       const where = all.length ? `WHERE ${all.join(' AND ')}` : '';

@@ -46,23 +46,26 @@ export function createSettlementRepository(t: Tables) {
     const conditions: string[] = [];
     if (filter.status !== undefined) conditions.push(`status = ${p.add(filter.status)}`);
     if (belowId !== null) conditions.push(`number < ${p.add(belowId.toString())}`);
-    const { limit, planning } = pageSize(p, n);
+    // all settlements walk the number index whatever the cursor. A status or a party is served
+    // by another index than the order's (SubQuery orders a composite index's fields
+    // alphabetically, so neither (status, number) nor (proposer, number) can exist): only their
+    // values say how rare the status or how busy the party is
+    const { limit, planning } = pageSize(p, n, {
+      filterChoosesIndex: filter.status !== undefined || filter.party !== undefined,
+    });
     const select = (extra: string[]) => {
       const all = [...extra, ...conditions];
       const where = all.length ? `WHERE ${all.join(' AND ')}` : '';
       return `SELECT ${SETTLEMENT_COLUMNS}, number FROM ${t.settlements} ${where} ORDER BY number DESC LIMIT ${limit}`;
     };
-    // all settlements walk the number index whatever the cursor: planned once (at a planned
-    // size). A status or a
-    // party is served by another index than the order (SubQuery orders a composite index's
-    // fields alphabetically, so neither (status, number) nor (proposer, number) can exist):
-    // planned for its values, which know how rare the status or how busy the party is
-    if (filter.party === undefined) {
-      return sql.rows<SettlementRow>(select([]), p.values, filter.status === undefined ? planning : undefined);
-    }
+    if (filter.party === undefined) return sql.rows<SettlementRow>(select([]), p.values, planning);
     const party = p.add(filter.party);
     const union = `(${select([`proposer = ${party}`])}) UNION ALL (${select([`counterparty = ${party}`, `proposer <> ${party}`])})`;
-    return sql.rows<SettlementRow>(`SELECT * FROM (${union}) s ORDER BY number DESC LIMIT ${limit}`, p.values);
+    return sql.rows<SettlementRow>(
+      `SELECT * FROM (${union}) s ORDER BY number DESC LIMIT ${limit}`,
+      p.values,
+      planning,
+    );
   }
 
   /** The settlement and its timeline (by seq), one statement. */

@@ -172,7 +172,12 @@ export function createTxRepository(t: Tables) {
     const older = request.direction === 'older';
     const dir = older ? 'DESC' : 'ASC';
     const bound = request.bound === null ? undefined : p.add(request.bound.toString());
-    const { limit, planning: sizePlanning } = pageSize(p, request.limit);
+    // all txs walk the seq index whatever the cursor. A method's page may walk the (method, seq)
+    // or the (seq) index, which both give its order; a plan made without knowing the method
+    // weighs them by the average method's share, and with few methods the seq walk (its heap in
+    // seq order) looks cheaper: for a rare method it reads most of the table (bench/explain.ts
+    // showed this for a route's transfers)
+    const { limit, planning } = pageSize(p, request.limit, { filterChoosesIndex: methodParam !== undefined });
     const total =
       methodParam === undefined
         ? `(SELECT tx_count FROM ${t.chainTotals} WHERE id = 'chain')`
@@ -185,12 +190,6 @@ export function createTxRepository(t: Tables) {
                           ORDER BY ${orderBy(dir)} LIMIT ${limit} + 1) x ON true
        ${withEvmViews ? evmJoin : ''}
        ORDER BY x.seq ${dir}`;
-    // all txs walk the seq index whatever the cursor: planned once (at a planned page size).
-    // A method's page is planned for its method: both the (method, seq) and the (seq) index give
-    // its order, and a plan made without knowing the method weighs them by the average method's
-    // share; with few methods the seq walk (its heap in seq order) looks cheaper, and for a rare
-    // method it reads most of the table (bench/explain.ts showed this for a route's transfers)
-    const planning = methodParam === undefined ? sizePlanning : undefined;
     return { p, where, orderBy, dir, limit, total, pastBound, rows, planning };
   }
 

@@ -1,7 +1,7 @@
 /** /v1/txs and /v1/txs/{hash}. */
 import { NotFoundError } from '../../src/lib/errors';
 import { HeightMemo } from '../db/height-memo';
-import type { KeyedTxRow, TxPageFigures, TxStampRow } from '../repositories/txs';
+import type { KeyedTxRow, TxPageFigures, TxStampRow, TxWithEvmRow } from '../repositories/txs';
 import { stampOf, type ApiTx } from '../presenters/txs';
 import { parseLimit, parseMethod, parseTxHash, queryValue } from '../http/params';
 import { decodeTxCursor, txPageOf, txPageRequest, type TxPageRequest } from '../paging/tx-pages';
@@ -57,20 +57,23 @@ export function registerTxRoutes(ctx: RouteContext): void {
     // only the first `limit` rows are shown (paging/tx-pages.ts); the one after them only says
     // that a further page exists, so it needs no rendering and no read by hash
     const shown = keys.rows.slice(0, request.limit);
-    // pinned now: another request may evict an entry while this one reads the others
+    // the page's Txs: the kept ones pinned now (another request may evict an entry while this
+    // one reads the others), then those read by hash
     const kept = new Map<string, ApiTx>();
     for (const k of shown) {
       const tx = ctx.keptTx(k.hash, stampOf(k));
       if (tx) kept.set(k.hash, tx);
     }
     const missing = shown.filter((k) => !kept.has(k.hash));
-    const hashes = missing.map((k) => k.hash);
-    const read = hashes.length ? await ctx.store.readOne((sql) => txs.byHashes(sql, hashes)) : [];
-    const rows = new Map(read.map((r) => [r.hash, r]));
-    if (missing.some((k) => rows.get(k.hash) === undefined || stampOf(rows.get(k.hash)!) !== stampOf(k)))
-      return undefined;
-    const present = (page: readonly TxStampRow[]) =>
-      page.map((k) => kept.get(k.hash) ?? ctx.presentTxs([rows.get(k.hash)!])[0]);
+    if (missing.length) {
+      const hashes = missing.map((k) => k.hash);
+      const read = await ctx.store.readOne((sql) => txs.byHashes(sql, hashes));
+      const rows = new Map(read.map((r) => [r.hash, r]));
+      const found = missing.map((k) => rows.get(k.hash));
+      if (found.some((r, i) => r === undefined || stampOf(r) !== stampOf(missing[i]))) return undefined;
+      ctx.presentTxs(found as TxWithEvmRow[]).forEach((tx, i) => kept.set(missing[i].hash, tx));
+    }
+    const present = (page: readonly TxStampRow[]) => page.map((k) => kept.get(k.hash)!);
     return { ...keys, ...figures, present };
   }
 
