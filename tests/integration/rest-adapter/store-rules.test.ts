@@ -9,12 +9,13 @@
  */
 import type { AddressInfo } from 'net';
 import type { Server } from 'http';
-import { Pool, PoolClient } from 'pg';
+import { Pool } from 'pg';
 import { createRestApp } from '../../../rest-adapter/app';
 import { runPass } from '../../../reconciler/pass';
 import { tablesIn } from '../../../src/store';
 import { getIndexedStore, IndexedStore } from '../../harness/indexed-store';
 import { loadOpenApiValidator } from '../../harness/openapi-validator';
+import { observedPool } from '../../harness/observed-pool';
 
 jest.setTimeout(300_000);
 
@@ -40,25 +41,11 @@ async function cloneSchema(pool: Pool, from: string, to: string): Promise<void> 
 /** A pool that records, per checked-out connection, the statements a request ran. */
 function recordingPool(base: Pool): { pool: Pool; sessions: string[][] } {
   const sessions: string[][] = [];
-  const pool = Object.create(base) as Pool;
-  pool.connect = (async () => {
-    const client: PoolClient = await base.connect();
+  const pool = observedPool(base, () => {
     const statements: string[] = [];
     sessions.push(statements);
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    return new Proxy(client, {
-      get(target, prop, receiver) {
-        if (prop === 'query') {
-          return (config: unknown, ...rest: unknown[]) => {
-            statements.push(typeof config === 'string' ? config : String((config as { text: string }).text));
-            return query(config, ...rest);
-          };
-        }
-        const v = Reflect.get(target, prop, receiver);
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
-    });
-  }) as Pool['connect'];
+    return (query) => statements.push(typeof query === 'string' ? query : String((query as { text: string }).text));
+  });
   return { pool, sessions };
 }
 
