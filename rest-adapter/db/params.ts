@@ -26,12 +26,15 @@ export function limitLiteral(n: number): string {
 
 /**
  * The page sizes a list statement is planned once with: the defaults, 10, 50 and the maximum
- * (http/params.ts). A cached generic plan of a txs page holds about 0.2 MB of the database
+ * (http/params.ts), each also with the one row more that a keyset page reads to know whether a
+ * further page exists (the routes ask their repositories for limit + 1). A cached generic plan of a txs page holds about 0.2 MB of the database
  * server's memory per connection, and every size written into a statement's text is another
  * statement: with the 100 sizes a client may ask for, one client could make each connection
  * hold hundreds of MB. Other sizes are bound and planned for their values.
  */
-const PLANNED_PAGE_SIZES: ReadonlySet<number> = new Set([DEFAULT_STATS_LIMIT, 10, DEFAULT_PAGE_LIMIT, 50, MAX_LIMIT]);
+const PLANNED_PAGE_SIZES: ReadonlySet<number> = new Set(
+  [DEFAULT_STATS_LIMIT, 10, DEFAULT_PAGE_LIMIT, 50, MAX_LIMIT].flatMap((n) => [n, n + 1]),
+);
 
 /** A list statement's page size: its LIMIT text, and how the statement may be planned with it. */
 export interface PageSize {

@@ -5,11 +5,12 @@
  * connection changes its plan_cache_mode only when the next statement needs the other one,
  * and a rolled-back transaction (which takes its SET back with it) leaves no wrong mode.
  */
-import { Pool, PoolClient } from 'pg';
+import { Pool } from 'pg';
 import { createStore, PLANNED_ONCE, type Sql, type Store } from '../../../rest-adapter/db/sql';
 import { createRepositories } from '../../../rest-adapter/repositories';
 import { txPageRequest } from '../../../rest-adapter/paging/tx-pages';
 import { getIndexedStore, IndexedStore } from '../../harness/indexed-store';
+import { observedPool } from '../../harness/observed-pool';
 
 jest.setTimeout(120_000);
 
@@ -30,29 +31,9 @@ describe('statement planning (custom by default, generic for statements planned 
     indexed = await getIndexedStore(1);
     // one connection, so every read below runs on the same session; its simple-query texts (the SETs) are recorded
     const base = new Pool({ connectionString: indexed.databaseUrl, max: 1 });
-    pool = Object.create(base) as Pool;
-    // one proxy per connection, as the pool hands out the same client each time (the store keeps per-client state)
-    const proxies = new WeakMap<PoolClient, PoolClient>();
-    pool.connect = (async () => {
-      const client: PoolClient = await base.connect();
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      const known = proxies.get(client);
-      if (known) return known;
-      const proxy = new Proxy(client, {
-        get(target, prop, receiver) {
-          if (prop === 'query') {
-            return (config: unknown, ...rest: unknown[]) => {
-              if (typeof config === 'string') sent.push(config);
-              return query(config, ...rest);
-            };
-          }
-          const v = Reflect.get(target, prop, receiver);
-          return typeof v === 'function' ? v.bind(target) : v;
-        },
-      });
-      proxies.set(client, proxy);
-      return proxy;
-    }) as Pool['connect'];
+    pool = observedPool(base, () => (query) => {
+      if (typeof query === 'string') sent.push(query);
+    });
     pool.end = () => base.end();
     store = createStore(pool, { statementTimeoutMs: 5000 });
   });
@@ -118,10 +99,10 @@ describe('statement planning (custom by default, generic for statements planned 
     const repos = createRepositories(indexed.schema);
     const pageOf = (limit: number) => (s: Store) =>
       s.readOne((sql) => repos.txs.pageRows(sql, undefined, txPageRequest(null, limit)));
-    const unplanned = await textOf(pageOf(7));
+    const unplanned = await textOf(pageOf(8));
     const before = await plansOf(unplanned);
     const texts = new Set<string>();
-    for (const limit of [7, 8, 9, 11]) texts.add(await textOf(pageOf(limit)));
+    for (const limit of [8, 9, 12, 13]) texts.add(await textOf(pageOf(limit)));
     expect([...texts]).toEqual([unplanned]); // one statement for every size outside the planned ones
     const after = await plansOf(unplanned);
     expect({ generic: after.generic - before.generic, custom: after.custom - before.custom }).toEqual({
@@ -131,6 +112,10 @@ describe('statement planning (custom by default, generic for statements planned 
     const planned = await textOf(pageOf(20));
     expect(planned).not.toBe(unplanned);
     expect((await plansOf(planned)).custom).toBe(0);
+    // the routes of keyset lists ask for limit + 1 rows (the one more says a further page exists):
+    // the default page of a feed reads 21, planned once too
+    const feedPage = await textOf((s) => s.readOne((sql) => repos.activity.page(sql, 'asset:none', null, 21)));
+    expect(await plansOf(feedPage)).toEqual({ generic: 1, custom: 0 });
   });
 
   it('a connection sets its planning only when the next statement needs the other one', async () => {
