@@ -37,6 +37,9 @@ export const ROLE_NAMES = [
   'desk',
   'attester',
   'bridge',
+  // never signed for by the scenario: funded, and holding the pooled assets, for a person trying
+  // the lender and the desk by hand (npm run example, docs/app-services.md "Try it")
+  'visitor',
 ] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
 

@@ -15,14 +15,21 @@ function bundleKinds(asset: LaunchedAsset): number[] {
   return Array.from({ length: asset.kindCount }, (_, k) => k);
 }
 
+/**
+ * The stable side of each pool: deep enough that the lender's and the desk's share of it
+ * (LENDER_MAX_POOL_SHARE_BPS, DESK_MAX_POOL_SHARE_BPS, 10 %) leaves room for an outside
+ * borrower's largest principal and a trade at the desk's cap beside the scenario's own.
+ */
+export const POOL_QUOTE = 200_000n * WHOLE;
+
 async function createPool(ctx: Ctx, key: string): Promise<'wait' | void> {
   const asset = ctx.issuedAsset(key);
   if (!asset) return 'wait';
   const kinds = bundleKinds(asset);
-  const base = ctx.availableBundles(asset.issuer.address, asset.assetId, kinds) / 2n;
-  if (base < WHOLE) return 'wait';
   // 0.50 to 3.00 units of the stable denom per whole unit
-  const quote = (base * BigInt(ctx.rng.int(50, 300))) / 100n;
+  const base = (POOL_QUOTE * 100n) / BigInt(ctx.rng.int(50, 300));
+  if (ctx.availableBundles(asset.issuer.address, asset.assetId, kinds) < base) return 'wait';
+  const quote = POOL_QUOTE;
   kinds.forEach((k) => ctx.reserveUnits(asset.issuer.address, asset.assetId, k, base));
   ctx.reserveCoins(asset.issuer.address, ctx.config.stableDenom, quote);
   await ctx.submit(asset.issuer, [

@@ -29,6 +29,8 @@ interface LaunchPlan {
   kinds(nowMs: number): KindSpec[];
   liensAllowed: boolean;
   recipients(cast: Cast): string[];
+  /** recipients issued a set amount of whole units (the others get a seeded 500 to 5,000) */
+  fixedUnits?(cast: Cast): Map<string, bigint>;
   lock: boolean;
   /** one more MsgIssue after the lock, which the chain refuses (asset/5) */
   issueAfterLock: boolean;
@@ -44,6 +46,19 @@ const kind = (cls: KindSpec['class'], extra: Partial<KindSpec> = {}): KindSpec =
 });
 const OPEN: PolicySpec = { transfer: 'TRANSFER_MODE_OPEN' };
 const holders = (cast: Cast, n = cast.holders.length) => cast.holders.slice(0, n).map((h) => h.address);
+
+/**
+ * Whole units the issuer of a pooled asset is issued (half at most goes into its pool,
+ * flows/dex.ts) and the visitor account holds: enough for a pool of POOL_QUOTE at any of its
+ * prices, and for a visitor to borrow the lender's largest principal against it.
+ */
+export const POOLED_ISSUER_UNITS = 500_000n;
+export const VISITOR_UNITS = 10_000n;
+const pooled = (issuer: RoleName) => (c: Cast) =>
+  new Map([
+    [c.roles[issuer].address, POOLED_ISSUER_UNITS],
+    [c.roles.visitor.address, VISITOR_UNITS],
+  ]);
 
 function couponTerm(nowMs: number, n: number) {
   const iso = (ms: number) => msg.rfc3339(ms);
@@ -62,7 +77,13 @@ export const LAUNCH_PLANS: LaunchPlan[] = [
     roles: () => ({}),
     kinds: () => [kind('KIND_CLASS_ECONOMIC')],
     liensAllowed: false,
-    recipients: (c) => [...holders(c), c.roles['issuer-community'].address, c.roles.desk.address],
+    recipients: (c) => [
+      ...holders(c),
+      c.roles['issuer-community'].address,
+      c.roles.desk.address,
+      c.roles.visitor.address,
+    ],
+    fixedUnits: pooled('issuer-community'),
     lock: true,
     issueAfterLock: true,
     background: true,
@@ -92,7 +113,14 @@ export const LAUNCH_PLANS: LaunchPlan[] = [
     roles: (c) => ({ operator: c.roles.operator.address, releaser: c.roles.releaser.address }),
     kinds: () => [kind('KIND_CLASS_ECONOMIC'), kind('KIND_CLASS_INCOME'), kind('KIND_CLASS_VOTE')],
     liensAllowed: false,
-    recipients: (c) => [...holders(c), c.roles['issuer-equity'].address, c.roles.desk.address, c.evm[0].address],
+    recipients: (c) => [
+      ...holders(c),
+      c.roles['issuer-equity'].address,
+      c.roles.desk.address,
+      c.evm[0].address,
+      c.roles.visitor.address,
+    ],
+    fixedUnits: pooled('issuer-equity'),
     lock: true,
     issueAfterLock: false,
     background: true,
@@ -208,8 +236,10 @@ export function launchFlow(plan: LaunchPlan): Flow {
         background: plan.background,
       };
       ctx.world.assets.set(plan.key, s.asset);
+      const fixed = plan.fixedUnits?.(ctx.cast) ?? new Map<string, bigint>();
       const issues = plan.recipients(ctx.cast).flatMap((recipient) => {
-        const units = BigInt(ctx.rng.int(500, 5000)) * WHOLE;
+        const drawn = BigInt(ctx.rng.int(500, 5000));
+        const units = (fixed.get(recipient) ?? drawn) * WHOLE;
         return Array.from({ length: kindCount }, (_, k) => msg.issue(s.issuer!.address, assetId, k, recipient, units));
       });
       s.issue = await ctx.submit(s.issuer!, issues);

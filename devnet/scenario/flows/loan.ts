@@ -62,13 +62,21 @@ function principalFor(ctx: Ctx, asset: LaunchedAsset, units: bigint): bigint {
   return half < 1n ? 1n : half > MAX_PRINCIPAL ? MAX_PRINCIPAL : half;
 }
 
+/**
+ * Whole shares a scenario borrower pledges at most: its loans stay a fraction of what the
+ * lender may lend against the asset (a few hundred stable units against a 10,000 cap), so an
+ * outside borrower is served beside them.
+ */
+const MAX_PLEDGED_SHARES = 400n;
+
 function chooseBorrower(ctx: Ctx, s: LoanState): boolean {
   const kinds = kindIds(s.asset);
   for (const holder of shuffled(ctx, ctx.cast.holders)) {
     const available = ctx.availableBundles(holder.address, s.asset.assetId, kinds);
     if (available < 20n * WHOLE) continue;
     s.borrower = holder;
-    s.units = ctx.rng.bigint(10n, available / WHOLE / 2n) * WHOLE;
+    const most = available / WHOLE / 2n;
+    s.units = ctx.rng.bigint(10n, most < MAX_PLEDGED_SHARES ? most : MAX_PLEDGED_SHARES) * WHOLE;
     return true;
   }
   return false;
