@@ -4,8 +4,9 @@
  */
 import type { TrustProxy } from './http/trust-proxy';
 import type { KeySecret } from './keys';
-import { DEFAULT_LENDER_CAPS, DEFAULT_LENDER_TERMS } from './lender/terms';
+import { DEFAULT_LENDER_TERMS } from './lender/terms';
 import type { MarketSettings } from './market/eligibility';
+import type { SharedRiskSettings } from './risk/exposure';
 
 export interface LenderSettings {
   /** LENDER_LTV_BPS: principal as a share of the pledged shares' value */
@@ -67,6 +68,13 @@ export interface AppServicesSettings {
   desk: DeskSettings;
   /** the robust price and eligibility the lender and the desk share (PRICE_*, MARKET_*) */
   market: MarketSettings;
+  /** the caps and loss rules the lender and the desk share (RISK_*) */
+  risk: RiskSettings;
+}
+
+export interface RiskSettings extends SharedRiskSettings {
+  /** RISK_DESK_LOSS_TOLERANCE_BPS: a desk position marked this far (of what it paid) below its cost is charged as a loss */
+  deskLossToleranceBps: number;
 }
 
 export interface DeskSettings {
@@ -84,8 +92,12 @@ export interface DeskSettings {
   maxEscrowBps: number;
   /** DESK_MAX_ESCROW_PER_ADDRESS_BPS: those of one requester address at most this share */
   maxEscrowPerAddressBps: number;
-  /** DESK_MAX_POSITION: base units of the stable denom a purchase may bring the desk's holding of one asset to, valued at mid */
+  /** DESK_MAX_POSITION: base units of the stable denom a purchase may bring the desk's exposure to one asset to (its holding at mid, purchases in flight, charged losses) */
   maxPosition: bigint;
+  /** DESK_MAX_POOL_SHARE_BPS: the desk's exposure to an asset at most this share of its pool's stable reserve */
+  maxPoolShareBps: number;
+  /** DESK_MAX_TOTAL: the desk's exposure to every asset together */
+  maxTotal: bigint;
   /** DESK_DUST: proposals to the desk escrowing less than this (base units of the stable denom, at the desk's mid) are left to expire */
   dust: bigint;
   /** DESK_CANCEL_BATCH: proposals the desk cancels in one tx, one tx per pass */
@@ -108,7 +120,10 @@ export const APP_SERVICES_DEFAULTS = {
   trustProxy: false as TrustProxy,
   lender: {
     ...DEFAULT_LENDER_TERMS,
-    ...DEFAULT_LENDER_CAPS,
+    maxPoolShareBps: 1000,
+    maxPerBorrower: 5_000_000_000n,
+    maxPerAsset: 10_000_000_000n,
+    maxTotal: 50_000_000_000n,
     pollMs: 1000,
     claimEveryMs: 30_000,
     dust: 1_000_000n,
@@ -123,6 +138,8 @@ export const APP_SERVICES_DEFAULTS = {
     maxEscrowBps: 5000,
     maxEscrowPerAddressBps: 1000,
     maxPosition: 100_000_000_000n,
+    maxPoolShareBps: 1000,
+    maxTotal: 50_000_000_000n,
     dust: 1_000_000n,
     cancelBatch: 20,
   } as DeskSettings,
@@ -134,6 +151,11 @@ export const APP_SERVICES_DEFAULTS = {
     trustedReleasers: [],
     allowlist: [],
   } as MarketSettings,
+  risk: {
+    maxPerIssuer: 20_000_000_000n,
+    lossCooloffMs: 86_400_000,
+    deskLossToleranceBps: 2000,
+  } as RiskSettings,
 } as const;
 
 /** Every variable the app services read, with its default as documented. */
@@ -173,6 +195,8 @@ export const APP_SERVICES_VARIABLES: Record<string, string> = {
   DESK_MAX_ESCROW_BPS: '5000',
   DESK_MAX_ESCROW_PER_ADDRESS_BPS: '1000',
   DESK_MAX_POSITION: '100000000000',
+  DESK_MAX_POOL_SHARE_BPS: '1000',
+  DESK_MAX_TOTAL: '50000000000',
   DESK_DUST: '1000000',
   DESK_CANCEL_BATCH: '20',
   LENDER_FROM_HEIGHT: '(embedded devnet: the first live height; otherwise 0, every pledge)',
@@ -182,4 +206,7 @@ export const APP_SERVICES_VARIABLES: Record<string, string> = {
   MARKET_MIN_POOL_RESERVE: '100000000',
   MARKET_TRUSTED_RELEASERS: "(embedded devnet: the scenario's releaser account; otherwise none)",
   MARKET_ALLOWLIST: '(none)',
+  RISK_MAX_PER_ISSUER: '20000000000',
+  RISK_LOSS_COOLOFF_S: '86400',
+  RISK_DESK_LOSS_TOLERANCE_BPS: '2000',
 };

@@ -26,17 +26,20 @@ import { appRoutes } from './http/routes';
 import { SlidingWindowLimiter } from './http/rate-limit';
 import { ChainQueries } from './chain/queries';
 import { loadKey, type LoadedKey } from './keys';
+import { LenderCapacity } from './lender/capacity';
 import { LenderRepository } from './lender/repository';
 import { registerLenderRoutes } from './lender/routes';
 import type { LenderTerms } from './lender/terms';
 import { LenderWorker } from './lender/worker';
 import { DeskBook } from './desk/book';
-import { DeskRepository } from './desk/repository';
+import { DeskRepository, OfferRepository } from './desk/repository';
 import { registerDeskRoutes } from './desk/routes';
 import { DeskWorker } from './desk/worker';
 import { RFQ_WINDOW_MS } from './desk/routes';
 import { Market, PriceOracle } from './market';
 import { IndexedMarketReads } from './store/indexer-reads';
+import { PriceSampleStore } from './store/price-samples';
+import { RiskRepository } from './risk/repository';
 import { canonicalDocumentBytes, documentHash, parseMetadataDocument } from './launchpad/document';
 import { LaunchpadRepository } from './launchpad/repository';
 import { META_HASH_RE, registerLaunchpadRoutes } from './launchpad/routes';
@@ -84,12 +87,23 @@ export class AppServices {
   private stopped = false;
   private readonly launchpad: LaunchpadRepository;
   private readonly lenderTerms: LenderTerms;
-  private lender: { address: string; repository: LenderRepository } | undefined;
-  private desk: { address: string; book: DeskBook; repository: DeskRepository; worker: DeskWorker } | undefined;
+  private readonly risk: RiskRepository;
+  private lender: { address: string; repository: LenderRepository; capacity?: LenderCapacity } | undefined;
+  private desk:
+    | {
+        address: string;
+        book: DeskBook;
+        repository: DeskRepository;
+        offers: OfferRepository;
+        risk: RiskRepository;
+        worker: DeskWorker;
+      }
+    | undefined;
 
   constructor(private readonly o: AppServicesOptions) {
-    this.launchpad = new LaunchpadRepository(o.pool, o.settings.schema);
+    this.launchpad = new LaunchpadRepository(o.pool, o.settings.schema, o.indexerSchema);
     this.lenderTerms = { ...o.settings.lender, denom: o.stableDenom };
+    this.risk = new RiskRepository(o.pool, o.settings.schema, o.indexerSchema);
     this.router = this.buildRouter();
   }
 
@@ -167,6 +181,7 @@ export class AppServices {
     this.chain = await connectChain(this.o.chain.rpcUrl, this.o.chain.chainId);
     const queries = new ChainQueries(this.o.chain.rpcUrl);
     const market = this.marketOf(queries);
+    if (this.lender) this.lender.capacity = this.capacityOf(market);
     const deskKey = keys.get('desk');
     if (deskKey) this.desk = this.deskOf(deskKey.address, this.chain, queries, market);
     for (const [role, { wallet, address }] of keys) {
@@ -203,10 +218,13 @@ export class AppServices {
   }
 
   private deskOf(address: string, chain: ChainClient, queries: ChainQueries, market: Market) {
-    const { desk } = this.o.settings;
+    const { desk, risk } = this.o.settings;
     const repository = new DeskRepository(this.o.pool, this.o.settings.schema, this.o.indexerSchema);
+    const offers = new OfferRepository(this.o.pool, this.o.settings.schema);
+    const limits = this.deskLimits();
     const book = new DeskBook({
       repository,
+      risk: this.risk,
       queries,
       chain,
       market,
@@ -215,28 +233,56 @@ export class AppServices {
       desk: address,
       denom: this.o.stableDenom,
       cacheMs: desk.quoteCacheMs,
-      maxPosition: desk.maxPosition,
+      limits,
+      shared: risk,
     });
     const worker = new DeskWorker({
       repository,
+      offers,
+      risk: this.risk,
       book,
       queries,
       denom: this.o.stableDenom,
       maxTrade: desk.maxTrade,
-      maxPosition: desk.maxPosition,
+      limits,
+      shared: risk,
+      lossToleranceBps: risk.deskLossToleranceBps,
       dust: desk.dust,
       cancelBatch: desk.cancelBatch,
       pollMs: desk.pollMs,
       log: this.o.log,
     });
-    return { address, book, repository, worker };
+    return { address, book, repository, offers, risk: this.risk, worker };
   }
 
-  /** The one market (robust price and eligibility) the lender and the desk share. */
+  private deskLimits() {
+    const { desk } = this.o.settings;
+    return { maxPosition: desk.maxPosition, maxPoolShareBps: desk.maxPoolShareBps, maxTotal: desk.maxTotal };
+  }
+
+  /** The one market (robust price, eligibility, one unit) the lender and the desk share; its window kept in the app schema. */
   private marketOf(queries: ChainQueries): Market {
     const { market } = this.o.settings;
-    const oracle = new PriceOracle({ source: queries, denom: this.o.stableDenom, windowBlocks: market.windowBlocks });
+    const oracle = new PriceOracle({
+      source: queries,
+      denom: this.o.stableDenom,
+      windowBlocks: market.windowBlocks,
+      store: new PriceSampleStore(this.o.pool, this.o.settings.schema),
+    });
     return new Market(oracle, new IndexedMarketReads(this.o.pool, tablesIn(this.o.indexerSchema)), market);
+  }
+
+  private capacityOf(market: Market): LenderCapacity {
+    const { lender, risk, desk } = this.o.settings;
+    return new LenderCapacity({
+      repository: this.lender!.repository,
+      market,
+      risk: this.risk,
+      caps: lender,
+      shared: risk,
+      maxPrincipal: lender.maxPrincipal,
+      cacheMs: desk.quoteCacheMs,
+    });
   }
 
   private workersOf(role: string, queries: ChainQueries, market: Market): ActorWorker[] {
@@ -249,7 +295,9 @@ export class AppServices {
         queries,
         terms: this.lenderTerms,
         market,
+        risk: this.risk,
         caps: lender,
+        shared: this.o.settings.risk,
         dust: lender.dust,
         batchMax: lender.batchMax,
         pollMs: lender.pollMs,
@@ -279,7 +327,12 @@ export class AppServices {
       repository: this.launchpad,
       limiter: new SlidingWindowLimiter(this.o.settings.launchpadRateLimit, RATE_WINDOW_MS),
     });
-    registerLenderRoutes(routes, { hrp: this.o.hrp, terms: this.lenderTerms, lender: () => this.lender });
+    registerLenderRoutes(routes, {
+      hrp: this.o.hrp,
+      terms: this.lenderTerms,
+      intentsTable: `${quoteIdent(this.o.settings.schema)}.intents`,
+      lender: () => this.lender,
+    });
     const { desk } = this.o.settings;
     registerDeskRoutes(routes, {
       hrp: this.o.hrp,
@@ -291,8 +344,8 @@ export class AppServices {
         windowMs: RFQ_WINDOW_MS,
         maxEscrowBps: desk.maxEscrowBps,
         maxEscrowPerAddressBps: desk.maxEscrowPerAddressBps,
-        maxPosition: desk.maxPosition,
       },
+      risk: { limits: this.deskLimits(), shared: this.o.settings.risk },
       waitMs: this.o.settings.inclusionTimeoutMs,
       desk: () => this.desk,
     });

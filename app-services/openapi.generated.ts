@@ -39,6 +39,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/desk/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the desk did with the proposals an address sent it, newest first (at most 1000). */
+        get: operations["listOffers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/lender/terms": {
         parameters: {
             query?: never;
@@ -159,6 +176,8 @@ export interface components {
             logo: string | null;
             /** @description Community-launched, verified by no one, a testnet document (testnet tokens have no value). */
             notice: string;
+            /** @description The first asset created with this `meta_hash` (by height, then its tx's place in the block, then id), as indexed; the document is bound to it, and later assets with the same `meta_hash` are look-alikes the desk never quotes. Null while no indexed asset carries it. */
+            asset_id: string | null;
         };
         /** @description Arbitrary-precision non-negative integer as a decimal string. */
         Amount: string;
@@ -174,9 +193,20 @@ export interface components {
             denom: string;
             /** @description All pledges of a loan within this much block time of the first (120). */
             pledge_window_seconds: number;
+            /** @description Every asset with a pool against the stable denom, by id: the principal the lender would lend against it now (before a borrower's own cap and the shares' value), and why not more. Computed for the latest chain height, at most a few seconds old. */
+            capacity: components["schemas"]["LenderCapacity"][];
+        };
+        LenderCapacity: {
+            asset_id: string;
+            /** @description The symbol of the asset's launchpad document; null when the launchpad has none. */
+            symbol: string | null;
+            lendable: components["schemas"]["Amount"];
+            /** @description Why `lendable` is below `max_principal` (0 when the asset is not eligible now); null when it is not. */
+            limited_by: components["schemas"]["Reason"] | null;
+            detail: string | null;
         };
         Loan: {
-            /** @description L and the loan's lowest pledge id. */
+            /** @description L and the lowest pledge id of its pledge set (a refused set too). */
             id: string;
             /** @description The symbol of the asset's launchpad document; null when the launchpad has none. */
             symbol: string | null;
@@ -186,13 +216,22 @@ export interface components {
             ltv_bps: number | null;
             /** @description The tx that paid the principal; null while opening. */
             open_tx: string | null;
-            /** @enum {string} */
-            status: "opening" | "active" | "repaid" | "liquidated" | "cancelled";
-            /** @description The repayment's accept + release tx, or the liquidation's exercise tx. */
+            /**
+             * @description `refused`: a pledge set that opened no loan (`reason` says why); its pledges are released by the lender in `close_tx`.
+             * @enum {string}
+             */
+            status: "opening" | "active" | "repaid" | "liquidated" | "cancelled" | "refused";
+            /** @description The repayment's accept + release tx, the liquidation's exercise tx, or the release tx of a refused or cancelled set (null until it is committed). */
             close_tx: string | null;
             routed_income: components["schemas"]["Amount"];
             /** @description The loan's encumbrance ids, by kind. */
             pledges: number[];
+            /** @description Why a refused set opened no loan, or why a cancelled loan was not paid; null otherwise. */
+            reason: components["schemas"]["Reason"] | null;
+            /** @description The refusal (or the cap that reduced the principal) with its figures; null when there is nothing to say. */
+            detail: string | null;
+            /** @description The cap that reduced the principal below what the shares' value allowed; null when it was not reduced. */
+            limited_by: components["schemas"]["Reason"] | null;
         };
         LoanList: {
             /** @description The borrower, canonical bech32. */
@@ -206,19 +245,55 @@ export interface components {
             /** @description -1 for a whole share (one unit of every kind), else the kind id. */
             kind: number;
             instrument: string;
-            /** @description What the desk pays per whole unit; null while it is not buying (low stable inventory, its position limit, or a pool price falling away from its average). */
+            /** @description What the desk pays per whole unit; null while it is not buying (`bid_withheld` says why). */
             bid: string | null;
-            /** @description What the desk asks per whole unit; null while it is not selling (low unit inventory, or a pool price rising away from its average). */
+            /** @description What the desk asks per whole unit; null while it is not selling (`ask_withheld` says why). */
             ask: string | null;
             mid: components["schemas"]["Amount"];
+            /** @description Why `bid` is null: `price_diverged`, `inventory`, `position_limit`, `pool_share_cap`, `issuer_cap`, `total_cap`, `loss_cooloff`; null while it is quoted. */
+            bid_withheld: components["schemas"]["Reason"] | null;
+            /** @description Why `ask` is null (`price_diverged`, `inventory`); null while it is quoted. */
+            ask_withheld: components["schemas"]["Reason"] | null;
         };
         QuoteList: {
             quotes: components["schemas"]["Quote"][];
+            /** @description Assets with a pool against the stable denom and a launchpad document that the desk does not quote now, and why. */
+            not_quoted: components["schemas"]["NotQuoted"][];
         };
+        Offer: {
+            settlement_id: number;
+            /**
+             * @description `accepting`: the accept is signed and not yet in a block; `accepted`; `refused`: the desk will cancel it (at most `DESK_CANCEL_BATCH` a pass); `cancelled`; `left_to_expire`: refused, and left to the chain's expiry sweep (dust, near its expiry, or a cancel the chain would not take).
+             * @enum {string}
+             */
+            verdict: "accepting" | "accepted" | "refused" | "cancelled" | "left_to_expire";
+            /** @description Why it was refused; null when accepted. */
+            reason: components["schemas"]["Reason"] | null;
+            detail: string | null;
+            /** @description The asset of its right legs, when they name one. */
+            asset_id: string | null;
+            /** @description Its stable-denom leg, when it has one. */
+            amount: components["schemas"]["Amount"] | null;
+            /** @description The desk's accept or cancel tx, once committed. */
+            tx: string | null;
+        };
+        OfferList: {
+            address: string;
+            offers: components["schemas"]["Offer"][];
+        };
+        NotQuoted: {
+            asset_id: string;
+            name: string;
+            symbol: string;
+            reason: components["schemas"]["Reason"];
+            detail: string;
+        };
+        /** @description Names the asset by `asset_id` (as the quotes list it), or by `symbol`; at least one. A symbol names the one quoted asset that carries it (look-alikes are never quoted); with both, they must agree. */
         RfqRequest: {
             /** @description The requester (bech32 or 0x), the proposal's counterparty. */
             address: string;
-            symbol: string;
+            asset_id?: string;
+            symbol?: string;
             kind: number;
             /**
              * @description The requester's side; sell means the requester sells to the desk.
@@ -226,7 +301,7 @@ export interface components {
              */
             side: "sell" | "buy";
             units: components["schemas"]["Amount"];
-        };
+        } | unknown | unknown;
         RfqAnswer: {
             rfq_id: string;
             settlement_id: number;
@@ -241,10 +316,16 @@ export interface components {
             /** Format: date-time */
             expiry: string;
         };
+        /**
+         * @description Why the lender or the desk refused, withheld or limited something: one vocabulary for both services (docs/app-services.md, "Reasons"). `pledge_terms`: a pledge with a wrong flag, two pledges in one tx, or a set not complete within the pledge window. `asset_not_eligible`: the pool is younger than `MARKET_MIN_POOL_AGE_BLOCKS` or holds less than `MARKET_MIN_POOL_RESERVE`, the asset has a releaser who is not trusted (or is the borrower), a kind is outside the bundle the pool trades, or it has no launchpad document (desk). `look_alike`: an asset launched earlier carries the same launchpad document or symbol; only that first one is quoted. `no_pool`: no pool of the asset against the stable denom. `price_window_filling`: the price window (`PRICE_WINDOW_BLOCKS`) is not filled yet: a new pool, or heights the service could neither keep nor read. `price_diverged`: spot and the time-weighted price are further apart than `PRICE_MAX_DIVERGENCE_BPS` (the desk withholds the side a move would pay). `worthless`: worth less than one base unit of the stable denom. `pool_share_cap`: beyond the share of the pool's stable reserve its exposure to one asset may reach (`LENDER_MAX_POOL_SHARE_BPS`, `DESK_MAX_POOL_SHARE_BPS`). `asset_cap`: `LENDER_MAX_PER_ASSET`. `borrower_cap`: `LENDER_MAX_PER_BORROWER`. `issuer_cap`: `RISK_MAX_PER_ISSUER`, the lender's and the desk's exposure to one issuer's assets together. `total_cap`: `LENDER_MAX_TOTAL` or `DESK_MAX_TOTAL`. `position_limit`: `DESK_MAX_POSITION`. `loss_cooloff`: the asset or its issuer cost a loss within `RISK_LOSS_COOLOFF_S`. `inventory`: the desk lacks the stable denom or the movable units. `escrow_cap`: open RFQs already hold as much of an inventory as they may (`DESK_MAX_ESCROW_BPS`, `DESK_MAX_ESCROW_PER_ADDRESS_BPS`). `rate_limit`: too many RFQs from the address or the client. `trade_cap`: above `DESK_MAX_TRADE`. `worse_than_quote`: an offer that asks more than the bid or gives less than the ask. `not_an_offer`: a proposal to the desk that is not one asset's kinds in equal units against one leg of the stable denom. `not_quoted`: no quote for these rights. `dust`: escrows less than `DESK_DUST` (left to expire, costing no tx). `expiring`: within 10 s of its expiry (left to the chain's sweep). `chain_disagrees`: the chain's copy of a pledge differs from the index. `principal_failed`: the chain refused the principal's payment.
+         * @enum {string}
+         */
+        Reason: "pledge_terms" | "asset_not_eligible" | "look_alike" | "no_pool" | "price_window_filling" | "price_diverged" | "worthless" | "pool_share_cap" | "asset_cap" | "borrower_cap" | "issuer_cap" | "total_cap" | "position_limit" | "loss_cooloff" | "inventory" | "escrow_cap" | "rate_limit" | "trade_cap" | "worse_than_quote" | "not_an_offer" | "not_quoted" | "dust" | "expiring" | "chain_disagrees" | "principal_failed";
         Error: {
             error: string;
             /** @enum {string} */
             code: "bad_request" | "not_found" | "method_not_allowed" | "payload_too_large" | "too_many_requests" | "unavailable" | "internal";
+            reason?: components["schemas"]["Reason"];
         };
     };
     responses: {
@@ -373,6 +454,33 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listOffers: {
+        parameters: {
+            query: {
+                /** @description The proposer, bech32 with the chain's prefix or the 0x form (EIP-55 when mixed case). */
+                address: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The desk's answers to the address's proposals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

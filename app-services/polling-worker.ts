@@ -6,9 +6,7 @@
 import type { ActorWorker, KeyActor } from './actor';
 import type { Intent, IntentRequest } from './intents/intent-log';
 import type { AppLogger } from './logger';
-
-/** PostgreSQL's undefined_table: the node has not created its tables yet, nothing to read */
-const UNDEFINED_TABLE = '42P01';
+import { isUndefinedTable } from '../src/store';
 
 export type Step = readonly [name: string, run: () => Promise<void>];
 
@@ -63,7 +61,7 @@ export abstract class PollingWorker implements ActorWorker {
       try {
         await run();
       } catch (e) {
-        const level = (e as { code?: string }).code === UNDEFINED_TABLE ? 'debug' : 'warn';
+        const level = isUndefinedTable(e) ? 'debug' : 'warn';
         this.log[level](`${this.name}: ${name} failed; trying again next pass`, {
           error: e instanceof Error ? e.message : String(e),
         });

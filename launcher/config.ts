@@ -313,6 +313,11 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
     trustProxy: trustProxyOf(env),
     lender: lenderOf(env),
     market: marketOf(env),
+    risk: {
+      maxPerIssuer: bigintOf(env, 'RISK_MAX_PER_ISSUER', d.risk.maxPerIssuer, 0n, 10n ** 30n),
+      lossCooloffMs: integer(env, 'RISK_LOSS_COOLOFF_S', d.risk.lossCooloffMs / 1000, 0, 365 * 86_400) * 1000,
+      deskLossToleranceBps: integer(env, 'RISK_DESK_LOSS_TOLERANCE_BPS', d.risk.deskLossToleranceBps, 0, 10_000),
+    },
     desk: {
       rfqLimit: integer(env, 'DESK_RFQ_LIMIT', d.desk.rfqLimit, 1, 1_000_000),
       maxTrade: bigintOf(env, 'DESK_MAX_TRADE', d.desk.maxTrade, 1n, 10n ** 30n),
@@ -322,6 +327,8 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
       maxEscrowBps: integer(env, 'DESK_MAX_ESCROW_BPS', d.desk.maxEscrowBps, 0, 10_000),
       maxEscrowPerAddressBps: integer(env, 'DESK_MAX_ESCROW_PER_ADDRESS_BPS', d.desk.maxEscrowPerAddressBps, 0, 10_000),
       maxPosition: bigintOf(env, 'DESK_MAX_POSITION', d.desk.maxPosition, 0n, 10n ** 30n),
+      maxPoolShareBps: integer(env, 'DESK_MAX_POOL_SHARE_BPS', d.desk.maxPoolShareBps, 0, 10_000),
+      maxTotal: bigintOf(env, 'DESK_MAX_TOTAL', d.desk.maxTotal, 0n, 10n ** 30n),
       dust: bigintOf(env, 'DESK_DUST', d.desk.dust, 0n, 10n ** 30n),
       cancelBatch: integer(env, 'DESK_CANCEL_BATCH', d.desk.cancelBatch, 1, 100),
     },

@@ -151,10 +151,16 @@ export class ChainQueries {
     };
   }
 
+  /** a holder's units of one kind: every unit it owns (locked ones too), and those locked */
+  async position(assetId: string, kindId: number, holder: string): Promise<{ units: bigint; locked: bigint }> {
+    const r = await this.query<Json>('/svc.rights.v1.Query/Position', { asset_id: assetId, kind_id: kindId, holder });
+    return { units: BigInt(text(r.units) || '0'), locked: BigInt(text(r.locked) || '0') };
+  }
+
   /** units a holder may move now (units − locked) of one kind */
   async transferable(assetId: string, kindId: number, holder: string): Promise<bigint> {
-    const r = await this.query<Json>('/svc.rights.v1.Query/Position', { asset_id: assetId, kind_id: kindId, holder });
-    return BigInt(text(r.units) || '0') - BigInt(text(r.locked) || '0');
+    const { units, locked } = await this.position(assetId, kindId, holder);
+    return units - locked;
   }
 
   async claimable(address: string): Promise<ClaimableEntry[]> {

@@ -1,17 +1,24 @@
 /**
  * The desk's quote book: for every asset with a pool against the stable denom and a
- * launchpad document that the market assesses fit to quote (pool old and deep enough, or
- * allowlisted), the whole share (kind -1) and each kind, with bid and ask around the pool's
- * time-weighted price (one trade cannot move it) and the desk's inventory on the chain.
+ * launchpad document, either its quotes (the whole share and each kind, around the pool's
+ * time-weighted price: desk/pricing.ts) or why it is not quoted (`not_quoted`): a look-alike
+ * of an asset launched earlier with the same document or symbol, no pool, a price window
+ * still filling, or an asset the market does not find fit to quote.
  *
- * A side is withheld (null) when
- *   - the desk could not fill it for one whole unit (bid: its stable balance; ask: its
- *     transferable units of the kind, or of every kind for a whole share);
- *   - spot and the time-weighted price diverge beyond the market's bound in the direction
- *     that hurts the desk: spot above it withholds the ask (a buyer would take the desk's
- *     units below the pool), spot below it withholds the bid;
- *   - bid only: one more whole unit would take the desk's holding of the asset, valued at
- *     mid, beyond its position limit.
+ * A side is withheld (null, with the reason beside it) when
+ *   - spot and the twap diverge beyond the market's bound in the direction that would pay a
+ *     counterparty: spot above withholds the ask, spot below the bid (`price_diverged`);
+ *   - bid only: the asset or its issuer is in a cool-off after a loss (`loss_cooloff`); one
+ *     more whole unit would take the desk's exposure beyond one of its caps (`position_limit`,
+ *     `pool_share_cap`, `issuer_cap`, `total_cap`: risk/exposure.ts); its stable balance does
+ *     not cover one whole unit at the bid (`inventory`);
+ *   - ask only: it does not hold one whole unit it may move, of every kind for a whole share
+ *     (`inventory`).
+ * The desk's exposure counts every unit it holds, locked ones too (an issuer may lock any
+ * holder's units: a unit the desk cannot move is still a risk it holds), valued at mid in the
+ * one unit of market/units.ts. A book publishes that holding (risk/repository.ts), so the
+ * lender and every check that follows see it.
+ *
  * A book is built for one (chain height, indexed height) pair: it is rebuilt as soon as
  * either moves, and at least every `cacheMs`.
  */
@@ -19,10 +26,23 @@ import type { Pool } from 'pg';
 import type { Tables } from '../../src/store';
 import type { ChainClient } from '../chain/chain-client';
 import type { ChainQueries } from '../chain/queries';
+import type { Market } from '../market/eligibility';
+import type { MarketPrice } from '../market/price-oracle';
+import { quoteReserveAt, type AssetUnits } from '../market/units';
+import {
+  cooloffUntil,
+  deskBuyLimits,
+  fitToLimits,
+  type DeskLimitSettings,
+  type ExposureSnapshot,
+  type SharedRiskSettings,
+} from '../risk/exposure';
+import { refusal, type Reason, type Refusal } from '../risk/reasons';
+import type { RiskRepository } from '../risk/repository';
 import { indexedHeight } from '../store/indexer-reads';
-import type { DeskRepository, QuotedAsset } from './repository';
+import { instrumentsOf, type Instrument } from './pricing';
+import type { DeskAsset, DeskRepository } from './repository';
 import type { Resource } from './reservations';
-import { amountFor, askOf, bidOf, kindMids, WHOLE_SHARE } from './pricing';
 
 export interface Quote {
   asset_id: string;
@@ -36,61 +56,65 @@ export interface Quote {
   mid: bigint;
   bid: bigint | null;
   ask: bigint | null;
+  bidWithheld: Reason | null;
+  askWithheld: Reason | null;
+}
+
+export interface NotQuoted extends Refusal {
+  asset_id: string;
+  name: string;
+  symbol: string;
+}
+
+/** What the desk knows of one quoted asset in a book. */
+export interface AssetState {
+  asset: DeskAsset;
+  units: AssetUnits;
+  price: MarketPrice;
+  /** every unit the desk holds per kind, locked ones too */
+  held: Map<number, bigint>;
+  /** the units it may move now per kind */
+  movable: Map<number, bigint>;
+  /** the pool's stable reserve at the lower of now and at the twap: what the pool-share cap is a share of */
+  poolQuoteReserve: bigint;
 }
 
 export interface Book {
+  /** the chain height its balances and prices were read at */
+  height: number;
   quotes: Quote[];
+  notQuoted: NotQuoted[];
   /** the desk's stable balance */
   cash: bigint;
-  /** the desk's transferable units per `<asset>/<kind>` */
-  units: Map<string, bigint>;
-  /** the desk's holding of each quoted asset, valued at mid (stable base units) */
-  positions: Map<string, bigint>;
+  /** the quoted assets, by id */
+  assets: Map<string, AssetState>;
 }
 
-/** The market's price of an asset (app-services/market MarketPrice), as far as the desk reads it. */
-export interface DeskPrice {
-  /** the pool's price per whole share now */
-  spot: bigint;
-  /** its time-weighted mean over the market's window */
-  twap: bigint;
-  /** |spot − twap| × 10000 / twap */
-  divergenceBps: number;
+export interface BookOptions {
+  repository: DeskRepository;
+  risk: RiskRepository;
+  queries: ChainQueries;
+  chain: ChainClient;
+  market: Market;
+  /** the indexer's store, for its latest height */
+  pool: Pool;
+  svc: Tables;
+  desk: string;
+  denom: string;
+  cacheMs: number;
+  limits: DeskLimitSettings;
+  shared: SharedRiskSettings;
 }
 
-/** What the book needs of the market (app-services/market Market): eligibility and a robust price. */
-export interface QuoteMarket {
-  readonly settings: { maxDivergenceBps: number };
-  assess(assetId: string, use: 'quote'): Promise<{ ok: true; price: DeskPrice } | { ok: false; reason: string }>;
+/** The units the desk may move of one kind of an asset in the book (0 when it is not quoted). */
+export function movableOf(book: Book, assetId: string, kindId: number): bigint {
+  return book.assets.get(assetId)?.movable.get(kindId) ?? 0n;
 }
-
-export interface BookLimits {
-  /** DESK_MAX_POSITION: stable base units a purchase may bring the desk's holding of one asset to */
-  maxPosition: bigint;
-  /** the market's PRICE_MAX_DIVERGENCE_BPS */
-  maxDivergenceBps: number;
-}
-
-export const unitsKey = (assetId: string, kindId: number) => `${assetId}/${kindId}`;
 
 export class DeskBook {
   private cached: { key: string; at: number; book: Promise<Book> } | undefined;
 
-  constructor(
-    private readonly o: {
-      repository: DeskRepository;
-      queries: ChainQueries;
-      chain: ChainClient;
-      market: QuoteMarket;
-      /** the indexer's store, for its latest height */
-      pool: Pool;
-      svc: Tables;
-      desk: string;
-      denom: string;
-      cacheMs: number;
-      maxPosition: bigint;
-    },
-  ) {}
+  constructor(private readonly o: BookOptions) {}
 
   /** The book of the latest chain and indexed heights, at most `cacheMs` old. */
   async current(): Promise<Book> {
@@ -124,79 +148,124 @@ export class DeskBook {
   }
 
   private async build(): Promise<Book> {
-    const assets = await this.o.repository.quotedAssets(this.o.denom);
-    const cash = await this.o.chain.balance(this.o.desk, this.o.denom);
-    const units = new Map<string, bigint>();
-    const positions = new Map<string, bigint>();
-    const quotes: Quote[] = [];
-    const limits = { maxPosition: this.o.maxPosition, maxDivergenceBps: this.o.market.settings.maxDivergenceBps };
-    for (const asset of assets) {
-      if (!asset.kinds?.length) continue;
-      const assessment = await this.o.market.assess(asset.asset_id, 'quote');
-      if (!assessment.ok || assessment.price.twap <= 0n) continue;
-      for (const k of asset.kinds)
-        units.set(
-          unitsKey(asset.asset_id, k.kind_id),
-          await this.o.queries.transferable(asset.asset_id, k.kind_id, this.o.desk),
-        );
-      positions.set(asset.asset_id, positionValue(asset, assessment.price.twap, units));
-      quotes.push(...quotesOf(asset, assessment.price, { cash, units, positions }, limits));
+    const [candidates, cash, height] = await Promise.all([
+      this.o.repository.deskAssets(this.o.denom),
+      this.o.chain.balance(this.o.desk, this.o.denom),
+      this.o.chain.height(),
+    ]);
+    const assets = new Map<string, AssetState>();
+    const notQuoted: NotQuoted[] = [];
+    for (const asset of candidates) {
+      const state = await this.stateOf(asset);
+      if ('reason' in state)
+        notQuoted.push({ asset_id: asset.asset_id, name: asset.name, symbol: asset.symbol, ...state });
+      else assets.set(asset.asset_id, state);
     }
-    return { quotes, cash, units, positions };
+    await this.o.risk.publishDeskHoldings(
+      [...assets.values()].map((a) => ({ assetId: a.asset.asset_id, issuer: a.asset.issuer, value: holdingAtMid(a) })),
+      height,
+    );
+    const snapshot = await this.o.risk.snapshot();
+    const quotes = [...assets.values()].flatMap((a) =>
+      quotesOf(
+        a,
+        { cash, snapshot, nowMs: Date.now() },
+        { ...this.o.limits, ...this.o.shared, maxDivergenceBps: this.o.market.settings.maxDivergenceBps },
+      ),
+    );
+    return { height, quotes, notQuoted, cash, assets };
+  }
+
+  /** The asset as quoted now, or why it is not. */
+  private async stateOf(asset: DeskAsset): Promise<AssetState | Refusal> {
+    if (asset.look_alike_of)
+      return refusal(
+        'look_alike',
+        `asset ${asset.look_alike_of} was launched first with the same launchpad document or symbol; only it is quoted`,
+      );
+    const assessment = await this.o.market.assess(asset.asset_id, 'quote');
+    if (!assessment.ok) return assessment.refusal;
+    const { price, units } = assessment;
+    const held = new Map<number, bigint>();
+    const movable = new Map<number, bigint>();
+    for (const kindId of units.kindIds) {
+      const p = await this.o.queries.position(asset.asset_id, kindId, this.o.desk);
+      held.set(kindId, p.units);
+      movable.set(kindId, p.units - p.locked);
+    }
+    return {
+      asset,
+      units,
+      price,
+      held,
+      movable,
+      poolQuoteReserve: quoteReserveAt(price.quoteReserve, price.spot, price.twap),
+    };
   }
 }
 
-/** The desk's holding of `asset`, each kind valued at its mid from `wholeMid`. */
-export function positionValue(asset: QuotedAsset, wholeMid: bigint, units: Map<string, bigint>): bigint {
-  const mids = kindMids(wholeMid, asset.kinds);
-  return asset.kinds.reduce(
-    (sum, k) =>
-      sum +
-      amountFor(mids.get(k.kind_id) ?? 0n, units.get(unitsKey(asset.asset_id, k.kind_id)) ?? 0n, k.decimals, true),
-    0n,
-  );
+/** The desk's holding of the asset valued at mid: every unit, locked ones too. */
+export function holdingAtMid(a: Pick<AssetState, 'units' | 'held' | 'price'>): bigint {
+  return a.units.holdingValue(a.held, a.price.twap);
 }
 
 /** Which sides the pool's divergence leaves quoted. */
-export function sidesOpen(price: DeskPrice, maxDivergenceBps: number): { bid: boolean; ask: boolean } {
+export function sidesOpen(price: Pick<MarketPrice, 'spot' | 'twap' | 'divergenceBps'>, maxDivergenceBps: number) {
   if (price.divergenceBps <= maxDivergenceBps) return { bid: true, ask: true };
   return { bid: price.spot > price.twap, ask: price.spot < price.twap };
 }
 
-/** The instruments of one asset (whole share, then each kind with a class weight) around the twap, sides withheld as the header says. */
+export interface QuoteContext {
+  cash: bigint;
+  /** the risk account, with this book's holdings published */
+  snapshot: ExposureSnapshot;
+  nowMs: number;
+}
+
+/** Why the desk does not bid for one whole unit of the instrument now, or null. */
+function bidWithheld(
+  a: AssetState,
+  i: Instrument,
+  ctx: QuoteContext,
+  limits: DeskLimitSettings & SharedRiskSettings & { maxDivergenceBps: number },
+): Reason | null {
+  if (!sidesOpen(a.price, limits.maxDivergenceBps).bid) return 'price_diverged';
+  if (cooloffUntil(ctx.snapshot, a.asset.asset_id, a.asset.issuer, ctx.nowMs, limits) !== null) return 'loss_cooloff';
+  const subject = { assetId: a.asset.asset_id, issuer: a.asset.issuer, poolQuoteReserve: a.poolQuoteReserve };
+  const fitted = fitToLimits(i.mid, deskBuyLimits(ctx.snapshot, subject, limits, limits));
+  if (fitted.limitedBy) return fitted.limitedBy.reason;
+  if (i.bid <= 0n || ctx.cash < i.bid) return 'inventory';
+  return null;
+}
+
+function askWithheld(a: AssetState, i: Instrument, maxDivergenceBps: number): Reason | null {
+  if (!sidesOpen(a.price, maxDivergenceBps).ask) return 'price_diverged';
+  const whole = 10n ** BigInt(i.decimals);
+  if (!i.kinds.every((k) => (a.movable.get(k) ?? 0n) >= whole)) return 'inventory';
+  return null;
+}
+
+/** The quotes of one asset, each side withheld as the header says. */
 export function quotesOf(
-  asset: QuotedAsset,
-  price: DeskPrice,
-  inventory: Pick<Book, 'cash' | 'units' | 'positions'>,
-  limits: BookLimits,
+  a: AssetState,
+  ctx: QuoteContext,
+  limits: DeskLimitSettings & SharedRiskSettings & { maxDivergenceBps: number },
 ): Quote[] {
-  const wholeMid = price.twap;
-  const mids = kindMids(wholeMid, asset.kinds);
-  const open = sidesOpen(price, limits.maxDivergenceBps);
-  const position = inventory.positions.get(asset.asset_id) ?? 0n;
-  const instruments = [
-    { kind: WHOLE_SHARE, kinds: asset.kinds.map((k) => k.kind_id), mid: wholeMid, decimals: asset.kinds[0].decimals },
-    ...asset.kinds
-      .filter((k) => (mids.get(k.kind_id) ?? 0n) > 0n)
-      .map((k) => ({ kind: k.kind_id, kinds: [k.kind_id], mid: mids.get(k.kind_id)!, decimals: k.decimals })),
-  ];
-  return instruments.map((i) => {
-    const bid = bidOf(i.mid);
-    const ask = askOf(i.mid);
-    const holdsWhole = i.kinds.every(
-      (k) => (inventory.units.get(unitsKey(asset.asset_id, k)) ?? 0n) >= 10n ** BigInt(i.decimals),
-    );
-    const roomForWhole = position + i.mid <= limits.maxPosition;
+  return instrumentsOf(a.units, a.price).map((i) => {
+    const bidWhy = bidWithheld(a, i, ctx, limits);
+    const askWhy = askWithheld(a, i, limits.maxDivergenceBps);
     return {
-      asset_id: asset.asset_id,
-      name: asset.name,
-      symbol: asset.symbol,
+      asset_id: a.asset.asset_id,
+      name: a.asset.name,
+      symbol: a.asset.symbol,
       kind: i.kind,
       decimals: i.decimals,
       kinds: i.kinds,
       mid: i.mid,
-      bid: open.bid && roomForWhole && bid > 0n && inventory.cash >= bid ? bid : null,
-      ask: open.ask && holdsWhole ? ask : null,
+      bid: bidWhy ? null : i.bid,
+      ask: askWhy ? null : i.ask,
+      bidWithheld: bidWhy,
+      askWithheld: askWhy,
     };
   });
 }

@@ -2,12 +2,15 @@
  * Which proposals to the desk it accepts (docs/app-services.md, "Trade desk"): one asset's
  * kinds in equal units (every kind: a whole share; or a single kind) against one leg of the
  * stable denom in the other direction, at or better than the desk's quote, within the trade
- * cap, its inventory and (when it buys) its position limit. Legs are the proposer's: GIVE is
- * what the proposer gives.
+ * cap and its inventory. Legs are the proposer's: GIVE is what the proposer gives.
+ *
+ * This judges the offer against a book. A purchase is then judged against the desk's caps
+ * under the risk lock (desk/worker.ts), with everything accepted before it counted.
  */
 import type { ProposalSeen } from '../store/indexer-reads';
-import { amountFor } from './pricing';
-import { unitsKey, type Book, type Quote } from './book';
+import { refusal, type Refusal } from '../risk/reasons';
+import { movableOf, type AssetState, type Book, type Quote } from './book';
+import { amountFor, valueAtMid } from './pricing';
 
 const GIVE = 'LEG_DIRECTION_GIVE';
 const ASK = 'LEG_DIRECTION_ASK';
@@ -16,10 +19,20 @@ const ASK = 'LEG_DIRECTION_ASK';
 export type OfferLeg = ProposalSeen['legs'][number];
 
 export type Verdict =
-  { accept: true; quote: Quote; deskBuys: boolean; units: bigint; amount: bigint } | { accept: false; reason: string };
+  | {
+      accept: true;
+      quote: Quote;
+      asset: AssetState;
+      deskBuys: boolean;
+      units: bigint;
+      amount: bigint;
+      /** a purchase: what it adds to the desk's exposure (the units at mid); 0 for a sale */
+      buysValue: bigint;
+    }
+  | ({ accept: false } & Refusal);
 
 const INTEGER = /^[0-9]+$/;
-const no = (reason: string): Verdict => ({ accept: false, reason });
+const no = (reason: Refusal['reason'], detail: string): Verdict => ({ accept: false, ...refusal(reason, detail) });
 
 /** The instrument the right legs make: every kind of the asset, or one kind. */
 function instrumentOf(rights: OfferLeg[], book: Book): Quote | undefined {
@@ -33,46 +46,66 @@ function instrumentOf(rights: OfferLeg[], book: Book): Quote | undefined {
 export interface OfferLimits {
   denom: string;
   maxTrade: bigint;
-  /** DESK_MAX_POSITION: what a purchase may bring the desk's holding of the asset to, valued at mid */
-  maxPosition: bigint;
+}
+
+/** The asset a proposal's right legs name, when they name one. */
+export function offerAssetOf(legs: readonly OfferLeg[]): string | null {
+  const ids = new Set(legs.filter((l) => l.right).map((l) => String(l.right?.asset_id ?? '')));
+  return ids.size === 1 ? [...ids][0] : null;
+}
+
+/** The proposal's stable-denom amount, when it has exactly one coin leg of it. */
+export function offerAmountOf(legs: readonly OfferLeg[], denom: string): bigint | null {
+  const coins = legs.filter((l) => l.coin);
+  const c = coins[0]?.coin;
+  return coins.length === 1 && c?.denom === denom && INTEGER.test(String(c.amount ?? '')) ? BigInt(c.amount!) : null;
 }
 
 export function judgeOffer(legs: readonly OfferLeg[], book: Book, o: OfferLimits): Verdict {
   const coins = legs.filter((l) => l.coin);
   const rights = legs.filter((l) => l.right);
   if (coins.length !== 1 || rights.length === 0 || coins.length + rights.length !== legs.length)
-    return no('not one stable leg against rights');
+    return no('not_an_offer', 'not one stable leg against rights');
   const coin = coins[0];
   if (coin.coin?.denom !== o.denom || !INTEGER.test(String(coin.coin.amount ?? '')))
-    return no('the coin leg is not the stable denom');
+    return no('not_an_offer', 'the coin leg is not the stable denom');
   const direction = rights[0].direction;
   if (
     rights.some((l) => l.direction !== direction || l.right?.asset_id !== rights[0].right?.asset_id) ||
     coin.direction === direction
   )
-    return no('the rights are not one asset in one direction against the coin');
+    return no('not_an_offer', 'the rights are not one asset in one direction against the coin');
   const units = String(rights[0].right?.units ?? '');
   if (!INTEGER.test(units) || rights.some((l) => l.right?.units !== units) || BigInt(units) === 0n)
-    return no('the kinds are not in equal units');
+    return no('not_an_offer', 'the kinds are not in equal units');
   const quote = instrumentOf(rights, book);
-  if (!quote) return no('the desk does not quote these rights');
+  const asset = quote && book.assets.get(quote.asset_id);
+  if (!quote || !asset) return no('not_quoted', 'the desk does not quote these rights (GET /api/desk/quotes)');
   const amount = BigInt(coin.coin.amount!);
-  if (amount > o.maxTrade) return no('above the trade cap');
+  if (amount > o.maxTrade) return no('trade_cap', `${amount} is above the trade cap of ${o.maxTrade} (DESK_MAX_TRADE)`);
   const deskBuys = direction === GIVE && coin.direction === ASK;
   const n = BigInt(units);
   if (deskBuys) {
-    if (quote.bid === null) return no('the desk is not bidding');
-    if (amount > amountFor(quote.bid, n, quote.decimals, true)) return no('asks more than the desk bids');
-    if (amount > book.cash) return no("beyond the desk's stable inventory");
-    const position = (book.positions.get(quote.asset_id) ?? 0n) + amountFor(quote.mid, n, quote.decimals, true);
-    if (position > o.maxPosition) return no("beyond the desk's position limit");
-  } else {
-    if (quote.ask === null) return no('the desk is not offering');
-    if (amount < amountFor(quote.ask, n, quote.decimals, false)) return no('gives less than the desk asks');
-    if (quote.kinds.some((k) => (book.units.get(unitsKey(quote.asset_id, k)) ?? 0n) < n))
-      return no("beyond the desk's unit inventory");
+    if (quote.bid === null) return no(quote.bidWithheld ?? 'not_quoted', 'the desk is not bidding for it now');
+    const most = amountFor(quote.bid, n, quote.decimals, true);
+    if (amount > most) return no('worse_than_quote', `asks ${amount}, the desk bids ${most}`);
+    if (amount > book.cash) return no('inventory', "beyond the desk's stable inventory");
+    return {
+      accept: true,
+      quote,
+      asset,
+      deskBuys,
+      units: n,
+      amount,
+      buysValue: valueAtMid(asset.units, quote.kinds, n, asset.price.twap),
+    };
   }
-  return { accept: true, quote, deskBuys, units: n, amount };
+  if (quote.ask === null) return no(quote.askWithheld ?? 'not_quoted', 'the desk is not offering it now');
+  const least = amountFor(quote.ask, n, quote.decimals, false);
+  if (amount < least) return no('worse_than_quote', `gives ${amount}, the desk asks ${least}`);
+  if (quote.kinds.some((k) => movableOf(book, quote.asset_id, k) < n))
+    return no('inventory', "beyond the desk's unit inventory");
+  return { accept: true, quote, asset, deskBuys, units: n, amount, buysValue: 0n };
 }
 
 /**
@@ -87,11 +120,8 @@ export function escrowedValue(legs: readonly OfferLeg[], book: Book, denom: stri
     if (l.coin) {
       if (l.coin.denom === denom && INTEGER.test(String(l.coin.amount ?? ''))) value += BigInt(l.coin.amount!);
     } else if (l.right && INTEGER.test(String(l.right.units ?? ''))) {
-      const kind = Number(l.right.kind_id ?? 0);
-      const q = book.quotes.find(
-        (x) => x.asset_id === l.right?.asset_id && x.kinds.length === 1 && x.kinds[0] === kind,
-      );
-      if (q) value += amountFor(q.mid, BigInt(l.right.units!), q.decimals, true);
+      const a = book.assets.get(String(l.right.asset_id ?? ''));
+      if (a) value += a.units.kindValue(Number(l.right.kind_id ?? 0), BigInt(l.right.units!), a.price.twap);
     }
   }
   return value;

@@ -2,7 +2,7 @@
 import type { AppSchema } from '../contract';
 import type { Quote } from './book';
 import { WHOLE_SHARE } from './pricing';
-import { rfqExpiry, type RfqRow } from './repository';
+import { rfqExpiry, type OfferRow, type RfqRow } from './repository';
 
 /** The instrument a quote names: the symbol for a whole share, `<symbol>.<kind>` for a kind. */
 export const instrumentOf = (symbol: string, kind: number) => (kind === WHOLE_SHARE ? symbol : `${symbol}.${kind}`);
@@ -17,6 +17,20 @@ export function presentQuote(q: Quote): AppSchema<'Quote'> {
     bid: q.bid?.toString() ?? null,
     ask: q.ask?.toString() ?? null,
     mid: q.mid.toString(),
+    bid_withheld: q.bidWithheld,
+    ask_withheld: q.askWithheld,
+  };
+}
+
+export function presentOffer(o: OfferRow): AppSchema<'Offer'> {
+  return {
+    settlement_id: Number(o.settlement_id),
+    verdict: o.verdict,
+    reason: o.reason,
+    detail: o.detail,
+    asset_id: o.asset_id,
+    amount: o.amount,
+    tx: o.tx_hash,
   };
 }
 

@@ -2,31 +2,21 @@
  * The desk's prices (docs/app-services.md, "Trade desk"), in exact integers: base units of
  * the stable denom per whole unit (10^decimals base units).
  *
- * The whole-share mid is the DEX pool price. A kind's mid is its class's share of it,
- * weighted over the classes the asset has (ECONOMIC 60, INCOME 30, VOTE 10, REDEMPTION 60),
- * so an equity asset's kinds are 60 % / 30 % / 10 % and the kinds of any asset add up to
- * the whole share. Bid = mid − 2 % (rounded down), ask = mid + 2 % (rounded up).
+ * An asset's instruments are its whole share (one base unit of every kind per base unit,
+ * priced per 10^D as the pool prices a bundle: market/units.ts) and each kind, at its class's
+ * share of the bundle price. The mid is the time-weighted price (twap), which one trade cannot
+ * move. The desk never pays a counterparty more than the pool would, nor sells for less: the
+ * bid is 2 % under the price at the lower of spot and twap (rounded down), the ask 2 % over
+ * the price at the higher (rounded up). So buying from the pool to sell to the desk, or from
+ * the desk to sell to the pool, always loses the spread.
  */
+import type { MarketPrice } from '../market/price-oracle';
+import type { AssetUnits } from '../market/units';
 
-export const CLASS_WEIGHTS: Record<string, bigint> = { ECONOMIC: 60n, INCOME: 30n, VOTE: 10n, REDEMPTION: 60n };
 export const SPREAD_BPS = 200n;
 const BPS = 10_000n;
 /** kind -1: a whole share, one unit of every kind */
 export const WHOLE_SHARE = -1;
-
-export interface KindInfo {
-  kind_id: number;
-  class: string;
-  decimals: number;
-}
-
-/** The mid of each kind from the whole-share mid. */
-export function kindMids(wholeMid: bigint, kinds: readonly KindInfo[]): Map<number, bigint> {
-  const total = kinds.reduce((sum, k) => sum + (CLASS_WEIGHTS[k.class] ?? 0n), 0n);
-  const mids = new Map<number, bigint>();
-  for (const k of kinds) mids.set(k.kind_id, total === 0n ? 0n : (wholeMid * (CLASS_WEIGHTS[k.class] ?? 0n)) / total);
-  return mids;
-}
 
 export const bidOf = (mid: bigint) => (mid * (BPS - SPREAD_BPS)) / BPS;
 export const askOf = (mid: bigint) => (mid * (BPS + SPREAD_BPS) + BPS - 1n) / BPS;
@@ -36,4 +26,47 @@ export function amountFor(pricePerWhole: bigint, units: bigint, decimals: number
   const scale = 10n ** BigInt(decimals);
   const exact = pricePerWhole * units;
   return deskPays ? exact / scale : (exact + scale - 1n) / scale;
+}
+
+/** One instrument the desk quotes, priced but not yet judged against its inventory and caps. */
+export interface Instrument {
+  /** -1: a whole share */
+  kind: number;
+  /** the kinds it moves, in equal base units */
+  kinds: number[];
+  /** base units per whole unit: D for a whole share, the kind's own decimals for a kind */
+  decimals: number;
+  mid: bigint;
+  bid: bigint;
+  ask: bigint;
+}
+
+/** The whole share, then each kind whose mid is above zero. */
+export function instrumentsOf(units: AssetUnits, price: Pick<MarketPrice, 'spot' | 'twap'>): Instrument[] {
+  const low = price.spot < price.twap ? price.spot : price.twap;
+  const high = price.spot > price.twap ? price.spot : price.twap;
+  const whole: Instrument = {
+    kind: WHOLE_SHARE,
+    kinds: units.kindIds,
+    decimals: units.priceDecimals,
+    mid: price.twap,
+    bid: bidOf(low),
+    ask: askOf(high),
+  };
+  const kinds = units.kinds
+    .map((k) => ({
+      kind: k.kind_id,
+      kinds: [k.kind_id],
+      decimals: k.decimals,
+      mid: units.kindPrice(k.kind_id, price.twap),
+      bid: bidOf(units.kindPrice(k.kind_id, low)),
+      ask: askOf(units.kindPrice(k.kind_id, high)),
+    }))
+    .filter((i) => i.mid > 0n);
+  return [whole, ...kinds];
+}
+
+/** What `units` base units of the instrument are worth at mid: what buying them adds to the desk's exposure. */
+export function valueAtMid(units: AssetUnits, instrumentKinds: readonly number[], n: bigint, twap: bigint): bigint {
+  return units.holdingValue(new Map(instrumentKinds.map((k) => [k, n])), twap);
 }

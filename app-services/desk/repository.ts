@@ -1,20 +1,16 @@
 /**
- * What the desk reads and writes in PostgreSQL: its RFQs (app schema) and, read-only, the
- * indexer's store (assets with a pool and a launchpad document, proposals to the desk).
+ * What the desk reads and writes in PostgreSQL: its RFQs and its answers to offers (app
+ * schema) and, read-only, the indexer's store (assets with a pool and a launchpad document,
+ * proposals to the desk, the trades it settled).
  */
 import type { Pool, PoolClient } from 'pg';
 import { timestampToRfc3339 } from '../../src/lib/contract';
 import { pendingProposalsTo, type ProposalSeen } from '../store/indexer-reads';
 import { quoteIdent, tablesIn, withTransaction, type Tables } from '../../src/store';
-import type { KindInfo } from './pricing';
-import {
-  escrowRefusal,
-  positionRefusal,
-  type Escrowed,
-  type EscrowCaps,
-  type Refusal,
-  type Resource,
-} from './reservations';
+import type { AssetKind } from '../market/units';
+import type { Reason, Refusal as Why } from '../risk/reasons';
+import { outstandingRfqSql, type RiskRepository } from '../risk/repository';
+import { escrowRefusal, type Escrowed, type EscrowCaps, type Refusal, type Resource } from './reservations';
 
 /** The limits an RFQ is recorded within (DESK_* settings). */
 export interface RfqLimits extends EscrowCaps {
@@ -22,7 +18,6 @@ export interface RfqLimits extends EscrowCaps {
   perAddress: number;
   perIp: number;
   windowMs: number;
-  maxPosition: bigint;
 }
 
 export interface RfqCheck {
@@ -35,22 +30,49 @@ export interface RfqCheck {
   what: string;
   /** the chain's free balance of a resource now */
   free(resource: Resource): Promise<bigint>;
-  /** the desk's holding of the asset valued at mid (its book), for a sell RFQ */
-  position: bigint;
+  /**
+   * A sell RFQ (the desk buys): why the purchase does not fit the desk's caps, read from the
+   * risk account under the risk lock (null: it fits); it is recorded in the same transaction.
+   */
+  purchase?: { value: bigint; issuer: string; check(c: PoolClient): Promise<Why | null> };
 }
 
-/** Not expired; pending, or proposed and not settled, cancelled or expired as indexed (a lagging index counts it a little longer). */
-const outstanding = (
-  settlements: string,
-) => `r.expiry > now() AND (r.status = 'pending' OR (r.status = 'proposed' AND NOT EXISTS (
-  SELECT 1 FROM ${settlements} s WHERE s.id = r.settlement_id::text AND s.status <> 'STATUS_PENDING')))`;
-
-export interface QuotedAsset {
+/** An asset with a pool against the stable denom and a launchpad document, as the desk may quote it. */
+export interface DeskAsset {
   asset_id: string;
+  issuer: string;
   name: string;
   symbol: string;
-  kinds: KindInfo[];
+  kinds: AssetKind[];
+  /** the first asset launched with the same document or symbol, when this one came after it */
+  look_alike_of: string | null;
 }
+
+/** What the desk did with one proposal (GET /api/desk/offers). */
+export interface OfferVerdict {
+  settlementId: string;
+  proposer: string;
+  assetId: string | null;
+  issuer: string | null;
+  amount: bigint | null;
+  /** a purchase: what it adds to the desk's exposure, at mid */
+  buysValue: bigint | null;
+  verdict: 'accepting' | 'accepted' | 'refused' | 'cancelled' | 'left_to_expire';
+  why: Why | null;
+}
+
+export interface OfferRow {
+  settlement_id: string;
+  verdict: OfferVerdict['verdict'];
+  reason: Reason | null;
+  detail: string | null;
+  asset_id: string | null;
+  amount: string | null;
+  tx_hash: string | null;
+}
+
+/** The most offers one address lists (newest first). */
+export const MAX_OFFERS_LISTED = 1000;
 
 export interface RfqRow {
   id: string;
@@ -89,19 +111,50 @@ export class DeskRepository {
     this.svc = tablesIn(indexerSchema);
   }
 
-  /** Assets with a pool against `denom` and a launchpad document, by id. */
-  async quotedAssets(denom: string): Promise<QuotedAsset[]> {
-    const { rows } = await this.pool.query<QuotedAsset>(
-      `SELECT a.id AS asset_id, doc ->> 'name' AS name, doc ->> 'symbol' AS symbol,
-              (SELECT json_agg(json_build_object('kind_id', k.kind_id, 'class', k.kind_class, 'decimals', k.decimals) ORDER BY k.kind_id)
-                 FROM ${this.svc.kinds} k WHERE k.asset_id = a.id) AS kinds
-         FROM ${this.svc.assets} a
-         JOIN LATERAL (SELECT convert_from(d.canonical, 'UTF8')::jsonb AS doc FROM ${this.documents} d WHERE d.meta_hash = a.meta_hash) d ON true
-        WHERE EXISTS (SELECT 1 FROM ${this.svc.dexPools} p WHERE p.asset_id = a.id AND p.quote_denom = $1)
-        ORDER BY a.id`,
+  /**
+   * Assets with a pool against `denom` and a launchpad document, by id. A document, and a
+   * symbol, belong to the first asset launched with them (by height, then the creating tx's
+   * place in its block, then id): a later one is a look-alike, named with the first.
+   */
+  async deskAssets(denom: string): Promise<DeskAsset[]> {
+    const { rows } = await this.pool.query<DeskAsset>(
+      `WITH launched AS (
+         SELECT a.id, a.issuer, a.meta_hash, doc ->> 'name' AS name, doc ->> 'symbol' AS symbol,
+                first_value(a.id) OVER (PARTITION BY a.meta_hash ORDER BY a.created_height, coalesce(t.tx_index, 0), a.id) AS first_of_doc,
+                first_value(a.id) OVER (PARTITION BY doc ->> 'symbol' ORDER BY a.created_height, coalesce(t.tx_index, 0), a.id) AS first_of_symbol
+           FROM ${this.svc.assets} a
+           JOIN LATERAL (SELECT convert_from(d.canonical, 'UTF8')::jsonb AS doc FROM ${this.documents} d WHERE d.meta_hash = a.meta_hash) d ON true
+           LEFT JOIN ${this.svc.txes} t ON t.id = a.created_tx_hash
+       )
+       SELECT l.id AS asset_id, l.issuer, l.name, l.symbol,
+              CASE WHEN l.first_of_doc <> l.id THEN l.first_of_doc WHEN l.first_of_symbol <> l.id THEN l.first_of_symbol END AS look_alike_of,
+              (SELECT json_agg(json_build_object('kind_id', k.kind_id, 'class', k.kind_class, 'decimals', k.decimals, 'bundle', k.bundle) ORDER BY k.kind_id)
+                 FROM ${this.svc.kinds} k WHERE k.asset_id = l.id) AS kinds
+         FROM launched l
+        WHERE EXISTS (SELECT 1 FROM ${this.svc.dexPools} p WHERE p.asset_id = l.id AND p.quote_denom = $1)
+        ORDER BY l.id`,
       [denom],
     );
-    return rows;
+    return rows.map((r) => ({ ...r, kinds: r.kinds ?? [] }));
+  }
+
+  /**
+   * What the desk has paid, net, for each asset (stable paid for it less stable received for
+   * it) over every settled trade of its key the index holds: the cost its holding is judged
+   * against for a loss. Only single-asset trades against the stable denom count.
+   */
+  async netPaid(desk: string, denom: string): Promise<Map<string, bigint>> {
+    const { rows } = await this.pool.query<{ asset_id: string; net: string }>(
+      `SELECT s.asset_ids ->> 0 AS asset_id,
+              sum(CASE WHEN (l ->> 'direction' = 'LEG_DIRECTION_GIVE') = (s.proposer = $1)
+                       THEN (l -> 'coin' ->> 'amount')::numeric ELSE -(l -> 'coin' ->> 'amount')::numeric END)::text AS net
+         FROM ${this.svc.settlements} s CROSS JOIN LATERAL jsonb_array_elements(s.legs) l
+        WHERE (s.proposer = $1 OR s.counterparty = $1) AND s.status = 'STATUS_SETTLED'
+          AND jsonb_array_length(s.asset_ids) = 1 AND l -> 'coin' ->> 'denom' = $2
+        GROUP BY 1`,
+      [desk, denom],
+    );
+    return new Map(rows.map((r) => [r.asset_id, BigInt(r.net)]));
   }
 
   /** The kind ids of an asset (a whole share moves one unit of each). */
@@ -127,9 +180,16 @@ export class DeskRepository {
    * position limit (desk/reservations.ts). `free` reads the chain's inventory inside the
    * lock, so every RFQ recorded before is either pending here or already on the chain.
    */
-  async recordWithinLimits(r: NewRfq, clientIp: string, check: RfqCheck): Promise<Refusal | null> {
+  async recordWithinLimits(
+    r: NewRfq,
+    clientIp: string,
+    check: RfqCheck,
+    risk: RiskRepository,
+  ): Promise<Refusal | null> {
     return withTransaction(this.pool, async (c) => {
       await c.query(`SELECT pg_advisory_xact_lock(hashtext('svc-desk-rfq'))`);
+      // always after the RFQ lock: the desk's worker takes the risk lock alone
+      if (check.purchase) await risk.lock(c);
       const limited =
         (await this.overLimit(c, 'client_ip', clientIp, check.limits.perIp, check.limits.windowMs, 'this client')) ??
         (await this.overLimit(
@@ -146,15 +206,26 @@ export class DeskRepository {
         const refusal = escrowRefusal(check.need, await check.free(resource), escrowed, check.limits, check.what);
         if (refusal) return refusal;
       }
-      if (r.side === 'sell') {
-        const buying = await this.outstandingPurchases(c, r.asset_id);
-        const refusal = positionRefusal(check.position, buying, BigInt(r.amount), check.limits.maxPosition);
-        if (refusal) return refusal;
-      }
+      const why = check.purchase ? await check.purchase.check(c) : null;
+      if (why) return { code: 'bad_request', reason: why.reason, message: why.detail };
       await c.query(
-        `INSERT INTO ${this.rfqs} (id, requester, asset_id, symbol, kind_id, side, units, price, amount, expiry, status, client_ip)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending', $11) ON CONFLICT (id) DO NOTHING`,
-        [r.id, r.requester, r.asset_id, r.symbol, r.kind_id, r.side, r.units, r.price, r.amount, r.expiry, clientIp],
+        `INSERT INTO ${this.rfqs} (id, requester, asset_id, symbol, kind_id, side, units, price, amount, expiry, status, client_ip, buys_value, issuer)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending', $11, $12, $13) ON CONFLICT (id) DO NOTHING`,
+        [
+          r.id,
+          r.requester,
+          r.asset_id,
+          r.symbol,
+          r.kind_id,
+          r.side,
+          r.units,
+          r.price,
+          r.amount,
+          r.expiry,
+          clientIp,
+          check.purchase?.value.toString() ?? null,
+          check.purchase?.issuer ?? null,
+        ],
       );
       return null;
     });
@@ -176,6 +247,7 @@ export class DeskRepository {
     if (rows[0].count < limit) return null;
     return {
       code: 'too_many_requests',
+      reason: 'rate_limit',
       message: `too many RFQs from ${who}: at most ${limit} per ${windowMs / 60_000} minutes`,
       retryAfterSeconds: Math.max(1, Math.ceil((rows[0].oldest_ms! + windowMs - Date.now()) / 1000)),
     };
@@ -193,7 +265,7 @@ export class DeskRepository {
               coalesce(sum(${measure}) FILTER (WHERE requester = $1), 0)::text AS requester,
               (extract(epoch FROM min(expiry)) * 1000)::float8 AS first_ms
          FROM ${this.rfqs} r
-        WHERE ${filter} AND ${outstanding(this.svc.settlements)}`,
+        WHERE ${filter} AND ${outstandingRfqSql(this.svc.settlements)}`,
       [requester, ...params],
     );
     const row = rows[0];
@@ -203,16 +275,6 @@ export class DeskRepository {
       requester: BigInt(row.requester),
       firstExpiryMs: row.first_ms,
     };
-  }
-
-  /** What outstanding sell RFQs of the asset will pay for it (the desk buys). */
-  private async outstandingPurchases(c: PoolClient, assetId: string): Promise<bigint> {
-    const { rows } = await c.query<{ amount: string }>(
-      `SELECT coalesce(sum(amount), 0)::text AS amount FROM ${this.rfqs} r
-        WHERE side = 'sell' AND asset_id = $1 AND ${outstanding(this.svc.settlements)}`,
-      [assetId],
-    );
-    return BigInt(rows[0].amount);
   }
 
   async get(id: string): Promise<RfqRow | undefined> {
@@ -240,6 +302,80 @@ export class DeskRepository {
         outcome.status === 'failed' ? outcome.error : null,
       ],
     );
+  }
+}
+
+// ---------------------------------------------------------------- offers
+
+export class OfferRepository {
+  private readonly offers: string;
+
+  constructor(
+    private readonly pool: Pool,
+    appSchema: string,
+  ) {
+    this.offers = `${quoteIdent(appSchema)}.desk_offers`;
+  }
+
+  /** Records (or replaces) the desk's verdict on a proposal, in the caller's transaction when given. */
+  async record(v: OfferVerdict, db: Pool | PoolClient = this.pool): Promise<void> {
+    await db.query(
+      `INSERT INTO ${this.offers} (settlement_id, proposer, asset_id, issuer, amount, buys_value, verdict, reason, detail)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (settlement_id) DO UPDATE SET asset_id = EXCLUDED.asset_id, issuer = EXCLUDED.issuer, amount = EXCLUDED.amount,
+         buys_value = EXCLUDED.buys_value, verdict = EXCLUDED.verdict, reason = EXCLUDED.reason, detail = EXCLUDED.detail, updated_at = now()`,
+      [
+        v.settlementId,
+        v.proposer,
+        v.assetId,
+        v.issuer,
+        v.amount?.toString() ?? null,
+        v.buysValue?.toString() ?? null,
+        v.verdict,
+        v.why?.reason ?? null,
+        v.why?.detail ?? null,
+      ],
+    );
+  }
+
+  /** The accept (or cancel) of proposals committed in `txHash` at `height`. */
+  async settled(
+    ids: readonly string[],
+    verdict: 'accepted' | 'cancelled',
+    txHash: string,
+    height: number | null,
+  ): Promise<void> {
+    await this.pool.query(
+      `UPDATE ${this.offers} SET verdict = $2, tx_hash = $3, height = $4, updated_at = now() WHERE settlement_id = ANY($1::bigint[])`,
+      [ids, verdict, txHash, height],
+    );
+  }
+
+  /** An accept that did not happen: no longer in flight; the proposal is judged again while it is pending. */
+  async acceptFailed(id: string, detail: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE ${this.offers} SET verdict = 'left_to_expire', buys_value = NULL, reason = NULL, detail = $2, updated_at = now()
+        WHERE settlement_id = $1 AND verdict = 'accepting'`,
+      [id, detail],
+    );
+  }
+
+  /** Proposals whose accept is in flight. */
+  async accepting(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT settlement_id::text AS id FROM ${this.offers} WHERE verdict = 'accepting'`,
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** The verdicts on a proposer's proposals, newest first. */
+  async of(proposer: string): Promise<OfferRow[]> {
+    const { rows } = await this.pool.query<OfferRow>(
+      `SELECT settlement_id::text AS settlement_id, verdict, reason, detail, asset_id, amount::text AS amount, tx_hash
+         FROM ${this.offers} WHERE proposer = $1 ORDER BY settlement_id DESC LIMIT ${MAX_OFFERS_LISTED}`,
+      [proposer],
+    );
+    return rows;
   }
 }
 

@@ -7,6 +7,7 @@
  * DESK_MAX_ESCROW_PER_ADDRESS_BPS, so RFQs nobody accepts cannot freeze the desk.
  */
 import type { HttpErrorCode } from '../../src/http/http-errors';
+import type { Reason } from '../risk/reasons';
 
 const BPS = 10_000n;
 
@@ -32,6 +33,7 @@ export interface EscrowCaps {
 
 export interface Refusal {
   code: Extract<HttpErrorCode, 'bad_request' | 'too_many_requests' | 'unavailable'>;
+  reason: Reason;
   message: string;
   retryAfterSeconds?: number;
 }
@@ -52,29 +54,23 @@ export function escrowRefusal(
   if (need > available)
     return {
       code: 'bad_request',
+      reason: 'inventory',
       message: `beyond the desk's inventory: ${available > 0n ? available : 0n} ${what} are not yet promised to other RFQs, the trade needs ${need}`,
     };
   const total = free + e.proposed;
   if ((e.requester + need) * BPS > BigInt(caps.maxEscrowPerAddressBps) * total)
     return {
       code: 'too_many_requests',
+      reason: 'escrow_cap',
       message: `this address's open RFQs would hold more than ${caps.maxEscrowPerAddressBps / 100} % of the desk's ${what}; accept or let them expire first`,
       retryAfterSeconds: retryAfter(e, now),
     };
   if ((e.pending + e.proposed + need) * BPS > BigInt(caps.maxEscrowBps) * total)
     return {
       code: 'unavailable',
+      reason: 'escrow_cap',
       message: `open RFQs hold ${caps.maxEscrowBps / 100} % of the desk's ${what}, as much as they may; ask again when some expire`,
       retryAfterSeconds: retryAfter(e, now),
     };
   return null;
-}
-
-/** Why a purchase of `amount` would take the desk's holding of the asset (valued at mid, with the RFQs it is buying) beyond `maxPosition`, or null. */
-export function positionRefusal(position: bigint, buying: bigint, amount: bigint, maxPosition: bigint): Refusal | null {
-  if (position + buying + amount <= maxPosition) return null;
-  return {
-    code: 'bad_request',
-    message: `the desk holds as much of this asset as it may (position limit ${maxPosition} base units of the stable denom)`,
-  };
 }

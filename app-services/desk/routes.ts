@@ -1,21 +1,33 @@
 /**
  * /api/desk (app-services/openapi.yaml):
- *   GET  /quotes   the desk's bid and ask per whole share and per kind
- *   POST /rfq      {address, symbol, kind, side, units} → the desk's escrowed proposal
- * An RFQ is recorded (rate limit counted across replicas) before it is proposed; the process
- * acting for the desk proposes it in the request, another replica waits for it. With an
- * Idempotency-Key header, a retry of the same request answers the same proposal.
+ *   GET  /quotes              the desk's bid and ask per whole share and per kind, and the assets it does not quote, with why
+ *   POST /rfq                 {address, asset_id | symbol, kind, side, units} → the desk's escrowed proposal
+ *   GET  /offers?address=     what the desk did with an address's proposals, and why
+ * An RFQ is recorded (rate limit counted across replicas; a purchase within the desk's caps,
+ * under the risk lock) before it is proposed; the process acting for the desk proposes it in
+ * the request, another replica waits for it. With an Idempotency-Key header, a retry of the
+ * same request answers the same proposal.
  */
 import { createHash, randomBytes } from 'crypto';
 import type { Request } from 'express';
+import type { PoolClient } from 'pg';
 import { tryParseAccountAddress } from '../../src/lib/address';
 import { badRequest, HttpError } from '../../src/http/http-errors';
+import { addressParam } from '../http/params';
 import type { AppRoutes } from '../http/routes';
-import type { Book, DeskBook, Quote } from './book';
-import { unitsKey } from './book';
-import { instrumentOf, presentQuote, presentRfq } from './presenter';
-import { amountFor } from './pricing';
-import type { DeskRepository, NewRfq, RfqLimits, RfqRow } from './repository';
+import {
+  cooloffUntil,
+  deskBuyLimits,
+  fitToLimits,
+  type DeskLimitSettings,
+  type SharedRiskSettings,
+} from '../risk/exposure';
+import { cooloffRefusal, refusal, type Refusal as Why } from '../risk/reasons';
+import type { RiskRepository } from '../risk/repository';
+import { movableOf, type Book, type DeskBook, type Quote } from './book';
+import { instrumentOf, presentOffer, presentQuote, presentRfq } from './presenter';
+import { amountFor, valueAtMid } from './pricing';
+import type { DeskRepository, NewRfq, OfferRepository, RfqLimits, RfqRow } from './repository';
 import type { Refusal, Resource } from './reservations';
 import type { DeskWorker } from './worker';
 
@@ -28,21 +40,37 @@ export interface DeskRouteDeps {
   hrp: string;
   denom: string;
   maxTrade: bigint;
-  /** per address and per client, escrow caps, position limit (windowMs: RFQ_WINDOW_MS) */
+  /** per address and per client, escrow caps (windowMs: RFQ_WINDOW_MS) */
   limits: RfqLimits;
+  /** the desk's caps on what it buys, and those it shares with the lender */
+  risk: { limits: DeskLimitSettings; shared: SharedRiskSettings };
   /** how long a replica that does not act for the desk waits for the proposal */
   waitMs: number;
   /** undefined while the desk has no key or no chain here */
-  desk(): { address: string; book: DeskBook; repository: DeskRepository; worker: DeskWorker } | undefined;
+  desk():
+    | {
+        address: string;
+        book: DeskBook;
+        repository: DeskRepository;
+        offers: OfferRepository;
+        risk: RiskRepository;
+        worker: DeskWorker;
+      }
+    | undefined;
 }
 
 interface RfqBody {
   requester: string;
-  symbol: string;
+  assetId?: string;
+  symbol?: string;
   kind: number;
   side: 'sell' | 'buy';
   units: bigint;
 }
+
+const ASSET_ID_RE = /^[0-9a-f]{64}$/;
+const refusedWith = (why: Why, headers: Record<string, string> = {}) =>
+  new HttpError('bad_request', why.detail, headers, why.reason);
 
 function requireDesk(deps: DeskRouteDeps) {
   const desk = deps.desk();
@@ -54,57 +82,108 @@ function parseBody(body: unknown, hrp: string): RfqBody {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw badRequest('the RFQ must be a JSON object {address, symbol, kind, side, units}');
   const b = body as Record<string, unknown>;
-  const unknown = Object.keys(b).find((key) => !['address', 'symbol', 'kind', 'side', 'units'].includes(key));
+  const unknown = Object.keys(b).find(
+    (key) => !['address', 'asset_id', 'symbol', 'kind', 'side', 'units'].includes(key),
+  );
   if (unknown) throw badRequest(`unknown field "${unknown}"`);
   const address = typeof b.address === 'string' ? tryParseAccountAddress(b.address, hrp) : null;
   if (!address) throw badRequest(`address must be an account address: bech32 with prefix ${hrp}1, or 0x + 40 hex`);
-  if (typeof b.symbol !== 'string' || b.symbol === '') throw badRequest('symbol must be a non-empty string');
+  if (b.asset_id === undefined && b.symbol === undefined)
+    throw badRequest('name the asset: asset_id (64 lower-case hex, as the quotes list it) or symbol');
+  if (b.asset_id !== undefined && (typeof b.asset_id !== 'string' || !ASSET_ID_RE.test(b.asset_id)))
+    throw badRequest('asset_id must be 64 lower-case hex characters');
+  if (b.symbol !== undefined && (typeof b.symbol !== 'string' || b.symbol === ''))
+    throw badRequest('symbol must be a non-empty string');
   if (typeof b.kind !== 'number' || !Number.isInteger(b.kind) || b.kind < -1)
     throw badRequest('kind must be an integer: -1 for a whole share, or a kind id');
   if (b.side !== 'sell' && b.side !== 'buy') throw badRequest('side must be "sell" or "buy"');
   if (typeof b.units !== 'string' || !UNITS_RE.test(b.units))
     throw badRequest('units must be a positive integer as a decimal string (base units)');
-  return { requester: address.bech32, symbol: b.symbol, kind: b.kind, side: b.side, units: BigInt(b.units) };
+  return {
+    requester: address.bech32,
+    assetId: b.asset_id as string | undefined,
+    symbol: b.symbol as string | undefined,
+    kind: b.kind,
+    side: b.side,
+    units: BigInt(b.units),
+  };
 }
 
-function quoteFor(book: Book, symbol: string, kind: number): Quote {
-  const assets = new Set(book.quotes.filter((q) => q.symbol === symbol).map((q) => q.asset_id));
-  if (assets.size === 0)
-    throw badRequest(`the desk quotes no asset with symbol "${symbol}" (GET /api/desk/quotes lists them)`);
-  if (assets.size > 1) throw badRequest(`symbol "${symbol}" names ${assets.size} assets; the desk cannot tell which`);
-  const quote = book.quotes.find((q) => q.symbol === symbol && q.kind === kind);
-  if (!quote) throw badRequest(`the desk quotes no kind ${kind} of ${symbol}`);
+/**
+ * The quote the RFQ names. A symbol names the one quoted asset carrying it (a look-alike is
+ * never quoted, so a symbol names at most one); an asset the desk lists but does not quote
+ * answers why (its price window filling after a restart, its pool too young…), not "unknown".
+ */
+function quoteFor(book: Book, rfq: RfqBody): Quote {
+  const named = (q: { asset_id: string; symbol: string }) =>
+    (rfq.assetId === undefined || q.asset_id === rfq.assetId) && (rfq.symbol === undefined || q.symbol === rfq.symbol);
+  const what = rfq.assetId ?? `symbol "${rfq.symbol}"`;
+  const quotes = book.quotes.filter(named);
+  if (!quotes.length) {
+    const unquoted = book.notQuoted.find(named);
+    if (unquoted)
+      throw refusedWith({ reason: unquoted.reason, detail: `the desk does not quote ${what} now: ${unquoted.detail}` });
+    throw refusedWith(refusal('not_quoted', `the desk quotes no asset ${what} (GET /api/desk/quotes lists them)`));
+  }
+  const quote = quotes.find((q) => q.kind === rfq.kind);
+  if (!quote) throw refusedWith(refusal('not_quoted', `the desk quotes no kind ${rfq.kind} of ${what}`));
   return quote;
 }
 
 type Terms = Omit<NewRfq, 'id' | 'requester' | 'expiry'>;
 
 /** The terms of an RFQ from the book now, and the quote they come from; a 400 for what the desk will not do. */
+const WITHHELD: Partial<Record<Why['reason'], string>> = {
+  price_diverged: "the pool's spot price is moving away from its average",
+  inventory: 'its inventory is too low',
+  position_limit: 'it holds as much of this asset as it may (DESK_MAX_POSITION)',
+  pool_share_cap: "it holds as much as the asset's pool could buy back (DESK_MAX_POOL_SHARE_BPS)",
+  issuer_cap: "the lender and the desk hold as much of this issuer's assets as they may (RISK_MAX_PER_ISSUER)",
+  total_cap: 'it holds as much as it may of all assets together (DESK_MAX_TOTAL)',
+  loss_cooloff: 'the asset or its issuer cost a loss recently (RISK_LOSS_COOLOFF_S)',
+};
+
 function termsOf(rfq: RfqBody, book: Book, deps: DeskRouteDeps): { terms: Terms; quote: Quote } {
-  const quote = quoteFor(book, rfq.symbol, rfq.kind);
+  const quote = quoteFor(book, rfq);
+  const instrument = instrumentOf(quote.symbol, rfq.kind);
   const price = rfq.side === 'sell' ? quote.bid : quote.ask;
-  if (price === null)
-    throw badRequest(
-      `the desk is not ${rfq.side === 'sell' ? 'buying' : 'selling'} ${instrumentOf(rfq.symbol, rfq.kind)} now: its inventory is low, it holds as much as it may, or the pool's price is moving`,
+  const withheld = rfq.side === 'sell' ? quote.bidWithheld : quote.askWithheld;
+  if (price === null || withheld)
+    throw refusedWith(
+      refusal(
+        withheld ?? 'not_quoted',
+        `the desk is not ${rfq.side === 'sell' ? 'buying' : 'selling'} ${instrument} now: ${WITHHELD[withheld ?? 'not_quoted'] ?? 'no quote'}`,
+      ),
     );
   const amount = amountFor(price, rfq.units, quote.decimals, rfq.side === 'sell');
   if (amount === 0n) throw badRequest('too small: the trade is worth less than one base unit of the stable denom');
   if (amount > deps.maxTrade)
-    throw badRequest(`above the desk's trade cap: ${amount} > ${deps.maxTrade} base units of ${deps.denom} per trade`);
+    throw refusedWith(
+      refusal(
+        'trade_cap',
+        `above the desk's trade cap: ${amount} > ${deps.maxTrade} base units of ${deps.denom} per trade`,
+      ),
+    );
   if (rfq.side === 'sell' && amount > book.cash)
-    throw badRequest(`beyond the desk's inventory: it holds ${book.cash} ${deps.denom}, the trade needs ${amount}`);
+    throw refusedWith(
+      refusal(
+        'inventory',
+        `beyond the desk's inventory: it holds ${book.cash} ${deps.denom}, the trade needs ${amount}`,
+      ),
+    );
   if (rfq.side === 'buy') {
-    const held = quote.kinds
-      .map((k) => book.units.get(unitsKey(quote.asset_id, k)) ?? 0n)
-      .reduce((a, b) => (a < b ? a : b));
+    const held = quote.kinds.map((k) => movableOf(book, quote.asset_id, k)).reduce((a, b) => (a < b ? a : b));
     if (rfq.units > held)
-      throw badRequest(
-        `beyond the desk's inventory: it holds ${held} units of ${instrumentOf(rfq.symbol, rfq.kind)}, the trade needs ${rfq.units}`,
+      throw refusedWith(
+        refusal(
+          'inventory',
+          `beyond the desk's inventory: it holds ${held} units of ${instrument} it may move, the trade needs ${rfq.units}`,
+        ),
       );
   }
   const terms = {
     asset_id: quote.asset_id,
-    symbol: rfq.symbol,
+    symbol: quote.symbol,
     kind_id: rfq.kind,
     side: rfq.side,
     units: rfq.units.toString(),
@@ -114,29 +193,48 @@ function termsOf(rfq: RfqBody, book: Book, deps: DeskRouteDeps): { terms: Terms;
   return { terms, quote };
 }
 
-/** What the RFQ escrows, checked against the desk's inventory and caps as it is recorded. */
+/**
+ * What the RFQ escrows, checked against the desk's inventory and escrow caps as it is
+ * recorded; a sell RFQ (the desk buys) also against the desk's caps, on the risk account read
+ * under the risk lock, exactly as the worker judges an offer.
+ */
 function reservationOf(
   rfq: RfqBody,
   t: { terms: Terms; quote: Quote },
   book: Book,
   deps: DeskRouteDeps,
-  free: (r: Resource) => Promise<bigint>,
+  desk: NonNullable<ReturnType<DeskRouteDeps['desk']>>,
 ) {
   const sells = rfq.side === 'sell';
+  const asset = book.assets.get(t.quote.asset_id)!;
+  const value = valueAtMid(asset.units, t.quote.kinds, rfq.units, asset.price.twap);
+  const issuer = asset.asset.issuer;
+  const check = async (c: PoolClient): Promise<Why | null> => {
+    const snapshot = await desk.risk.snapshot(c);
+    const until = cooloffUntil(snapshot, asset.asset.asset_id, issuer, Date.now(), deps.risk.shared);
+    if (until !== null) return cooloffRefusal(until);
+    const subject = { assetId: asset.asset.asset_id, issuer, poolQuoteReserve: asset.poolQuoteReserve };
+    const fitted = fitToLimits(value, deskBuyLimits(snapshot, subject, deps.risk.limits, deps.risk.shared));
+    if (!fitted.limitedBy) return null;
+    return refusal(
+      fitted.limitedBy.reason,
+      `the desk can buy ${fitted.amount} more of this asset at mid, the trade is ${value} (${fitted.limitedBy.setting})`,
+    );
+  };
   return {
     limits: deps.limits,
     resources: sells
       ? [{ side: 'sell' as const }]
       : t.quote.kinds.map((kindId) => ({ side: 'buy' as const, assetId: t.quote.asset_id, kindId })),
     need: sells ? BigInt(t.terms.amount) : rfq.units,
-    what: sells ? deps.denom : `units of ${instrumentOf(rfq.symbol, rfq.kind)}`,
-    free,
-    position: book.positions.get(t.quote.asset_id) ?? 0n,
+    what: sells ? deps.denom : `units of ${instrumentOf(t.quote.symbol, rfq.kind)}`,
+    free: (r: Resource) => desk.book.free(r),
+    purchase: sells ? { value, issuer, check } : undefined,
   };
 }
 
 const refused = (r: Refusal) =>
-  new HttpError(r.code, r.message, r.retryAfterSeconds ? { 'Retry-After': String(r.retryAfterSeconds) } : {});
+  new HttpError(r.code, r.message, r.retryAfterSeconds ? { 'Retry-After': String(r.retryAfterSeconds) } : {}, r.reason);
 
 function rfqIdOf(req: Pick<Request, 'get'>, requester: string): string {
   const key = req.get('Idempotency-Key');
@@ -162,7 +260,9 @@ async function answer(row: RfqRow, deps: DeskRouteDeps) {
   if (r?.status === 'proposed') return presentRfq(r);
   // the chain's log stays in the row and the desk's log, not in the answer
   if (r?.status === 'failed')
-    throw badRequest("the chain refused the desk's proposal (its inventory moved); ask for a new quote");
+    throw refusedWith(
+      refusal('inventory', "the chain refused the desk's proposal (its inventory moved); ask for a new quote"),
+    );
   throw new HttpError(
     'unavailable',
     `RFQ ${row.id} is recorded and will be proposed; ask again with the same Idempotency-Key for its answer`,
@@ -173,7 +273,8 @@ async function answer(row: RfqRow, deps: DeskRouteDeps) {
 function sameRequest(r: RfqRow, rfq: RfqBody): boolean {
   return (
     r.requester === rfq.requester &&
-    r.symbol === rfq.symbol &&
+    (rfq.assetId === undefined || r.asset_id === rfq.assetId) &&
+    (rfq.symbol === undefined || r.symbol === rfq.symbol) &&
     r.kind_id === rfq.kind &&
     r.side === rfq.side &&
     r.units === rfq.units.toString()
@@ -204,16 +305,30 @@ async function requestQuote(
     expiry: new Date(Math.floor((Date.now() + PROPOSAL_LIFETIME_MS) / 1000) * 1000),
     ...quoted.terms,
   };
-  const check = reservationOf(body, quoted, book, deps, (r) => desk.book.free(r));
-  const refusal = await desk.repository.recordWithinLimits(row, req.ip ?? 'unknown', check);
-  if (refusal) throw refused(refusal);
+  const check = reservationOf(body, quoted, book, deps, desk);
+  const outcome = await desk.repository.recordWithinLimits(row, req.ip ?? 'unknown', check, desk.risk);
+  if (outcome) throw refused(outcome);
   return answer((await desk.repository.get(id))!, deps);
 }
 
 export function registerDeskRoutes(routes: AppRoutes, deps: DeskRouteDeps): void {
   routes.get('/api/desk/quotes', async () => {
     const book = await requireDesk(deps).book.current();
-    return { quotes: book.quotes.map(presentQuote) };
+    return {
+      quotes: book.quotes.map(presentQuote),
+      not_quoted: book.notQuoted.map((n) => ({
+        asset_id: n.asset_id,
+        name: n.name,
+        symbol: n.symbol,
+        reason: n.reason,
+        detail: n.detail,
+      })),
+    };
   });
   routes.post('/api/desk/rfq', (req, checkBody) => requestQuote(req, checkBody, deps));
+  routes.get('/api/desk/offers', async (req) => {
+    const address = addressParam(req.query.address, deps.hrp);
+    const { offers } = requireDesk(deps);
+    return { address, offers: (await offers.of(address)).map(presentOffer) };
+  });
 }

@@ -3,12 +3,19 @@
  * desk's key, every DESK_POLL_MS it
  *   1. proposes every recorded RFQ still pending (one intent per RFQ: desk/rfq/<id>), so an
  *      RFQ recorded by any replica, or left by a crash, is proposed once;
- *   2. answers every pending proposal to the desk, judged on the chain's own copy and a fresh
- *      book: accepted (desk/accept/<id>) when judgeOffer says so; otherwise cancelled, at most
+ *   2. settles the answers a previous pass (or process) left in flight;
+ *   3. answers every pending proposal to the desk, judged on the chain's own copy and a fresh
+ *      book: a purchase is also judged against the desk's caps under the risk lock, with every
+ *      accept before it in this pass or any other counted, and recorded as in flight before
+ *      its accept is signed (desk/accept/<id>); refused ones are cancelled, at most
  *      DESK_CANCEL_BATCH of them in one tx per pass (desk/cancel/<hash of the ids>). A proposal
  *      whose proposer escrows less than DESK_DUST (valued at the desk's mid) is neither
  *      accepted nor cancelled: the chain's expiry sweep returns it, and it costs the desk no tx
- *      and no chain query after the first look.
+ *      and no chain query after the first look. Every verdict is kept with its reason
+ *      (GET /api/desk/offers);
+ *   4. charges a loss when what it holds of an asset, at mid, has fallen below what it paid
+ *      for it by more than RISK_DESK_LOSS_TOLERANCE_BPS: the loss keeps its room used and
+ *      starts a cool-off of the asset and its issuer until an operator resets it.
  */
 import { createHash } from 'crypto';
 import { PollingWorker, type Step } from '../polling-worker';
@@ -16,19 +23,32 @@ import type { ChainQueries } from '../chain/queries';
 import { isFinal, type IntentMessage } from '../intents/intent-log';
 import type { AppLogger } from '../logger';
 import * as msg from '../chain/messages';
-import { unitsKey, type Book, type DeskBook } from './book';
-import { escrowedValue, judgeOffer, type OfferLeg, type Verdict } from './offers';
+import {
+  cooloffUntil,
+  deskBuyLimits,
+  fitToLimits,
+  type DeskLimitSettings,
+  type SharedRiskSettings,
+} from '../risk/exposure';
+import { cooloffRefusal, refusal, type Refusal } from '../risk/reasons';
+import type { RiskRepository } from '../risk/repository';
+import { holdingAtMid, type Book, type DeskBook } from './book';
+import { escrowedValue, judgeOffer, offerAmountOf, offerAssetOf, type OfferLeg, type Verdict } from './offers';
 import { WHOLE_SHARE } from './pricing';
-import { rfqExpiry, type DeskRepository, type RfqRow } from './repository';
+import { rfqExpiry, type DeskRepository, type OfferRepository, type OfferVerdict, type RfqRow } from './repository';
 
 export interface DeskWorkerOptions {
   repository: DeskRepository;
+  offers: OfferRepository;
+  risk: RiskRepository;
   book: DeskBook;
   queries: ChainQueries;
   denom: string;
   maxTrade: bigint;
-  /** DESK_MAX_POSITION */
-  maxPosition: bigint;
+  limits: DeskLimitSettings;
+  shared: SharedRiskSettings;
+  /** RISK_DESK_LOSS_TOLERANCE_BPS */
+  lossToleranceBps: number;
   /** DESK_DUST: stable base units */
   dust: bigint;
   /** DESK_CANCEL_BATCH: cancels per tx (and per pass) */
@@ -63,14 +83,19 @@ export function rfqProposal(desk: string, r: RfqRow, denom: string, kindIds: num
   };
 }
 
-/** What an accepted trade leaves of the desk's inventory, for the rest of the pass. */
-function takeFromBook(book: Book, v: Extract<Verdict, { accept: true }>): void {
+type Accept = Extract<Verdict, { accept: true }>;
+
+/** What an accepted trade leaves of the desk's inventory, for the rest of the pass (its exposure is in the risk account). */
+function takeFromBook(book: Book, v: Accept): void {
   book.cash += v.deskBuys ? -v.amount : v.amount;
   for (const k of v.quote.kinds) {
-    const key = unitsKey(v.quote.asset_id, k);
-    book.units.set(key, (book.units.get(key) ?? 0n) + (v.deskBuys ? v.units : -v.units));
+    const change = v.deskBuys ? v.units : -v.units;
+    v.asset.movable.set(k, (v.asset.movable.get(k) ?? 0n) + change);
+    v.asset.held.set(k, (v.asset.held.get(k) ?? 0n) + change);
   }
 }
+
+const BPS = 10_000n;
 
 export class DeskWorker extends PollingWorker {
   readonly name = 'desk';
@@ -82,7 +107,9 @@ export class DeskWorker extends PollingWorker {
   protected steps(): Step[] {
     return [
       ['propose RFQs', () => this.proposePending()],
+      ['settle answers in flight', () => this.settleInFlight()],
       ['answer proposals', () => this.answerProposals()],
+      ['charge losses', () => this.chargeLosses()],
     ];
   }
 
@@ -128,6 +155,18 @@ export class DeskWorker extends PollingWorker {
     return String(JSON.parse(raw));
   }
 
+  /** Accepts a previous pass or process left in flight: done on the chain, or not to be done. */
+  private async settleInFlight(): Promise<void> {
+    for (const id of await this.o.offers.accepting()) {
+      const latest = await this.actor.intents.latest(deskIntentIds.accept(id));
+      if (!latest) await this.o.offers.acceptFailed(id, 'no accept was signed');
+      else if (latest.status === 'committed')
+        await this.o.offers.settled([id], 'accepted', latest.txHash!, latest.height);
+      else if (isFinal(latest.status))
+        await this.o.offers.acceptFailed(id, `the accept failed on the chain (${latest.codespace}/${latest.code})`);
+    }
+  }
+
   /** Settlement ids left to expire (dust, near expiry, a cancel that failed) while they stay pending: not looked at again. */
   private readonly leftAlone = new Set<string>();
 
@@ -141,41 +180,112 @@ export class DeskWorker extends PollingWorker {
     const cancels: string[] = [];
     for (const p of fresh) {
       if (escrowedValue(p.legs, book, this.o.denom) < this.o.dust) {
-        this.leftAlone.add(p.id);
+        await this.leaveAlone(
+          p,
+          p.legs,
+          refusal('dust', `escrows less than ${this.o.dust} (DESK_DUST): left to expire`),
+        );
         continue;
       }
       // judged on the chain's own copy: the index may be a block behind, and it is what accept moves
       const onChain = await this.o.queries.settlement(BigInt(p.id));
       if (onChain?.status !== 'STATUS_PENDING') continue;
+      const legs = onChain.legs as OfferLeg[];
       if (onChain.expiryMs - Date.now() < EXPIRING_MS) {
-        this.leftAlone.add(p.id);
+        await this.leaveAlone(p, legs, refusal('expiring', 'within 10 s of its expiry: left to the chain'));
         continue;
       }
-      const verdict = judgeOffer(onChain.legs as OfferLeg[], book, {
-        denom: this.o.denom,
-        maxTrade: this.o.maxTrade,
-        maxPosition: this.o.maxPosition,
-      });
-      if (verdict.accept) await this.accept(p.id, verdict, book);
-      else if (cancels.length < this.o.cancelBatch) {
-        this.o.log.info('desk: cancelling a proposal', { settlement: p.id, reason: verdict.reason });
+      const verdict = judgeOffer(legs, book, { denom: this.o.denom, maxTrade: this.o.maxTrade });
+      const refused = verdict.accept ? await this.accept(p, legs, verdict, book) : verdict;
+      if (refused && cancels.length < this.o.cancelBatch) {
+        this.o.log.info('desk: cancelling a proposal', {
+          settlement: p.id,
+          reason: refused.reason,
+          detail: refused.detail,
+        });
+        await this.o.offers.record(this.verdictOf(p, legs, 'refused', refused));
         cancels.push(p.id);
       }
     }
     if (cancels.length) await this.cancel(cancels);
   }
 
-  /** Retried (after a backoff, under a new attempt id) while the chain's copy is pending and the offer still good. */
-  private async accept(id: string, verdict: Extract<Verdict, { accept: true }>, book: Book): Promise<void> {
+  private verdictOf(
+    p: { id: string; proposer: string },
+    legs: readonly OfferLeg[],
+    verdict: OfferVerdict['verdict'],
+    why: Refusal | null,
+    buysValue: bigint | null = null,
+    issuer: string | null = null,
+  ): OfferVerdict {
+    return {
+      settlementId: p.id,
+      proposer: p.proposer,
+      assetId: offerAssetOf(legs),
+      issuer,
+      amount: offerAmountOf(legs, this.o.denom),
+      buysValue,
+      verdict,
+      why,
+    };
+  }
+
+  private async leaveAlone(
+    p: { id: string; proposer: string },
+    legs: readonly OfferLeg[],
+    why: Refusal,
+  ): Promise<void> {
+    this.leftAlone.add(p.id);
+    await this.o.offers.record(this.verdictOf(p, legs, 'left_to_expire', why));
+  }
+
+  /**
+   * Accepts an offer the book takes. A purchase must also fit the desk's caps, judged under
+   * the risk lock on everything the desk (and the lender) has out, this pass's accepts
+   * included, and is recorded in flight before the lock is released; a refusal is returned.
+   * The accept is retried (after a backoff, under a new attempt id) while the chain's copy is
+   * pending and the offer still good.
+   */
+  private async accept(
+    p: { id: string; proposer: string },
+    legs: readonly OfferLeg[],
+    v: Accept,
+    book: Book,
+  ): Promise<Refusal | null> {
+    const { asset } = v;
+    const issuer = asset.asset.issuer;
+    const refused = await this.o.risk.underRiskLock(async (c) => {
+      if (v.deskBuys) {
+        const snapshot = await this.o.risk.snapshot(c);
+        const until = cooloffUntil(snapshot, asset.asset.asset_id, issuer, Date.now(), this.o.shared);
+        if (until !== null) return cooloffRefusal(until);
+        const subject = { assetId: asset.asset.asset_id, issuer, poolQuoteReserve: asset.poolQuoteReserve };
+        const fitted = fitToLimits(v.buysValue, deskBuyLimits(snapshot, subject, this.o.limits, this.o.shared));
+        if (fitted.limitedBy)
+          return refusal(
+            fitted.limitedBy.reason,
+            `buying ${v.buysValue} at mid leaves room for ${fitted.amount} under ${fitted.limitedBy.setting}`,
+          );
+      }
+      await this.o.offers.record(
+        this.verdictOf(p, legs, 'accepting', null, v.deskBuys ? v.buysValue : null, issuer),
+        c,
+      );
+      return null;
+    });
+    if (refused) return refused;
     const done = await this.actRetrying({
-      id: deskIntentIds.accept(id),
+      id: deskIntentIds.accept(p.id),
       kind: 'desk.accept',
-      messages: [msg.accept(this.actor.address, BigInt(id))],
+      messages: [msg.accept(this.actor.address, BigInt(p.id))],
     });
     if (done?.status === 'committed') {
-      this.o.log.info('desk: accepted a proposal', { settlement: id, amount: verdict.amount.toString() });
-      takeFromBook(book, verdict);
-    }
+      this.o.log.info('desk: accepted a proposal', { settlement: p.id, amount: v.amount.toString() });
+      await this.o.offers.settled([p.id], 'accepted', done.txHash!, done.height);
+      takeFromBook(book, v);
+    } else if (done && isFinal(done.status))
+      await this.o.offers.acceptFailed(p.id, `the accept failed on the chain (${done.codespace}/${done.code})`);
+    return null;
   }
 
   /**
@@ -189,8 +299,47 @@ export class DeskWorker extends PollingWorker {
       kind: 'desk.cancel',
       messages: ids.map((id) => msg.cancel(this.actor.address, BigInt(id))),
     });
-    if (!done || !isFinal(done.status) || done.status === 'committed') return;
+    if (!done || !isFinal(done.status)) return;
+    if (done.status === 'committed') return this.o.offers.settled(ids, 'cancelled', done.txHash!, done.height);
     const onChain = await Promise.all(ids.map((id) => this.o.queries.settlement(BigInt(id))));
     if (onChain.every((x) => x?.status === 'STATUS_PENDING')) for (const id of ids) this.leftAlone.add(id);
+  }
+
+  // ---------------------------------------------------------------- losses
+
+  private netPaid: { key: string; byAsset: Promise<Map<string, bigint>> } | undefined;
+
+  /**
+   * A holding marked at mid more than RISK_DESK_LOSS_TOLERANCE_BPS (of what the desk paid for
+   * the asset, net) below that cost is a loss: charged as it grows, never released by a
+   * recovery (an operator resets it).
+   */
+  private async chargeLosses(): Promise<void> {
+    const book = await this.o.book.current();
+    const key = String(book.height);
+    if (this.netPaid?.key !== key)
+      this.netPaid = { key, byAsset: this.o.repository.netPaid(this.actor.address, this.o.denom) };
+    const [paid, charged] = await Promise.all([this.netPaid.byAsset, this.o.risk.deskLosses()]);
+    for (const a of book.assets.values()) {
+      const cost = paid.get(a.asset.asset_id) ?? 0n;
+      if (cost <= 0n) continue;
+      const unrecorded = cost - holdingAtMid(a) - (charged.get(a.asset.asset_id) ?? 0n);
+      if (unrecorded <= 0n || unrecorded * BPS < cost * BigInt(this.o.lossToleranceBps)) continue;
+      const recorded = await this.o.risk.recordLoss({
+        source: 'desk',
+        assetId: a.asset.asset_id,
+        issuer: a.asset.issuer,
+        amount: unrecorded,
+        ref: `desk/${a.asset.asset_id}/${book.height}`,
+        height: book.height,
+      });
+      if (recorded)
+        this.o.log.warn('desk: a position fell below its cost; the loss is charged against the caps until reset', {
+          asset: a.asset.asset_id,
+          cost: cost.toString(),
+          at_mid: holdingAtMid(a).toString(),
+          loss: unrecorded.toString(),
+        });
+    }
   }
 }

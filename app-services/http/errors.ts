@@ -35,7 +35,7 @@ export function errorHandler(
     if (methods && !methods.split(', ').includes(method))
       return sendError(res, 'method_not_allowed', 'method not allowed', { Allow: methods });
     const known = err instanceof HttpError ? err : parserError(err);
-    if (known) return sendError(res, known.code, known.message, known.headers);
+    if (known) return sendError(res, known.code, known.message, known.headers, known.reason);
     // the error object may hold request data; log its message and kind only
     log.error('app services request failed', {
       method: req.method,

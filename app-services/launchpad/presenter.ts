@@ -6,7 +6,11 @@ import type { MetadataDocument } from './document';
 export const DOCUMENT_NOTICE =
   'Community-launched metadata: written by whoever launched the asset and verified by no one. This is a testnet document; testnet tokens have no value.';
 
-export function presentDocument(metaHash: string, doc: MetadataDocument): AppSchema<'MetadataDocument'> {
+export function presentDocument(
+  metaHash: string,
+  doc: MetadataDocument,
+  assetId: string | null,
+): AppSchema<'MetadataDocument'> {
   return {
     meta_hash: metaHash,
     name: doc.name,
@@ -15,5 +19,6 @@ export function presentDocument(metaHash: string, doc: MetadataDocument): AppSch
     description: doc.description,
     logo: doc.logo ?? null,
     notice: DOCUMENT_NOTICE,
+    asset_id: assetId,
   };
 }

@@ -51,6 +51,6 @@ export function registerLaunchpadRoutes(routes: AppRoutes, deps: LaunchpadDeps):
     if (!META_HASH_RE.test(metaHash)) throw badRequest('meta_hash must be 64 lower-case hex characters');
     const row = await deps.repository.find(metaHash);
     if (!row) throw notFound(`no launchpad document ${metaHash}`);
-    return presentDocument(metaHash, JSON.parse(row.canonical.toString('utf8')) as MetadataDocument);
+    return presentDocument(metaHash, JSON.parse(row.canonical.toString('utf8')) as MetadataDocument, row.asset_id);
   });
 }

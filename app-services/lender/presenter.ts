@@ -1,7 +1,9 @@
 /** The /api/lender answers (app-services/openapi.yaml `Loan`, `LenderTerms`). */
 import type { AppSchema } from '../contract';
+import { sharesValue } from '../market/units';
+import type { Capacity } from './capacity';
 import type { LoanView } from './repository';
-import { loanToValueBps, sharesValue, type LenderTerms } from './terms';
+import { loanToValueBps, type LenderTerms } from './terms';
 
 /** principal over the pledged shares' value at the pool's current reserves (the indexed pool). */
 function currentLtv(loan: LoanView): number | null {
@@ -29,10 +31,13 @@ export function presentLoan(loan: LoanView): AppSchema<'Loan'> {
     close_tx: loan.close_tx,
     routed_income: (BigInt(loan.claimed) + BigInt(loan.claimable)).toString(),
     pledges: loan.pledges.map(Number),
+    reason: loan.reason,
+    detail: loan.detail,
+    limited_by: loan.limited_by,
   };
 }
 
-export function presentTerms(lender: string, terms: LenderTerms): AppSchema<'LenderTerms'> {
+export function presentTerms(lender: string, terms: LenderTerms, capacity: Capacity[]): AppSchema<'LenderTerms'> {
   return {
     lender,
     ltv_bps: terms.ltvBps,
@@ -40,5 +45,12 @@ export function presentTerms(lender: string, terms: LenderTerms): AppSchema<'Len
     max_principal: terms.maxPrincipal.toString(),
     denom: terms.denom,
     pledge_window_seconds: terms.pledgeWindowMs / 1000,
+    capacity: capacity.map((c) => ({
+      asset_id: c.assetId,
+      symbol: c.symbol,
+      lendable: c.lendable.toString(),
+      limited_by: c.limitedBy?.reason ?? null,
+      detail: c.limitedBy?.detail ?? null,
+    })),
   };
 }

@@ -3,9 +3,11 @@
  * loan_pledges, pledge_refusals, loan_income) and, read-only, the indexer's store (pledges
  * and proposals to the lender, pools, claimable income, assets' launchpad documents).
  */
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { pendingProposalsTo, type ProposalSeen } from '../store/indexer-reads';
 import { PENDING_SQL, quoteIdent, tablesIn, withTransaction, type Tables } from '../../src/store';
+import type { Reason, Refusal } from '../risk/reasons';
+import type { LossEntry, RiskRepository } from '../risk/repository';
 import type { PledgeSeen, PledgeSet } from './pledge-sets';
 
 export type LoanStatus = 'opening' | 'active' | 'repaid' | 'liquidated' | 'cancelled';
@@ -22,9 +24,16 @@ export interface LoanRow {
   repay_settlement: string | null;
   /** encumbrance ids, by kind */
   pledges: string[];
+  /** the asset's issuer when it opened (null: opened before it was kept) */
+  issuer: string | null;
 }
 
-export interface LoanView extends LoanRow {
+export interface LoanView extends Omit<LoanRow, 'status'> {
+  status: LoanStatus | 'refused';
+  reason: Reason | null;
+  detail: string | null;
+  limited_by: Reason | null;
+  created_at: Date;
   symbol: string | null;
   /** the pool's reserves against the stable denom and the first kind's decimals, when there is a pool */
   base_reserve: string | null;
@@ -110,33 +119,54 @@ export class LenderRepository {
     return pendingProposalsTo(this.pool, this.svc, this.lender);
   }
 
-  /** Decimals of the asset's first kind (the pool prices 10^decimals units of every kind). */
-  async decimalsOf(assetId: string): Promise<number | undefined> {
-    const { rows } = await this.pool.query<{ decimals: number }>(
-      `SELECT decimals FROM ${this.svc.kinds} WHERE id = $1`,
-      [`${assetId}-0`],
+  /** Assets with a pool against the stable denom, by id, with their launchpad symbol (the terms' capacity). */
+  async pooledAssets(): Promise<{ asset_id: string; symbol: string | null }[]> {
+    const { rows } = await this.pool.query<{ asset_id: string; symbol: string | null }>(
+      `SELECT p.asset_id, convert_from(d.canonical, 'UTF8')::jsonb ->> 'symbol' AS symbol
+         FROM ${this.svc.dexPools} p
+         LEFT JOIN ${this.svc.assets} a ON a.id = p.asset_id
+         LEFT JOIN ${this.app.documents} d ON d.meta_hash = a.meta_hash
+        WHERE p.quote_denom = $1 ORDER BY p.asset_id`,
+      [this.denom],
     );
-    return rows[0]?.decimals;
+    return rows;
   }
 
   // ---------------------------------------------------------------- loans
 
-  /** Records a complete set as an opening loan (once: a second call for the same set is a no-op). */
-  async insertOpening(set: PledgeSet, principal: bigint): Promise<void> {
-    await withTransaction(this.pool, async (c) => {
-      const id = loanIdOf(set);
-      const { rowCount } = await c.query(
-        `INSERT INTO ${this.app.loans} (id, borrower, asset_id, units, principal, status) VALUES ($1, $2, $3, $4, $5, 'opening') ON CONFLICT (id) DO NOTHING`,
-        [id, set.borrower, set.assetId, set.units.toString(), principal.toString()],
-      );
-      if (rowCount !== 1) return;
-      for (const p of set.pledges)
-        await c.query(`INSERT INTO ${this.app.pledges} (encumbrance_id, loan_id, kind_id) VALUES ($1, $2, $3)`, [
-          p.id.toString(),
-          id,
-          p.kindId,
-        ]);
-    });
+  /**
+   * Records a complete set as an opening loan (once: a second call for the same set is a
+   * no-op), in the caller's transaction: the one holding the risk lock its caps were checked
+   * under, so its principal counts for the next check at once.
+   */
+  async insertOpening(
+    c: PoolClient,
+    set: PledgeSet,
+    principal: bigint,
+    o: { issuer: string; limitedBy: Refusal | null },
+  ): Promise<void> {
+    const id = loanIdOf(set);
+    const { rowCount } = await c.query(
+      `INSERT INTO ${this.app.loans} (id, borrower, asset_id, units, principal, status, issuer, limited_by, detail)
+       VALUES ($1, $2, $3, $4, $5, 'opening', $6, $7, $8) ON CONFLICT (id) DO NOTHING`,
+      [
+        id,
+        set.borrower,
+        set.assetId,
+        set.units.toString(),
+        principal.toString(),
+        o.issuer,
+        o.limitedBy?.reason ?? null,
+        o.limitedBy?.detail ?? null,
+      ],
+    );
+    if (rowCount !== 1) return;
+    for (const p of set.pledges)
+      await c.query(`INSERT INTO ${this.app.pledges} (encumbrance_id, loan_id, kind_id) VALUES ($1, $2, $3)`, [
+        p.id.toString(),
+        id,
+        p.kindId,
+      ]);
   }
 
   async loan(id: string): Promise<LoanRow | undefined> {
@@ -154,11 +184,26 @@ export class LenderRepository {
     return rows;
   }
 
-  async setStatus(id: string, status: LoanStatus, tx: { open_tx?: string; close_tx?: string } = {}): Promise<void> {
-    await this.pool.query(
-      `UPDATE ${this.app.loans} SET status = $2, open_tx = COALESCE($3, open_tx), close_tx = COALESCE($4, close_tx), repay_settlement = NULL, updated_at = now() WHERE id = $1`,
-      [id, status, tx.open_tx ?? null, tx.close_tx ?? null],
+  async setStatus(
+    id: string,
+    status: LoanStatus,
+    tx: { open_tx?: string; close_tx?: string } = {},
+    why?: Refusal,
+    db: Pool | PoolClient = this.pool,
+  ): Promise<void> {
+    await db.query(
+      `UPDATE ${this.app.loans} SET status = $2, open_tx = COALESCE($3, open_tx), close_tx = COALESCE($4, close_tx), repay_settlement = NULL,
+              reason = COALESCE($5, reason), detail = COALESCE($6, detail), updated_at = now() WHERE id = $1`,
+      [id, status, tx.open_tx ?? null, tx.close_tx ?? null, why?.reason ?? null, why?.detail ?? null],
     );
+  }
+
+  /** The loan liquidated by `closeTx`, and the loss it took charged (once), together. */
+  async closeLiquidated(id: string, closeTx: string, loss: LossEntry | null, risk: RiskRepository): Promise<void> {
+    await withTransaction(this.pool, async (c) => {
+      await this.setStatus(id, 'liquidated', { close_tx: closeTx }, undefined, c);
+      if (loss) await risk.recordLoss(loss, c);
+    });
   }
 
   async setRepaySettlement(id: string, settlementId: bigint | null): Promise<void> {
@@ -168,10 +213,20 @@ export class LenderRepository {
     ]);
   }
 
-  /** The borrower's loans, newest first, with what GET /api/lender/loans shows. */
-  async loansOf(borrower: string): Promise<LoanView[]> {
+  /** The borrower's loans and refused pledge sets, newest first, with what GET /api/lender/loans shows. */
+  async loansOf(borrower: string, intentsTable: string): Promise<LoanView[]> {
+    const [loans, refused] = await Promise.all([
+      this.openedLoansOf(borrower),
+      this.refusedSetsOf(borrower, intentsTable),
+    ]);
+    return [...loans, ...refused]
+      .sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : -1))
+      .slice(0, MAX_LOANS_LISTED);
+  }
+
+  private async openedLoansOf(borrower: string): Promise<LoanView[]> {
     const { rows } = await this.pool.query<LoanView>(
-      `SELECT ${this.loanColumns('l')},
+      `SELECT ${this.loanColumns('l')}, l.reason, l.detail, l.limited_by, l.created_at,
               convert_from(d.canonical, 'UTF8')::jsonb ->> 'symbol' AS symbol,
               p.base_reserve::text AS base_reserve, p.quote_reserve::text AS quote_reserve, k.decimals,
               COALESCE((SELECT sum(i.amount) FROM ${this.app.income} i JOIN ${this.app.pledges} lp ON lp.encumbrance_id = i.encumbrance_id WHERE lp.loan_id = l.id), 0)::text AS claimed,
@@ -192,16 +247,44 @@ export class LenderRepository {
     return rows;
   }
 
+  /**
+   * The borrower's pledge sets that opened no loan (a set whose loan was cancelled shows as
+   * that loan), each with its reason and the tx that released it once committed.
+   */
+  private async refusedSetsOf(borrower: string, intentsTable: string): Promise<LoanView[]> {
+    const { rows } = await this.pool.query<LoanView>(
+      `SELECT 'L' || r.refusal_set AS id, min(e.holder) AS borrower, min(e.asset_id) AS asset_id, max(e.units)::text AS units,
+              '0' AS principal, 'refused' AS status, NULL AS open_tx, min(i.tx_hash) AS close_tx, NULL AS repay_settlement,
+              array_agg(r.encumbrance_id::text ORDER BY e.kind_id) AS pledges, NULL AS issuer,
+              coalesce(min(r.reason_code), 'pledge_terms') AS reason, min(r.reason) AS detail, NULL AS limited_by,
+              min(r.created_at) AS created_at,
+              min(convert_from(d.canonical, 'UTF8')::jsonb ->> 'symbol') AS symbol,
+              NULL AS base_reserve, NULL AS quote_reserve, NULL::int AS decimals, '0' AS claimed, '0' AS claimable
+         FROM ${this.app.refusals} r
+         JOIN ${this.svc.encumbrances} e ON e.id = r.encumbrance_id::text
+         LEFT JOIN ${intentsTable} i ON i.id = r.release_intent AND i.status = 'committed'
+         LEFT JOIN ${this.svc.assets} a ON a.id = e.asset_id
+         LEFT JOIN ${this.app.documents} d ON d.meta_hash = a.meta_hash
+        WHERE e.holder = $1
+          AND NOT EXISTS (SELECT 1 FROM ${this.app.pledges} lp WHERE lp.encumbrance_id = r.encumbrance_id)
+        GROUP BY r.refusal_set
+        ORDER BY min(r.created_at) DESC
+        LIMIT ${MAX_LOANS_LISTED}`,
+      [borrower],
+    );
+    return rows;
+  }
+
   // ---------------------------------------------------------------- refusals and income
 
   /** Records the refusal of a set of pledges (once each), to be released together. */
-  async refuse(pledges: readonly bigint[], reason: string): Promise<void> {
+  async refuse(pledges: readonly bigint[], why: Refusal): Promise<void> {
     if (!pledges.length) return;
     const set = pledges.reduce((a, b) => (a < b ? a : b));
     await this.pool.query(
-      `INSERT INTO ${this.app.refusals} (encumbrance_id, reason, refusal_set)
-       SELECT unnest($1::bigint[]), $2, $3 ON CONFLICT DO NOTHING`,
-      [pledges.map(String), reason, set.toString()],
+      `INSERT INTO ${this.app.refusals} (encumbrance_id, reason, reason_code, refusal_set)
+       SELECT unnest($1::bigint[]), $2, $3, $4 ON CONFLICT DO NOTHING`,
+      [pledges.map(String), why.detail, why.reason, set.toString()],
     );
   }
 
@@ -231,14 +314,6 @@ export class LenderRepository {
       `UPDATE ${this.app.refusals} SET release_intent = $2 WHERE encumbrance_id = ANY($1::bigint[]) AND release_intent IS NULL`,
       [pledges.map(String), intentId],
     );
-  }
-
-  /** Principal still out (opening or active loans), by borrower and asset. */
-  async outstandingLoans(): Promise<{ borrower: string; asset_id: string; principal: bigint }[]> {
-    const { rows } = await this.pool.query<{ borrower: string; asset_id: string; principal: string }>(
-      `SELECT borrower, asset_id, principal::text AS principal FROM ${this.app.loans} WHERE status IN ('opening', 'active')`,
-    );
-    return rows.map((r) => ({ ...r, principal: BigInt(r.principal) }));
   }
 
   /** Whether an intent of this kind is still open (pending or signed): a batch in flight. */
@@ -282,7 +357,7 @@ export class LenderRepository {
 
   private loanColumns(l: string): string {
     return `${l}.id, ${l}.borrower, ${l}.asset_id, ${l}.units::text AS units, ${l}.principal::text AS principal, ${l}.status, ${l}.open_tx, ${l}.close_tx,
-            ${l}.repay_settlement::text AS repay_settlement,
+            ${l}.repay_settlement::text AS repay_settlement, ${l}.issuer,
             ARRAY(SELECT lp.encumbrance_id::text FROM ${this.app.pledges} lp WHERE lp.loan_id = ${l}.id ORDER BY lp.kind_id) AS pledges`;
   }
 }

@@ -3,9 +3,10 @@
  *   GET /terms                  the lender's address and terms
  *   GET /loans?address=<addr>   the loans of a borrower (bech32 or 0x), newest first
  */
-import { tryParseAccountAddress } from '../../src/lib/address';
-import { badRequest, HttpError } from '../../src/http/http-errors';
+import { HttpError } from '../../src/http/http-errors';
+import { addressParam } from '../http/params';
 import type { AppRoutes } from '../http/routes';
+import type { LenderCapacity } from './capacity';
 import { presentLoan, presentTerms } from './presenter';
 import type { LenderRepository } from './repository';
 import type { LenderTerms } from './terms';
@@ -13,8 +14,10 @@ import type { LenderTerms } from './terms';
 export interface LenderRouteDeps {
   hrp: string;
   terms: LenderTerms;
-  /** undefined while no lender key is configured */
-  lender(): { address: string; repository: LenderRepository } | undefined;
+  /** the intents table, quoted (a refused set's release tx) */
+  intentsTable: string;
+  /** undefined while no lender key is configured; capacity undefined while there is no chain to price with */
+  lender(): { address: string; repository: LenderRepository; capacity?: LenderCapacity } | undefined;
 }
 
 function requireLender(deps: LenderRouteDeps) {
@@ -24,18 +27,14 @@ function requireLender(deps: LenderRouteDeps) {
 }
 
 export function registerLenderRoutes(routes: AppRoutes, deps: LenderRouteDeps): void {
-  routes.get('/api/lender/terms', () => presentTerms(requireLender(deps).address, deps.terms));
+  routes.get('/api/lender/terms', async () => {
+    const { address, capacity } = requireLender(deps);
+    return presentTerms(address, deps.terms, (await capacity?.list()) ?? []);
+  });
 
   routes.get('/api/lender/loans', async (req) => {
-    const raw = req.query.address;
-    if (raw === undefined || raw === '') throw badRequest('address is required (a bech32 or 0x account address)');
-    if (typeof raw !== 'string') throw badRequest('address must be given once');
-    const address = tryParseAccountAddress(raw, deps.hrp);
-    if (!address)
-      throw badRequest(
-        `address is not an account address: bech32 with prefix ${deps.hrp}1, or 0x + 40 hex (EIP-55 when mixed case)`,
-      );
+    const address = addressParam(req.query.address, deps.hrp);
     const { repository } = requireLender(deps);
-    return { address: address.bech32, loans: (await repository.loansOf(address.bech32)).map(presentLoan) };
+    return { address, loans: (await repository.loansOf(address, deps.intentsTable)).map(presentLoan) };
   });
 }

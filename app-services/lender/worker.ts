@@ -5,13 +5,15 @@
  *      liquidation): a restart never leaves one half done, and never does one twice;
  *   2. sorts the pledges to the lender seen in the indexed store: a complete set, confirmed
  *      on the chain, of an eligible asset (app-services/market), valued at the lower of spot
- *      and twap and fitted to the caps, opens a loan and its principal is paid; refused sets
- *      are released, each set whole, all of a pass in one tx;
+ *      and twap and fitted, under the risk lock, to the caps it shares with the desk
+ *      (app-services/risk), opens a loan and its principal is paid; refused sets are released,
+ *      each set whole, all of a pass in one tx, their reason kept for the loans list;
  *   3. accepts a repayment proposal for an active loan (accept + release of every pledge in
  *      one tx) and cancels the other proposals to the lender worth more than dust, confirmed
  *      pending on the chain, all of a pass in one tx;
  *   4. exercises every pledge of a loan whose principal reached the liquidation threshold at
- *      the twap (one block's spot cannot liquidate);
+ *      the twap (one block's spot cannot liquidate), and charges what the seized units cannot
+ *      pay back as a loss, which keeps its room used until an operator resets it;
  *   5. now and then claims the income routed to it, recording each pledge's share.
  * Every chain action is an intent with a deterministic id, so it happens once.
  */
@@ -20,20 +22,21 @@ import type { ChainQueries, ChainSettlement } from '../chain/queries';
 import { isFinal } from '../intents/intent-log';
 import type { AppLogger } from '../logger';
 import * as msg from '../chain/messages';
-import { sortPledges, type PledgeSet, type Refusal } from './pledge-sets';
+import { sortPledges, type PledgeSet, type Refusal as SortRefusal } from './pledge-sets';
 import type { ProposalSeen } from '../store/indexer-reads';
 import { diverges, type Market } from '../market/eligibility';
-import { loanIdOf, type LenderRepository, type LoanRow } from './repository';
+import { poolPayout, quoteReserveAt } from '../market/units';
 import {
-  fitToCaps,
-  mustLiquidate,
-  principalFor,
-  quoteReserveAt,
-  sharesValue,
-  type LenderCaps,
-  type LenderTerms,
-  type Outstanding,
-} from './terms';
+  cooloffUntil,
+  fitToLimits,
+  lenderLimits,
+  type LenderLimitSettings,
+  type SharedRiskSettings,
+} from '../risk/exposure';
+import { cooloffRefusal, refusal, type Refusal } from '../risk/reasons';
+import type { RiskRepository } from '../risk/repository';
+import { loanIdOf, type LenderRepository, type LoanRow } from './repository';
+import { mustLiquidate, principalFor, type LenderTerms } from './terms';
 
 export interface LenderWorkerOptions {
   repository: LenderRepository;
@@ -41,7 +44,10 @@ export interface LenderWorkerOptions {
   terms: LenderTerms;
   /** eligibility and the robust price (shared with the desk) */
   market: Market;
-  caps: LenderCaps;
+  /** the exposure account and losses ledger (shared with the desk) */
+  risk: RiskRepository;
+  caps: LenderLimitSettings;
+  shared: SharedRiskSettings;
   /** a proposal whose stable legs sum to at most this is left to expire */
   dust: bigint;
   /** messages in one release or cancel tx */
@@ -74,6 +80,8 @@ export const intentIds = {
 function byValue(a: bigint, b: bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
 /** What a proposal moves in the stable denom, both directions summed: what a cancel is worth judging by. */
 export function stableValue(legs: readonly ProposalSeen['legs'][number][], denom: string): bigint {
@@ -132,8 +140,8 @@ export class LenderWorker extends PollingWorker {
   }
 
   /** Refusals of the sort, one refused set per borrower, asset and reason (released together). */
-  private async refuseSorted(refused: Refusal[]): Promise<void> {
-    const sets = new Map<string, Refusal[]>();
+  private async refuseSorted(refused: SortRefusal[]): Promise<void> {
+    const sets = new Map<string, SortRefusal[]>();
     for (const r of refused) {
       const key = `${r.pledge.holder}|${r.pledge.assetId}|${r.reason}`;
       sets.set(key, [...(sets.get(key) ?? []), r]);
@@ -141,65 +149,82 @@ export class LenderWorker extends PollingWorker {
     for (const set of sets.values())
       await this.refuse(
         set.map((r) => r.pledge.id),
-        set[0].reason,
+        refusal('pledge_terms', set[0].reason),
       );
   }
 
-  private async refuse(pledges: bigint[], reason: string): Promise<void> {
+  private async refuse(pledges: bigint[], why: Refusal): Promise<void> {
     this.o.log.info('lender: a pledge set opens no loan; it will be released', {
       encumbrance_ids: pledges.map(String),
-      reason,
+      reason: why.reason,
+      detail: why.detail,
     });
-    await this.o.repository.refuse(pledges, reason);
+    await this.o.repository.refuse(pledges, why);
   }
 
   /**
    * Confirms the set on the chain, values it at the lower of spot and twap if its asset is
-   * eligible, fits the principal to the caps, records the loan and pays its principal. A
-   * set that cannot be valued yet (no price, spot and twap apart, the index behind) waits
-   * for its pledge window, then is refused.
+   * eligible, fits the principal to the caps under the risk lock (recording the loan there,
+   * so the next check counts it), and pays its principal. A set that cannot be valued yet (no
+   * price, a price window filling, spot and twap apart, the index behind) waits for its pledge
+   * window, then is refused.
    */
   private async openLoan(set: PledgeSet, nowMs: number): Promise<void> {
     if (!(await this.confirmedOnChain(set))) return;
     const windowPassed = nowMs - Math.min(...set.pledges.map((p) => p.createdMs)) > this.o.terms.pledgeWindowMs;
     const assessment = await this.o.market.assess(set.assetId, 'collateral', set.borrower);
     if (!assessment.ok) {
-      if (assessment.lasting || windowPassed) await this.refuseSet(set, `not collateral: ${assessment.reason}`);
+      if (assessment.lasting || windowPassed) await this.refuseSet(set, assessment.refusal);
       return;
     }
-    const { price } = assessment;
+    const { price, units, issuer } = assessment;
     if (diverges(price, this.o.market.settings)) {
       if (windowPassed)
         await this.refuseSet(
           set,
-          `spot and twap stayed ${price.divergenceBps} bps apart, beyond PRICE_MAX_DIVERGENCE_BPS, for the pledge window`,
+          refusal(
+            'price_diverged',
+            `spot and twap stayed ${price.divergenceBps} bps apart, beyond PRICE_MAX_DIVERGENCE_BPS, for the pledge window`,
+          ),
         );
       return;
     }
-    const decimals = await this.o.repository.decimalsOf(set.assetId);
-    if (decimals === undefined) return; // the index is behind: the next pass
     const low = price.spot < price.twap ? price.spot : price.twap;
-    const wanted = principalFor(sharesValue(set.units, low, decimals), this.o.terms);
-    const fitted = fitToCaps(
-      wanted,
-      this.o.caps,
-      await this.outstanding(set),
-      quoteReserveAt(price.quoteReserve, price.spot, price.twap),
-    );
-    if (fitted.principal === 0n)
+    const wanted = principalFor(units.shareValue(set.units, low), this.o.terms);
+    if (wanted === 0n)
       return this.refuseSet(
         set,
-        wanted === 0n
-          ? 'the pledged shares are worth less than one base unit of principal'
-          : `no room for a principal under ${fitted.boundBy}`,
+        refusal('worthless', 'the pledged shares are worth less than one base unit of principal'),
       );
-    await this.o.repository.insertOpening(set, fitted.principal);
+    const subject = {
+      assetId: set.assetId,
+      issuer,
+      borrower: set.borrower,
+      poolQuoteReserve: quoteReserveAt(price.quoteReserve, price.spot, price.twap),
+    };
+    type Outcome = { refused: Refusal } | { principal: bigint; limitedBy: Refusal | null };
+    const outcome = await this.o.risk.underRiskLock(async (c): Promise<Outcome> => {
+      const snapshot = await this.o.risk.snapshot(c);
+      const until = cooloffUntil(snapshot, set.assetId, issuer, Date.now(), this.o.shared);
+      if (until !== null) return { refused: cooloffRefusal(until) };
+      const fitted = fitToLimits(wanted, lenderLimits(snapshot, subject, this.o.caps, this.o.shared));
+      const limitedBy = fitted.limitedBy
+        ? refusal(
+            fitted.limitedBy.reason,
+            `${fitted.amount} of the ${wanted} the shares allow: ${fitted.limitedBy.setting} leaves no more`,
+          )
+        : null;
+      if (fitted.amount === 0n) return { refused: limitedBy ?? refusal('worthless', 'no principal') };
+      await this.o.repository.insertOpening(c, set, fitted.amount, { issuer, limitedBy });
+      return { principal: fitted.amount, limitedBy };
+    });
+    if ('refused' in outcome) return this.refuseSet(set, outcome.refused);
     this.o.log.info('lender: opening a loan', {
       loan: loanIdOf(set),
       borrower: set.borrower,
       units: set.units.toString(),
-      principal: fitted.principal.toString(),
-      reduced_by: fitted.boundBy ?? undefined,
+      principal: outcome.principal.toString(),
+      limited_by: outcome.limitedBy?.reason,
       spot: price.spot.toString(),
       twap: price.twap.toString(),
     });
@@ -221,36 +246,27 @@ export class LenderWorker extends PollingWorker {
         !e.holder_release_after &&
         !e.expiry;
       if (!agrees) {
-        await this.refuseSet(set, 'the chain disagrees with the indexed pledge');
+        await this.refuseSet(
+          set,
+          refusal('chain_disagrees', `the chain's copy of pledge ${p.id} differs from the index`),
+        );
         return false;
       }
     }
     return true;
   }
 
-  private async refuseSet(set: PledgeSet, reason: string): Promise<void> {
+  private async refuseSet(set: PledgeSet, why: Refusal): Promise<void> {
     await this.refuse(
       set.pledges.map((p) => p.id),
-      reason,
+      why,
     );
-  }
-
-  /** Outstanding principal of the set's borrower, of its asset and in all. */
-  private async outstanding(set: PledgeSet): Promise<Outstanding> {
-    const out: Outstanding = { borrower: 0n, asset: 0n, total: 0n };
-    for (const l of await this.o.repository.outstandingLoans()) {
-      out.total += l.principal;
-      if (l.borrower === set.borrower) out.borrower += l.principal;
-      if (l.asset_id === set.assetId) out.asset += l.principal;
-    }
-    return out;
   }
 
   /** The shares' value at the twap; null without a robust price. */
   private async valueAtTwap(assetId: string, units: bigint): Promise<bigint | null> {
-    const [price, decimals] = await Promise.all([this.o.market.price(assetId), this.o.repository.decimalsOf(assetId)]);
-    if (!price || decimals === undefined) return null;
-    return sharesValue(units, price.twap, decimals);
+    const v = await this.o.market.valuation(assetId);
+    return v && v.units.shareValue(units, v.price.twap);
   }
 
   private async payPrincipal(loan: LoanRow): Promise<void> {
@@ -265,10 +281,11 @@ export class LenderWorker extends PollingWorker {
       this.o.log.info('lender: loan open', { loan: loan.id, open_tx: done.txHash });
     } else {
       // not paid (the lender lacks funds, say): no loan; the pledges go back
-      await this.o.repository.setStatus(loan.id, 'cancelled');
+      const why = refusal('principal_failed', `the chain refused the principal (${done.codespace}/${done.code})`);
+      await this.o.repository.setStatus(loan.id, 'cancelled', {}, why);
       await this.refuse(
         loan.pledges.map((p) => BigInt(p)),
-        `the principal could not be paid (${done.codespace}/${done.code})`,
+        why,
       );
     }
   }
@@ -399,8 +416,7 @@ export class LenderWorker extends PollingWorker {
    */
   private async liquidate(loan: LoanRow): Promise<void> {
     const latest = await this.actor.intents.latest(intentIds.liquidate(loan.id));
-    if (latest?.status === 'committed')
-      return this.o.repository.setStatus(loan.id, 'liquidated', { close_tx: latest.txHash! });
+    if (latest?.status === 'committed') return this.closeLiquidated(loan, latest.txHash!);
     const all = loan.pledges.map((p) => BigInt(p));
     const pledges = latest ? (await this.onChain(all)).active : all;
     if (!pledges.length) {
@@ -412,8 +428,45 @@ export class LenderWorker extends PollingWorker {
       kind: 'lender.liquidate',
       messages: pledges.map((p) => msg.exercise(this.actor.address, p)),
     });
-    if (done?.status === 'committed')
-      await this.o.repository.setStatus(loan.id, 'liquidated', { close_tx: done.txHash! });
+    if (done?.status === 'committed') await this.closeLiquidated(loan, done.txHash!);
+  }
+
+  /**
+   * The loan is liquidated; what the seized units cannot pay back is a loss, charged against
+   * the caps of the asset, its issuer, the borrower and the whole book until an operator
+   * resets it. They are worth the lower of their value at the twap and what the pool would pay
+   * for them now (x·y = k): a pool an attacker emptied pays nothing, whatever its twap.
+   */
+  private async closeLiquidated(loan: LoanRow, closeTx: string): Promise<void> {
+    const units = BigInt(loan.units);
+    const v = await this.o.market.valuation(loan.asset_id);
+    const recovered = v
+      ? min(v.units.shareValue(units, v.price.twap), poolPayout(units, v.price.baseReserve, v.price.quoteReserve))
+      : 0n;
+    const loss = BigInt(loan.principal) - recovered;
+    const issuer = loan.issuer ?? v?.issuer ?? '';
+    const entry =
+      loss > 0n
+        ? {
+            source: 'lender' as const,
+            assetId: loan.asset_id,
+            issuer,
+            borrower: loan.borrower,
+            amount: loss,
+            ref: intentIds.liquidate(loan.id),
+            height: v?.price.height ?? (await this.actor.signer.chainClient.height()),
+          }
+        : null;
+    await this.o.repository.closeLiquidated(loan.id, closeTx, entry, this.o.risk);
+    if (entry)
+      this.o.log.warn('lender: a liquidation took a loss; it is charged against the caps until reset', {
+        loan: loan.id,
+        asset: loan.asset_id,
+        issuer,
+        principal: loan.principal,
+        recovered: recovered.toString(),
+        loss: loss.toString(),
+      });
   }
 
   /** The pledges the chain still holds active to the lender, and the others (released, exercised, expired). */

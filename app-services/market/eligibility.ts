@@ -1,16 +1,19 @@
 /**
  * Which assets the lender takes as collateral and the desk quotes (docs/app-services.md,
  * "Market"): one with a robust price (PriceOracle) whose pool is old enough and deep enough,
- * and, as collateral, whose pledges nobody but the lender can release: the asset's releaser
- * role is empty or a trusted account, never the borrower. The allowlist overrides age, depth
- * and releaser (never the need for a price).
+ * whose every kind is in the bundle the pool trades (so its value is in one unit:
+ * market/units.ts), and, as collateral, whose pledges nobody but the lender can release: the
+ * asset's releaser role is empty or a trusted account, never the borrower. The allowlist
+ * overrides age, depth and releaser (never the need for a price or for one unit).
  *
  * The rules are pure (eligibilityProblem); Market gathers the facts: the price from the
- * chain, the pool's creation height and the asset's roles from the indexed store. Roles are
- * set once, by MsgCreateAsset (no message of proto/svc/asset/v1/tx.proto changes them, and
- * Query/Asset does not answer them), so the indexed copy is the chain's.
+ * chain, the pool's creation height and the asset's issuer, roles and kinds from the indexed
+ * store. Roles are set once, by MsgCreateAsset (no message of proto/svc/asset/v1/tx.proto
+ * changes them, and Query/Asset does not answer them), so the indexed copy is the chain's.
  */
-import type { MarketPrice, PriceOracle } from './price-oracle';
+import { refusal, type Refusal } from '../risk/reasons';
+import type { MarketPrice, NoPrice, PriceOracle } from './price-oracle';
+import { AssetUnits, type AssetKind } from './units';
 
 export interface MarketSettings {
   /** PRICE_WINDOW_BLOCKS: committed heights the twap is the mean of */
@@ -27,11 +30,28 @@ export interface MarketSettings {
   allowlist: readonly string[];
 }
 
+/** What eligibility needs to know of an asset, as indexed. */
+export interface IndexedAsset {
+  issuer: string;
+  /** roles.releaser, '' when none */
+  releaser: string;
+  kinds: AssetKind[];
+}
+
+/** An asset that may be used so: its robust price, its one unit, its issuer. */
+export interface Eligible {
+  ok: true;
+  price: MarketPrice;
+  units: AssetUnits;
+  issuer: string;
+}
+
 /**
- * `lasting` false: the refusal may pass within moments (no price yet, or the index has not
- * seen the pool or the asset yet), so a caller may wait rather than refuse for good.
+ * `lasting` false: the refusal may pass within moments (no price yet, a window filling, or
+ * the index has not seen the pool or the asset yet), so a caller may wait rather than refuse
+ * for good.
  */
-export type Assessment = { ok: true; price: MarketPrice } | { ok: false; reason: string; lasting: boolean };
+export type Assessment = Eligible | { ok: false; refusal: Refusal; lasting: boolean };
 
 export type AssetUse = 'collateral' | 'quote';
 
@@ -39,8 +59,8 @@ export type AssetUse = 'collateral' | 'quote';
 export interface MarketReads {
   /** the indexed DexPool row's creation height; null while the index has not seen the pool */
   poolCreatedHeight(poolId: number): Promise<number | null>;
-  /** the indexed asset's roles.releaser ('' when none); null while the index has not seen the asset */
-  assetReleaser(assetId: string): Promise<string | null>;
+  /** the indexed asset; null while the index has not seen it */
+  asset(assetId: string): Promise<IndexedAsset | null>;
 }
 
 export interface EligibilityFacts {
@@ -83,6 +103,15 @@ export function diverges(price: MarketPrice, s: Pick<MarketSettings, 'maxDiverge
   return price.divergenceBps > s.maxDivergenceBps;
 }
 
+/** Why there is no robust price, as a refusal. */
+export function noPriceRefusal(missing: NoPrice, windowBlocks: number): Refusal {
+  if (missing.why === 'no_pool') return refusal('no_pool', 'no pool of the asset against the stable denom');
+  return refusal(
+    'price_window_filling',
+    `its price window is filling: ${missing.filled} of ${windowBlocks} blocks (PRICE_WINDOW_BLOCKS) hold a price of its pool`,
+  );
+}
+
 export class Market {
   constructor(
     private readonly oracle: PriceOracle,
@@ -95,21 +124,35 @@ export class Market {
     return this.oracle.price(assetId);
   }
 
+  /**
+   * The robust price, the asset's one unit and its issuer, without the eligibility rules: to
+   * value what is already lent against or held. Null without a price or an indexed asset
+   * whose kinds are all in the pool's bundle.
+   */
+  async valuation(assetId: string): Promise<Omit<Eligible, 'ok'> | null> {
+    const [price, asset] = await Promise.all([this.oracle.price(assetId), this.reads.asset(assetId)]);
+    const units = asset && AssetUnits.of(assetId, asset.kinds);
+    if (!price || !asset || typeof units === 'string' || !units) return null;
+    return { price, units, issuer: asset.issuer };
+  }
+
   /** 'collateral' also applies the releaser rule (never the borrower; empty or in the trusted list) */
   async assess(assetId: string, use: AssetUse, borrower?: string): Promise<Assessment> {
-    const price = await this.oracle.price(assetId);
-    if (!price)
-      return {
-        ok: false,
-        reason: 'no robust price: no pool against the stable denom, or its window is not filled',
-        lasting: false,
-      };
-    const [poolCreatedHeight, releaser] = await Promise.all([
+    const reading = await this.oracle.read(assetId);
+    if (!reading.price)
+      return { ok: false, refusal: noPriceRefusal(reading.missing, this.settings.windowBlocks), lasting: false };
+    const { price } = reading;
+    const [poolCreatedHeight, asset] = await Promise.all([
       this.reads.poolCreatedHeight(price.poolId),
-      use === 'collateral' ? this.reads.assetReleaser(assetId) : Promise.resolve(''),
+      this.reads.asset(assetId),
     ]);
+    if (!asset)
+      return { ok: false, refusal: refusal('asset_not_eligible', 'the asset is not indexed yet'), lasting: false };
+    const units = AssetUnits.of(assetId, asset.kinds);
+    if (typeof units === 'string') return { ok: false, refusal: refusal('asset_not_eligible', units), lasting: true };
+    const releaser = use === 'collateral' ? asset.releaser : '';
     const problem = eligibilityProblem({ assetId, price, poolCreatedHeight, releaser }, use, this.settings, borrower);
-    if (!problem) return { ok: true, price };
-    return { ok: false, reason: problem, lasting: poolCreatedHeight !== null && releaser !== null };
+    if (!problem) return { ok: true, price, units, issuer: asset.issuer };
+    return { ok: false, refusal: refusal('asset_not_eligible', problem), lasting: poolCreatedHeight !== null };
   }
 }

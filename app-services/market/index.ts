@@ -1,5 +1,21 @@
-/** The market the lender and the desk share: a robust price and who may be valued by it. */
+/** The market the lender and the desk share: a robust price, who may be valued by it, and in what unit. */
 export { PriceOracle, twapOf, divergenceBps, windowHeights } from './price-oracle';
-export type { MarketPrice, PoolPriceSource, PriceOracleOptions } from './price-oracle';
-export { Market, eligibilityProblem, releaserProblem, diverges } from './eligibility';
-export type { Assessment, AssetUse, EligibilityFacts, MarketReads, MarketSettings } from './eligibility';
+export type {
+  MarketPrice,
+  NoPrice,
+  PoolPriceSource,
+  PriceOracleOptions,
+  PriceReading,
+  SampleStore,
+} from './price-oracle';
+export { Market, eligibilityProblem, releaserProblem, diverges, noPriceRefusal } from './eligibility';
+export type {
+  Assessment,
+  AssetUse,
+  Eligible,
+  EligibilityFacts,
+  IndexedAsset,
+  MarketReads,
+  MarketSettings,
+} from './eligibility';
+export { AssetUnits, CLASS_WEIGHTS, poolPayout, type AssetKind } from './units';

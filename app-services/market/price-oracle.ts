@@ -2,9 +2,13 @@
  * A price one trade cannot move (docs/app-services.md, "Market"): the block-weighted mean of
  * the chain's own pool price (Query/PoolPrice) over the last `windowBlocks` committed heights,
  * read with `abci_query` at each of those heights. A committed height never changes, so each
- * (asset, height) is read once and kept; a pass reads only the heights that are new. After a
- * restart the window is read again from the chain at those heights, so nothing waits for wall
- * time; a height the chain can no longer answer (pruned) leaves the asset without a price.
+ * (asset, height) is read once and kept: in memory, and in the app schema (`price_samples`),
+ * so a restarted service has its window at once instead of reading it again from a chain that
+ * may no longer answer those heights (the embedded devnet restored from its files does not).
+ * A pass reads only the heights that are new.
+ *
+ * Without a price, `read` says why: no pool now, or a window still filling (a new pool, or
+ * heights neither kept nor readable), with how far it has filled.
  */
 import type { PoolPriceAt } from '../chain/queries';
 
@@ -23,9 +27,29 @@ export interface MarketPrice {
   divergenceBps: number;
 }
 
+/** Why there is no price. */
+export type NoPrice =
+  | { why: 'no_pool' }
+  /** the latest `filled` of the window's `of` heights have a sample of today's pool */
+  | { why: 'window_filling'; filled: number; of: number };
+
+export type PriceReading = { price: MarketPrice } | { price: null; missing: NoPrice };
+
 /** What the oracle reads: the pool price at a committed height (omitted: the latest). */
 export interface PoolPriceSource {
   poolPriceAt(assetId: string, denom: string, height?: number): Promise<PoolPriceAt | null>;
+}
+
+/** One committed height's end-of-block price; null: no pool (or an empty one) at that height. */
+export type Sample = { poolId: number; price: bigint } | null;
+
+/** Where samples outlive the process (app-services/store/price-samples.ts). */
+export interface SampleStore {
+  /** the kept samples of an asset at heights from..to */
+  load(assetId: string, from: number, to: number): Promise<Map<number, Sample>>;
+  save(assetId: string, samples: ReadonlyMap<number, Sample>): Promise<void>;
+  /** forgets the asset's samples below `height` */
+  prune(assetId: string, height: number): Promise<void>;
 }
 
 export interface PriceOracleOptions {
@@ -34,12 +58,11 @@ export interface PriceOracleOptions {
   denom: string;
   /** PRICE_WINDOW_BLOCKS */
   windowBlocks: number;
-  /** reads of past heights in flight at once (a rebuild after a restart reads the whole window) */
+  /** reads of past heights in flight at once (a window the store does not hold is read whole) */
   concurrency?: number;
+  /** undefined: samples live in memory only */
+  store?: SampleStore;
 }
-
-/** One committed height's end-of-block price; null: no pool (or an empty one) at that height. */
-type Sample = { poolId: number; price: bigint } | null;
 
 const BPS = 10_000n;
 
@@ -63,9 +86,21 @@ export function windowHeights(height: number, windowBlocks: number): number[] {
   return Array.from({ length: windowBlocks }, (_, i) => first + i);
 }
 
+/** How many of the window's latest heights hold a sample of `poolId` in a row. */
+function filledFor(heights: readonly number[], known: ReadonlyMap<number, Sample>, poolId: number): number {
+  let n = 0;
+  for (let i = heights.length - 1; i >= 0 && known.get(heights[i])?.poolId === poolId; i--) n++;
+  return n;
+}
+
+/** How long a height the chain could not answer is left alone before it is asked again. */
+const UNREADABLE_RETRY_MS = 30_000;
+
 export class PriceOracle {
   /** asset id → height → sample (committed heights only) */
   private readonly samples = new Map<string, Map<number, Sample>>();
+  /** asset id → the highest height the chain could not answer, and when it was asked */
+  private readonly unreadable = new Map<string, { height: number; atMs: number }>();
 
   constructor(private readonly o: PriceOracleOptions) {
     if (!(o.windowBlocks >= 1)) throw new Error('the price window needs at least one block');
@@ -75,55 +110,91 @@ export class PriceOracle {
     return this.o.windowBlocks;
   }
 
-  /** null: no pool against the stable denom, or the window is not filled (a new pool, a pruned history) */
+  /** The robust price, or null (no pool against the stable denom, or the window is not filled). */
   async price(assetId: string): Promise<MarketPrice | null> {
+    return (await this.read(assetId)).price;
+  }
+
+  /** The robust price, or why there is none. */
+  async read(assetId: string): Promise<PriceReading> {
     const spot = await this.o.source.poolPriceAt(assetId, this.o.denom);
-    if (!spot || spot.pricePerWhole <= 0n) return null;
+    if (!spot || spot.pricePerWhole <= 0n) return { price: null, missing: { why: 'no_pool' } };
     const heights = windowHeights(spot.height, this.o.windowBlocks);
-    if (!heights.length) return null;
-    const known = this.knownSamples(assetId, heights[0]);
-    known.set(spot.height, { poolId: spot.poolId, price: spot.pricePerWhole });
-    if (!(await this.readMissing(assetId, heights, known))) return null;
-    const prices: bigint[] = [];
-    for (const h of heights) {
-      const s = known.get(h);
-      if (!s || s.poolId !== spot.poolId) return null; // no pool yet at h, or another pool: not filled
-      prices.push(s.price);
-    }
-    const twap = twapOf(prices);
+    if (!heights.length) return { price: null, missing: { why: 'window_filling', filled: 0, of: this.o.windowBlocks } };
+    const known = await this.knownSamples(assetId, heights);
+    const fresh = new Map<number, Sample>([[spot.height, { poolId: spot.poolId, price: spot.pricePerWhole }]]);
+    for (const [h, s] of await this.readMissing(assetId, heights, known, spot.height)) fresh.set(h, s);
+    for (const [h, s] of fresh) known.set(h, s);
+    await this.o.store?.save(assetId, fresh);
+    const filled = filledFor(heights, known, spot.poolId);
+    if (filled < heights.length)
+      return { price: null, missing: { why: 'window_filling', filled, of: this.o.windowBlocks } };
+    const twap = twapOf(heights.map((h) => known.get(h)!.price));
     return {
-      assetId,
-      poolId: spot.poolId,
-      height: spot.height,
-      spot: spot.pricePerWhole,
-      twap,
-      baseReserve: spot.baseReserve,
-      quoteReserve: spot.quoteReserve,
-      divergenceBps: divergenceBps(spot.pricePerWhole, twap),
+      price: {
+        assetId,
+        poolId: spot.poolId,
+        height: spot.height,
+        spot: spot.pricePerWhole,
+        twap,
+        baseReserve: spot.baseReserve,
+        quoteReserve: spot.quoteReserve,
+        divergenceBps: divergenceBps(spot.pricePerWhole, twap),
+      },
     };
   }
 
-  /** The asset's kept samples, without those below the window. */
-  private knownSamples(assetId: string, firstHeight: number): Map<number, Sample> {
+  /** The asset's kept samples within the window (from the store the first time), those below it forgotten. */
+  private async knownSamples(assetId: string, heights: number[]): Promise<Map<number, Sample>> {
+    const first = heights[0];
     let known = this.samples.get(assetId);
-    if (!known) this.samples.set(assetId, (known = new Map()));
-    for (const h of known.keys()) if (h < firstHeight) known.delete(h);
+    if (!known) {
+      known = (await this.o.store?.load(assetId, first, heights[heights.length - 1])) ?? new Map();
+      this.samples.set(assetId, known);
+    }
+    let forgot = false;
+    for (const h of known.keys())
+      if (h < first) {
+        known.delete(h);
+        forgot = true;
+      }
+    if (forgot && first % this.o.windowBlocks === 0) await this.o.store?.prune(assetId, first);
     return known;
   }
 
-  /** Reads every height of the window not kept yet; false when one of them cannot be read. */
-  private async readMissing(assetId: string, heights: number[], known: Map<number, Sample>): Promise<boolean> {
-    const missing = heights.filter((h) => !known.has(h));
+  /**
+   * Reads the heights of the window neither kept nor `latest` (read as spot already). A height
+   * the chain cannot answer (pruned, or a restored devnet) stays missing: the window then
+   * fills again from the heights after it.
+   */
+  private async readMissing(
+    assetId: string,
+    heights: number[],
+    known: ReadonlyMap<number, Sample>,
+    latest: number,
+  ): Promise<Map<number, Sample>> {
+    const gap = this.unreadable.get(assetId);
+    const skipBelow = gap && Date.now() - gap.atMs < UNREADABLE_RETRY_MS ? gap.height : 0;
+    const missing = heights.filter((h) => h !== latest && h > skipBelow && !known.has(h));
+    const read = new Map<number, Sample>();
     const concurrency = this.o.concurrency ?? 16;
-    let ok = true;
-    for (let i = 0; i < missing.length && ok; i += concurrency) {
+    // newest first: the window fills from its end, so the heights nearest now matter most
+    missing.reverse();
+    for (let i = 0; i < missing.length; i += concurrency) {
       const batch = missing.slice(i, i + concurrency);
-      const read = await Promise.allSettled(batch.map((h) => this.o.source.poolPriceAt(assetId, this.o.denom, h)));
-      read.forEach((r, j) => {
-        if (r.status === 'rejected' || (r.value && r.value.height !== batch[j])) ok = false;
-        else known.set(batch[j], r.value ? { poolId: r.value.poolId, price: r.value.pricePerWhole } : null);
+      const answers = await Promise.allSettled(batch.map((h) => this.o.source.poolPriceAt(assetId, this.o.denom, h)));
+      let unreadable = 0;
+      answers.forEach((r, j) => {
+        if (r.status === 'rejected' || (r.value && r.value.height !== batch[j]))
+          unreadable = Math.max(unreadable, batch[j]);
+        else read.set(batch[j], r.value ? { poolId: r.value.poolId, price: r.value.pricePerWhole } : null);
       });
+      if (unreadable) {
+        // older heights are no more readable than these; not asked again for a while
+        this.unreadable.set(assetId, { height: unreadable, atMs: Date.now() });
+        break;
+      }
     }
-    return ok;
+    return read;
   }
 }

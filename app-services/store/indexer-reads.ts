@@ -1,6 +1,8 @@
 /** Reads of the indexer's store that more than one service makes (read-only; tables from src/store/tables.ts). */
 import type { Pool } from 'pg';
 import type { Tables } from '../../src/store';
+import type { IndexedAsset } from '../market/eligibility';
+import type { AssetKind } from '../market/units';
 
 /** A pending settlement as indexed: its legs are proto-JSON Leg objects (the proposer's directions). */
 export interface ProposalSeen {
@@ -47,12 +49,16 @@ export class IndexedMarketReads {
     return rows.length ? Number(rows[0].created_height) : null;
   }
 
-  /** roles.releaser of the asset as indexed from its creation ('' when none); null while the index has not seen it. */
-  async assetReleaser(assetId: string): Promise<string | null> {
-    const { rows } = await this.pool.query<{ releaser: string | null }>(
-      `SELECT roles ->> 'releaser' AS releaser FROM ${this.svc.assets} WHERE id = $1`,
+  /** The asset's issuer, releaser ('' when none) and kinds as indexed; null while the index has not seen it. */
+  async asset(assetId: string): Promise<IndexedAsset | null> {
+    const { rows } = await this.pool.query<{ issuer: string; releaser: string | null; kinds: AssetKind[] | null }>(
+      `SELECT a.issuer, a.roles ->> 'releaser' AS releaser,
+              (SELECT json_agg(json_build_object('kind_id', k.kind_id, 'class', k.kind_class, 'decimals', k.decimals, 'bundle', k.bundle) ORDER BY k.kind_id)
+                 FROM ${this.svc.kinds} k WHERE k.asset_id = a.id) AS kinds
+         FROM ${this.svc.assets} a WHERE a.id = $1`,
       [assetId],
     );
-    return rows.length ? (rows[0].releaser ?? '') : null;
+    if (!rows.length) return null;
+    return { issuer: rows[0].issuer, releaser: rows[0].releaser ?? '', kinds: rows[0].kinds ?? [] };
   }
 }

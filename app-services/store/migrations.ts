@@ -177,6 +177,71 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX rfqs_outstanding ON {schema}.rfqs (expiry) WHERE status IN ('pending', 'proposed');
     `,
   },
+  {
+    version: 8,
+    name: 'risk: one exposure account, losses kept, price samples, reasons',
+    sql: `
+      -- The price window's samples (Query/PoolPrice at each committed height; NULL: no pool
+      -- then), so a restarted service has its window at once (market/price-oracle.ts).
+      CREATE TABLE {schema}.price_samples (
+        asset_id  text NOT NULL,
+        height    bigint NOT NULL,
+        pool_id   bigint,
+        price     numeric,
+        PRIMARY KEY (asset_id, height)
+      );
+      -- Losses the lender's liquidations and the desk's positions took, charged against their
+      -- caps (and starting a cool-off of the asset and its issuer) until an operator resets
+      -- them (npm run risk -- reset).
+      CREATE TABLE {schema}.risk_losses (
+        id          bigserial PRIMARY KEY,
+        source      text NOT NULL CHECK (source IN ('lender', 'desk')),
+        asset_id    text NOT NULL,
+        issuer      text NOT NULL,
+        borrower    text,                          -- the lender's: the liquidated loan's borrower
+        amount      numeric NOT NULL CHECK (amount > 0),
+        ref         text NOT NULL UNIQUE,          -- what took it: the loan, or the desk's asset and height
+        height      bigint NOT NULL,
+        created_at  timestamptz NOT NULL DEFAULT now(),
+        reset_at    timestamptz,
+        reset_note  text
+      );
+      CREATE INDEX risk_losses_charged ON {schema}.risk_losses (source, asset_id) WHERE reset_at IS NULL;
+      -- What the desk holds of each asset (every unit, locked ones too) valued at mid, as of the
+      -- chain height of its latest book; the lender reads it for the issuer cap they share.
+      CREATE TABLE {schema}.desk_exposure (
+        asset_id    text PRIMARY KEY,
+        issuer      text NOT NULL,
+        value       numeric NOT NULL,
+        height      bigint NOT NULL,
+        updated_at  timestamptz NOT NULL DEFAULT now()
+      );
+      -- The desk's answer to each proposal it judged (GET /api/desk/offers); an accept not yet
+      -- in its holding counts against its caps (value: the units bought, at mid).
+      CREATE TABLE {schema}.desk_offers (
+        settlement_id  bigint PRIMARY KEY,
+        proposer       text NOT NULL,
+        asset_id       text,
+        issuer         text,
+        amount         numeric,                    -- the stable-denom leg
+        buys_value     numeric,                    -- a purchase: what it adds to the desk's exposure
+        verdict        text NOT NULL CHECK (verdict IN ('accepting', 'accepted', 'refused', 'cancelled', 'left_to_expire')),
+        reason         text,
+        detail         text,
+        tx_hash        text,
+        height         bigint,                     -- of the accept, once committed
+        created_at     timestamptz NOT NULL DEFAULT now(),
+        updated_at     timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX desk_offers_proposer ON {schema}.desk_offers (proposer, settlement_id DESC);
+      CREATE INDEX desk_offers_buying ON {schema}.desk_offers (asset_id) WHERE buys_value IS NOT NULL AND verdict IN ('accepting', 'accepted');
+      -- a sell RFQ's purchase at mid, counted against the desk's caps while it is outstanding
+      ALTER TABLE {schema}.rfqs ADD COLUMN buys_value numeric, ADD COLUMN issuer text;
+      -- reasons as codes (app-services/openapi.yaml Reason) beside their sentences
+      ALTER TABLE {schema}.pledge_refusals ADD COLUMN reason_code text;
+      ALTER TABLE {schema}.loans ADD COLUMN issuer text, ADD COLUMN reason text, ADD COLUMN detail text, ADD COLUMN limited_by text;
+    `,
+  },
 ];
 
 const LOCK_NAME = 'svc-app-services/migrations';

@@ -22,25 +22,31 @@ const STATUS_OF: Record<HttpErrorCode, number> = {
   internal: 500,
 };
 
+/** `reason`: the app services' refusal code (app-services/openapi.yaml `Reason`), beside `code`. */
 export function sendError(
   res: Response,
   code: HttpErrorCode,
   message: string,
   headers: Record<string, string> = {},
+  reason?: string,
 ): void {
   res
     .set(headers)
     .status(STATUS_OF[code])
     .type('application/json')
-    .send(JSON.stringify({ error: message, code }));
+    .send(JSON.stringify(reason === undefined ? { error: message, code } : { error: message, code, reason }));
 }
 
-/** A refusal a route raises, with its code, a message safe to show the client and extra headers (Retry-After). */
+/**
+ * A refusal a route raises, with its code, a message safe to show the client, extra headers
+ * (Retry-After) and, in the app services, the reason code of a refusal of the lender or desk.
+ */
 export class HttpError extends Error {
   constructor(
     readonly code: HttpErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
+    readonly reason?: string,
   ) {
     super(message);
     this.name = 'HttpError';

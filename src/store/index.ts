@@ -5,7 +5,7 @@
  */
 export { tablesIn, type TableName, type Tables } from './tables';
 export { IDENTIFIER_RE, escapeIdent, isIdentifier, quoteIdent } from './identifiers';
-export { withTransaction, type TransactionMode } from './transaction';
+export { isUndefinedTable, withTransaction, type TransactionMode } from './transaction';
 export { PENDING_SQL } from './accruals';
 export type {
   AccrualAnswer,

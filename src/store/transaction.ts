@@ -23,3 +23,8 @@ export async function withTransaction<T>(
     client.release();
   }
 }
+
+/** PostgreSQL's undefined_table: the SubQuery node has not created its tables yet (a fresh store). */
+export function isUndefinedTable(e: unknown): boolean {
+  return (e as { code?: string } | null)?.code === '42P01';
+}

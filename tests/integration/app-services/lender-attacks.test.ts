@@ -8,7 +8,8 @@
 import { APP_SERVICES_DEFAULTS } from '../../../app-services/config';
 import { KeySecret } from '../../../app-services/keys';
 import { ChainQueries } from '../../../app-services/chain/queries';
-import { principalFor, sharesValue, DEFAULT_LENDER_TERMS } from '../../../app-services/lender/terms';
+import { principalFor, DEFAULT_LENDER_TERMS } from '../../../app-services/lender/terms';
+import { sharesValue } from '../../../app-services/market/units';
 import { intentIds } from '../../../app-services/lender/worker';
 import { STABLE_DENOM, type TestKey } from '../../harness/app-chain';
 import { launchEquity, startLiveWorld, type EquityAsset, type LiveWorld, type Msg } from '../../harness/live-world';

@@ -34,6 +34,7 @@ describe('the /api routes against app-services/openapi.yaml at start', () => {
     const all = [
       ...served,
       'GET /api/lender/loans',
+      'GET /api/desk/offers',
       'POST /api/launchpad/metadata',
       'GET /api/launchpad/metadata/{meta_hash}',
     ];

@@ -5,28 +5,37 @@ import type { ChainClient } from '../../../../app-services/chain/chain-client';
 import type { ChainQueries } from '../../../../app-services/chain/queries';
 import { DeskBook } from '../../../../app-services/desk/book';
 import type { DeskRepository } from '../../../../app-services/desk/repository';
+import type { Market } from '../../../../app-services/market/eligibility';
+import { emptySnapshot } from '../../../../app-services/risk/exposure';
+import type { RiskRepository } from '../../../../app-services/risk/repository';
 
 function bookWith(heights: { chain: number; indexed: number }) {
   let builds = 0;
   const repository = {
-    quotedAssets: async () => {
+    deskAssets: async () => {
       builds++;
       return [];
     },
   } as unknown as DeskRepository;
   const chain = { height: async () => heights.chain, balance: async () => 0n } as unknown as ChainClient;
   const pool = { query: async () => ({ rows: [{ value: String(heights.indexed) }] }) } as unknown as Pool;
+  const risk = {
+    publishDeskHoldings: async () => undefined,
+    snapshot: async () => emptySnapshot(),
+  } as unknown as RiskRepository;
   const book = new DeskBook({
     repository,
+    risk,
     queries: {} as ChainQueries,
     chain,
-    market: { settings: { maxDivergenceBps: 1000 }, assess: async () => ({ ok: false, reason: 'none' }) },
+    market: { settings: { maxDivergenceBps: 1000 } } as unknown as Market,
     pool,
     svc: tablesIn('svc'),
     desk: 'svc1desk',
     denom: 'uusdc',
     cacheMs: 60_000,
-    maxPosition: 10n ** 12n,
+    limits: { maxPosition: 10n ** 12n, maxPoolShareBps: 1000, maxTotal: 10n ** 12n },
+    shared: { maxPerIssuer: 10n ** 12n, lossCooloffMs: 0 },
   });
   return { book, builds: () => builds };
 }

@@ -1,5 +1,5 @@
 /** What an RFQ may escrow: the inventory not promised to others, within the global and per-address caps. */
-import { escrowRefusal, positionRefusal } from '../../../../app-services/desk/reservations';
+import { escrowRefusal } from '../../../../app-services/desk/reservations';
 
 const CAPS = { maxEscrowBps: 5000, maxEscrowPerAddressBps: 1000 };
 const none = { pending: 0n, proposed: 0n, requester: 0n, firstExpiryMs: null };
@@ -22,6 +22,7 @@ describe('escrowRefusal', () => {
     const e = { ...none, proposed: 100n, requester: 50n, firstExpiryMs: NOW + 30_500 };
     expect(escrowRefusal(60n, 900n, e, CAPS, 'uusdc', NOW)).toEqual({
       code: 'too_many_requests',
+      reason: 'escrow_cap',
       message: expect.stringMatching(/10 %/),
       retryAfterSeconds: 31,
     });
@@ -37,12 +38,5 @@ describe('escrowRefusal', () => {
   });
   test('an empty inventory escrows nothing', () => {
     expect(escrowRefusal(1n, 0n, none, CAPS, 'uusdc', NOW)?.code).toBe('bad_request');
-  });
-});
-
-describe('positionRefusal', () => {
-  test('a purchase up to the limit, with the RFQs already buying, passes; beyond it is refused', () => {
-    expect(positionRefusal(600n, 300n, 100n, 1000n)).toBeNull();
-    expect(positionRefusal(600n, 300n, 101n, 1000n)?.code).toBe('bad_request');
   });
 });

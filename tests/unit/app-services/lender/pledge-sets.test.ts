@@ -4,7 +4,6 @@ import {
   loanToValueBps,
   mustLiquidate,
   principalFor,
-  sharesValue,
   DEFAULT_LENDER_TERMS,
 } from '../../../../app-services/lender/terms';
 import { repaymentAmount } from '../../../../app-services/lender/worker';
@@ -102,10 +101,6 @@ describe('sortPledges', () => {
 
 describe('terms', () => {
   const terms = { ...DEFAULT_LENDER_TERMS };
-
-  test('value of shares at the pool price per whole unit', () => {
-    expect(sharesValue(10_000_000n, 2_500_000n, 6)).toBe(25_000_000n); // 10 whole shares at 2.5 stable each
-  });
 
   test('principal is half the value, capped at 5000 stable units', () => {
     expect(principalFor(25_000_000n, terms)).toBe(12_500_000n);

@@ -86,41 +86,64 @@ describe('eligibility rules', () => {
 });
 
 describe('Market.assess', () => {
-  const reads = (releaser: string | null, created: number | null): MarketReads => ({
+  const KINDS = [0, 1, 2].map((k) => ({
+    kind_id: k,
+    class: ['ECONOMIC', 'INCOME', 'VOTE'][k],
+    decimals: 6,
+    bundle: true,
+  }));
+  const reads = (releaser: string | null, created: number | null, kinds = KINDS): MarketReads => ({
     poolCreatedHeight: async () => created,
-    assetReleaser: async () => releaser,
+    asset: async () => (releaser === null ? null : { issuer: 'svc1issuer', releaser, kinds }),
   });
-  const oracle = (p: MarketPrice | null) => ({ price: async () => p }) as unknown as PriceOracle;
+  const oracle = (p: MarketPrice | null) =>
+    ({
+      read: async () => (p ? { price: p } : { price: null, missing: { why: 'window_filling', filled: 3, of: 10 } }),
+    }) as unknown as PriceOracle;
 
-  test('no robust price: not eligible, whatever the rest', async () => {
+  test('no robust price: not eligible for now, and says how far the window has filled', async () => {
     const m = new Market(oracle(null), reads('', 0), { ...SETTINGS, allowlist: ['a'] });
     expect(await m.assess('a', 'quote')).toEqual({
       ok: false,
-      reason: expect.stringMatching(/no robust price/),
+      refusal: { reason: 'price_window_filling', detail: expect.stringMatching(/3 of 10 blocks/) },
       lasting: false,
     });
   });
 
-  test('eligible: the price comes with it', async () => {
+  test('eligible: the price, the one unit and the issuer come with it', async () => {
     const m = new Market(oracle(price()), reads('', 10), SETTINGS);
-    expect(await m.assess('a', 'collateral', 'svc1b')).toEqual({ ok: true, price: price() });
+    const a = await m.assess('a', 'collateral', 'svc1b');
+    expect(a).toMatchObject({ ok: true, price: price(), issuer: 'svc1issuer' });
+    expect(a.ok && a.units.priceDecimals).toBe(6);
   });
 
-  test('a borrower who is his asset’s releaser is refused as collateral', async () => {
+  test('a borrower who is his asset’s releaser is refused as collateral, for good', async () => {
     const m = new Market(oracle(price()), reads('svc1b', 10), SETTINGS);
     expect(await m.assess('a', 'collateral', 'svc1b')).toEqual({
       ok: false,
-      reason: 'the borrower is the releaser of the asset',
+      refusal: { reason: 'asset_not_eligible', detail: 'the borrower is the releaser of the asset' },
       lasting: true,
     });
   });
 
-  test('a pool the index has not seen yet is refused for now, not for good', async () => {
+  test('a kind outside the bundle the pool trades: not eligible, even allowlisted', async () => {
+    const kinds = [KINDS[0], { ...KINDS[1], bundle: false }];
+    const m = new Market(oracle(price()), reads('', 10, kinds), { ...SETTINGS, allowlist: ['a'] });
+    expect(await m.assess('a', 'quote')).toMatchObject({
+      ok: false,
+      refusal: { reason: 'asset_not_eligible', detail: expect.stringMatching(/not in the bundle/) },
+      lasting: true,
+    });
+  });
+
+  test('a pool or an asset the index has not seen yet is refused for now, not for good', async () => {
     const m = new Market(oracle(price()), reads('', null), SETTINGS);
     expect(await m.assess('a', 'quote')).toEqual({
       ok: false,
-      reason: expect.stringMatching(/younger/),
+      refusal: { reason: 'asset_not_eligible', detail: expect.stringMatching(/younger/) },
       lasting: false,
     });
+    const unseen = new Market(oracle(price()), reads(null, 10), SETTINGS);
+    expect(await unseen.assess('a', 'quote')).toMatchObject({ ok: false, lasting: false });
   });
 });

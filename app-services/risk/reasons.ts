@@ -1,0 +1,25 @@
+/**
+ * Why the lender or the desk did not do what was asked, as answered to the user: one code of
+ * the `Reason` enum of app-services/openapi.yaml (where each is described) and a sentence
+ * with the figures. One vocabulary for both services, so a refused loan, a withheld quote,
+ * a refused RFQ and a cancelled offer read alike.
+ */
+import type { AppSchema } from '../contract';
+
+export type Reason = AppSchema<'Reason'>;
+
+export interface Refusal {
+  reason: Reason;
+  /** what was measured, for people: the figures and the setting that bound it */
+  detail: string;
+}
+
+export const refusal = (reason: Reason, detail: string): Refusal => ({ reason, detail });
+
+/** The refusal while an asset or its issuer is in its cool-off after a loss (risk/exposure.ts cooloffUntil). */
+export function cooloffRefusal(untilMs: number): Refusal {
+  return refusal(
+    'loss_cooloff',
+    `the asset or its issuer cost a loss; nothing new from the lender or the desk until ${new Date(untilMs).toISOString()} (RISK_LOSS_COOLOFF_S)`,
+  );
+}

@@ -1,0 +1,174 @@
+/**
+ * The risk account in PostgreSQL (risk/exposure.ts says what it counts): read whole, as one
+ * ExposureSnapshot, from the lender's loans, the desk's published holdings, its offers and
+ * RFQs in flight, and the losses ledger (`risk_losses`). A check that leads to a new
+ * exposure runs under the risk lock (`underRiskLock`) and records what it takes before the
+ * lock is released, so two checks, in any processes, never both spend the same room.
+ */
+import type { Pool, PoolClient } from 'pg';
+import { quoteIdent, tablesIn, withTransaction, type Tables } from '../../src/store';
+import { emptySnapshot, type ExposureSnapshot } from './exposure';
+
+type Db = Pool | PoolClient;
+
+/** A sell RFQ (the desk buys) that still holds, or will hold, its escrow: not expired, pending, or proposed and pending as indexed. */
+export const outstandingRfqSql = (settlements: string, r = 'r') =>
+  `${r}.expiry > now() AND (${r}.status = 'pending' OR (${r}.status = 'proposed' AND NOT EXISTS (
+  SELECT 1 FROM ${settlements} s WHERE s.id = ${r}.settlement_id::text AND s.status <> 'STATUS_PENDING')))`;
+
+export interface LossEntry {
+  source: 'lender' | 'desk';
+  assetId: string;
+  issuer: string;
+  borrower?: string;
+  amount: bigint;
+  /** what took it, once: `lender/liquidate/<loan>`, `desk/<asset>/<height>` */
+  ref: string;
+  height: number;
+}
+
+export interface LossRow {
+  id: string;
+  source: 'lender' | 'desk';
+  asset_id: string;
+  issuer: string;
+  borrower: string | null;
+  amount: string;
+  ref: string;
+  height: string;
+  created_at: Date;
+}
+
+/** Which charged losses an operator resets: all, or those of one asset, issuer or id. */
+export interface LossFilter {
+  assetId?: string;
+  issuer?: string;
+  id?: string;
+}
+
+const RISK_LOCK = 'svc-app-risk';
+
+export class RiskRepository {
+  private readonly app: { loans: string; losses: string; deskExposure: string; offers: string; rfqs: string };
+  private readonly svc: Tables;
+
+  constructor(
+    private readonly pool: Pool,
+    appSchema: string,
+    indexerSchema: string,
+  ) {
+    const a = quoteIdent(appSchema);
+    this.app = {
+      loans: `${a}.loans`,
+      losses: `${a}.risk_losses`,
+      deskExposure: `${a}.desk_exposure`,
+      offers: `${a}.desk_offers`,
+      rfqs: `${a}.rfqs`,
+    };
+    this.svc = tablesIn(indexerSchema);
+  }
+
+  /** `run` in one transaction holding the risk lock (every replica, both services). */
+  underRiskLock<T>(run: (c: PoolClient) => Promise<T>): Promise<T> {
+    return withTransaction(this.pool, async (c) => {
+      await this.lock(c);
+      return run(c);
+    });
+  }
+
+  /** Takes the risk lock in a transaction the caller holds (released at its end). */
+  async lock(c: PoolClient): Promise<void> {
+    await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [RISK_LOCK]);
+  }
+
+  /** Everything both services have out, and when each asset and issuer last cost a loss. */
+  async snapshot(db: Db = this.pool): Promise<ExposureSnapshot> {
+    const s = emptySnapshot();
+    const [lender, desk, losses] = await Promise.all([
+      db.query<{ asset_id: string; issuer: string | null; borrower: string | null; amount: string }>(
+        `SELECT l.asset_id, coalesce(l.issuer, a.issuer) AS issuer, l.borrower, l.principal::text AS amount
+           FROM ${this.app.loans} l LEFT JOIN ${this.svc.assets} a ON a.id = l.asset_id
+          WHERE l.status IN ('opening', 'active')
+         UNION ALL
+         SELECT asset_id, issuer, borrower, amount::text FROM ${this.app.losses} WHERE source = 'lender' AND reset_at IS NULL`,
+      ),
+      db.query<{ asset_id: string; issuer: string | null; amount: string }>(
+        `SELECT asset_id, issuer, value::text AS amount FROM ${this.app.deskExposure}
+         UNION ALL
+         SELECT asset_id, issuer, amount::text FROM ${this.app.losses} WHERE source = 'desk' AND reset_at IS NULL
+         UNION ALL
+         SELECT r.asset_id, r.issuer, r.buys_value::text FROM ${this.app.rfqs} r
+          WHERE r.side = 'sell' AND r.buys_value IS NOT NULL AND ${outstandingRfqSql(this.svc.settlements)}
+         UNION ALL
+         -- an accept counts until the desk's published holding is read at or after its block
+         SELECT o.asset_id, o.issuer, o.buys_value::text FROM ${this.app.offers} o
+           LEFT JOIN ${this.app.deskExposure} e ON e.asset_id = o.asset_id
+          WHERE o.buys_value IS NOT NULL
+            AND (o.verdict = 'accepting' OR (o.verdict = 'accepted' AND (e.height IS NULL OR o.height > e.height)))`,
+      ),
+      db.query<{ asset_id: string; issuer: string; last_ms: number }>(
+        `SELECT asset_id, issuer, (extract(epoch FROM max(created_at)) * 1000)::float8 AS last_ms
+           FROM ${this.app.losses} WHERE reset_at IS NULL GROUP BY asset_id, issuer`,
+      ),
+    ]);
+    for (const r of lender.rows)
+      s.lender.add(BigInt(r.amount), { assetId: r.asset_id, issuer: r.issuer, borrower: r.borrower });
+    for (const r of desk.rows) s.desk.add(BigInt(r.amount), { assetId: r.asset_id, issuer: r.issuer });
+    for (const r of losses.rows) {
+      s.lastLossMs.asset.set(r.asset_id, Math.max(s.lastLossMs.asset.get(r.asset_id) ?? 0, r.last_ms));
+      s.lastLossMs.issuer.set(r.issuer, Math.max(s.lastLossMs.issuer.get(r.issuer) ?? 0, r.last_ms));
+    }
+    return s;
+  }
+
+  /** Charges a loss once (its ref is its identity); false when it was charged before. */
+  async recordLoss(loss: LossEntry, db: Db = this.pool): Promise<boolean> {
+    const { rowCount } = await db.query(
+      `INSERT INTO ${this.app.losses} (source, asset_id, issuer, borrower, amount, ref, height)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (ref) DO NOTHING`,
+      [loss.source, loss.assetId, loss.issuer, loss.borrower ?? null, loss.amount.toString(), loss.ref, loss.height],
+    );
+    return rowCount === 1;
+  }
+
+  /** The desk's charged losses per asset (not reset). */
+  async deskLosses(db: Db = this.pool): Promise<Map<string, bigint>> {
+    const { rows } = await db.query<{ asset_id: string; amount: string }>(
+      `SELECT asset_id, sum(amount)::text AS amount FROM ${this.app.losses}
+        WHERE source = 'desk' AND reset_at IS NULL GROUP BY asset_id`,
+    );
+    return new Map(rows.map((r) => [r.asset_id, BigInt(r.amount)]));
+  }
+
+  /** The desk's holdings valued at mid, as of a chain height (an older height never overwrites a newer one). */
+  async publishDeskHoldings(rows: { assetId: string; issuer: string; value: bigint }[], height: number): Promise<void> {
+    if (!rows.length) return;
+    await this.pool.query(
+      `INSERT INTO ${this.app.deskExposure} (asset_id, issuer, value, height)
+       SELECT a, i, v, $4 FROM unnest($1::text[], $2::text[], $3::numeric[]) AS t(a, i, v)
+       ON CONFLICT (asset_id) DO UPDATE SET issuer = EXCLUDED.issuer, value = EXCLUDED.value, height = EXCLUDED.height, updated_at = now()
+       WHERE ${this.app.deskExposure}.height <= EXCLUDED.height`,
+      [rows.map((r) => r.assetId), rows.map((r) => r.issuer), rows.map((r) => r.value.toString()), height],
+    );
+  }
+
+  /** Charged losses, newest first (for operators: npm run risk). */
+  async charged(): Promise<LossRow[]> {
+    const { rows } = await this.pool.query<LossRow>(
+      `SELECT id::text AS id, source, asset_id, issuer, borrower, amount::text AS amount, ref, height::text AS height, created_at
+         FROM ${this.app.losses} WHERE reset_at IS NULL ORDER BY id DESC`,
+    );
+    return rows;
+  }
+
+  /** Resets the charged losses the filter names (they no longer count, and their cool-off ends); how many. */
+  async reset(filter: LossFilter, note: string): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE ${this.app.losses} SET reset_at = now(), reset_note = $4
+        WHERE reset_at IS NULL AND ($1::text IS NULL OR asset_id = $1) AND ($2::text IS NULL OR issuer = $2)
+          AND ($3::bigint IS NULL OR id = $3)`,
+      [filter.assetId ?? null, filter.issuer ?? null, filter.id ?? null, note],
+    );
+    return rowCount ?? 0;
+  }
+}
