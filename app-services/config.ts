@@ -152,7 +152,7 @@ export const APP_SERVICES_DEFAULTS = {
     allowlist: [],
   } as MarketSettings,
   risk: {
-    maxPerIssuer: 20_000_000_000n,
+    maxPerIssuer: 30_000_000_000n,
     lossCooloffMs: 86_400_000,
     deskLossToleranceBps: 2000,
   } as RiskSettings,
@@ -206,7 +206,7 @@ export const APP_SERVICES_VARIABLES: Record<string, string> = {
   MARKET_MIN_POOL_RESERVE: '100000000',
   MARKET_TRUSTED_RELEASERS: "(embedded devnet: the scenario's releaser account; otherwise none)",
   MARKET_ALLOWLIST: '(none)',
-  RISK_MAX_PER_ISSUER: '20000000000',
+  RISK_MAX_PER_ISSUER: '30000000000',
   RISK_LOSS_COOLOFF_S: '86400',
   RISK_DESK_LOSS_TOLERANCE_BPS: '2000',
 };

@@ -202,7 +202,7 @@ export interface components {
             symbol: string | null;
             lendable: components["schemas"]["Amount"];
             /** @description Why `lendable` is below `max_principal` (0 when the asset is not eligible now); null when it is not. */
-            limited_by: components["schemas"]["Reason"] | null;
+            limited_by: components["schemas"]["Reason"] | components["schemas"]["JsonNull"];
             detail: string | null;
         };
         Loan: {
@@ -227,11 +227,11 @@ export interface components {
             /** @description The loan's encumbrance ids, by kind. */
             pledges: number[];
             /** @description Why a refused set opened no loan, or why a cancelled loan was not paid; null otherwise. */
-            reason: components["schemas"]["Reason"] | null;
+            reason: components["schemas"]["Reason"] | components["schemas"]["JsonNull"];
             /** @description The refusal (or the cap that reduced the principal) with its figures; null when there is nothing to say. */
             detail: string | null;
             /** @description The cap that reduced the principal below what the shares' value allowed; null when it was not reduced. */
-            limited_by: components["schemas"]["Reason"] | null;
+            limited_by: components["schemas"]["Reason"] | components["schemas"]["JsonNull"];
         };
         LoanList: {
             /** @description The borrower, canonical bech32. */
@@ -251,9 +251,9 @@ export interface components {
             ask: string | null;
             mid: components["schemas"]["Amount"];
             /** @description Why `bid` is null: `price_diverged`, `inventory`, `position_limit`, `pool_share_cap`, `issuer_cap`, `total_cap`, `loss_cooloff`; null while it is quoted. */
-            bid_withheld: components["schemas"]["Reason"] | null;
+            bid_withheld: components["schemas"]["Reason"] | components["schemas"]["JsonNull"];
             /** @description Why `ask` is null (`price_diverged`, `inventory`); null while it is quoted. */
-            ask_withheld: components["schemas"]["Reason"] | null;
+            ask_withheld: components["schemas"]["Reason"] | components["schemas"]["JsonNull"];
         };
         QuoteList: {
             quotes: components["schemas"]["Quote"][];
@@ -268,12 +268,12 @@ export interface components {
              */
             verdict: "accepting" | "accepted" | "refused" | "cancelled" | "left_to_expire";
             /** @description Why it was refused; null when accepted. */
-            reason: components["schemas"]["Reason"] | null;
+            reason: components["schemas"]["Reason"] | components["schemas"]["JsonNull"];
             detail: string | null;
             /** @description The asset of its right legs, when they name one. */
             asset_id: string | null;
             /** @description Its stable-denom leg, when it has one. */
-            amount: components["schemas"]["Amount"] | null;
+            amount: components["schemas"]["Amount"] | components["schemas"]["JsonNull"];
             /** @description The desk's accept or cancel tx, once committed. */
             tx: string | null;
         };
@@ -316,6 +316,11 @@ export interface components {
             /** Format: date-time */
             expiry: string;
         };
+        /**
+         * @description JSON null: a nullable reference is written `oneOf: [{$ref: X}, {$ref: JsonNull}]`, which validates the same under OpenAPI 3.0 `nullable` semantics and ajv's.
+         * @enum {string|null}
+         */
+        JsonNull: null;
         /**
          * @description Why the lender or the desk refused, withheld or limited something: one vocabulary for both services (docs/app-services.md, "Reasons"). `pledge_terms`: a pledge with a wrong flag, two pledges in one tx, or a set not complete within the pledge window. `asset_not_eligible`: the pool is younger than `MARKET_MIN_POOL_AGE_BLOCKS` or holds less than `MARKET_MIN_POOL_RESERVE`, the asset has a releaser who is not trusted (or is the borrower), a kind is outside the bundle the pool trades, or it has no launchpad document (desk). `look_alike`: an asset launched earlier carries the same launchpad document or symbol; only that first one is quoted. `no_pool`: no pool of the asset against the stable denom. `price_window_filling`: the price window (`PRICE_WINDOW_BLOCKS`) is not filled yet: a new pool, or heights the service could neither keep nor read. `price_diverged`: spot and the time-weighted price are further apart than `PRICE_MAX_DIVERGENCE_BPS` (the desk withholds the side a move would pay). `worthless`: worth less than one base unit of the stable denom. `pool_share_cap`: beyond the share of the pool's stable reserve its exposure to one asset may reach (`LENDER_MAX_POOL_SHARE_BPS`, `DESK_MAX_POOL_SHARE_BPS`). `asset_cap`: `LENDER_MAX_PER_ASSET`. `borrower_cap`: `LENDER_MAX_PER_BORROWER`. `issuer_cap`: `RISK_MAX_PER_ISSUER`, the lender's and the desk's exposure to one issuer's assets together. `total_cap`: `LENDER_MAX_TOTAL` or `DESK_MAX_TOTAL`. `position_limit`: `DESK_MAX_POSITION`. `loss_cooloff`: the asset or its issuer cost a loss within `RISK_LOSS_COOLOFF_S`. `inventory`: the desk lacks the stable denom or the movable units. `escrow_cap`: open RFQs already hold as much of an inventory as they may (`DESK_MAX_ESCROW_BPS`, `DESK_MAX_ESCROW_PER_ADDRESS_BPS`). `rate_limit`: too many RFQs from the address or the client. `trade_cap`: above `DESK_MAX_TRADE`. `worse_than_quote`: an offer that asks more than the bid or gives less than the ask. `not_an_offer`: a proposal to the desk that is not one asset's kinds in equal units against one leg of the stable denom. `not_quoted`: no quote for these rights. `dust`: escrows less than `DESK_DUST` (left to expire, costing no tx). `expiring`: within 10 s of its expiry (left to the chain's sweep). `chain_disagrees`: the chain's copy of a pledge differs from the index. `principal_failed`: the chain refused the principal's payment.
          * @enum {string}

@@ -159,14 +159,15 @@ async function borrow(user: User, o: ExampleOptions): Promise<Json> {
   const principal = wanted < BigInt(capacity.lendable) ? wanted : BigInt(capacity.lendable);
   const pool = await user.queries.poolPrice(quote.asset_id, terms.denom);
   if (!pool) throw new Refused(`${quote.symbol} has no pool`);
-  // valued at the lower of the pool's spot and its average (the desk's mid): pledge 3 % more than that needs, as the price moves
+  // valued at the lower of the pool's spot and its average (the desk's mid): pledge 10 % more than that needs, as the price moves
   const low = pool.pricePerWhole < BigInt(quote.mid) ? pool.pricePerWhole : BigInt(quote.mid);
-  const units = (((principal * BPS * WHOLE) / (BigInt(terms.ltv_bps) * low) / WHOLE + 1n) * WHOLE * 103n) / 100n;
+  const units = (((principal * BPS * WHOLE) / (BigInt(terms.ltv_bps) * low) / WHOLE + 1n) * WHOLE * 110n) / 100n;
   const kinds = (await user.get(`/v1/assets/${quote.asset_id}`)).asset.kinds as Json[];
   user.log(
     `borrow ${stable(principal)} against ${units / WHOLE} shares of ${quote.symbol} (every kind, one pledge per tx) from ${terms.lender}`,
   );
   const ids: string[] = [];
+  let lastPledge = 0;
   for (const k of kinds) {
     const tx = await user.submit(`pledge kind ${k.kind_id}`, [
       {
@@ -185,8 +186,8 @@ async function borrow(user: User, o: ExampleOptions): Promise<Json> {
       },
     ]);
     ids.push(encumbranceIdOf(tx));
+    lastPledge = tx.height;
   }
-  const lastPledge = await user.chain.height();
   const loan = await until('the lender to open the loan (or refuse the set)', async () => {
     const { loans } = await user.get(`/api/lender/loans?address=${user.address}`);
     return (loans as Json[]).find(
@@ -197,10 +198,11 @@ async function borrow(user: User, o: ExampleOptions): Promise<Json> {
   });
   if (loan.status !== 'active') throw new Refused(`the lender refused the pledges: ${loan.reason}: ${loan.detail}`);
   const opened = await user.chain.findTx(loan.open_tx);
+  const blocks = (opened?.height ?? 0) - lastPledge;
   user.log(
-    `loan ${loan.id} active: principal ${stable(loan.principal)} paid in block ${opened?.height} (${(opened?.height ?? 0) - lastPledge} blocks after the last pledge)${loan.limited_by ? `, limited by ${loan.limited_by}: ${loan.detail}` : ''}`,
+    `loan ${loan.id} active: principal ${stable(loan.principal)} paid in block ${opened?.height} (${blocks} blocks after the last pledge)${loan.limited_by ? `, limited by ${loan.limited_by}: ${loan.detail}` : ''}`,
   );
-  return loan;
+  return { ...loan, blocks_after_last_pledge: blocks };
 }
 
 function encumbranceIdOf(tx: CommittedTx): string {

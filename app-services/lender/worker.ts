@@ -178,6 +178,9 @@ export class LenderWorker extends PollingWorker {
       return;
     }
     const { price, units, issuer } = assessment;
+    // a cool-off is a lasting refusal: said at once, before anything that only waits
+    const coolingUntil = cooloffUntil(await this.o.risk.snapshot(), set.assetId, issuer, Date.now(), this.o.shared);
+    if (coolingUntil !== null) return this.refuseSet(set, cooloffRefusal(coolingUntil));
     if (diverges(price, this.o.market.settings)) {
       if (windowPassed)
         await this.refuseSet(

@@ -183,11 +183,23 @@ export interface EquityAsset {
   kindCount: number;
 }
 
-const KIND = (cls: string) => ({ class: cls, decimals: 6, bundle: true, transferable: true });
+/** A kind of a launched asset: its class (KIND_CLASS_*), decimals (6) and whether it is in the bundle (yes). */
+export interface KindSpec {
+  class: string;
+  decimals?: number;
+  bundle?: boolean;
+}
+
+const EQUITY_KINDS: KindSpec[] = [
+  { class: 'KIND_CLASS_ECONOMIC' },
+  { class: 'KIND_CLASS_INCOME' },
+  { class: 'KIND_CLASS_VOTE' },
+];
 
 /**
- * An equity asset (ECONOMIC, INCOME, VOTE) with `metaHash`, each holder issued `units` of every
- * kind, and a DEX pool of `poolShares` whole shares against `poolQuote` of the stable denom.
+ * An equity asset (ECONOMIC, INCOME, VOTE; or `kinds`) with `metaHash`, each holder issued
+ * `units` of every kind, and a DEX pool of `poolShares` whole shares (or `poolBase` base units)
+ * against `poolQuote` of the stable denom. `nonce`: the issuer's assets created before (0).
  */
 export async function launchEquity(
   world: LiveWorld,
@@ -201,10 +213,13 @@ export async function launchEquity(
     roles?: { operator?: string; releaser?: string };
     /** base units of every kind in the pool, where not `poolShares` whole shares (a thin pool) */
     poolBase?: bigint;
+    kinds?: KindSpec[];
+    nonce?: bigint;
   },
 ): Promise<EquityAsset> {
   const issuer = o.issuer.address;
-  const assetId = deriveAssetId(issuer, 0n); // the issuer's first asset
+  const assetId = deriveAssetId(issuer, o.nonce ?? 0n);
+  const kinds = o.kinds ?? EQUITY_KINDS;
   await world.submit(o.issuer, [
     {
       typeUrl: '/svc.asset.v1.MsgCreateAsset',
@@ -213,7 +228,12 @@ export async function launchEquity(
         meta_hash: o.metaHash,
         settlement_denom: STABLE_DENOM,
         policy: { transfer: 'TRANSFER_MODE_OPEN' },
-        kinds: [KIND('KIND_CLASS_ECONOMIC'), KIND('KIND_CLASS_INCOME'), KIND('KIND_CLASS_VOTE')],
+        kinds: kinds.map((k) => ({
+          class: k.class,
+          decimals: k.decimals ?? 6,
+          bundle: k.bundle ?? true,
+          transferable: true,
+        })),
         distribution_denoms: [STABLE_DENOM],
         ...(o.roles ? { roles: o.roles } : {}),
       },
@@ -222,7 +242,7 @@ export async function launchEquity(
   const poolBase = o.poolBase ?? o.poolShares * WHOLE;
   const recipients = [...o.holders, { key: o.issuer, units: poolBase }];
   const issues = recipients.flatMap((h) =>
-    [0, 1, 2].map((k) => ({
+    kinds.map((_, k) => ({
       typeUrl: '/svc.asset.v1.MsgIssue',
       value: { issuer, asset_id: assetId, kind_id: k, recipient: h.key.address, units: h.units.toString() },
     })),
@@ -241,5 +261,5 @@ export async function launchEquity(
     },
   ]);
   if (created.code !== 0) throw new Error(`MsgCreatePool failed: ${created.log}`);
-  return { assetId, poolId: Number(created.responses[0]?.pool_id ?? 1), kindCount: 3 };
+  return { assetId, poolId: Number(created.responses[0]?.pool_id ?? 1), kindCount: kinds.length };
 }

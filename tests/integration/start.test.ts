@@ -1,9 +1,11 @@
 /**
  * `npm start` as a user runs it: a child process on a free port with a fresh DATA_DIR and a
  * small devnet history. It must become ready, serve /v1 (indexed height rising), the OpenAPI
- * document, GraphQL with data and a subscription over its websocket, /metrics and /api, stop
- * every child on SIGTERM (the websocket still open), and resume on the same DATA_DIR. A bad
- * variable exits with code 2 before anything starts.
+ * document, GraphQL with data and a subscription over its websocket, /metrics and /api, serve
+ * an outside user of the lender and the desk as docs/app-services.md ("Try it") shows, beside
+ * the scenario's own borrowers and traders, stop every child on SIGTERM (the websocket still
+ * open), and resume on the same DATA_DIR, quoting and lending again at once. A bad variable
+ * exits with code 2 before anything starts.
  */
 import { spawnSync } from 'child_process';
 import fs from 'fs';
@@ -14,7 +16,8 @@ import WebSocket from 'ws';
 import { freePort } from '../../launcher/ports';
 import type { Readiness } from '../../launcher/readiness';
 import { EXIT_CODES } from '../../launcher/start';
-import { privateKey } from '../../devnet/scenario/accounts';
+import { createCast, privateKey } from '../../devnet/scenario/accounts';
+import { runExample } from '../../examples/services';
 import { bytesToHex } from '../../src/lib/bytes';
 import { until } from '../harness/until';
 import { spawnLauncher, type LauncherProcess } from '../harness/launcher-process';
@@ -49,7 +52,8 @@ function startEnv(port: number, dataDir: string, extra: Record<string, string> =
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    DEVNET_HISTORY_BLOCKS: '60',
+    // the pools (heights 4 and 5) older than MARKET_MIN_POOL_AGE_BLOCKS and the price window filled when live blocks start
+    DEVNET_HISTORY_BLOCKS: '120',
     DEVNET_BLOCK_MS: '500',
     DEVNET_PORT: '0',
     LOG_FORMAT: 'json',
@@ -132,6 +136,11 @@ function loggedPid(s: Started, msg: string): number {
   return Number(line!.pid);
 }
 
+/** The chain's height now, as /v1/status reads it. */
+async function chainHeightAt(s: Started): Promise<number> {
+  return (await getJson<{ chain_height: number }>(`${s.base}/v1/status`)).body.chain_height;
+}
+
 async function indexedHeight(base: string): Promise<number> {
   const r = await getJson<{ indexed_height: number }>(`${base}/v1/status`);
   expect(r.status).toBe(200);
@@ -206,6 +215,46 @@ async function checkAppServices(s: Started, ready: Readiness): Promise<void> {
     await (await fetch(`${s.base}/metrics`)).text(),
   ].join('\n');
   expect(exposed.includes(lenderKey) || exposed.includes(deskKey)).toBe(false);
+}
+
+const WHOLE = 1_000_000n;
+
+/** The devnet's RPC address, from the launcher's log. */
+function rpcOf(s: Started): string {
+  const live = [...s.lines].reverse().find((l) => l.msg === 'devnet live');
+  expect(live?.rpc).toBeDefined();
+  return String(live!.rpc);
+}
+
+/**
+ * An outside user on the default world, as docs/app-services.md "Try it" does it, once the
+ * scenario's own borrowers hold a loan: a complete pledge set of the main equity opens a loan
+ * at the largest principal within 10 blocks of the last pledge, is repaid and released; a sale
+ * to the desk at its trade cap settles.
+ */
+async function servesAnOutsideUser(s: Started): Promise<void> {
+  const cast = await createCast({ seed: 'svc-devnet', hrp: 'svc' });
+  await until(
+    'a scenario borrower to hold a loan',
+    async () => {
+      for (const h of cast.holders) {
+        const r = await getJson<{ loans: { status: string }[] }>(`${s.base}/api/lender/loans?address=${h.address}`);
+        if (r.body.loans.some((l) => l.status === 'active')) return true;
+      }
+      return undefined;
+    },
+    { ms: 90_000, everyMs: 1000 },
+  );
+  const o = { url: s.base, rpc: rpcOf(s), asset: 'LNW', account: 'visitor', seed: 'svc-devnet', log: () => undefined };
+  const loan = await runExample('borrow', o);
+  expect(loan.status).toBe('active');
+  expect(BigInt(loan.principal)).toBeGreaterThanOrEqual(4_900n * WHOLE); // the cap, as the price moves
+  expect(loan.blocks_after_last_pledge).toBeLessThanOrEqual(10);
+  const repaid = await runExample('repay', o);
+  expect(repaid.status).toBe('repaid');
+  const sold = await runExample('sell', { ...o, amount: 5000n });
+  expect(sold.status).toBe('STATUS_SETTLED');
+  expect(BigInt(sold.amount)).toBeGreaterThan(4_999n * WHOLE);
 }
 
 describe('npm start (embedded default)', () => {
@@ -307,6 +356,7 @@ describe('npm start (embedded default)', () => {
     });
 
     await checkAppServices(s, ready);
+    await servesAnOutsideUser(s);
 
     // the reconciler's pass at start: every check of the devnet's assets and routes agrees
     type Invariants = { checks: { agree: boolean }[]; svc20_registry: { evaluated: boolean; agree: boolean }[] };
@@ -357,6 +407,25 @@ describe('npm start (embedded default)', () => {
     const s = (running = npmStart(port, dataDir, keys));
     const ready = await waitReady(s);
     expect(ready.app_services!.actors.map((a) => a.state)).toEqual(['acting', 'acting']);
+    // the price window was kept: the desk quotes and the lender lends within a couple of blocks of the services' start
+    const servicesUp = await chainHeightAt(s);
+    const quoted = await until(
+      'the desk to quote the main equity again',
+      async () => {
+        const q = await getJson<{ quotes: { symbol: string; bid: string | null; ask: string | null }[] }>(
+          `${s.base}/api/desk/quotes`,
+        );
+        return q.body.quotes.some((x) => x.symbol === 'LNW' && x.bid !== null && x.ask !== null)
+          ? await chainHeightAt(s)
+          : undefined;
+      },
+      { ms: 20_000, everyMs: 100 },
+    );
+    expect(quoted - servicesUp).toBeLessThanOrEqual(2);
+    const terms = await getJson<{ capacity: { symbol: string | null; lendable: string }[] }>(
+      `${s.base}/api/lender/terms`,
+    );
+    expect(BigInt(terms.body.capacity.find((c) => c.symbol === 'LNW')!.lendable)).toBeGreaterThan(0n);
     const children = descendants(s.child.pid!);
     expect(children).toContain(loggedPid(s, 'subql-node-cosmos running'));
     for (const pid of children) {

@@ -1,15 +1,18 @@
 /**
  * The desk against a hostile user (docs/app-services.md, "Threat model"), on one live world:
  * the devnet, the real SubQuery node, the desk acting through the app services over real
- * HTTP. The attacker does what anyone can: fresh keys, its own asset with a launchpad
- * document and its own pool, real swaps and real proposals. Each test asserts that the attack
- * extracts nothing and that honest users are still served.
+ * HTTP. The attacker does what anyone can: fresh keys, its own assets with launchpad
+ * documents (its own or another's) and its own pools, kinds of odd decimals, real swaps, real
+ * proposals batched in one tx, and lockups of the desk's units as issuer. Each test asserts
+ * that the attack extracts nothing beyond the documented bounds and that honest users are
+ * still served.
  */
 import { createHash } from 'crypto';
 import express from 'express';
 import http, { type Server } from 'http';
 import type { AddressInfo } from 'net';
 import { APP_SERVICES_DEFAULTS } from '../../../app-services/config';
+import { ChainQueries } from '../../../app-services/chain/queries';
 import { KeySecret } from '../../../app-services/keys';
 import { documentHash, parseMetadataDocument } from '../../../app-services/launchpad/document';
 import { deriveAssetId } from '../../../src/lib/ids';
@@ -34,17 +37,40 @@ const THIN = {
   description: "The attacker's own asset, with a pool of three base units. Testnet only.",
   template: 'equity',
 };
+const BATCH = {
+  name: 'Batch Works',
+  symbol: 'BAT',
+  description: "The attacker's own asset, with a 300-stable pool. Testnet only.",
+  template: 'equity',
+};
+const DECIMALS = {
+  name: 'Odd Decimals Works',
+  symbol: 'ODW',
+  description: "The attacker's own asset, its first kind with 0 decimals. Testnet only.",
+  template: 'equity',
+};
+/** a new document whose symbol is the real asset's */
+const SAME_SYMBOL = { ...REAL, name: 'Attack Test Works Two' };
 const MARKET = { windowBlocks: 30, minPoolAgeBlocks: 20, maxDivergenceBps: 1000, minPoolReserve: 100_000_000n };
 /** the documented bound of the fee-drain test: the honest accept and at most two cancel txs */
 const DESK_TXS_BOUND = 3n;
+/** DESK_MAX_TOTAL here: the desk's 1,000 ATW (2,000 stable at mid), and room for the small attacks */
+const DESK_MAX_TOTAL = 3_000n * WHOLE;
+/** the pool of the attacker's assets: 300 stable; DESK_MAX_POOL_SHARE_BPS (10 %) leaves the desk 30 stable of each */
+const ATTACK_POOL_QUOTE = 300n * WHOLE;
+const POOL_SHARE_ROOM = ATTACK_POOL_QUOTE / 10n;
 
 let world: LiveWorld;
 let api: AppApi;
 /** a second front door to the same services, for requests from other loopback client addresses */
 let door: Server;
+let chain: ChainQueries;
 let real: EquityAsset;
 let thinAssetId: string;
-let k: Record<'desk' | 'issuer' | 'attacker' | 'honest', TestKey>;
+let batch: EquityAsset;
+let decimals: EquityAsset;
+let lookAlikes: EquityAsset[];
+let k: Record<'desk' | 'issuer' | 'attacker' | 'honest' | 'batcher' | 'decimal' | 'squatter', TestKey>;
 
 const metaHashOf = (doc: typeof REAL) => {
   const parsed = parseMetadataDocument(doc);
@@ -53,8 +79,9 @@ const metaHashOf = (doc: typeof REAL) => {
 };
 
 beforeAll(async () => {
-  world = await startLiveWorld({ keys: ['desk', 'issuer', 'attacker', 'honest'] });
+  world = await startLiveWorld({ keys: ['desk', 'issuer', 'attacker', 'honest', 'batcher', 'decimal', 'squatter'] });
   k = world.keys as typeof k;
+  chain = new ChainQueries(world.rpcUrl);
   api = await startAppApi({
     database: { pool: world.pool, url: world.db.url },
     chain: { rpcUrl: world.rpcUrl },
@@ -64,21 +91,67 @@ beforeAll(async () => {
       inclusionTimeoutMs: 10_000,
       reconcileMs: 500,
       lockRetryMs: 200,
-      desk: { ...APP_SERVICES_DEFAULTS.desk, pollMs: 250, rfqLimit: 2, rfqIpLimit: 3 },
+      desk: { ...APP_SERVICES_DEFAULTS.desk, pollMs: 250, rfqLimit: 2, rfqIpLimit: 3, maxTotal: DESK_MAX_TOTAL },
       market: { ...APP_SERVICES_DEFAULTS.market, ...MARKET },
     },
   });
   real = await launchEquity(world, {
     issuer: k.issuer,
     metaHash: metaHashOf(REAL),
-    holders: [k.desk, k.attacker, k.honest].map((key) => ({ key, units: 10_000n * WHOLE })),
-    poolShares: 1000n,
-    poolQuote: 2_000_000_000n, // 2 stable per whole share, 2,000 stable deep
+    holders: [
+      { key: k.desk, units: 1000n * WHOLE },
+      { key: k.attacker, units: 10_000n * WHOLE },
+      { key: k.honest, units: 10_000n * WHOLE },
+    ],
+    poolShares: 100_000n,
+    poolQuote: 200_000_000_000n, // 2 stable per whole share, 200,000 stable deep
   });
-  // the attacker's asset: a launchpad document anyone may post, then a pool of 3 base units against 0.009 stable
-  const posted = await api.postJson<{ meta_hash: string }>('/api/launchpad/metadata', THIN);
-  expect(posted.status).toBe(200);
-  thinAssetId = await launchThinAsset(posted.body.meta_hash);
+  // the attacker's assets: launchpad documents anyone may post, then their own pools
+  const post = async (doc: typeof REAL) => {
+    const posted = await api.postJson<{ meta_hash: string }>('/api/launchpad/metadata', doc);
+    expect(posted.status).toBe(200);
+    return posted.body.meta_hash;
+  };
+  thinAssetId = await launchThinAsset(await post(THIN));
+  batch = await launchEquity(world, {
+    issuer: k.batcher,
+    metaHash: await post(BATCH),
+    holders: [{ key: k.batcher, units: 10_000n * WHOLE }],
+    poolShares: 1000n,
+    poolQuote: ATTACK_POOL_QUOTE, // 0.3 stable per share
+  });
+  // its first kind with 0 decimals: the pool prices a bundle per base unit (PoolPrice uses the first bundle kind's decimals)
+  decimals = await launchEquity(world, {
+    issuer: k.decimal,
+    metaHash: await post(DECIMALS),
+    holders: [{ key: k.decimal, units: 10_000n * WHOLE }],
+    poolShares: 0n,
+    poolBase: 1_000_000n,
+    poolQuote: ATTACK_POOL_QUOTE, // 300 base units of stable per base unit of the bundle
+    kinds: [
+      { class: 'KIND_CLASS_VOTE', decimals: 0 },
+      { class: 'KIND_CLASS_ECONOMIC' },
+      { class: 'KIND_CLASS_INCOME' },
+    ],
+  });
+  // look-alikes: the real asset's own launchpad document, and a new one with its symbol, each with a pool deep enough
+  lookAlikes = [
+    await launchEquity(world, {
+      issuer: k.squatter,
+      metaHash: metaHashOf(REAL),
+      holders: [],
+      poolShares: 100n,
+      poolQuote: 101n * WHOLE,
+    }),
+    await launchEquity(world, {
+      issuer: k.squatter,
+      nonce: 1n,
+      metaHash: await post(SAME_SYMBOL),
+      holders: [],
+      poolShares: 100n,
+      poolQuote: 101n * WHOLE,
+    }),
+  ];
   await until('the deep pool to be old enough and its window filled', async () =>
     (await quotes()).some((q) => q.symbol === 'ATW' && q.bid !== null) ? true : undefined,
   );
@@ -135,10 +208,12 @@ async function launchThinAsset(metaHash: string): Promise<string> {
 
 interface QuoteBody {
   symbol: string;
+  asset_id: string;
   kind: number;
   bid: string | null;
   ask: string | null;
   mid: string;
+  bid_withheld: string | null;
 }
 
 async function quotes(): Promise<QuoteBody[]> {
@@ -247,10 +322,10 @@ test('thin pool: the desk neither quotes the attacker’s asset nor buys a share
 test('pump: with the pool pumped 2.7×, the desk offers no ask, refuses a buy RFQ and does not buy at the pumped bid', async () => {
   const before = (await wholeShare())!;
   expect(before.bid).not.toBeNull();
-  const pump = await swap(k.attacker, false, 1_300_000_000n); // 1,300 stable into a 2,000-stable pool
+  const pump = await swap(k.attacker, false, 130_000_000_000n); // 130,000 stable into a 200,000-stable pool
   expect(pump.code).toBe(0);
   const shares = BigInt(String(pump.responses[0].out));
-  const pumpedSpot = (3_300_000_000n * WHOLE) / (1000n * WHOLE - shares);
+  const pumpedSpot = (330_000_000_000n * WHOLE) / (100_000n * WHOLE - shares);
   expect(pumpedSpot).toBeGreaterThan((BigInt(before.mid) * 26n) / 10n);
   try {
     const during = (await wholeShare())!; // the book of the pump's height: the market reads the chain
@@ -333,7 +408,7 @@ async function offersToDesk(proposer: string, status: string): Promise<string[]>
 }
 
 test('inventory squatting: RFQs from rotating addresses are refused beyond the per-address, per-client and global escrow caps; the desk still quotes and serves others', async () => {
-  const free = 10_000n * WHOLE; // the desk's units of each kind
+  const free = 1000n * WHOLE; // the desk's units of each kind
   const tenth = (free / 10n).toString();
   const buy = (address: string, units = tenth) => ({ address, symbol: 'ATW', kind: -1, side: 'buy', units });
   const a = await Promise.all([0, 1, 2, 3, 4, 5, 6].map((i) => testKey(`squatter/${i}`)));
@@ -385,4 +460,187 @@ test('an RFQ whose proposal the chain refused answers {error, code}, not the cha
   expect([r.status, r.body.code]).toEqual([400, 'bad_request']);
   expect(r.body.error).toMatch(/refused the desk's proposal/);
   expect(r.text).not.toMatch(/insufficient|settlement\/5|uusdc/);
+});
+
+// ---------------------------------------------------------------- exposure in one unit
+
+interface OfferVerdict {
+  settlement_id: number;
+  verdict: string;
+  reason: string | null;
+}
+
+/** The desk's answers to `ids`, once every one is final (accepted, cancelled or left to expire). */
+async function verdictsOn(proposer: TestKey, ids: string[]): Promise<OfferVerdict[]> {
+  return until(`the desk's answers to ${ids.length} proposals`, async () => {
+    const r = await api.request<{ offers: OfferVerdict[] }>('GET', `/api/desk/offers?address=${proposer.address}`);
+    expect(r.status).toBe(200);
+    const mine = r.body.offers.filter((o) => ids.includes(String(o.settlement_id)));
+    const final = mine.filter((o) => ['accepted', 'cancelled', 'left_to_expire'].includes(o.verdict));
+    return final.length === ids.length ? final : undefined;
+  });
+}
+
+/** Every unit the desk holds of each kind of an asset, locked ones too (the chain's Position). */
+async function deskHolds(assetId: string, kinds = KINDS): Promise<bigint[]> {
+  return Promise.all(kinds.map(async (kind) => (await chain.position(assetId, kind, k.desk.address)).units));
+}
+
+const quotedBid = (symbol: string) =>
+  until(`${symbol} bid`, async () => {
+    const q = await wholeShare(symbol);
+    return q?.bid ? q : undefined;
+  });
+
+test('batched offers: 25 in one tx are each judged with the accepts before them, so the desk buys up to its pool-share cap and no more; the issuer locking the desk’s units frees no room', async () => {
+  const q = await quotedBid('BAT');
+  const [bid, mid] = [BigInt(q.bid!), BigInt(q.mid)];
+  // 25 offers of 10 shares at the bid: 75 stable at mid, against 30 stable of room (10 % of a 300-stable pool)
+  const offers = Array.from({ length: 25 }, () => offerToDesk(k.batcher, batch.assetId, 10n * WHOLE, 10n * bid));
+  const tx = await world.submit(k.batcher, offers);
+  expect(tx.code).toBe(0);
+  const ids = tx.responses.map((r) => String(r.settlement_id));
+  const verdicts = await verdictsOn(k.batcher, ids);
+  const accepted = verdicts.filter((v) => v.verdict === 'accepted');
+  expect(BigInt(accepted.length)).toBe(POOL_SHARE_ROOM / (10n * mid)); // 10 offers of 3 stable at mid each
+  expect(verdicts.filter((v) => v.verdict !== 'accepted').every((v) => v.reason === 'pool_share_cap')).toBe(true);
+  const held = await deskHolds(batch.assetId);
+  expect(held).toEqual([100n * WHOLE, 100n * WHOLE, 100n * WHOLE]);
+  expect((held[0] * mid) / WHOLE).toBeLessThanOrEqual(POOL_SHARE_ROOM);
+
+  // the issuer locks every unit the desk holds: a unit it cannot move is still a risk it holds
+  const lockups = KINDS.map((kind, i) => ({
+    typeUrl: '/svc.encumbrance.v1.MsgCreateEncumbrance',
+    value: {
+      creator: k.batcher.address,
+      kind: 'ENCUMBRANCE_KIND_LOCKUP',
+      asset_id: batch.assetId,
+      kind_id: kind,
+      holder: k.desk.address,
+      units: held[i].toString(),
+    },
+  }));
+  const locked = await world.submit(k.batcher, lockups);
+  expect(locked.code).toBe(0);
+  await world.waitIndexed(locked.height + 2);
+  const after = await until('the book after the lockup', async () => {
+    const w = await wholeShare('BAT');
+    return w && w.ask === null ? w : undefined; // nothing the desk may move: no ask
+  });
+  expect([after.bid, after.bid_withheld]).toEqual([null, 'pool_share_cap']);
+  const again = await world.submit(k.batcher, [offerToDesk(k.batcher, batch.assetId, 10n * WHOLE, 10n * bid)]);
+  const [verdict] = await verdictsOn(k.batcher, [String(again.responses[0].settlement_id)]);
+  expect([verdict.verdict, verdict.reason]).toEqual(['cancelled', 'pool_share_cap']);
+  expect(await deskHolds(batch.assetId)).toEqual(held);
+});
+
+test('a first kind with 0 decimals: every kind is valued in the unit the pool prices, and the desk buys no more than its cap', async () => {
+  const q = await quotedBid('ODW');
+  const [bid, mid] = [BigInt(q.bid!), BigInt(q.mid)];
+  expect(mid).toBe(300n); // base units of stable per base unit of each kind: PoolPrice at the first kind's 0 decimals
+  // 5 offers of 40,000 base units of every kind, 12 stable each at mid, against 30 stable of room
+  const units = 40_000n;
+  const offers = Array.from({ length: 5 }, () => offerToDesk(k.decimal, decimals.assetId, units, units * bid));
+  const tx = await world.submit(k.decimal, offers);
+  const verdicts = await verdictsOn(
+    k.decimal,
+    tx.responses.map((r) => String(r.settlement_id)),
+  );
+  expect(verdicts.filter((v) => v.verdict === 'accepted')).toHaveLength(2);
+  const held = await deskHolds(decimals.assetId);
+  expect(held).toEqual([2n * units, 2n * units, 2n * units]);
+  // the desk's exposure as it publishes it: every kind at its share of the bundle price, one unit
+  const { rows } = await world.pool.query<{ value: string }>(
+    `SELECT value::text AS value FROM app.desk_exposure WHERE asset_id = $1`,
+    [decimals.assetId],
+  );
+  expect(BigInt(rows[0].value)).toBe(2n * units * mid);
+  expect(BigInt(rows[0].value)).toBeLessThanOrEqual(POOL_SHARE_ROOM);
+});
+
+test('look-alikes: assets launched later with the real asset’s document, or its symbol, are never quoted; the symbol and the document name the real one', async () => {
+  const r = await api.request<{ quotes: QuoteBody[]; not_quoted: { asset_id: string; reason: string }[] }>(
+    'GET',
+    '/api/desk/quotes',
+  );
+  expect(new Set(r.body.quotes.filter((q) => q.symbol === 'ATW').map((q) => q.asset_id))).toEqual(
+    new Set([real.assetId]),
+  );
+  for (const a of lookAlikes)
+    expect(r.body.not_quoted.find((n) => n.asset_id === a.assetId)?.reason).toBe('look_alike');
+  const sold = await rfqFrom('127.0.0.6', {
+    address: k.squatter.address,
+    symbol: 'ATW',
+    kind: -1,
+    side: 'sell',
+    units: WHOLE.toString(),
+  });
+  expect(sold.status).toBe(200);
+  expect((sold.body as { asset_id?: string }).asset_id).toBe(real.assetId);
+  const doc = await api.request<{ asset_id: string | null }>('GET', `/api/launchpad/metadata/${metaHashOf(REAL)}`);
+  expect(doc.body.asset_id).toBe(real.assetId);
+});
+
+test('after a pump ends, the desk never bids above the pool: its bid is 2 % under the lower of spot and twap', async () => {
+  const before = await quotedBid('ATW');
+  const p0 = (await chain.poolPrice(real.assetId, STABLE_DENOM))!.pricePerWhole;
+  // spot ×1.3 (x·y = k: 14 % more stable), held until the twap has risen 4 %, then sold back
+  const pump = await swap(k.attacker, false, 28_000_000_000n);
+  expect(pump.code).toBe(0);
+  await until('the twap to rise 4 %', async () =>
+    BigInt((await wholeShare())!.mid) * 100n >= p0 * 104n ? true : undefined,
+  );
+  expect((await swap(k.attacker, true, BigInt(String(pump.responses[0].out)))).code).toBe(0);
+  const spot = (await chain.poolPrice(real.assetId, STABLE_DENOM))!.pricePerWhole;
+  const after = await until('the book of the restored pool', async () => {
+    const q = await wholeShare();
+    return q && q.bid !== null && BigInt(q.mid) * 100n >= spot * 102n ? q : undefined;
+  });
+  // the old bid, 98 % of the twap, would pay more than the pool does now; this one pays 98 % of the pool
+  expect((BigInt(after.mid) * 98n) / 100n).toBeGreaterThan(spot);
+  expect(BigInt(after.bid!)).toBeLessThanOrEqual((spot * 98n) / 100n);
+  const offer = await world.submit(k.attacker, [offerToDesk(k.attacker, real.assetId, WHOLE, spot)]);
+  const [verdict] = await verdictsOn(k.attacker, [String(offer.responses[0].settlement_id)]);
+  expect([verdict.verdict, verdict.reason]).toEqual(['cancelled', 'worse_than_quote']);
+  expect(BigInt(before.bid!)).toBeGreaterThan(0n);
+});
+
+test('every asset together: an RFQ outstanding counts against DESK_MAX_TOTAL as an accepted offer does, on both paths', async () => {
+  await quotedBid('ATW');
+  const mid = BigInt((await wholeShare())!.mid);
+  const room = async () => {
+    const { rows } = await world.pool.query<{ total: string }>(
+      `SELECT sum(value)::text AS total FROM app.desk_exposure`,
+    );
+    return DESK_MAX_TOTAL - BigInt(rows[0].total);
+  };
+  // an RFQ for most of the room, left unaccepted: its purchase is outstanding for 10 minutes
+  const shares = ((await room()) * 7n) / 10n / mid;
+  const rfq = await rfqFrom('127.0.0.7', {
+    address: k.batcher.address,
+    asset_id: real.assetId,
+    kind: -1,
+    side: 'sell',
+    units: (shares * WHOLE).toString(),
+  });
+  expect(rfq.status).toBe(200);
+  // an offer for half the room more: within the pool-share and position caps, not within the total
+  const bid = BigInt((await wholeShare())!.bid!);
+  const half = ((await room()) / 2n / mid) * WHOLE;
+  const offer = await world.submit(k.attacker, [offerToDesk(k.attacker, real.assetId, half, (half * bid) / WHOLE)]);
+  const [verdict] = await verdictsOn(k.attacker, [String(offer.responses[0].settlement_id)]);
+  expect([verdict.verdict, verdict.reason]).toEqual(['cancelled', 'total_cap']);
+  // and the other path: an RFQ for as much is refused with the same reason
+  const second = await rfqFrom('127.0.0.8', {
+    address: k.decimal.address,
+    asset_id: real.assetId,
+    kind: -1,
+    side: 'sell',
+    units: half.toString(),
+  });
+  expect([second.status, second.body.code, (second.body as { reason?: string }).reason]).toEqual([
+    400,
+    'bad_request',
+    'total_cap',
+  ]);
 });

@@ -40,10 +40,11 @@ beforeAll(async () => {
     metaHash: documentHash(parsed.ok ? parsed.doc : (undefined as never)),
     holders: ['desk', 'alice', 'bob', 'carol', 'dave', 'crash'].map((name) => ({
       key: world.keys[name],
-      units: 10_000n * WHOLE,
+      units: (name === 'desk' ? 1000n : 10_000n) * WHOLE,
     })),
-    poolShares: 1000n,
-    poolQuote: 2_000_000_000n, // 2 stable units per whole share
+    // 2 stable units per whole share, 200,000 deep: the desk's 1,000 shares (2,000 at mid) leave it room to buy
+    poolShares: 100_000n,
+    poolQuote: 200_000_000_000n,
   });
   await world.waitIndexed();
   api = await startAppApi({
@@ -153,7 +154,7 @@ test('RFQ sell: the desk escrows the stable denom at its bid; the requester acce
   const accepted = await accept(k.alice, r.body.settlement_id);
   expect(accepted.code).toBe(0);
   expect(world.balance(k.alice.address) - aliceCash).toBe(19_600_000n);
-  for (const kind of [0, 1, 2]) expect(await transferable(k.desk.address, kind)).toBe(10_010n * WHOLE);
+  for (const kind of [0, 1, 2]) expect(await transferable(k.desk.address, kind)).toBe(1_010n * WHOLE);
   expect((await settlement(r.body.settlement_id)).status).toBe('STATUS_SETTLED');
 });
 

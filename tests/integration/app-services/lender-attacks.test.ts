@@ -1,12 +1,13 @@
 /**
  * The lender against a hostile borrower (docs/app-services.md, "Threat model"): one live
- * world (devnet, the real SubQuery node, PostgreSQL, the lender acting through the app
- * services, real HTTP). Each case is written as the attacker would do it: fresh keys, an own
- * asset and pool where the attack needs one, real swaps, real pledges and proposals. Each
- * asserts that no value is extracted beyond the documented bounds.
+ * world (devnet, the real SubQuery node, PostgreSQL, the lender and the desk acting through
+ * the app services, real HTTP). Each case is written as the attacker would do it: fresh keys,
+ * an own asset and pool where the attack needs one, real swaps, minting and dumping, real
+ * pledges and proposals. Each asserts that no value is extracted beyond the documented bounds.
  */
 import { APP_SERVICES_DEFAULTS } from '../../../app-services/config';
 import { KeySecret } from '../../../app-services/keys';
+import { documentHash, parseMetadataDocument } from '../../../app-services/launchpad/document';
 import { ChainQueries } from '../../../app-services/chain/queries';
 import { principalFor, DEFAULT_LENDER_TERMS } from '../../../app-services/lender/terms';
 import { sharesValue } from '../../../app-services/market/units';
@@ -22,6 +23,19 @@ const WHOLE = 1_000_000n;
 const WINDOW_BLOCKS = 20;
 const PLEDGE_WINDOW_S = 15;
 const DUST = 1_000_000n;
+/** the caps of this world: small, so that attacks reach them in a few pledges */
+const CAPS = { maxPerAsset: 600n * WHOLE, maxTotal: 3000n * WHOLE, maxPerIssuer: 1000n * WHOLE };
+const EQUITY_DOC = (name: string, symbol: string) => {
+  const parsed = parseMetadataDocument({
+    name,
+    symbol,
+    description: `${name}: a test asset. No value.`,
+    template: 'equity',
+  });
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.doc;
+};
+const ISSUER_DOC = EQUITY_DOC('Two Asset Works', 'TAW');
 const ACTIVE = 'ENCUMBRANCE_STATUS_ACTIVE';
 const RELEASED = 'ENCUMBRANCE_STATUS_RELEASED';
 
@@ -30,14 +44,54 @@ let api: AppApi | undefined;
 let chain: ChainQueries;
 /** a real asset: 1000 shares against 2000 stable units, traded by honest holders */
 let real: EquityAsset;
+/** its first kind outside the bundle its pool trades (and with 0 decimals) */
+let oddKinds: EquityAsset;
+/** the dumper's assets: mints at will; a second asset of the same issuer */
+let dumped: EquityAsset;
+let dumpedTwo: EquityAsset;
+/** an issuer whose first asset the desk buys and whose second is pledged */
+let sold: EquityAsset;
+let pledged: EquityAsset;
 let k: Record<
-  'lender' | 'issuer' | 'borrower' | 'trader' | 'thin' | 'pumper' | 'selfReleaser' | 'spammer' | 'junkPledger',
+  | 'lender'
+  | 'desk'
+  | 'issuer'
+  | 'borrower'
+  | 'trader'
+  | 'thin'
+  | 'pumper'
+  | 'selfReleaser'
+  | 'spammer'
+  | 'junkPledger'
+  | 'dumper'
+  | 'b1'
+  | 'b2'
+  | 'b3'
+  | 'twoAssets'
+  | 'oddKinds',
   TestKey
 >;
 
 beforeAll(async () => {
   world = await startLiveWorld({
-    keys: ['lender', 'issuer', 'borrower', 'trader', 'thin', 'pumper', 'selfReleaser', 'spammer', 'junkPledger'],
+    keys: [
+      'lender',
+      'desk',
+      'issuer',
+      'borrower',
+      'trader',
+      'thin',
+      'pumper',
+      'selfReleaser',
+      'spammer',
+      'junkPledger',
+      'dumper',
+      'b1',
+      'b2',
+      'b3',
+      'twoAssets',
+      'oddKinds',
+    ],
   });
   k = world.keys as typeof k;
   chain = new ChainQueries(world.rpcUrl);
@@ -51,11 +105,56 @@ beforeAll(async () => {
     poolShares: 1000n,
     poolQuote: 2_000_000_000n,
   });
+  // the attacks' assets, made at once so their pools age together
+  const borrowers = ['b1', 'b2', 'b3'].map((name) => ({ key: world.keys[name], units: 1000n * WHOLE }));
+  dumped = await launchEquity(world, {
+    issuer: k.dumper,
+    metaHash: '',
+    holders: borrowers,
+    poolShares: 10_000n,
+    poolQuote: 20_000n * WHOLE,
+  });
+  dumpedTwo = await launchEquity(world, {
+    issuer: k.dumper,
+    nonce: 1n,
+    metaHash: '',
+    holders: borrowers,
+    poolShares: 10_000n,
+    poolQuote: 20_000n * WHOLE,
+  });
+  sold = await launchEquity(world, {
+    issuer: k.twoAssets,
+    metaHash: documentHash(ISSUER_DOC),
+    holders: [{ key: k.twoAssets, units: 10_000n * WHOLE }],
+    poolShares: 10_000n,
+    poolQuote: 20_000n * WHOLE,
+  });
+  pledged = await launchEquity(world, {
+    issuer: k.twoAssets,
+    nonce: 1n,
+    metaHash: '',
+    holders: [{ key: k.twoAssets, units: 10_000n * WHOLE }],
+    poolShares: 10_000n,
+    poolQuote: 20_000n * WHOLE,
+  });
+  oddKinds = await launchEquity(world, {
+    issuer: k.oddKinds,
+    metaHash: '',
+    holders: [{ key: k.oddKinds, units: 10_000n * WHOLE }],
+    poolShares: 1000n,
+    poolQuote: 2_000n * WHOLE,
+    kinds: [
+      { class: 'KIND_CLASS_ECONOMIC', decimals: 0, bundle: false },
+      { class: 'KIND_CLASS_INCOME' },
+      { class: 'KIND_CLASS_VOTE' },
+    ],
+  });
   api = await startAppApi({
     database: { pool: world.pool, url: world.db.url },
     chain: { rpcUrl: world.rpcUrl },
+    devnetDocuments: [ISSUER_DOC],
     settings: {
-      keys: { lender: new KeySecret(k.lender.hex, 'LENDER_KEY') },
+      keys: { lender: new KeySecret(k.lender.hex, 'LENDER_KEY'), desk: new KeySecret(k.desk.hex, 'DESK_KEY') },
       inclusionTimeoutMs: 10_000,
       reconcileMs: 500,
       lockRetryMs: 200,
@@ -65,7 +164,11 @@ beforeAll(async () => {
         pollMs: 250,
         claimEveryMs: 600_000,
         dust: DUST,
+        maxPerAsset: CAPS.maxPerAsset,
+        maxTotal: CAPS.maxTotal,
       },
+      desk: { ...APP_SERVICES_DEFAULTS.desk, pollMs: 250 },
+      risk: { ...APP_SERVICES_DEFAULTS.risk, maxPerIssuer: CAPS.maxPerIssuer, lossCooloffMs: 600_000 },
       market: {
         ...APP_SERVICES_DEFAULTS.market,
         windowBlocks: WINDOW_BLOCKS,
@@ -313,4 +416,133 @@ test('5. spam (26 junk proposals, 15 refused pledges) costs the lender at most o
   await blocks(3);
   expect(world.app.account(k.lender.address)!.sequence - sequenceBefore).toBeLessThanOrEqual(2n);
   for (const id of settlementIds.slice(0, 20)) expect(await status(id)).toBe('STATUS_PENDING');
+});
+
+// ---------------------------------------------------------------- losses, issuers, units
+
+interface RefusedOrLoan extends LoanBody {
+  reason: string | null;
+  limited_by: string | null;
+  asset_id: string;
+}
+
+const loansFull = (address: string) => loansOf(address) as Promise<RefusedOrLoan[]>;
+
+const issue = (issuer: TestKey, asset: EquityAsset, units: bigint): Msg[] =>
+  [0, 1, 2].map((kind) => ({
+    typeUrl: '/svc.asset.v1.MsgIssue',
+    value: {
+      issuer: issuer.address,
+      asset_id: asset.assetId,
+      kind_id: kind,
+      recipient: issuer.address,
+      units: units.toString(),
+    },
+  }));
+
+/** What became of a set: its entry in the borrower's loans list, once active, refused or liquidated. */
+async function entryOf(holder: TestKey, ids: bigint[], statuses = ['active', 'refused']): Promise<RefusedOrLoan> {
+  return until(`the set ${ids.join(', ')} to open or be refused`, async () =>
+    (await loansFull(holder.address)).find(
+      (l) => l.pledges.map(String).join() === ids.map(String).join() && statuses.includes(l.status),
+    ),
+  );
+}
+
+test('4. liquidations an attacker causes free no room: both loans’ losses stay charged, and the asset and its issuer cool off', async () => {
+  // two borrowers at once: together no more than LENDER_MAX_PER_ASSET
+  const sets = await Promise.all([
+    pledgeSet(k.b1, dumped.assetId, 500n * WHOLE),
+    pledgeSet(k.b2, dumped.assetId, 500n * WHOLE),
+  ]);
+  const loans = await Promise.all([entryOf(k.b1, sets[0]), entryOf(k.b2, sets[1])]);
+  expect(loans.map((l) => l.status)).toEqual(['active', 'active']);
+  const lent = loans.reduce((sum, l) => sum + BigInt(l.principal), 0n);
+  expect(lent).toBe(CAPS.maxPerAsset);
+  expect(loans.some((l) => l.limited_by === 'asset_cap')).toBe(true);
+
+  // the dumper mints and sells into its own pool, and holds it there until the loans are liquidated
+  expect((await world.submit(k.dumper, issue(k.dumper, dumped, 1_000_000n * WHOLE))).code).toBe(0);
+  await swap(k.dumper, dumped.poolId, true, 100_000n * WHOLE);
+  for (const [key, set] of [
+    [k.b1, sets[0]],
+    [k.b2, sets[1]],
+  ] as const)
+    await entryOf(key, set, ['liquidated']);
+  const { rows } = await world.pool.query<{ amount: string; borrower: string }>(
+    `SELECT amount::text AS amount, borrower FROM app.risk_losses WHERE source = 'lender' AND asset_id = $1 AND reset_at IS NULL`,
+    [dumped.assetId],
+  );
+  const charged = rows.reduce((sum, r) => sum + BigInt(r.amount), 0n);
+  expect(charged).toBeGreaterThan((lent * 95n) / 100n); // the dumped pool pays back next to nothing
+  expect(charged).toBeLessThanOrEqual(lent);
+
+  // the room those loans used does not come back: a new set on the asset, or on the issuer's other asset, opens nothing
+  for (const asset of [dumped, dumpedTwo]) {
+    const ids = await pledgeSet(k.b3, asset.assetId, 100n * WHOLE);
+    const refused = await entryOf(k.b3, ids);
+    expect([refused.status, refused.reason, refused.principal]).toEqual(['refused', 'loss_cooloff', '0']);
+    await released(ids);
+  }
+  const terms = await api!.request<{ capacity: { asset_id: string; lendable: string; limited_by: string | null }[] }>(
+    'GET',
+    '/api/lender/terms',
+  );
+  for (const asset of [dumped, dumpedTwo])
+    expect(terms.body.capacity.find((c) => c.asset_id === asset.assetId)).toMatchObject({
+      lendable: '0',
+      limited_by: 'loss_cooloff',
+    });
+});
+
+test('one issuer, two assets: what the desk bought of one and what the lender lends against the other stay within RISK_MAX_PER_ISSUER together', async () => {
+  // the desk buys 400 shares of the issuer's first asset: 800 stable at mid
+  const quote = await until('the desk to bid for TAW', async () => {
+    const r = await api!.request<{ quotes: { symbol: string; kind: number; bid: string | null; mid: string }[] }>(
+      'GET',
+      '/api/desk/quotes',
+    );
+    return r.body.quotes.find((q) => q.symbol === 'TAW' && q.kind === -1 && q.bid !== null);
+  });
+  const units = 400n * WHOLE;
+  const offer = await world.submit(k.twoAssets, [
+    {
+      typeUrl: '/svc.settlement.v1.MsgPropose',
+      value: {
+        proposer: k.twoAssets.address,
+        counterparty: k.desk.address,
+        legs: [
+          ...[0, 1, 2].map((kind) => ({
+            direction: 'LEG_DIRECTION_GIVE',
+            right: { asset_id: sold.assetId, kind_id: kind, units: units.toString() },
+          })),
+          {
+            direction: 'LEG_DIRECTION_ASK',
+            coin: { denom: STABLE_DENOM, amount: ((units * BigInt(quote.bid!)) / WHOLE).toString() },
+          },
+        ],
+        expiry: new Date(Date.now() + 600_000).toISOString(),
+      },
+    },
+  ]);
+  const offerId = BigInt(String(offer.responses[0].settlement_id));
+  await until('the desk to accept', async () =>
+    (await chain.settlement(offerId))?.status === 'STATUS_SETTLED' ? true : undefined,
+  );
+  const bought = (units * BigInt(quote.mid)) / WHOLE;
+  // then the issuer pledges 400 shares of its second asset: 400 of principal wanted, the issuer's room is what the desk left
+  const ids = await pledgeSet(k.twoAssets, pledged.assetId, units);
+  const loan = await entryOf(k.twoAssets, ids);
+  expect([loan.status, loan.limited_by]).toEqual(['active', 'issuer_cap']);
+  expect(BigInt(loan.principal) + bought).toBeLessThanOrEqual(CAPS.maxPerIssuer + WHOLE); // the mid moves by a unit or so
+  expect(BigInt(loan.principal)).toBeLessThan(400n * WHOLE);
+});
+
+test('an asset whose first kind is outside the pool’s bundle (with 0 decimals) is no collateral: the pool prices it at another kind’s decimals', async () => {
+  const before = world.balance(k.oddKinds.address);
+  const ids = await pledgeSet(k.oddKinds, oddKinds.assetId, 100n * WHOLE);
+  const refused = await entryOf(k.oddKinds, ids);
+  expect([refused.status, refused.reason]).toEqual(['refused', 'asset_not_eligible']);
+  await released(ids);
+  expect(world.balance(k.oddKinds.address)).toBe(before);
 });

@@ -5,7 +5,25 @@ import {
   twapOf,
   windowHeights,
   type PoolPriceSource,
+  type Sample,
+  type SampleStore,
 } from '../../../../app-services/market/price-oracle';
+
+/** The app schema's price_samples, in memory. */
+class MemoryStore implements SampleStore {
+  readonly rows = new Map<string, Map<number, Sample>>();
+  async load(assetId: string, from: number, to: number): Promise<Map<number, Sample>> {
+    return new Map([...(this.rows.get(assetId) ?? new Map())].filter(([h]) => h >= from && h <= to));
+  }
+  async save(assetId: string, samples: ReadonlyMap<number, Sample>): Promise<void> {
+    const kept = this.rows.get(assetId) ?? new Map<number, Sample>();
+    for (const [h, v] of samples) if (!kept.has(h)) kept.set(h, v);
+    this.rows.set(assetId, kept);
+  }
+  async prune(assetId: string, height: number): Promise<void> {
+    for (const h of this.rows.get(assetId)?.keys() ?? []) if (h < height) this.rows.get(assetId)!.delete(h);
+  }
+}
 
 /** A chain of committed heights: each height's pool price (undefined: no pool), pruned below `earliest`. */
 class FakeChain implements PoolPriceSource {
@@ -107,5 +125,34 @@ describe('PriceOracle', () => {
     const p = (await oracle(chain, 50).price('a'))!;
     expect(p.spot).toBe(1_000n);
     expect(p.twap).toBe(118n); // (49 × 100 + 1000) / 50
+  });
+
+  test('without a price, it says why: no pool, or a window filling and how far', async () => {
+    expect(await oracle(new FakeChain(20, () => undefined)).read('a')).toEqual({
+      price: null,
+      missing: { why: 'no_pool' },
+    });
+    const young = new FakeChain(20, (h) => (h >= 18 ? 100n : undefined));
+    expect(await oracle(young).read('a')).toEqual({ price: null, missing: { why: 'window_filling', filled: 3, of: 5 } });
+  });
+
+  test('kept samples outlive the process: a restarted oracle prices at once though the chain no longer answers past heights', async () => {
+    const store = new MemoryStore();
+    const chain = new FakeChain(20, (h) => 100n + BigInt(h));
+    const first = await new PriceOracle({ source: chain, denom: 'uusdc', windowBlocks: 5, store }).price('a');
+    expect(first?.twap).toBe(118n); // (116 + … + 120) / 5
+    // a restored devnet: the heights before the restart cannot be read any more
+    chain.earliest = 21;
+    chain.latest = 21;
+    chain.reads.length = 0;
+    const restarted = new PriceOracle({ source: chain, denom: 'uusdc', windowBlocks: 5, store });
+    expect((await restarted.price('a'))?.twap).toBe(119n); // (117 + … + 121) / 5, read from the store
+    expect(chain.reads).toEqual([]);
+  });
+
+  test('a height neither kept nor readable: the window fills again from the heights after it', async () => {
+    const chain = new FakeChain(20, () => 100n);
+    chain.earliest = 18;
+    expect(await oracle(chain).read('a')).toEqual({ price: null, missing: { why: 'window_filling', filled: 3, of: 5 } });
   });
 });
