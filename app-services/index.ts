@@ -33,7 +33,7 @@ import type { LenderTerms } from './lender/terms';
 import { LenderWorker } from './lender/worker';
 import { DeskBook } from './desk/book';
 import { DeskRepository, OfferRepository } from './desk/repository';
-import { registerDeskRoutes } from './desk/routes';
+import { registerDeskRoutes, type DeskParts } from './desk/routes';
 import { DeskWorker } from './desk/worker';
 import { RFQ_WINDOW_MS } from './desk/routes';
 import { Market, PriceOracle } from './market';
@@ -89,16 +89,7 @@ export class AppServices {
   private readonly lenderTerms: LenderTerms;
   private readonly risk: RiskRepository;
   private lender: { address: string; repository: LenderRepository; capacity?: LenderCapacity } | undefined;
-  private desk:
-    | {
-        address: string;
-        book: DeskBook;
-        repository: DeskRepository;
-        offers: OfferRepository;
-        risk: RiskRepository;
-        worker: DeskWorker;
-      }
-    | undefined;
+  private desk: DeskParts | undefined;
 
   constructor(private readonly o: AppServicesOptions) {
     this.launchpad = new LaunchpadRepository(o.pool, o.settings.schema, o.indexerSchema);

@@ -15,14 +15,8 @@ import { tryParseAccountAddress } from '../../src/lib/address';
 import { badRequest, HttpError } from '../../src/http/http-errors';
 import { addressParam } from '../http/params';
 import type { AppRoutes } from '../http/routes';
-import {
-  cooloffUntil,
-  deskBuyLimits,
-  fitToLimits,
-  type DeskLimitSettings,
-  type SharedRiskSettings,
-} from '../risk/exposure';
-import { cooloffRefusal, refusal, type Refusal as Why } from '../risk/reasons';
+import { purchaseRefusal, type DeskLimitSettings, type SharedRiskSettings } from '../risk/exposure';
+import { refusal, type Refusal as Why } from '../risk/reasons';
 import type { RiskRepository } from '../risk/repository';
 import { movableOf, type Book, type DeskBook, type Quote } from './book';
 import { instrumentOf, presentOffer, presentQuote, presentRfq } from './presenter';
@@ -47,16 +41,17 @@ export interface DeskRouteDeps {
   /** how long a replica that does not act for the desk waits for the proposal */
   waitMs: number;
   /** undefined while the desk has no key or no chain here */
-  desk():
-    | {
-        address: string;
-        book: DeskBook;
-        repository: DeskRepository;
-        offers: OfferRepository;
-        risk: RiskRepository;
-        worker: DeskWorker;
-      }
-    | undefined;
+  desk(): DeskParts | undefined;
+}
+
+/** What the desk's routes reach of a running desk. */
+export interface DeskParts {
+  address: string;
+  book: DeskBook;
+  repository: DeskRepository;
+  offers: OfferRepository;
+  risk: RiskRepository;
+  worker: DeskWorker;
 }
 
 interface RfqBody {
@@ -203,24 +198,15 @@ function reservationOf(
   t: { terms: Terms; quote: Quote },
   book: Book,
   deps: DeskRouteDeps,
-  desk: NonNullable<ReturnType<DeskRouteDeps['desk']>>,
+  desk: DeskParts,
 ) {
   const sells = rfq.side === 'sell';
   const asset = book.assets.get(t.quote.asset_id)!;
   const value = valueAtMid(asset.units, t.quote.kinds, rfq.units, asset.price.twap);
   const issuer = asset.asset.issuer;
-  const check = async (c: PoolClient): Promise<Why | null> => {
-    const snapshot = await desk.risk.snapshot(c);
-    const until = cooloffUntil(snapshot, asset.asset.asset_id, issuer, Date.now(), deps.risk.shared);
-    if (until !== null) return cooloffRefusal(until);
-    const subject = { assetId: asset.asset.asset_id, issuer, poolQuoteReserve: asset.poolQuoteReserve };
-    const fitted = fitToLimits(value, deskBuyLimits(snapshot, subject, deps.risk.limits, deps.risk.shared));
-    if (!fitted.limitedBy) return null;
-    return refusal(
-      fitted.limitedBy.reason,
-      `the desk can buy ${fitted.amount} more of this asset at mid, the trade is ${value} (${fitted.limitedBy.setting})`,
-    );
-  };
+  const subject = { assetId: asset.asset.asset_id, issuer, poolQuoteReserve: asset.poolQuoteReserve };
+  const check = async (c: PoolClient): Promise<Why | null> =>
+    purchaseRefusal(await desk.risk.snapshot(c), subject, value, deps.risk.limits, deps.risk.shared, Date.now());
   return {
     limits: deps.limits,
     resources: sells

@@ -23,14 +23,8 @@ import type { ChainQueries } from '../chain/queries';
 import { isFinal, type IntentMessage } from '../intents/intent-log';
 import type { AppLogger } from '../logger';
 import * as msg from '../chain/messages';
-import {
-  cooloffUntil,
-  deskBuyLimits,
-  fitToLimits,
-  type DeskLimitSettings,
-  type SharedRiskSettings,
-} from '../risk/exposure';
-import { cooloffRefusal, refusal, type Refusal } from '../risk/reasons';
+import { purchaseRefusal, type DeskLimitSettings, type SharedRiskSettings } from '../risk/exposure';
+import { refusal, type Refusal } from '../risk/reasons';
 import type { RiskRepository } from '../risk/repository';
 import { holdingAtMid, type Book, type DeskBook } from './book';
 import { escrowedValue, judgeOffer, offerAmountOf, offerAssetOf, type OfferLeg, type Verdict } from './offers';
@@ -256,16 +250,16 @@ export class DeskWorker extends PollingWorker {
     const issuer = asset.asset.issuer;
     const refused = await this.o.risk.underRiskLock(async (c) => {
       if (v.deskBuys) {
-        const snapshot = await this.o.risk.snapshot(c);
-        const until = cooloffUntil(snapshot, asset.asset.asset_id, issuer, Date.now(), this.o.shared);
-        if (until !== null) return cooloffRefusal(until);
         const subject = { assetId: asset.asset.asset_id, issuer, poolQuoteReserve: asset.poolQuoteReserve };
-        const fitted = fitToLimits(v.buysValue, deskBuyLimits(snapshot, subject, this.o.limits, this.o.shared));
-        if (fitted.limitedBy)
-          return refusal(
-            fitted.limitedBy.reason,
-            `buying ${v.buysValue} at mid leaves room for ${fitted.amount} under ${fitted.limitedBy.setting}`,
-          );
+        const why = purchaseRefusal(
+          await this.o.risk.snapshot(c),
+          subject,
+          v.buysValue,
+          this.o.limits,
+          this.o.shared,
+          Date.now(),
+        );
+        if (why) return why;
       }
       await this.o.offers.record(
         this.verdictOf(p, legs, 'accepting', null, v.deskBuys ? v.buysValue : null, issuer),

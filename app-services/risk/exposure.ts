@@ -14,7 +14,7 @@
  * - An issuer's is both services' exposure to all of its assets.
  * - An asset or issuer that cost a loss gets nothing new for a cool-off.
  */
-import type { Reason } from './reasons';
+import { cooloffRefusal, refusal, type Reason, type Refusal } from './reasons';
 
 /** Amounts by asset, issuer and (the lender's) borrower, and their total. */
 export class Ledger {
@@ -113,7 +113,19 @@ export interface Subject {
   poolQuoteReserve: bigint;
 }
 
-const issuerExposure = (s: ExposureSnapshot, issuer: string) => s.lender.issuer(issuer) + s.desk.issuer(issuer);
+/** The room under a share of the pool's stable reserve, less what is out on the asset. */
+const poolShareLimit = (setting: string, bps: number, subject: Subject, onAsset: bigint): Limit => ({
+  reason: 'pool_share_cap',
+  setting,
+  room: (subject.poolQuoteReserve * BigInt(bps)) / BPS - onAsset,
+});
+
+/** The room both services together have left on the issuer's assets. */
+const issuerLimit = (s: ExposureSnapshot, subject: Subject, shared: SharedRiskSettings): Limit => ({
+  reason: 'issuer_cap',
+  setting: 'RISK_MAX_PER_ISSUER',
+  room: shared.maxPerIssuer - s.lender.issuer(subject.issuer) - s.desk.issuer(subject.issuer),
+});
 
 /** The rooms a new loan has (its principal is fitted to them). */
 export function lenderLimits(
@@ -124,22 +136,14 @@ export function lenderLimits(
 ): Limit[] {
   const onAsset = s.lender.asset(subject.assetId);
   return [
-    {
-      reason: 'pool_share_cap',
-      setting: 'LENDER_MAX_POOL_SHARE_BPS',
-      room: (subject.poolQuoteReserve * BigInt(lender.maxPoolShareBps)) / BPS - onAsset,
-    },
+    poolShareLimit('LENDER_MAX_POOL_SHARE_BPS', lender.maxPoolShareBps, subject, onAsset),
     { reason: 'asset_cap', setting: 'LENDER_MAX_PER_ASSET', room: lender.maxPerAsset - onAsset },
     {
       reason: 'borrower_cap',
       setting: 'LENDER_MAX_PER_BORROWER',
       room: lender.maxPerBorrower - s.lender.borrower(subject.borrower ?? ''),
     },
-    {
-      reason: 'issuer_cap',
-      setting: 'RISK_MAX_PER_ISSUER',
-      room: shared.maxPerIssuer - issuerExposure(s, subject.issuer),
-    },
+    issuerLimit(s, subject, shared),
     { reason: 'total_cap', setting: 'LENDER_MAX_TOTAL', room: lender.maxTotal - s.lender.total },
   ];
 }
@@ -154,18 +158,33 @@ export function deskBuyLimits(
   const onAsset = s.desk.asset(subject.assetId);
   return [
     { reason: 'position_limit', setting: 'DESK_MAX_POSITION', room: desk.maxPosition - onAsset },
-    {
-      reason: 'pool_share_cap',
-      setting: 'DESK_MAX_POOL_SHARE_BPS',
-      room: (subject.poolQuoteReserve * BigInt(desk.maxPoolShareBps)) / BPS - onAsset,
-    },
-    {
-      reason: 'issuer_cap',
-      setting: 'RISK_MAX_PER_ISSUER',
-      room: shared.maxPerIssuer - issuerExposure(s, subject.issuer),
-    },
+    poolShareLimit('DESK_MAX_POOL_SHARE_BPS', desk.maxPoolShareBps, subject, onAsset),
+    issuerLimit(s, subject, shared),
     { reason: 'total_cap', setting: 'DESK_MAX_TOTAL', room: desk.maxTotal - s.desk.total },
   ];
+}
+
+/**
+ * Why the desk may not buy `value` (at mid) more of the subject's asset now: a cool-off after
+ * a loss, or a cap it would pass; null when it fits. One rule for both ways the desk buys (an
+ * offer it accepts, a sell RFQ it records), read under the risk lock.
+ */
+export function purchaseRefusal(
+  s: ExposureSnapshot,
+  subject: Subject,
+  value: bigint,
+  desk: DeskLimitSettings,
+  shared: SharedRiskSettings,
+  nowMs: number,
+): Refusal | null {
+  const until = cooloffUntil(s, subject.assetId, subject.issuer, nowMs, shared);
+  if (until !== null) return cooloffRefusal(until);
+  const fitted = fitToLimits(value, deskBuyLimits(s, subject, desk, shared));
+  if (!fitted.limitedBy) return null;
+  return refusal(
+    fitted.limitedBy.reason,
+    `the desk can buy ${fitted.amount} more of this asset at mid, the trade is ${value} (${fitted.limitedBy.setting})`,
+  );
 }
 
 /** When the cool-off after the latest loss of the asset or its issuer ends (ms); null when none runs at `nowMs`. */
