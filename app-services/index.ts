@@ -229,6 +229,7 @@ export class AppServices {
     });
     const worker = new DeskWorker({
       repository,
+      market,
       offers,
       risk: this.risk,
       book,

@@ -229,8 +229,9 @@ function bidWithheld(
   ctx: QuoteContext,
   limits: DeskLimitSettings & SharedRiskSettings & { maxDivergenceBps: number },
 ): Reason | null {
-  if (!sidesOpen(a.price, limits.maxDivergenceBps).bid) return 'price_diverged';
+  // a cool-off lasts: said before what only waits for the pool to settle
   if (cooloffUntil(ctx.snapshot, a.asset.asset_id, a.asset.issuer, ctx.nowMs, limits) !== null) return 'loss_cooloff';
+  if (!sidesOpen(a.price, limits.maxDivergenceBps).bid) return 'price_diverged';
   const subject = { assetId: a.asset.asset_id, issuer: a.asset.issuer, poolQuoteReserve: a.poolQuoteReserve };
   const fitted = fitToLimits(i.mid, deskBuyLimits(ctx.snapshot, subject, limits, limits));
   if (fitted.limitedBy) return fitted.limitedBy.reason;

@@ -19,6 +19,7 @@
  */
 import { createHash } from 'crypto';
 import { PollingWorker, type Step } from '../polling-worker';
+import type { Market } from '../market/eligibility';
 import type { ChainQueries } from '../chain/queries';
 import { isFinal, type IntentMessage } from '../intents/intent-log';
 import type { AppLogger } from '../logger';
@@ -33,6 +34,8 @@ import { rfqExpiry, type DeskRepository, type OfferRepository, type OfferVerdict
 
 export interface DeskWorkerOptions {
   repository: DeskRepository;
+  /** to value what the desk holds of assets it no longer quotes */
+  market: Market;
   offers: OfferRepository;
   risk: RiskRepository;
   book: DeskBook;
@@ -306,7 +309,8 @@ export class DeskWorker extends PollingWorker {
   /**
    * A holding marked at mid more than RISK_DESK_LOSS_TOLERANCE_BPS (of what the desk paid for
    * the asset, net) below that cost is a loss: charged as it grows, never released by a
-   * recovery (an operator resets it).
+   * recovery (an operator resets it). Every asset the desk has paid for is judged, quoted or
+   * not: an attacker who drains his pool takes the asset out of the quotes, not its loss.
    */
   private async chargeLosses(): Promise<void> {
     const book = await this.o.book.current();
@@ -314,26 +318,50 @@ export class DeskWorker extends PollingWorker {
     if (this.netPaid?.key !== key)
       this.netPaid = { key, byAsset: this.o.repository.netPaid(this.actor.address, this.o.denom) };
     const [paid, charged] = await Promise.all([this.netPaid.byAsset, this.o.risk.deskLosses()]);
-    for (const a of book.assets.values()) {
-      const cost = paid.get(a.asset.asset_id) ?? 0n;
+    for (const [assetId, cost] of paid) {
       if (cost <= 0n) continue;
-      const unrecorded = cost - holdingAtMid(a) - (charged.get(a.asset.asset_id) ?? 0n);
+      const quoted = book.assets.get(assetId);
+      const held = quoted
+        ? { issuer: quoted.asset.issuer, value: holdingAtMid(quoted) }
+        : await this.unquotedHolding(assetId, book.height);
+      if (!held) continue;
+      const unrecorded = cost - held.value - (charged.get(assetId) ?? 0n);
       if (unrecorded <= 0n || unrecorded * BPS < cost * BigInt(this.o.lossToleranceBps)) continue;
       const recorded = await this.o.risk.recordLoss({
         source: 'desk',
-        assetId: a.asset.asset_id,
-        issuer: a.asset.issuer,
+        assetId,
+        issuer: held.issuer,
         amount: unrecorded,
-        ref: `desk/${a.asset.asset_id}/${book.height}`,
+        ref: `desk/${assetId}/${book.height}`,
         height: book.height,
       });
       if (recorded)
         this.o.log.warn('desk: a position fell below its cost; the loss is charged against the caps until reset', {
-          asset: a.asset.asset_id,
+          asset: assetId,
           cost: cost.toString(),
-          at_mid: holdingAtMid(a).toString(),
+          at_mid: held.value.toString(),
           loss: unrecorded.toString(),
         });
     }
+  }
+
+  /**
+   * What the desk holds of an asset it no longer quotes, at mid (0 once it has no pool), also
+   * published for the caps; undefined while a new pool's price window fills or the asset
+   * cannot be valued in one unit.
+   */
+  private async unquotedHolding(
+    assetId: string,
+    height: number,
+  ): Promise<{ issuer: string; value: bigint } | undefined> {
+    const v = await this.o.market.valuation(assetId);
+    if (!v || (!v.reading.price && v.reading.missing.why !== 'no_pool')) return undefined;
+    const twap = v.reading.price?.twap ?? 0n;
+    const held = new Map<number, bigint>();
+    for (const kindId of v.units.kindIds)
+      held.set(kindId, (await this.o.queries.position(assetId, kindId, this.actor.address)).units);
+    const value = v.units.holdingValue(held, twap);
+    await this.o.risk.publishDeskHoldings([{ assetId, issuer: v.issuer, value }], height);
+    return { issuer: v.issuer, value };
   }
 }

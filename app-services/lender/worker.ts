@@ -269,7 +269,7 @@ export class LenderWorker extends PollingWorker {
   /** The shares' value at the twap; null without a robust price. */
   private async valueAtTwap(assetId: string, units: bigint): Promise<bigint | null> {
     const v = await this.o.market.valuation(assetId);
-    return v && v.units.shareValue(units, v.price.twap);
+    return v?.reading.price ? v.units.shareValue(units, v.reading.price.twap) : null;
   }
 
   private async payPrincipal(loan: LoanRow): Promise<void> {
@@ -443,8 +443,9 @@ export class LenderWorker extends PollingWorker {
   private async closeLiquidated(loan: LoanRow, closeTx: string): Promise<void> {
     const units = BigInt(loan.units);
     const v = await this.o.market.valuation(loan.asset_id);
-    const recovered = v
-      ? min(v.units.shareValue(units, v.price.twap), poolPayout(units, v.price.baseReserve, v.price.quoteReserve))
+    const price = v?.reading.price;
+    const recovered = price
+      ? min(v.units.shareValue(units, price.twap), poolPayout(units, price.baseReserve, price.quoteReserve))
       : 0n;
     const loss = BigInt(loan.principal) - recovered;
     const issuer = loan.issuer ?? v?.issuer ?? '';
@@ -457,7 +458,7 @@ export class LenderWorker extends PollingWorker {
             borrower: loan.borrower,
             amount: loss,
             ref: intentIds.liquidate(loan.id),
-            height: v?.price.height ?? (await this.actor.signer.chainClient.height()),
+            height: price?.height ?? (await this.actor.signer.chainClient.height()),
           }
         : null;
     await this.o.repository.closeLiquidated(loan.id, closeTx, entry, this.o.risk);

@@ -12,7 +12,7 @@
  * changes them, and Query/Asset does not answer them), so the indexed copy is the chain's.
  */
 import { refusal, type Refusal } from '../risk/reasons';
-import type { MarketPrice, NoPrice, PriceOracle } from './price-oracle';
+import type { MarketPrice, NoPrice, PriceOracle, PriceReading } from './price-oracle';
 import { AssetUnits, type AssetKind } from './units';
 
 export interface MarketSettings {
@@ -42,6 +42,13 @@ export interface IndexedAsset {
 export interface Eligible {
   ok: true;
   price: MarketPrice;
+  units: AssetUnits;
+  issuer: string;
+}
+
+/** What an asset is worth as far as the market can tell: its price reading, one unit and issuer. */
+export interface Valuation {
+  reading: PriceReading;
   units: AssetUnits;
   issuer: string;
 }
@@ -125,15 +132,15 @@ export class Market {
   }
 
   /**
-   * The robust price, the asset's one unit and its issuer, without the eligibility rules: to
-   * value what is already lent against or held. Null without a price or an indexed asset
-   * whose kinds are all in the pool's bundle.
+   * The price reading (a robust price, or why there is none), the asset's one unit and its
+   * issuer, without the eligibility rules: to value what is already lent against or held.
+   * Null while the asset is not indexed, or when its kinds are not all in the pool's bundle.
    */
-  async valuation(assetId: string): Promise<Omit<Eligible, 'ok'> | null> {
-    const [price, asset] = await Promise.all([this.oracle.price(assetId), this.reads.asset(assetId)]);
+  async valuation(assetId: string): Promise<Valuation | null> {
+    const [reading, asset] = await Promise.all([this.oracle.read(assetId), this.reads.asset(assetId)]);
     const units = asset && AssetUnits.of(assetId, asset.kinds);
-    if (!price || !asset || typeof units === 'string' || !units) return null;
-    return { price, units, issuer: asset.issuer };
+    if (!asset || typeof units === 'string' || !units) return null;
+    return { reading, units, issuer: asset.issuer };
   }
 
   /** 'collateral' also applies the releaser rule (never the borrower; empty or in the trusted list) */

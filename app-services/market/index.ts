@@ -17,5 +17,6 @@ export type {
   IndexedAsset,
   MarketReads,
   MarketSettings,
+  Valuation,
 } from './eligibility';
 export { AssetUnits, CLASS_WEIGHTS, poolPayout, type AssetKind } from './units';

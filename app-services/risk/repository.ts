@@ -84,16 +84,16 @@ export class RiskRepository {
   /** Everything both services have out, and when each asset and issuer last cost a loss. */
   async snapshot(db: Db = this.pool): Promise<ExposureSnapshot> {
     const s = emptySnapshot();
-    const [lender, desk, losses] = await Promise.all([
-      db.query<{ asset_id: string; issuer: string | null; borrower: string | null; amount: string }>(
-        `SELECT l.asset_id, coalesce(l.issuer, a.issuer) AS issuer, l.borrower, l.principal::text AS amount
+    // one after another: `db` may be the one connection of a transaction holding the risk lock
+    const lender = await db.query<{ asset_id: string; issuer: string | null; borrower: string | null; amount: string }>(
+      `SELECT l.asset_id, coalesce(l.issuer, a.issuer) AS issuer, l.borrower, l.principal::text AS amount
            FROM ${this.app.loans} l LEFT JOIN ${this.svc.assets} a ON a.id = l.asset_id
           WHERE l.status IN ('opening', 'active')
          UNION ALL
          SELECT asset_id, issuer, borrower, amount::text FROM ${this.app.losses} WHERE source = 'lender' AND reset_at IS NULL`,
-      ),
-      db.query<{ asset_id: string; issuer: string | null; amount: string }>(
-        `SELECT asset_id, issuer, value::text AS amount FROM ${this.app.deskExposure}
+    );
+    const desk = await db.query<{ asset_id: string; issuer: string | null; amount: string }>(
+      `SELECT asset_id, issuer, value::text AS amount FROM ${this.app.deskExposure}
          UNION ALL
          SELECT asset_id, issuer, amount::text FROM ${this.app.losses} WHERE source = 'desk' AND reset_at IS NULL
          UNION ALL
@@ -105,12 +105,11 @@ export class RiskRepository {
            LEFT JOIN ${this.app.deskExposure} e ON e.asset_id = o.asset_id
           WHERE o.buys_value IS NOT NULL
             AND (o.verdict = 'accepting' OR (o.verdict = 'accepted' AND (e.height IS NULL OR o.height > e.height)))`,
-      ),
-      db.query<{ asset_id: string; issuer: string; last_ms: number }>(
-        `SELECT asset_id, issuer, (extract(epoch FROM max(created_at)) * 1000)::float8 AS last_ms
-           FROM ${this.app.losses} WHERE reset_at IS NULL GROUP BY asset_id, issuer`,
-      ),
-    ]);
+    );
+    const losses = await db.query<{ asset_id: string; issuer: string; last_ms: number }>(
+      `SELECT asset_id, issuer, (extract(epoch FROM max(created_at)) * 1000)::float8 AS last_ms
+         FROM ${this.app.losses} WHERE reset_at IS NULL GROUP BY asset_id, issuer`,
+    );
     for (const r of lender.rows)
       s.lender.add(BigInt(r.amount), { assetId: r.asset_id, issuer: r.issuer, borrower: r.borrower });
     for (const r of desk.rows) s.desk.add(BigInt(r.amount), { assetId: r.asset_id, issuer: r.issuer });

@@ -40,6 +40,10 @@ async function main(): Promise<void> {
       desk: { ...APP_SERVICES_DEFAULTS.desk, pollMs: 250, quoteCacheMs: 0, rfqLimit: 100 },
       // the tests' pools are seconds old: a window and an age of 5 blocks (300 ms each)
       market: { ...APP_SERVICES_DEFAULTS.market, windowBlocks: 5, minPoolAgeBlocks: 5, minPoolReserve: 1_000_000n },
+      risk: {
+        ...APP_SERVICES_DEFAULTS.risk,
+        lossCooloffMs: Number(env.RISK_LOSS_COOLOFF_S ?? APP_SERVICES_DEFAULTS.risk.lossCooloffMs / 1000) * 1000,
+      },
     },
     hrp: 'svc',
     gasDenom: 'usvc',

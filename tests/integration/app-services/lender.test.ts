@@ -9,6 +9,7 @@ import path from 'path';
 import { APP_SERVICES_DEFAULTS } from '../../../app-services/config';
 import { documentHash, parseMetadataDocument } from '../../../app-services/launchpad/document';
 import { KeySecret } from '../../../app-services/keys';
+import { RiskRepository } from '../../../app-services/risk/repository';
 import { mustLiquidate, principalFor, DEFAULT_LENDER_TERMS } from '../../../app-services/lender/terms';
 import { sharesValue } from '../../../app-services/market/units';
 import { ChainQueries } from '../../../app-services/chain/queries';
@@ -53,6 +54,8 @@ const lenderSettings = (lenderHex: string) => ({
   },
   // the test pool is seconds old: a window and an age of 5 blocks (300 ms each)
   market: { ...APP_SERVICES_DEFAULTS.market, windowBlocks: 5, minPoolAgeBlocks: 5, minPoolReserve: 1_000_000n },
+  // the liquidation test's loss would otherwise stop lending against the test asset for a day
+  risk: { ...APP_SERVICES_DEFAULTS.risk, lossCooloffMs: 0 },
 });
 
 async function startLender(): Promise<AppApi> {
@@ -161,8 +164,12 @@ async function loanWith(address: string, status: string, pledges?: number[]): Pr
   );
 }
 
-test('terms: the lender, 50 %, 80 %, 5000 stable units', async () => {
-  const r = await api!.request('GET', '/api/lender/terms');
+test('terms: the lender, 50 %, 80 %, 5000 stable units, and what it would lend against the test asset now', async () => {
+  // the pool is seconds old: its age and price window fill first, and the capacity says so meanwhile
+  const r = await until('the test asset to be collateral', async () => {
+    const t = await api!.request<{ capacity: { lendable: string }[] }>('GET', '/api/lender/terms');
+    return t.body.capacity.some((c) => c.lendable !== '0') ? t : undefined;
+  });
   expect(r.body).toEqual({
     lender: k.lender.address,
     ltv_bps: 5000,
@@ -170,6 +177,16 @@ test('terms: the lender, 50 %, 80 %, 5000 stable units', async () => {
     max_principal: '5000000000',
     denom: STABLE_DENOM,
     pledge_window_seconds: WINDOW_S,
+    capacity: [
+      {
+        asset_id: asset.assetId,
+        symbol: 'LTW',
+        // 10 % of the pool's 2,000 stable: LENDER_MAX_POOL_SHARE_BPS is the tightest cap
+        lendable: '200000000',
+        limited_by: 'pool_share_cap',
+        detail: expect.stringMatching(/LENDER_MAX_POOL_SHARE_BPS/),
+      },
+    ],
   });
 });
 
@@ -265,6 +282,14 @@ test('open → the pool price falls → every pledge exercised in one tx, status
   for (const id of ids) expect(await encumbranceStatus(id)).toBe('exercised');
   // ltv_bps follows the indexed pool: above the threshold now
   expect((await loanWith(k.borrower.address, 'liquidated', ids)).ltv_bps).toBeGreaterThanOrEqual(8000);
+  // what the seized shares cannot pay back is charged against the asset's room until an operator resets it
+  const risk = new RiskRepository(world.pool, 'app', 'svc');
+  const [loss] = (await risk.charged()).filter((l) => l.ref === `lender/liquidate/${loan.id}`);
+  expect(BigInt(loss.amount)).toBeGreaterThan(0n);
+  expect(BigInt(loss.amount)).toBeLessThan(BigInt(loan.principal));
+  expect([loss.source, loss.asset_id, loss.borrower]).toEqual(['lender', asset.assetId, k.borrower.address]);
+  expect(await risk.reset({ assetId: asset.assetId }, 'the test liquidation, reviewed')).toBe(1);
+  expect(await risk.charged()).toEqual([]);
 });
 
 test('an incomplete set opens nothing and its pledges are released after the window', async () => {
@@ -273,7 +298,9 @@ test('an incomplete set opens nothing and its pledges are released after the win
     await until(`pledge ${id} released`, async () =>
       (await world.waitIndexed(), await encumbranceStatus(id)) === 'released' ? true : undefined,
     );
-  expect(await loansOf(k.late.address)).toEqual([]);
+  expect(
+    (await loansOf(k.late.address)).map((l) => [l.status, (l as { reason?: string }).reason, l.principal]),
+  ).toEqual([['refused', 'pledge_terms', '0']]);
 });
 
 test.each([
@@ -286,7 +313,11 @@ test.each([
     await until(`pledge ${id} released`, async () =>
       (await world.waitIndexed(), await encumbranceStatus(id)) === 'released' ? true : undefined,
     );
-  expect(await loansOf(k.flagged.address)).toEqual([]);
+  // each pledge is refused as it is seen: one refused entry for the set, or one a pledge, as the index shows them
+  const entries = (await loansOf(k.flagged.address)) as (LoanBody & { reason: string })[];
+  const mine = entries.filter((l) => l.pledges.some((p) => ids.includes(p)));
+  expect(mine.flatMap((l) => l.pledges).sort()).toEqual([...ids].sort());
+  expect(mine.map((l) => [l.status, l.reason, l.principal])).toEqual(mine.map(() => ['refused', 'pledge_terms', '0']));
 });
 
 test('a proposal to the lender that repays no loan is cancelled at once', async () => {
@@ -353,6 +384,7 @@ function runLenderProcess(failpoint = ''): LenderProcess {
     CHAIN_RPC_URL: world.rpcUrl,
     LENDER_KEY: k.lender.hex,
     LENDER_PLEDGE_WINDOW_S: String(WINDOW_S),
+    RISK_LOSS_COOLOFF_S: '0',
     APP_FAILPOINT: failpoint,
   };
   const child = spawn(

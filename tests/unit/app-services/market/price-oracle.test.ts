@@ -133,7 +133,10 @@ describe('PriceOracle', () => {
       missing: { why: 'no_pool' },
     });
     const young = new FakeChain(20, (h) => (h >= 18 ? 100n : undefined));
-    expect(await oracle(young).read('a')).toEqual({ price: null, missing: { why: 'window_filling', filled: 3, of: 5 } });
+    expect(await oracle(young).read('a')).toEqual({
+      price: null,
+      missing: { why: 'window_filling', filled: 3, of: 5 },
+    });
   });
 
   test('kept samples outlive the process: a restarted oracle prices at once though the chain no longer answers past heights', async () => {
@@ -153,6 +156,9 @@ describe('PriceOracle', () => {
   test('a height neither kept nor readable: the window fills again from the heights after it', async () => {
     const chain = new FakeChain(20, () => 100n);
     chain.earliest = 18;
-    expect(await oracle(chain).read('a')).toEqual({ price: null, missing: { why: 'window_filling', filled: 3, of: 5 } });
+    expect(await oracle(chain).read('a')).toEqual({
+      price: null,
+      missing: { why: 'window_filling', filled: 3, of: 5 },
+    });
   });
 });
