@@ -250,7 +250,8 @@ async function trade(user: User, o: ExampleOptions, side: 'sell' | 'buy'): Promi
       `the desk is not ${side === 'sell' ? 'buying' : 'selling'} ${quote.symbol}: ${quote[`${side === 'sell' ? 'bid' : 'ask'}_withheld`]}`,
     );
   const amount = (o.amount ?? (side === 'sell' ? 5000n : 100n)) * WHOLE;
-  const units = (amount * WHOLE) / BigInt(price);
+  // the RFQ is priced at the book of its own block: 1 % under the amount keeps a trade at the cap within it
+  const units = (amount * WHOLE * 99n) / 100n / BigInt(price);
   user.log(`${side} ${stable(units)} shares of ${quote.symbol} at ${stable(price)} per share (RFQ)`);
   const rfq = await user.post('/api/desk/rfq', {
     address: user.address,

@@ -254,7 +254,7 @@ async function servesAnOutsideUser(s: Started): Promise<void> {
   expect(repaid.status).toBe('repaid');
   const sold = await runExample('sell', { ...o, amount: 5000n });
   expect(sold.status).toBe('STATUS_SETTLED');
-  expect(BigInt(sold.amount)).toBeGreaterThan(4_999n * WHOLE);
+  expect(BigInt(sold.amount)).toBeGreaterThan(4_900n * WHOLE); // the cap, 1 % under it as the price moves
 }
 
 describe('npm start (embedded default)', () => {
