@@ -29,7 +29,8 @@ function databaseUrl(): string {
 
 function filterOf(v: { asset?: string; issuer?: string; id?: string; all?: boolean }): LossFilter {
   const named = [v.asset, v.issuer, v.id].filter((x) => x !== undefined).length;
-  if (named + (v.all ? 1 : 0) !== 1) throw new UsageError('reset needs exactly one of --asset, --issuer, --id or --all');
+  if (named + (v.all ? 1 : 0) !== 1)
+    throw new UsageError('reset needs exactly one of --asset, --issuer, --id or --all');
   if (v.id !== undefined && !/^[1-9][0-9]{0,18}$/.test(v.id)) throw new UsageError('--id must be a loss id');
   return { assetId: v.asset, issuer: v.issuer, id: v.id };
 }
