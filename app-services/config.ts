@@ -60,6 +60,8 @@ export interface AppServicesSettings {
   reconcileMs: number;
   /** APP_LOCK_RETRY_MS: how often a standby process tries to take a key's actor lock */
   lockRetryMs: number;
+  /** APP_WATCH_MS: how often the services ask the chain for a new block to read (what is addressed to them) */
+  watchMs: number;
   /** LAUNCHPAD_RATE_LIMIT: metadata POSTs per client address per 10 minutes */
   launchpadRateLimit: number;
   /** APP_TRUST_PROXY: which proxies' X-Forwarded-For entries name the client (http/trust-proxy.ts) */
@@ -116,6 +118,7 @@ export const APP_SERVICES_DEFAULTS = {
   inclusionTimeoutMs: 30_000,
   reconcileMs: 5000,
   lockRetryMs: 5000,
+  watchMs: 200,
   launchpadRateLimit: 20,
   trustProxy: false as TrustProxy,
   lender: {
@@ -173,6 +176,7 @@ export const APP_SERVICES_VARIABLES: Record<string, string> = {
   APP_INCLUSION_TIMEOUT_MS: '30000',
   APP_RECONCILE_MS: '5000',
   APP_LOCK_RETRY_MS: '5000',
+  APP_WATCH_MS: '200',
   LAUNCHPAD_RATE_LIMIT: '20',
   APP_TRUST_PROXY: 'false',
   LENDER_LTV_BPS: '5000',

@@ -17,6 +17,8 @@ import express, { type RequestHandler, type Router } from 'express';
 import type { Pool } from 'pg';
 import { KeyActor, type ActorStatus, type ActorWorker, type IntentObserver } from './actor';
 import { connectChain, type ChainClient } from './chain/chain-client';
+import { AddressedEvents } from './chain/addressed-events';
+import { ChainWatcher } from './chain/chain-watcher';
 import type { AppServicesSettings } from './config';
 import { HttpError, methodNotAllowed, sendError } from '../src/http/http-errors';
 import { checkServedOperations } from '../src/http/openapi-routes';
@@ -30,14 +32,14 @@ import { LenderCapacity } from './lender/capacity';
 import { LenderRepository } from './lender/repository';
 import { registerLenderRoutes } from './lender/routes';
 import type { LenderTerms } from './lender/terms';
-import { LenderWorker } from './lender/worker';
+import { ENCUMBRANCE_CREATED, LenderWorker } from './lender/worker';
 import { DeskBook } from './desk/book';
 import { DeskRepository, OfferRepository } from './desk/repository';
 import { registerDeskRoutes, type DeskParts } from './desk/routes';
 import { DeskWorker } from './desk/worker';
 import { RFQ_WINDOW_MS } from './desk/routes';
 import { Market, PriceOracle } from './market';
-import { IndexedMarketReads } from './store/indexer-reads';
+import { IndexedMarketReads, indexedHeight, SETTLEMENT_PROPOSED } from './store/indexer-reads';
 import { PriceSampleStore } from './store/price-samples';
 import { RiskRepository } from './risk/repository';
 import { canonicalDocumentBytes, documentHash, parseMetadataDocument } from './launchpad/document';
@@ -51,6 +53,8 @@ import { quoteIdent, tablesIn } from '../src/store';
 export const APP_OPENAPI_PATH = path.resolve(__dirname, 'openapi.yaml');
 export { JSON_BODY_LIMIT_BYTES } from './http/body';
 const RATE_WINDOW_MS = 10 * 60_000;
+/** The watcher starts at most this far behind the chain: an index further behind brings the rest. */
+const WATCH_BACKFILL_BLOCKS = 100;
 
 export interface AppServicesOptions {
   pool: Pool;
@@ -83,6 +87,7 @@ export class AppServices {
   private schemaReady = false;
   private startError: string | undefined;
   private chain: ChainClient | undefined;
+  private watcher: ChainWatcher | undefined;
   private readonly actors: KeyActor[] = [];
   private stopped = false;
   private readonly launchpad: LaunchpadRepository;
@@ -113,6 +118,7 @@ export class AppServices {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    await this.watcher?.stop();
     await Promise.all(this.actors.map((a) => a.stop()));
     this.chain?.disconnect();
   }
@@ -172,9 +178,10 @@ export class AppServices {
     this.chain = await connectChain(this.o.chain.rpcUrl, this.o.chain.chainId);
     const queries = new ChainQueries(this.o.chain.rpcUrl);
     const market = this.marketOf(queries);
+    this.watcher = this.watcherOf(this.chain);
     if (this.lender) this.lender.capacity = this.capacityOf(market);
     const deskKey = keys.get('desk');
-    if (deskKey) this.desk = this.deskOf(deskKey.address, this.chain, queries, market);
+    if (deskKey) this.desk = this.deskOf(deskKey.address, this.chain, queries, market, this.watcher);
     for (const [role, { wallet, address }] of keys) {
       if (this.stopped) return;
       const actor = new KeyActor({
@@ -206,9 +213,27 @@ export class AppServices {
       this.actors.push(actor);
       actor.start();
     }
+    this.watcher.start();
   }
 
-  private deskOf(address: string, chain: ChainClient, queries: ChainQueries, market: Market) {
+  /**
+   * The committed blocks the workers watch for what is addressed to them, from the indexed
+   * height (what is older, the index holds), at most WATCH_BACKFILL_BLOCKS behind the chain.
+   */
+  private watcherOf(chain: ChainClient): ChainWatcher {
+    const svc = tablesIn(this.o.indexerSchema);
+    return new ChainWatcher({
+      chain,
+      pollMs: this.o.settings.watchMs,
+      from: async () => {
+        const [indexed, head] = await Promise.all([indexedHeight(this.o.pool, svc).catch(() => 0), chain.height()]);
+        return Math.max(indexed, head - WATCH_BACKFILL_BLOCKS);
+      },
+      log: this.o.log,
+    });
+  }
+
+  private deskOf(address: string, chain: ChainClient, queries: ChainQueries, market: Market, watcher: ChainWatcher) {
     const { desk, risk } = this.o.settings;
     const repository = new DeskRepository(this.o.pool, this.o.settings.schema, this.o.indexerSchema);
     const offers = new OfferRepository(this.o.pool, this.o.settings.schema);
@@ -242,6 +267,9 @@ export class AppServices {
       dust: desk.dust,
       cancelBatch: desk.cancelBatch,
       pollMs: desk.pollMs,
+      seen: new AddressedEvents(watcher, address, [{ type: SETTLEMENT_PROPOSED, field: 'counterparty' }], () =>
+        worker.wake(),
+      ),
       log: this.o.log,
     });
     return { address, book, repository, offers, risk: this.risk, worker };
@@ -281,24 +309,33 @@ export class AppServices {
     if (role === 'desk') return this.desk ? [this.desk.worker] : [];
     if (role !== 'lender' || !this.lender) return [];
     const { lender } = this.o.settings;
-    return [
-      new LenderWorker({
-        repository: this.lender.repository,
-        queries,
-        terms: this.lenderTerms,
-        market,
-        risk: this.risk,
-        caps: lender,
-        shared: this.o.settings.risk,
-        dust: lender.dust,
-        batchMax: lender.batchMax,
-        pollMs: lender.pollMs,
-        claimEveryMs: lender.claimEveryMs,
-        fromHeight: lender.fromHeight ?? 0,
-        intentsTable: `${quoteIdent(this.o.settings.schema)}.intents`,
-        log: this.o.log,
-      }),
-    ];
+    const seen = new AddressedEvents(
+      this.watcher!,
+      this.lender.address,
+      [
+        { type: ENCUMBRANCE_CREATED, field: 'beneficiary' },
+        { type: SETTLEMENT_PROPOSED, field: 'counterparty' },
+      ],
+      () => worker.wake(),
+    );
+    const worker = new LenderWorker({
+      repository: this.lender.repository,
+      queries,
+      terms: this.lenderTerms,
+      market,
+      risk: this.risk,
+      caps: lender,
+      shared: this.o.settings.risk,
+      dust: lender.dust,
+      batchMax: lender.batchMax,
+      pollMs: lender.pollMs,
+      claimEveryMs: lender.claimEveryMs,
+      fromHeight: lender.fromHeight ?? 0,
+      intentsTable: `${quoteIdent(this.o.settings.schema)}.intents`,
+      seen,
+      log: this.o.log,
+    });
+    return [worker];
   }
 
   // ---------------------------------------------------------------- http

@@ -1,7 +1,8 @@
 /**
  * The loop a service worker runs while its key's actor acts: its steps in order, every
- * `pollMs`, each step's failure logged and left to the next pass. Chain actions go through
- * act(), which leaves an action still open (a timeout, a sequence gap) to the next pass.
+ * `pollMs`, each step's failure logged and left to the next pass; and at once when wake() says
+ * something arrived (a committed block with a pledge or a proposal for it). Chain actions go
+ * through act(), which leaves an action still open (a timeout, a sequence gap) to the next pass.
  */
 import type { ActorWorker, KeyActor } from './actor';
 import type { Intent, IntentRequest } from './intents/intent-log';
@@ -16,6 +17,10 @@ export abstract class PollingWorker implements ActorWorker {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
   private stopped = true;
+  /** a pass is under way */
+  private busy = false;
+  /** woken during a pass: run another as soon as it ends */
+  private again = false;
 
   constructor(
     private readonly pollMs: number,
@@ -46,10 +51,24 @@ export abstract class PollingWorker implements ActorWorker {
     await this.running;
   }
 
+  /** A pass now (or right after the one under way) rather than at the next poll. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
   private schedule(ms: number): void {
     this.timer = setTimeout(() => {
+      this.busy = true;
+      this.again = false;
       this.running = this.tick().finally(() => {
-        if (!this.stopped) this.schedule(this.pollMs);
+        this.busy = false;
+        if (!this.stopped) this.schedule(this.again ? 0 : this.pollMs);
       });
     }, ms);
   }

@@ -309,6 +309,7 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
     inclusionTimeoutMs: integer(env, 'APP_INCLUSION_TIMEOUT_MS', d.inclusionTimeoutMs, 1000, 3_600_000),
     reconcileMs: integer(env, 'APP_RECONCILE_MS', d.reconcileMs, 100, 3_600_000),
     lockRetryMs: integer(env, 'APP_LOCK_RETRY_MS', d.lockRetryMs, 100, 3_600_000),
+    watchMs: integer(env, 'APP_WATCH_MS', d.watchMs, 20, 60_000),
     launchpadRateLimit: integer(env, 'LAUNCHPAD_RATE_LIMIT', d.launchpadRateLimit, 1, 1_000_000),
     trustProxy: trustProxyOf(env),
     lender: lenderOf(env),

@@ -42,6 +42,14 @@ export interface CommittedTx {
   events: TxEvent[];
 }
 
+/** A committed block as the services watch it: its time and each tx's outcome and events, in block order. */
+export interface CommittedBlock {
+  height: number;
+  /** the block's time, unix ms */
+  timeMs: number;
+  txs: Omit<CommittedTx, 'height'>[];
+}
+
 export interface AccountState {
   accountNumber: bigint;
   /** the committed sequence: the one the account's next tx must carry */
@@ -62,6 +70,8 @@ export interface ChainClient {
   findTx(hash: string): Promise<CommittedTx | null>;
   /** from the block itself: null when block `height` holds no tx of that hash; throws when the block cannot be read */
   findTxInBlock(hash: string, height: number): Promise<CommittedTx | null>;
+  /** every tx of a committed block with its outcome and events (`block` + `block_results`); throws when it cannot be read */
+  committedBlock(height: number): Promise<CommittedBlock>;
   /** null for an address the chain has never seen; at `height` (default the latest) */
   account(address: string, height?: number): Promise<AccountState | null>;
   /** runs the tx (signatures may be empty) on the latest state without keeping anything */
@@ -125,20 +135,26 @@ class CometChainClient implements ChainClient {
   }
 
   async findTxInBlock(hash: string, height: number): Promise<CommittedTx | null> {
-    const { block } = await this.client.block(height);
-    const index = block.txs.findIndex((tx) => txHash(tx) === hash);
-    if (index < 0) return null;
-    const result = (await this.client.blockResults(height)).results[index];
-    if (!result) throw new Error(`block_results ${height} has no result for tx ${index}`);
+    const tx = (await this.committedBlock(height)).txs.find((t) => t.hash === hash);
+    return tx ? { ...tx, height } : null;
+  }
+
+  async committedBlock(height: number): Promise<CommittedBlock> {
+    const [{ block }, { results }] = await Promise.all([this.client.block(height), this.client.blockResults(height)]);
+    if (results.length !== block.txs.length)
+      throw new Error(`block_results ${height} has ${results.length} results for ${block.txs.length} txs`);
     return {
-      hash,
       height,
-      code: result.code,
-      codespace: result.codespace ?? '',
-      log: result.log ?? '',
-      events: result.events.map((e) => ({
-        type: e.type,
-        attributes: e.attributes.map((a) => ({ key: String(a.key), value: String(a.value) })),
+      timeMs: block.header.time.getTime(),
+      txs: block.txs.map((tx, i) => ({
+        hash: txHash(tx),
+        code: results[i].code,
+        codespace: results[i].codespace ?? '',
+        log: results[i].log ?? '',
+        events: results[i].events.map((e) => ({
+          type: e.type,
+          attributes: e.attributes.map((a) => ({ key: String(a.key), value: String(a.value) })),
+        })),
       })),
     };
   }

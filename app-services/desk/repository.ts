@@ -5,7 +5,7 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import { timestampToRfc3339 } from '../../src/lib/contract';
-import { pendingProposalsTo, type ProposalSeen } from '../store/indexer-reads';
+import { indexedHeight, pendingProposalsTo, type ProposalSeen } from '../store/indexer-reads';
 import { quoteIdent, tablesIn, withTransaction, type Tables } from '../../src/store';
 import type { AssetKind } from '../market/units';
 import type { Reason, Refusal as Why } from '../risk/reasons';
@@ -164,6 +164,11 @@ export class DeskRepository {
       [assetId],
     );
     return rows.map((r) => r.kind_id);
+  }
+
+  /** The node's latest indexed height. */
+  indexedHeight(): Promise<number> {
+    return indexedHeight(this.pool, this.svc);
   }
 
   /** Pending settlements proposed to the desk, oldest first. */

@@ -20,6 +20,8 @@
 import { createHash } from 'crypto';
 import { PollingWorker, type Step } from '../polling-worker';
 import type { Market } from '../market/eligibility';
+import type { AddressedEvents } from '../chain/addressed-events';
+import { SETTLEMENT_PROPOSED, withSeenProposals } from '../store/indexer-reads';
 import type { ChainQueries } from '../chain/queries';
 import { isFinal, type IntentMessage } from '../intents/intent-log';
 import type { AppLogger } from '../logger';
@@ -51,6 +53,8 @@ export interface DeskWorkerOptions {
   /** DESK_CANCEL_BATCH: cancels per tx (and per pass) */
   cancelBatch: number;
   pollMs: number;
+  /** proposals to the desk in committed blocks the index has not reached yet */
+  seen?: AddressedEvents;
   log: AppLogger;
 }
 
@@ -168,7 +172,11 @@ export class DeskWorker extends PollingWorker {
   private readonly leftAlone = new Set<string>();
 
   private async answerProposals(): Promise<void> {
-    const proposals = await this.o.repository.pendingProposals(this.actor.address);
+    const indexedHeight = this.o.seen ? await this.o.repository.indexedHeight() : 0;
+    const proposals = withSeenProposals(
+      await this.o.repository.pendingProposals(this.actor.address),
+      this.o.seen?.above(indexedHeight, SETTLEMENT_PROPOSED) ?? [],
+    );
     const pendingIds = new Set(proposals.map((p) => p.id));
     for (const id of this.leftAlone) if (!pendingIds.has(id)) this.leftAlone.delete(id);
     const fresh = proposals.filter((p) => !this.leftAlone.has(p.id));

@@ -4,7 +4,7 @@
  * and proposals to the lender, pools, claimable income, assets' launchpad documents).
  */
 import type { Pool, PoolClient } from 'pg';
-import { pendingProposalsTo, type ProposalSeen } from '../store/indexer-reads';
+import { indexedHeight, pendingProposalsTo, type ProposalSeen } from '../store/indexer-reads';
 import { PENDING_SQL, quoteIdent, tablesIn, withTransaction, type Tables } from '../../src/store';
 import type { Reason, Refusal } from '../risk/reasons';
 import type { LossEntry, RiskRepository } from '../risk/repository';
@@ -112,6 +112,30 @@ export class LenderRepository {
       createdMs: Number(r.created_ms),
       kindCount: Number(r.kind_count),
     }));
+  }
+
+  /** The node's latest indexed height. */
+  indexedHeight(): Promise<number> {
+    return indexedHeight(this.pool, this.svc);
+  }
+
+  /** Of these pledges (seen on the chain), those a loan or a refusal already holds. */
+  async settledPledges(ids: readonly bigint[]): Promise<Set<string>> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT encumbrance_id::text AS id FROM ${this.app.pledges} WHERE encumbrance_id = ANY($1::bigint[])
+       UNION SELECT encumbrance_id::text FROM ${this.app.refusals} WHERE encumbrance_id = ANY($1::bigint[])`,
+      [ids.map(String)],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** How many kinds each asset has, as indexed (absent: not indexed yet). */
+  async kindCounts(assetIds: readonly string[]): Promise<Map<string, number>> {
+    const { rows } = await this.pool.query<{ id: string; kind_count: number }>(
+      `SELECT id, kind_count FROM ${this.svc.assets} WHERE id = ANY($1::text[])`,
+      [assetIds],
+    );
+    return new Map(rows.map((r) => [r.id, Number(r.kind_count)]));
   }
 
   /** Pending settlements proposed to the lender, oldest first. */

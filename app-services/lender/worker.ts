@@ -18,12 +18,13 @@
  * Every chain action is an intent with a deterministic id, so it happens once.
  */
 import { PollingWorker, type Step } from '../polling-worker';
+import type { AddressedEvents, SeenEvent } from '../chain/addressed-events';
 import type { ChainQueries, ChainSettlement } from '../chain/queries';
 import { isFinal } from '../intents/intent-log';
 import type { AppLogger } from '../logger';
 import * as msg from '../chain/messages';
-import { sortPledges, type PledgeSet, type Refusal as SortRefusal } from './pledge-sets';
-import type { ProposalSeen } from '../store/indexer-reads';
+import { sortPledges, type PledgeSeen, type PledgeSet, type Refusal as SortRefusal } from './pledge-sets';
+import { SETTLEMENT_PROPOSED, withSeenProposals, type ProposalSeen } from '../store/indexer-reads';
 import { diverges, type Market } from '../market/eligibility';
 import { poolPayout, quoteReserveAt } from '../market/units';
 import {
@@ -58,7 +59,31 @@ export interface LenderWorkerOptions {
   fromHeight: number;
   /** the intents table, quoted (release and claim bookkeeping joins it) */
   intentsTable: string;
+  /** pledges and proposals to the lender in committed blocks the index has not reached yet */
+  seen?: AddressedEvents;
   log: AppLogger;
+}
+
+export const ENCUMBRANCE_CREATED = 'svc.encumbrance.v1.EventEncumbranceCreated';
+
+/** A pledge to the lender as its EventEncumbranceCreated says it (the index's row, before the index has it). */
+function pledgeOf(e: SeenEvent, kindCount: number): PledgeSeen {
+  const f = e.fields;
+  const time = (v: unknown) => (v === undefined || v === null || v === '' ? null : String(v));
+  return {
+    id: BigInt(String(f.encumbrance_id)),
+    assetId: String(f.asset_id),
+    kindId: Number(f.kind_id ?? 0),
+    holder: String(f.holder),
+    units: BigInt(String(f.units ?? '0')),
+    exercisable: f.exercisable === true,
+    incomeToBeneficiary: f.income_to_beneficiary === true,
+    holderReleaseAfter: time(f.holder_release_after),
+    expiry: time(f.expiry),
+    txHash: e.txHash,
+    createdMs: e.timeMs,
+    kindCount,
+  };
 }
 
 const ACTIVE = 'ENCUMBRANCE_STATUS_ACTIVE';
@@ -131,12 +156,39 @@ export class LenderWorker extends PollingWorker {
   // ---------------------------------------------------------------- 2. opening
 
   private async openLoans(): Promise<void> {
-    const pledges = await this.o.repository.unassignedPledges(this.o.fromHeight);
+    const indexedHeight = this.o.seen ? await this.o.repository.indexedHeight() : 0;
+    const pledges = await this.withSeenPledges(
+      await this.o.repository.unassignedPledges(this.o.fromHeight),
+      indexedHeight,
+    );
     if (!pledges.length) return;
     const { timeMs } = await this.actor.signer.chainClient.latestBlock();
     const sorted = sortPledges(pledges, timeMs, this.o.terms.pledgeWindowMs);
     await this.refuseSorted(sorted.refused);
     for (const set of sorted.complete) await this.openLoan(set, timeMs);
+  }
+
+  /**
+   * The unassigned pledges the index holds, and those seen on the chain in the blocks above
+   * `indexedHeight` (read before the index's rows, so none falls between the two), once each.
+   */
+  private async withSeenPledges(indexed: PledgeSeen[], indexedHeight: number): Promise<PledgeSeen[]> {
+    const ids = new Set(indexed.map((p) => p.id));
+    const seen = (this.o.seen?.above(indexedHeight, ENCUMBRANCE_CREATED) ?? []).filter(
+      (e) =>
+        e.fields.kind === 'ENCUMBRANCE_KIND_PLEDGE' &&
+        e.height >= this.o.fromHeight &&
+        !ids.has(BigInt(String(e.fields.encumbrance_id))),
+    );
+    if (!seen.length) return indexed;
+    const [settled, kindCounts] = await Promise.all([
+      this.o.repository.settledPledges(seen.map((e) => BigInt(String(e.fields.encumbrance_id)))),
+      this.o.repository.kindCounts([...new Set(seen.map((e) => String(e.fields.asset_id)))]),
+    ]);
+    const fresh = seen
+      .filter((e) => !settled.has(String(e.fields.encumbrance_id)) && kindCounts.has(String(e.fields.asset_id)))
+      .map((e) => pledgeOf(e, kindCounts.get(String(e.fields.asset_id))!));
+    return [...indexed, ...fresh];
   }
 
   /** Refusals of the sort, one refused set per borrower, asset and reason (released together). */
@@ -315,7 +367,11 @@ export class LenderWorker extends PollingWorker {
   // ---------------------------------------------------------------- 3. repayment
 
   private async answerProposals(): Promise<void> {
-    const proposals = await this.o.repository.pendingProposals();
+    const indexedHeight = this.o.seen ? await this.o.repository.indexedHeight() : 0;
+    const proposals = withSeenProposals(
+      await this.o.repository.pendingProposals(),
+      this.o.seen?.above(indexedHeight, SETTLEMENT_PROPOSED) ?? [],
+    );
     if (!proposals.length) return;
     const loans = (await this.o.repository.openLoans()).filter((l) => l.status === 'active');
     const others: ProposalSeen[] = [];

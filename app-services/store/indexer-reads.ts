@@ -1,6 +1,7 @@
 /** Reads of the indexer's store that more than one service makes (read-only; tables from src/store/tables.ts). */
 import type { Pool } from 'pg';
 import type { Tables } from '../../src/store';
+import type { SeenEvent } from '../chain/addressed-events';
 import type { IndexedAsset } from '../market/eligibility';
 import type { AssetKind } from '../market/units';
 
@@ -22,6 +23,25 @@ export async function pendingProposalsTo(pool: Pool, svc: Tables, counterparty: 
     [counterparty],
   );
   return rows;
+}
+
+export const SETTLEMENT_PROPOSED = 'svc.settlement.v1.EventSettlementProposed';
+
+/**
+ * Proposals the index holds, then those seen on the chain in blocks it has not indexed yet
+ * (EventSettlementProposed), each once. Whether one is still pending is for the chain's own
+ * copy to say, as before acting on any.
+ */
+export function withSeenProposals(indexed: ProposalSeen[], seen: readonly SeenEvent[]): ProposalSeen[] {
+  const ids = new Set(indexed.map((p) => p.id));
+  const fresh = seen
+    .map((e) => ({
+      id: String(e.fields.settlement_id ?? ''),
+      proposer: String(e.fields.proposer ?? ''),
+      legs: (Array.isArray(e.fields.legs) ? e.fields.legs : []) as ProposalSeen['legs'],
+    }))
+    .filter((p) => p.id !== '' && !ids.has(p.id));
+  return [...indexed, ...fresh];
 }
 
 /** The node's latest indexed height (0 before the first block). */

@@ -52,6 +52,9 @@ export interface LiveWorld {
   submit(key: TestKey, messages: Msg[]): Promise<Committed>;
   /** until the node has indexed the chain's current height (or `height`) */
   waitIndexed(height?: number): Promise<void>;
+  /** stops the node where it is (SIGSTOP) until run again (SIGCONT): the index stands still while the chain goes on */
+  pauseIndexer(): Promise<number>;
+  resumeIndexer(): void;
   /** GET on the /v1 API; the parsed body */
   rest<T = any>(path: string): Promise<T>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies are asserted field by field
   balance(address: string, denom?: string): bigint;
@@ -159,6 +162,13 @@ export async function startLiveWorld(o: LiveWorldOptions): Promise<LiveWorld> {
     submit,
     async waitIndexed(height = chain.height) {
       await node!.waitForHeight(height, 60_000);
+    },
+    async pauseIndexer() {
+      process.kill(node!.pid, 'SIGSTOP');
+      return node!.lastProcessedHeight();
+    },
+    resumeIndexer() {
+      process.kill(node!.pid, 'SIGCONT');
     },
     async rest<T>(path: string): Promise<T> {
       const res = await fetch(restUrl + path);

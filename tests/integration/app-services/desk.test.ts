@@ -214,6 +214,27 @@ test('auto-accept: an offer at the bid is accepted within a few blocks; one a ba
   expect(acceptedAt - proposedAt).toBeLessThanOrEqual(15); // within a few seconds (300 ms blocks)
 });
 
+test('from the chain, not the index: with the indexer stopped, an offer is accepted within a couple of blocks of its own', async () => {
+  const paused = await world.pauseIndexer();
+  try {
+    const proposed = await world.submit(k.carol, [offer(3_920_000n, 2n)]);
+    const id = BigInt(String(proposed.responses[0].settlement_id));
+    const queries = new ChainQueries(world.rpcUrl);
+    await until('the desk to accept the offer', async () =>
+      (await queries.settlement(id))?.status === 'STATUS_SETTLED' ? true : undefined,
+    );
+    const { rows } = await world.pool.query<{ tx_hash: string }>(
+      `SELECT tx_hash FROM app.intents WHERE id LIKE $1 AND status = 'committed'`,
+      [`desk/accept/${id}%`],
+    );
+    const acceptedAt = world.chain.tx(rows[0].tx_hash)!.height;
+    expect(acceptedAt - proposed.height).toBeLessThanOrEqual(4); // at 300 ms blocks: the watcher, a pass, the next blocks
+    expect(paused).toBeLessThan(proposed.height); // the index never saw the offer
+  } finally {
+    world.resumeIndexer();
+  }
+});
+
 test.each([
   ['an unknown symbol', { symbol: 'NOPE' }, /symbol/],
   ['an unknown kind', { kind: 7 }, /kind 7/],

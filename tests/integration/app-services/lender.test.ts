@@ -292,6 +292,33 @@ test('open → the pool price falls → every pledge exercised in one tx, status
   expect(await risk.charged()).toEqual([]);
 });
 
+test('from the chain, not the index: with the indexer stopped, a complete set is paid within a couple of blocks of its last pledge', async () => {
+  const paused = await world.pauseIndexer();
+  try {
+    const heights: number[] = [];
+    const ids: number[] = [];
+    for (const kind of [0, 1, 2]) {
+      const tx = await world.submit(k.borrower, [pledgeMsg(k.borrower, kind, 20n * WHOLE)]);
+      expect(tx.code).toBe(0);
+      heights.push(tx.height);
+      ids.push(Number(tx.responses[0].encumbrance_id));
+    }
+    const paid = await until('the principal in a block', async () => {
+      const { rows } = await world.pool.query<{ tx_hash: string }>(
+        `SELECT tx_hash FROM app.intents WHERE id = $1 AND status = 'committed'`,
+        [`lender/principal/L${ids[0]}`],
+      );
+      return rows[0]?.tx_hash;
+    });
+    const lastPledge = Math.max(...heights);
+    expect(world.chain.tx(paid)!.height - lastPledge).toBeLessThanOrEqual(4); // at 300 ms blocks
+    expect(paused).toBeLessThan(heights[0]); // the index never saw a pledge of it
+  } finally {
+    world.resumeIndexer();
+  }
+  await loanWith(k.borrower.address, 'active');
+});
+
 test('an incomplete set opens nothing and its pledges are released after the window', async () => {
   const ids = await pledge(k.late, 50n * WHOLE, [0, 1]);
   for (const id of ids)
