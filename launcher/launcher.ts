@@ -55,6 +55,8 @@ export class StartAborted extends Error {}
 
 export class Launcher {
   private readonly startedAt = Date.now();
+  /** where the store is, for the ready banner (never the password itself) */
+  private storeLine = '';
   private readonly metrics = createMetrics();
   private readonly rest = new Slot(startingRest);
   private readonly graphql = new Slot(startingGraphql);
@@ -161,6 +163,7 @@ export class Launcher {
     if (this.config.databaseUrl) {
       const conn = parseDatabaseUrl(this.config.databaseUrl);
       log.info('using DATABASE_URL', { host: conn.host, port: conn.port, database: conn.database });
+      this.storeLine = `PostgreSQL ${conn.host}:${conn.port}, database ${conn.database} (DATABASE_URL), schemas ${this.config.schema} and ${this.config.app.schema}`;
       this.mountRest(conn);
       return conn;
     }
@@ -179,6 +182,9 @@ export class Launcher {
     });
     await this.own('postgres', () => pg.stop());
     log.info('embedded PostgreSQL up', { pid: pg.pid, port: pg.port, data_dir: dataDir, ms: Date.now() - started });
+    this.storeLine =
+      `embedded PostgreSQL ${pg.user}@${pg.host}:${pg.port}, database ${pg.database}, schemas ${this.config.schema} and ${this.config.app.schema}; ` +
+      `password in ${dataDir}.password; npm run psql connects`;
     this.mountRest(pg);
     return pg;
   }
@@ -420,12 +426,19 @@ export class Launcher {
     );
   }
 
+  /** The ready banner, printed whatever LOG_LEVEL is: where everything is served, and the store. */
   private announceReady(r: Readiness): void {
     const seconds = ((Date.now() - this.startedAt) / 1000).toFixed(1);
-    this.log.info(`API ready after ${seconds} s: ${this.baseUrl()}/v1/status`, {
-      indexed_height: r.indexed_height,
-      chain_height: r.chain_height,
-    });
+    const base = this.baseUrl();
+    this.log.notice(`ready after ${seconds} s`, { indexed_height: r.indexed_height, chain_height: r.chain_height });
+    for (const [what, where] of [
+      ['REST API', `${base}/v1/status`],
+      ['GraphQL', `${base}/graphql`],
+      ['app services', `${base}/api/openapi.yaml`],
+      ['health', `${base}/health, ${base}/ready, ${base}/metrics`],
+      ['store', this.storeLine],
+    ])
+      this.log.notice(`  ${what.padEnd(12)} ${where}`);
   }
 
   readiness(): Readiness {

@@ -12,6 +12,8 @@ export interface Logger {
   info(msg: string, fields?: LogFields): void;
   warn(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
+  /** written whatever LOG_LEVEL is (as an info line): what a person who started the product must see, such as where it serves */
+  notice(msg: string, fields?: LogFields): void;
   log(level: LogLevel, msg: string, fields?: LogFields): void;
   /** the same sink, another component name */
   child(component: string): Logger;
@@ -73,8 +75,7 @@ export function createLogger(options: LoggerOptions, component = 'launcher'): Lo
   const write = options.write ?? ((text: string) => void process.stdout.write(text));
   const color = options.color ?? Boolean(process.stdout.isTTY);
   const min = RANK[options.level];
-  const log = (level: LogLevel, msg: string, fields: LogFields = {}) => {
-    if (RANK[level] < min) return;
+  const emit = (level: LogLevel, msg: string, fields: LogFields) => {
     const now = new Date();
     write(
       options.format === 'json'
@@ -82,11 +83,15 @@ export function createLogger(options: LoggerOptions, component = 'launcher'): Lo
         : prettyLine(now, level, component, msg, fields, color),
     );
   };
+  const log = (level: LogLevel, msg: string, fields: LogFields = {}) => {
+    if (RANK[level] >= min) emit(level, msg, fields);
+  };
   return {
     debug: (msg, fields) => log('debug', msg, fields),
     info: (msg, fields) => log('info', msg, fields),
     warn: (msg, fields) => log('warn', msg, fields),
     error: (msg, fields) => log('error', msg, fields),
+    notice: (msg, fields = {}) => emit('info', msg, fields),
     log,
     child: (name) => createLogger({ ...options, write, color }, name),
   };

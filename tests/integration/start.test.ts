@@ -356,6 +356,13 @@ describe('npm start (embedded default)', () => {
     });
 
     await checkAppServices(s, ready);
+    // the ready banner names the store, never its password
+    const store = s.lines.find((l) => typeof l.msg === 'string' && l.msg.trim().startsWith('store'));
+    expect(String(store?.msg)).toMatch(
+      /embedded PostgreSQL postgres@127\.0\.0\.1:\d+, database postgres, schemas svc and app; password in .*postgres\.password/,
+    );
+    const password = fs.readFileSync(path.join(dataDir, 'postgres.password'), 'utf8').trim();
+    expect(JSON.stringify(s.lines).includes(password)).toBe(false);
     await servesAnOutsideUser(s);
 
     // the reconciler's pass at start: every check of the devnet's assets and routes agrees

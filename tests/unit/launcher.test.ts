@@ -103,6 +103,17 @@ describe('configuration', () => {
 });
 
 describe('logger', () => {
+  test('a notice (the ready banner) is written whatever the level', () => {
+    const out: string[] = [];
+    const log = createLogger({ format: 'json', level: 'error', write: (t) => out.push(t) });
+    log.info('hidden');
+    log.warn('hidden too');
+    log.notice('ready after 1.0 s', { indexed_height: 5 });
+    expect(out.map((l) => JSON.parse(l))).toEqual([
+      expect.objectContaining({ level: 'info', msg: 'ready after 1.0 s', indexed_height: 5 }),
+    ]);
+  });
+
   test('json lines carry time, level, component, message and fields; levels below the minimum are dropped', () => {
     const out: string[] = [];
     const log = createLogger({ format: 'json', level: 'info', write: (t) => out.push(t) }).child('node');
