@@ -36,10 +36,8 @@ import {
   type StoredBlock,
 } from '../devnet/chain';
 import {
-  autoIntervalMs,
-  DEFAULT_START_TIME_MS,
   generateHistory,
-  historyTimeline,
+  liveStartTime,
   LiveLoop,
   ScenarioEngine,
   type MemoryOptions,
@@ -86,16 +84,6 @@ export function devnetIdentity(config: DevnetConfig): DevnetIdentity {
     txsPerBlock: config.txsPerBlock,
     chainId: DEFAULT_CHAIN_CONFIG.chainId,
   };
-}
-
-/** A first start: the history ends just before now, so live blocks follow on (as startDevnet does). */
-function liveStartTime(config: DevnetConfig): number {
-  const span = historyTimeline({
-    seed: config.seed,
-    blocks: config.historyBlocks,
-    startTimeMs: DEFAULT_START_TIME_MS,
-  }).spanMs;
-  return Math.floor((Date.now() - span - 2 * autoIntervalMs(config.historyBlocks)) / 1000) * 1000;
 }
 
 function conflict(dataDir: string, what: string): JournalConflict {
@@ -400,7 +388,11 @@ async function serve(chain: DevnetChain, o: EmbeddedDevnetOptions): Promise<Devn
 
 export async function startEmbeddedDevnet(o: EmbeddedDevnetOptions): Promise<EmbeddedDevnet> {
   const { config, journal, log } = o;
-  if (!journal.meta) journal.create(devnetIdentity(config), liveStartTime(config));
+  if (!journal.meta)
+    journal.create(
+      devnetIdentity(config),
+      liveStartTime({ seed: config.seed, blocks: config.historyBlocks }, config.blockMs),
+    );
   const archive = BlockArchive.open(path.join(journal.dir, 'archive'));
   const memory = memoryOptions(config, archive);
   const snapshot = usableSnapshot(o, archive);

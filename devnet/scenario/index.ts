@@ -81,6 +81,19 @@ export function historyTimeline(o: HistoryOptions): Timeline {
   return new Timeline(o.startTimeMs ?? DEFAULT_START_TIME_MS, interval, o.blocks, new Prng(`${o.seed}/timeline`));
 }
 
+/**
+ * Live mode without an explicit start: the time of block 1 such that the history's last block is
+ * two live blocks before now (its span is known from the seed), so live blocks follow on at once.
+ */
+export function liveStartTime(
+  o: Pick<HistoryOptions, 'seed' | 'blocks' | 'blockIntervalMs'>,
+  liveBlockMs: number,
+  nowMs = Date.now(),
+): number {
+  const span = historyTimeline({ ...o, startTimeMs: DEFAULT_START_TIME_MS }).spanMs;
+  return Math.floor((nowMs - span - 2 * liveBlockMs) / 1000) * 1000;
+}
+
 /** Builds an engine and produces `blocks` blocks at the timeline's times. */
 export async function generateHistory(options: HistoryOptions): Promise<History> {
   checkHistoryOptions(options);

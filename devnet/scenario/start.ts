@@ -6,10 +6,9 @@
 import type { SvcApp } from '../app';
 import { startRpcServer, type DevnetChain } from '../chain';
 import type { ScenarioEngine } from './engine';
-import { DEFAULT_START_TIME_MS, generateHistory, historyTimeline, type HistoryOptions } from './index';
+import { generateHistory, liveStartTime, type HistoryOptions } from './index';
 import type { ScenarioSummary } from './summary';
 import { LiveLoop } from './live-loop';
-import { autoIntervalMs } from './timeline';
 
 export interface DevnetOptions extends HistoryOptions {
   /** RPC port; 0 = a free port (default) */
@@ -37,16 +36,11 @@ export interface Devnet {
 
 export const DEFAULT_LIVE_BLOCK_MS = 1000;
 
-/** Live mode without an explicit start: the history ends just before now, so live blocks follow on. */
-function liveStartTime(o: DevnetOptions): number {
-  const span = historyTimeline({ ...o, startTimeMs: DEFAULT_START_TIME_MS }).spanMs;
-  const interval = o.blockIntervalMs ?? autoIntervalMs(o.blocks);
-  return Math.floor((Date.now() - span - 2 * interval) / 1000) * 1000;
-}
-
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const log = options.log ?? (() => undefined);
-  const startTimeMs = options.startTimeMs ?? (options.live ? liveStartTime(options) : undefined);
+  const startTimeMs =
+    options.startTimeMs ??
+    (options.live ? liveStartTime(options, options.blockMs ?? DEFAULT_LIVE_BLOCK_MS) : undefined);
   const history = await generateHistory({ ...options, startTimeMs });
   const server = await startRpcServer(history.chain, { port: options.port ?? 0, host: options.host });
   let live: LiveLoop | undefined;

@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { canonicalStringify, metadataHash, Prng, Timeline, autoIntervalMs } from '../../../devnet/scenario';
+import {
+  autoIntervalMs,
+  canonicalStringify,
+  historyTimeline,
+  liveStartTime,
+  metadataHash,
+  Prng,
+  Timeline,
+} from '../../../devnet/scenario';
 
 describe('Prng', () => {
   it('is a pure function of the seed', () => {
@@ -67,5 +75,18 @@ describe('Timeline', () => {
     expect(autoIntervalMs(10_000)).toBe(120_960);
     expect(autoIntervalMs(10)).toBe(6 * 3_600_000);
     expect(autoIntervalMs(10_000_000)).toBe(5_000);
+  });
+});
+
+describe('live start time', () => {
+  test('the history ends two live blocks before now, however long its blocks are apart', () => {
+    const now = Date.UTC(2026, 10, 27, 12, 0, 0);
+    for (const blocks of [56, 200, 2000]) {
+      const start = liveStartTime({ seed: 'svc-devnet', blocks }, 1000, now);
+      const times = historyTimeline({ seed: 'svc-devnet', blocks, startTimeMs: start }).times;
+      const last = times[times.length - 1];
+      expect(now - last).toBeGreaterThanOrEqual(2000);
+      expect(now - last).toBeLessThan(3000); // start rounded down to a whole second
+    }
   });
 });
