@@ -43,6 +43,15 @@ export interface LoanView extends Omit<LoanRow, 'status'> {
   claimable: string;
 }
 
+/** A refused pledge, as the loans list shows it. */
+export interface RefusedPledge {
+  id: bigint;
+  holder: string;
+  assetId: string;
+  kindId: number;
+  units: bigint;
+}
+
 export interface ClaimedEntry {
   ref: string;
   amount: string;
@@ -277,19 +286,18 @@ export class LenderRepository {
    */
   private async refusedSetsOf(borrower: string, intentsTable: string): Promise<LoanView[]> {
     const { rows } = await this.pool.query<LoanView>(
-      `SELECT 'L' || r.refusal_set AS id, min(e.holder) AS borrower, min(e.asset_id) AS asset_id, max(e.units)::text AS units,
+      `SELECT 'L' || r.refusal_set AS id, min(r.holder) AS borrower, min(r.asset_id) AS asset_id, max(r.units)::text AS units,
               '0' AS principal, 'refused' AS status, NULL AS open_tx, min(i.tx_hash) AS close_tx, NULL AS repay_settlement,
-              array_agg(r.encumbrance_id::text ORDER BY e.kind_id) AS pledges, NULL AS issuer,
+              array_agg(r.encumbrance_id::text ORDER BY r.kind_id) AS pledges, NULL AS issuer,
               coalesce(min(r.reason_code), 'pledge_terms') AS reason, min(r.reason) AS detail, NULL AS limited_by,
               min(r.created_at) AS created_at,
               min(convert_from(d.canonical, 'UTF8')::jsonb ->> 'symbol') AS symbol,
               NULL AS base_reserve, NULL AS quote_reserve, NULL::int AS decimals, '0' AS claimed, '0' AS claimable
          FROM ${this.app.refusals} r
-         JOIN ${this.svc.encumbrances} e ON e.id = r.encumbrance_id::text
          LEFT JOIN ${intentsTable} i ON i.id = r.release_intent AND i.status = 'committed'
-         LEFT JOIN ${this.svc.assets} a ON a.id = e.asset_id
+         LEFT JOIN ${this.svc.assets} a ON a.id = r.asset_id
          LEFT JOIN ${this.app.documents} d ON d.meta_hash = a.meta_hash
-        WHERE e.holder = $1
+        WHERE r.holder = $1
           AND NOT EXISTS (SELECT 1 FROM ${this.app.pledges} lp WHERE lp.encumbrance_id = r.encumbrance_id)
         GROUP BY r.refusal_set
         ORDER BY min(r.created_at) DESC
@@ -301,14 +309,28 @@ export class LenderRepository {
 
   // ---------------------------------------------------------------- refusals and income
 
-  /** Records the refusal of a set of pledges (once each), to be released together. */
-  async refuse(pledges: readonly bigint[], why: Refusal): Promise<void> {
+  /**
+   * Records the refusal of a set of pledges (once each), to be released together, with what
+   * the loans list shows of them: the lender may refuse pledges it saw on the chain before the
+   * index has them.
+   */
+  async refuse(pledges: readonly RefusedPledge[], why: Refusal): Promise<void> {
     if (!pledges.length) return;
-    const set = pledges.reduce((a, b) => (a < b ? a : b));
+    const set = pledges.map((p) => p.id).reduce((a, b) => (a < b ? a : b));
     await this.pool.query(
-      `INSERT INTO ${this.app.refusals} (encumbrance_id, reason, reason_code, refusal_set)
-       SELECT unnest($1::bigint[]), $2, $3, $4 ON CONFLICT DO NOTHING`,
-      [pledges.map(String), why.detail, why.reason, set.toString()],
+      `INSERT INTO ${this.app.refusals} (encumbrance_id, reason, reason_code, refusal_set, holder, asset_id, kind_id, units)
+       SELECT e, $2, $3, $4, h, a, k, u FROM unnest($1::bigint[], $5::text[], $6::text[], $7::int[], $8::numeric[]) AS t(e, h, a, k, u)
+       ON CONFLICT DO NOTHING`,
+      [
+        pledges.map((p) => p.id.toString()),
+        why.detail,
+        why.reason,
+        set.toString(),
+        pledges.map((p) => p.holder),
+        pledges.map((p) => p.assetId),
+        pledges.map((p) => p.kindId),
+        pledges.map((p) => p.units.toString()),
+      ],
     );
   }
 

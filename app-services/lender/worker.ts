@@ -36,7 +36,7 @@ import {
 } from '../risk/exposure';
 import { cooloffRefusal, refusal, type Refusal } from '../risk/reasons';
 import type { RiskRepository } from '../risk/repository';
-import { loanIdOf, type LenderRepository, type LoanRow } from './repository';
+import { loanIdOf, type LenderRepository, type LoanRow, type RefusedPledge } from './repository';
 import { mustLiquidate, principalFor, type LenderTerms } from './terms';
 
 export interface LenderWorkerOptions {
@@ -200,14 +200,14 @@ export class LenderWorker extends PollingWorker {
     }
     for (const set of sets.values())
       await this.refuse(
-        set.map((r) => r.pledge.id),
+        set.map((r) => r.pledge),
         refusal('pledge_terms', set[0].reason),
       );
   }
 
-  private async refuse(pledges: bigint[], why: Refusal): Promise<void> {
+  private async refuse(pledges: readonly RefusedPledge[], why: Refusal): Promise<void> {
     this.o.log.info('lender: a pledge set opens no loan; it will be released', {
-      encumbrance_ids: pledges.map(String),
+      encumbrance_ids: pledges.map((p) => p.id.toString()),
       reason: why.reason,
       detail: why.detail,
     });
@@ -312,10 +312,7 @@ export class LenderWorker extends PollingWorker {
   }
 
   private async refuseSet(set: PledgeSet, why: Refusal): Promise<void> {
-    await this.refuse(
-      set.pledges.map((p) => p.id),
-      why,
-    );
+    await this.refuse(set.pledges, why);
   }
 
   /** The shares' value at the twap; null without a robust price. */
@@ -338,10 +335,15 @@ export class LenderWorker extends PollingWorker {
       // not paid (the lender lacks funds, say): no loan; the pledges go back
       const why = refusal('principal_failed', `the chain refused the principal (${done.codespace}/${done.code})`);
       await this.o.repository.setStatus(loan.id, 'cancelled', {}, why);
-      await this.refuse(
-        loan.pledges.map((p) => BigInt(p)),
-        why,
-      );
+      // a loan's pledges are one of each kind, by kind id
+      const pledges = loan.pledges.map((id, kindId) => ({
+        id: BigInt(id),
+        holder: loan.borrower,
+        assetId: loan.asset_id,
+        kindId,
+        units: BigInt(loan.units),
+      }));
+      await this.refuse(pledges, why);
     }
   }
 

@@ -237,8 +237,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX desk_offers_buying ON {schema}.desk_offers (asset_id) WHERE buys_value IS NOT NULL AND verdict IN ('accepting', 'accepted');
       -- a sell RFQ's purchase at mid, counted against the desk's caps while it is outstanding
       ALTER TABLE {schema}.rfqs ADD COLUMN buys_value numeric, ADD COLUMN issuer text;
-      -- reasons as codes (app-services/openapi.yaml Reason) beside their sentences
-      ALTER TABLE {schema}.pledge_refusals ADD COLUMN reason_code text;
+      -- reasons as codes (app-services/openapi.yaml Reason) beside their sentences; the refused
+      -- pledge as the loans list shows it (the lender may refuse it before the index has it)
+      ALTER TABLE {schema}.pledge_refusals ADD COLUMN reason_code text, ADD COLUMN holder text, ADD COLUMN asset_id text,
+        ADD COLUMN kind_id integer, ADD COLUMN units numeric;
+      CREATE INDEX pledge_refusals_holder ON {schema}.pledge_refusals (holder, created_at DESC);
       ALTER TABLE {schema}.loans ADD COLUMN issuer text, ADD COLUMN reason text, ADD COLUMN detail text, ADD COLUMN limited_by text;
     `,
   },

@@ -26,7 +26,7 @@ import { launchFlows } from './flows/launch';
 import { loanLoop } from './flows/loan';
 import { distributionLoop } from './flows/payout';
 import { DESK_QUOTES, deskQuotesFlow } from './flows/services';
-import { rfqLoop } from './flows/settlement';
+import { rfqLoop, standingOfferFlow } from './flows/settlement';
 import { bondRedemptionFlow, liquidationFlow } from './flows/waterfall';
 import { Prng } from './prng';
 import { buildSummary, SummaryRecorder, type ScenarioSummary } from './summary';
@@ -135,6 +135,7 @@ function initialFlows(): Flow[] {
     distributionLoop(),
     loanLoop(),
     rfqLoop(),
+    standingOfferFlow(),
     encumbranceLoop(),
     delegationLoop(),
     splitFlow(),

@@ -198,3 +198,31 @@ export function rfqLoop(): Flow {
     [1, 5],
   );
 }
+
+/** Days a standing offer stays open: past any history's end (histories span 14 days of block time). */
+const STANDING_OFFER_DAYS = 60;
+
+/**
+ * A standing offer: once the community asset is issued, the first holder proposes to sell the
+ * visitor (an account the scenario never signs for) 10 whole units for 10 stable units, open
+ * for 60 days. Nobody in the scenario answers it, so every history ends with a pending
+ * settlement, and a person trying the devnet by hand has one to accept.
+ */
+export function standingOfferFlow(): Flow {
+  return script('standing-offer', {}, [
+    async (ctx) => {
+      const asset = ctx.issuedAsset('community');
+      if (!asset?.issued) return 'wait';
+      const holder = ctx.cast.holders[0];
+      const units = 10n * WHOLE;
+      const legs: LegSpec[] = [
+        { give: true, assetId: asset.assetId, kindId: 0, units },
+        { give: false, denom: ctx.config.stableDenom, amount: 10n * WHOLE },
+      ];
+      if (!reserveGives(ctx, holder.address, legs)) return 'wait';
+      const expiry = ctx.now + STANDING_OFFER_DAYS * 86_400_000;
+      await ctx.submit(holder, [msg.propose(holder.address, ctx.cast.roles.visitor.address, legs.map(toLeg), expiry)]);
+      return 'stop';
+    },
+  ]);
+}

@@ -219,15 +219,15 @@ test('from the chain, not the index: with the indexer stopped, an offer is accep
   try {
     const proposed = await world.submit(k.carol, [offer(3_920_000n, 2n)]);
     const id = BigInt(String(proposed.responses[0].settlement_id));
-    const queries = new ChainQueries(world.rpcUrl);
-    await until('the desk to accept the offer', async () =>
-      (await queries.settlement(id))?.status === 'STATUS_SETTLED' ? true : undefined,
-    );
-    const { rows } = await world.pool.query<{ tx_hash: string }>(
-      `SELECT tx_hash FROM app.intents WHERE id LIKE $1 AND status = 'committed'`,
-      [`desk/accept/${id}%`],
-    );
-    const acceptedAt = world.chain.tx(rows[0].tx_hash)!.height;
+    const acceptTx = await until('the desk to accept the offer', async () => {
+      const { rows } = await world.pool.query<{ tx_hash: string }>(
+        `SELECT tx_hash FROM app.intents WHERE id LIKE $1 AND status = 'committed'`,
+        [`desk/accept/${id}%`],
+      );
+      return rows[0]?.tx_hash;
+    });
+    expect((await new ChainQueries(world.rpcUrl).settlement(id))?.status).toBe('STATUS_SETTLED');
+    const acceptedAt = world.chain.tx(acceptTx)!.height;
     expect(acceptedAt - proposed.height).toBeLessThanOrEqual(4); // at 300 ms blocks: the watcher, a pass, the next blocks
     expect(paused).toBeLessThan(proposed.height); // the index never saw the offer
   } finally {
