@@ -185,11 +185,19 @@ export function append(entity: StoredEntity): void {
   appended.push(entity);
 }
 
+/**
+ * Every entity the block writes so far, in the order `flushDirty` hands them to the store (the
+ * last write of an id is the one kept): what the block's proof of indexing covers.
+ */
+export function pendingWrites(): StoredEntity[] {
+  return [...dirty, ...appended];
+}
+
 /** Writes every changed and appended entity: one bulkUpdate (upsert) per entity type. */
 export async function flushDirty(): Promise<void> {
   if (dirty.size === 0 && appended.length === 0) return;
   const byName = new Map<string, StoredEntity[]>();
-  for (const e of [...dirty, ...appended]) {
+  for (const e of pendingWrites()) {
     const list = byName.get(e._name);
     if (list) list.push(e);
     else byName.set(e._name, [e]);
