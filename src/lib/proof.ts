@@ -140,6 +140,16 @@ function valueText(v: unknown): string | undefined {
   }
 }
 
+/** Each set field of a row with its canonical text (see recordText), by field name. */
+export function fieldTexts(fields: Readonly<Record<string, unknown>>): [name: string, text: string][] {
+  const out: [string, string][] = [];
+  for (const k of Object.keys(fields).sort()) {
+    const t = valueText(fields[k]);
+    if (t !== undefined) out.push([k, t]);
+  }
+  return out;
+}
+
 /**
  * The canonical text of a row: `{"field":value,…}` over its set fields, sorted by name (UTF-16
  * code units). Strings and JSON fields as JSON, BigInt and Int fields as digits, Dates as
@@ -147,14 +157,9 @@ function valueText(v: unknown): string | undefined {
  * the proof of a value the store accepted.
  */
 export function recordText(fields: Readonly<Record<string, unknown>>): string {
-  const keys = Object.keys(fields).sort();
-  let out = '{';
-  for (const k of keys) {
-    const t = valueText(fields[k]);
-    if (t === undefined) continue;
-    out += (out.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + t;
-  }
-  return out + '}';
+  return `{${fieldTexts(fields)
+    .map(([k, t]) => `${JSON.stringify(k)}:${t}`)
+    .join(',')}}`;
 }
 
 /** The leaf of one row of entity `type` (its 32 bytes). */
