@@ -55,6 +55,11 @@ function kindOf(type: TypeNode, jsonTypes: ReadonlySet<string>): FieldKind {
   return kind;
 }
 
+/** The table of an entity type, as the node names it (Sequelize: underscored plural). */
+export function tableOf(type: string): string {
+  return Utils.underscoredIf(Utils.pluralize(type), true);
+}
+
 const camel = (snake: string) => snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /** Every @entity type of a schema.graphql text. */
@@ -65,7 +70,7 @@ export function entityModels(schemaText: string): Map<string, EntityModel> {
   const jsonTypes = new Set(defs.filter((d) => hasDirective(d, 'jsonField')).map((d) => d.name.value));
   const out = new Map<string, EntityModel>();
   for (const def of defs.filter((d) => hasDirective(d, 'entity'))) {
-    const table = Utils.underscoredIf(Utils.pluralize(def.name.value), true);
+    const table = tableOf(def.name.value);
     const fields = (def.fields ?? []).map((f) => ({
       name: f.name.value,
       column: Utils.underscoredIf(f.name.value, true),

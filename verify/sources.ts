@@ -5,7 +5,7 @@
  */
 import { Client, types as pgTypes } from 'pg';
 import { escapeIdent, tablesIn } from '../src/store';
-import { schemaModels, type EntityModel } from './model';
+import { schemaModels, tableOf, type EntityModel } from './model';
 import { fromColumns, fromGraphql, RAW_TEXT_OIDS, type StoredRow } from './values';
 
 /** A height's proof as a deployment keeps it (BlockProof). */
@@ -42,7 +42,10 @@ export class RowsUnavailable extends Error {}
 
 function modelOf(type: string): EntityModel {
   const model = schemaModels().get(type);
-  if (!model) throw new Error(`entity type ${type} is not in this checkout's schema.graphql`);
+  if (!model)
+    throw new RowsUnavailable(
+      `entity type ${type} is not in this checkout's schema.graphql (read its store with --db)`,
+    );
   return model;
 }
 
@@ -94,10 +97,14 @@ export class StoreSource implements ProofSource {
     this.tables = tablesIn(schema);
   }
 
-  private async query<R extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<R[]> {
+  private async result<R extends Record<string, unknown>>(text: string, values: unknown[] = []) {
     this.connected ??= this.client.connect().then(() => undefined);
     await this.connected;
-    return (await this.client.query<R>(text, values)).rows;
+    return this.client.query<R>(text, values);
+  }
+
+  private async query<R extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<R[]> {
+    return (await this.result<R>(text, values)).rows;
   }
 
   async head(): Promise<number> {
@@ -130,13 +137,15 @@ export class StoreSource implements ProofSource {
     return rows[0] ? (JSON.parse(rows[0].writes) as WritesLog) : null;
   }
 
+  /** Read by the store's own columns and types: a store of another schema version (an upgrade) reads too. */
   async rows(type: string, ids: readonly string[]): Promise<Map<string, StoredRow>> {
-    const model = modelOf(type);
-    const rows = await this.query(
-      `SELECT * FROM ${escapeIdent(this.schema)}.${escapeIdent(model.table)} WHERE id = ANY($1)`,
+    const r = await this.result(
+      `SELECT * FROM ${escapeIdent(this.schema)}.${escapeIdent(tableOf(type))} WHERE id = ANY($1)`,
       [ids],
     );
-    return new Map(rows.map((r) => [String(r.id), fromColumns(model, r)]));
+    const oids = new Map(r.fields.map((f) => [f.name, f.dataTypeID]));
+    const model = schemaModels().get(type);
+    return new Map(r.rows.map((row) => [String(row.id), fromColumns(model, row, oids)]));
   }
 
   async close(): Promise<void> {
