@@ -7,13 +7,11 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { writeProjectCopy } from '../../launcher/project';
-import { PROOF_SETTING } from '../../src/lib/proof';
 
 export const NO_PROOF_PROJECT = 'no-proof';
 
 export function makeNoProofProject(): { dir: string; remove(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-no-proof-'));
-  writeProjectCopy(dir);
-  fs.writeFileSync(path.join(dir, '.env'), `${PROOF_SETTING}=false\n`);
+  writeProjectCopy(dir, {}, { proofOfIndexing: false });
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
