@@ -22,7 +22,6 @@
  */
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from './bytes';
-import { canonicalStringify, type JsonValue } from './canonical-json';
 import { ConfigError } from './errors';
 
 /** Names the encoding: a change of any rule above is a new scheme, never a silent one. */
@@ -93,19 +92,51 @@ function storedString(s: string): string {
   return t.isWellFormed && !t.isWellFormed() && t.toWellFormed ? t.toWellFormed() : s;
 }
 
-/** A JSON field as jsonb gives it back: JSON.stringify's value (what the node sends), parsed. */
-function storedJson(v: object): string {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(v);
-  } catch {
-    text = undefined; // a value JSON cannot carry (a bigint): the store could not hold it either
+/**
+ * canonicalStringify(JSON.parse(JSON.stringify(v))) in one pass, without the two round trips:
+ * what jsonb gives back of what the node sends it (JSON.stringify: toJSON called, undefined
+ * members left out of objects and null in arrays, non-finite numbers null), keys sorted.
+ * Undefined where JSON.stringify gives undefined; throws where it throws (a bigint; a cycle
+ * ends in a RangeError).
+ */
+function jsonText(v: unknown): string | undefined {
+  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function')
+    v = (v as { toJSON: (key: string) => unknown }).toJSON('');
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'number':
+      return Number.isFinite(v) ? JSON.stringify(v) : 'null';
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'bigint':
+      throw new TypeError('a bigint has no JSON form');
+    case 'object': {
+      if (v === null) return 'null';
+      if (Array.isArray(v)) {
+        let out = '[';
+        for (let i = 0; i < v.length; i++) out += (i ? ',' : '') + (jsonText(v[i]) ?? 'null');
+        return out + ']';
+      }
+      if (v instanceof Number || v instanceof String || v instanceof Boolean) return jsonText(v.valueOf());
+      let out = '{';
+      for (const k of Object.keys(v).sort()) {
+        const t = jsonText((v as Record<string, unknown>)[k]);
+        if (t !== undefined) out += (out.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + t;
+      }
+      return out + '}';
+    }
+    default:
+      return undefined; // function, symbol, undefined
   }
-  if (text === undefined) return JSON.stringify(String(v));
+}
+
+/** A JSON field as jsonb gives it back (see jsonText); a value JSON cannot carry as the text of its String(). */
+function storedJson(v: object): string {
   try {
-    return canonicalStringify(JSON.parse(text) as JsonValue);
+    return jsonText(v) ?? JSON.stringify(String(v));
   } catch {
-    return JSON.stringify(text);
+    return JSON.stringify(String(v)); // the store could not hold it either
   }
 }
 
@@ -154,12 +185,15 @@ export function fieldTexts(fields: Readonly<Record<string, unknown>>): [name: st
  * The canonical text of a row: `{"field":value,…}` over its set fields, sorted by name (UTF-16
  * code units). Strings and JSON fields as JSON, BigInt and Int fields as digits, Dates as
  * ISO-8601 strings in UTC, booleans as true/false. Never throws: the indexer must not stop on
- * the proof of a value the store accepted.
+ * the proof of a value the store accepted. (fieldTexts, written out: this runs for every row.)
  */
 export function recordText(fields: Readonly<Record<string, unknown>>): string {
-  return `{${fieldTexts(fields)
-    .map(([k, t]) => `${JSON.stringify(k)}:${t}`)
-    .join(',')}}`;
+  let out = '{';
+  for (const k of Object.keys(fields).sort()) {
+    const t = valueText(fields[k]);
+    if (t !== undefined) out += (out.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + t;
+  }
+  return out + '}';
 }
 
 /** The leaf of one row of entity `type` (its 32 bytes). */

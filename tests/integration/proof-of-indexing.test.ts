@@ -184,7 +184,7 @@ describe('proof of indexing: two deployments of one history, and a build that re
     expect(differing).toEqual([]);
   });
 
-  it('serves the proof: /v1/status at the indexed height, /v1/blocks/{h} of each height, as openapi.yaml describes', async () => {
+  it('serves the proof: /v1/status at the indexed height, /v1/blocks/{h} of each height (as openapi.yaml describes), GraphQL', async () => {
     const openapi = loadOpenApiValidator();
     const get = async (p: string) => {
       const r = await fetch(bUrl + p);
@@ -212,6 +212,20 @@ describe('proof of indexing: two deployments of one history, and a build that re
     for (const h of [1, Math.ceil(height / 2), height]) expect((await get(`/v1/blocks/${h}`)).proof).toEqual(served(h));
     expect(served(1).previous).toBeNull();
     expect(served(2).previous).toBe(served(1).hash);
+
+    // GraphQL has the entity, its JSON text also as JSON values
+    const r = await fetch(`${bUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `{ blockProofs(filter: { height: { equalTo: ${height} } }) { nodes { height hash previous entitiesRoot rootsJson } } }`,
+      }),
+    });
+    const gql = (await r.json()) as { data: { blockProofs: { nodes: Record<string, unknown>[] } } };
+    const last = served(height);
+    expect(gql.data.blockProofs.nodes).toEqual([
+      { height, hash: last.hash, previous: last.previous, entitiesRoot: last.entities_root, rootsJson: last.roots },
+    ]);
   });
 
   it('holds every row as its last write says: each leaf recomputed from the store equals the proof (every entity type)', async () => {

@@ -4,6 +4,7 @@
  * so a change of the scheme shows here before two deployments disagree over it.
  */
 import { sha256 } from '@noble/hashes/sha2';
+import fc from 'fast-check';
 import {
   blockProofHash,
   entitiesRoot,
@@ -48,6 +49,31 @@ describe('recordText: a row as the store holds it', () => {
     expect(recordText({ id: 'x', j: held })).toBe(recordText({ id: 'x', j: stored }));
     expect(recordText({ id: 'x', j: held })).toBe(
       '{"id":"x","j":{"a":{"c":[1,null]},"at":"1970-01-01T00:00:00.000Z","b":1}}',
+    );
+  });
+
+  it('gives any JSON field the text of what jsonb holds of it (JSON.stringify, then parsed), for any value', () => {
+    const held = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constant(undefined),
+        fc.constant(null),
+        fc.boolean(),
+        fc.double(),
+        fc.string({ unit: 'binary' }),
+        fc.date({ noInvalidDate: true }),
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(fc.string(), tie('value'), { maxKeys: 4 }),
+      ),
+    })).value;
+    // a JSON field holds an object or an array (AnyJson, [AnyJson], [String])
+    const field = fc.oneof(fc.array(held, { maxLength: 4 }), fc.dictionary(fc.string(), held, { maxKeys: 5 }));
+    fc.assert(
+      fc.property(field, (v) => {
+        const stored = JSON.parse(JSON.stringify(v)) as object;
+        expect(recordText({ id: 'x', j: v })).toBe(recordText({ id: 'x', j: stored }));
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -66,6 +66,7 @@ function blocks(from: number) {
 function freshHandler(): (b: ReturnType<typeof fakeBlock>) => Promise<void> {
   let handler: ((b: ReturnType<typeof fakeBlock>) => Promise<void>) | undefined;
   jest.isolateModules(() => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh module registry needs a synchronous require
     handler = (require('../../../src/mappings/block') as typeof import('../../../src/mappings/block')).handleBlock;
   });
   return handler!;
