@@ -7,13 +7,13 @@
  * writes log) and, for a row both wrote differently and both stores still hold as that height
  * wrote it, the fields. A row rewritten since is named with the fields that differ now, marked so.
  */
-import { fieldTexts, leafPrefix, rowLeaf } from '../src/lib/proof';
+import { displayValue, fieldCodes, leafPrefix, rowLeaf } from '../src/lib/proof';
 import { RowsUnavailable, type HeightProof, type ProofSource, type WritesLog } from './sources';
 import type { StoredRow } from './values';
 
 export interface FieldDifference {
   field: string;
-  /** the field's canonical text on each side (undefined: unset) */
+  /** the field's value on each side as JSON of what the store holds (undefined: unset) */
   a?: string;
   b?: string;
 }
@@ -81,12 +81,11 @@ function differingTypes(a: HeightProof, b: HeightProof): string[] {
 }
 
 function fieldDifferences(a: StoredRow | undefined, b: StoredRow | undefined): FieldDifference[] {
-  const ta = new Map(a ? fieldTexts(a) : []);
-  const tb = new Map(b ? fieldTexts(b) : []);
-  return [...new Set([...ta.keys(), ...tb.keys()])]
+  const [ca, cb] = [a ? fieldCodes(a) : new Map<string, string>(), b ? fieldCodes(b) : new Map<string, string>()];
+  return [...new Set([...ca.keys(), ...cb.keys()])]
     .sort()
-    .filter((f) => ta.get(f) !== tb.get(f))
-    .map((field) => ({ field, a: ta.get(field), b: tb.get(field) }));
+    .filter((f) => ca.get(f) !== cb.get(f))
+    .map((field) => ({ field, a: displayValue(a?.[field]), b: displayValue(b?.[field]) }));
 }
 
 async function compareRows(

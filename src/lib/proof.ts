@@ -2,7 +2,7 @@
  * Proof of indexing: one hash per height that two stores of the same chain share only if
  * that height wrote the same rows, and every height before it did too.
  *
- *   leaf(row)      = sha256("svc-poi/v1\nrow\n" ‖ type ‖ "\n" ‖ recordText(row))
+ *   leaf(row)      = sha256("svc-poi/v1\nrow\n" ‖ type ‖ "\n" ‖ recordText(row))        (putField has the encoding)
  *   root(type)     = sha256("svc-poi/v1\ntype\n" ‖ type ‖ "\n" ‖ leaf₁ ‖ … ‖ leafₙ)   rows by id
  *   entities root  = sha256("svc-poi/v1\nentities\n" ‖ (type ‖ " " ‖ root(type) ‖ "\n")…)  types by name
  *   proof(h)       = sha256("svc-poi/v1\nblock\n" ‖ h ‖ "\n" ‖ block hash ‖ "\n" ‖ entities root ‖ "\n" ‖ proof(h-1))
@@ -12,8 +12,9 @@
  * verify tool recomputes a row's leaf from what a store holds, so `recordText` is defined on the
  * stored value, not on how the mapping happens to hold it: a BigInt field is its decimal digits
  * whether the mapping held a bigint or a number, a Date its ISO instant, a JSON field the
- * canonical JSON of what JSON.stringify sends to jsonb, and an unset field (null or undefined)
- * is absent, as it is a NULL column.
+ * canonical JSON (keys sorted) of what JSON.stringify sends to jsonb, a string its text (a lone
+ * surrogate as U+FFFD, what PostgreSQL keeps of it), and an unset field (null or undefined) is
+ * absent, as it is a NULL column.
  *
  * SHA-256 rather than blake2 (node-core's choice): @noble/hashes computes it about 7× faster
  * here (145 against 20 MB/s for blake2b), and a block's rows are tens of kilobytes.
@@ -41,17 +42,49 @@ export function proofEnabled(env: Readonly<Record<string, string | undefined>>):
   throw new ConfigError(PROOF_SETTING, `expected true or false, got "${v}"`);
 }
 
-let scratch = new Uint8Array(1 << 16);
-
 /**
- * UTF-8 of a string into a shared scratch buffer (valid until the next call). A lone surrogate
- * becomes U+FFFD, as it does on its way into PostgreSQL text, so the bytes are what the store holds.
+ * Where the encoder writes: a string (recordText) or UTF-8 bytes (rowLeaf, straight into a
+ * buffer reused across rows, so a row's text is never built as a string on the hot path).
  */
-function utf8(s: string): Uint8Array {
-  if (scratch.length < s.length * 3) scratch = new Uint8Array(s.length * 3 + 1024);
-  const out = scratch;
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
+interface Sink {
+  put(s: string): void;
+}
+
+/** UTF-8 bytes in a growing buffer. A lone surrogate becomes U+FFFD, as it does on its way into PostgreSQL text. */
+class Utf8Sink implements Sink {
+  bytes = new Uint8Array(1 << 16);
+  n = 0;
+
+  put(s: string): void {
+    const len = s.length;
+    if (this.bytes.length < this.n + 3 * len) {
+      const grown = new Uint8Array(2 * (this.n + 3 * len));
+      grown.set(this.bytes.subarray(0, this.n));
+      this.bytes = grown;
+    }
+    const out = this.bytes;
+    let n = this.n;
+    let i = 0;
+    // ASCII, nearly all of what rows hold, in a loop of its own
+    for (; i < len; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) break;
+      out[n++] = c;
+    }
+    this.n = i === len ? n : putNonAscii(s, i, out, n);
+  }
+
+  /** The bytes so far, and the sink emptied (the view is valid until the next put). */
+  take(): Uint8Array {
+    const view = this.bytes.subarray(0, this.n);
+    this.n = 0;
+    return view;
+  }
+}
+
+/** UTF-8 of s from index i on into out at n; the new n. */
+function putNonAscii(s: string, i: number, out: Uint8Array, n: number): number {
+  for (; i < s.length; i++) {
     let c = s.charCodeAt(i);
     if (c < 0x80) {
       out[n++] = c;
@@ -79,17 +112,21 @@ function utf8(s: string): Uint8Array {
     out[n++] = 0x80 | ((c >> 6) & 63);
     out[n++] = 0x80 | (c & 63);
   }
-  return out.subarray(0, n);
+  return n;
 }
+
+class StringSink implements Sink {
+  text = '';
+  put(s: string): void {
+    this.text += s;
+  }
+}
+
+const bytesSink = new Utf8Sink();
 
 function hashText(text: string): string {
-  return bytesToHex(sha256(utf8(text)));
-}
-
-/** A string as the store holds it: lone surrogates replaced (see utf8). */
-function storedString(s: string): string {
-  const t = s as string & { isWellFormed?: () => boolean; toWellFormed?: () => string };
-  return t.isWellFormed && !t.isWellFormed() && t.toWellFormed ? t.toWellFormed() : s;
+  bytesSink.put(text);
+  return bytesToHex(sha256(bytesSink.take()));
 }
 
 /**
@@ -146,59 +183,103 @@ function isDate(v: object): v is Date {
   return typeof d.toISOString === 'function' && typeof d.getTime === 'function';
 }
 
-/** One field's canonical text, or undefined for an unset field (NULL). */
-function valueText(v: unknown): string | undefined {
+function isoOf(d: Date): string {
+  return Number.isNaN(d.getTime()) ? 'Invalid Date' : d.toISOString();
+}
+
+/** Strings longer than this are written apart from their prefix (not copied into a concatenation). */
+const LONG = 64;
+
+/**
+ * One field as the proof encodes it: `name=` ‖ value ‖ `\n`, the value tagged by kind:
+ * `s<length>:<text>` a string (its UTF-16 length), `n<digits>` a BigInt, Int or Float (a bigint
+ * and a number of one value alike: the column holds the number), `b1`/`b0` a boolean,
+ * `d<ISO-8601>` a Date, `j<length>:<canonical JSON>` a JSON field. Length prefixes, not escapes:
+ * an event list of kilobytes is written as it is. Nothing for an unset field (NULL).
+ */
+function putField(sink: Sink, name: string, v: unknown): void {
   switch (typeof v) {
     case 'undefined':
-      return undefined;
+      return;
     case 'string':
-      return JSON.stringify(storedString(v));
+      if (v.length > LONG) {
+        sink.put(`${name}=s${v.length}:`);
+        sink.put(v);
+        sink.put('\n');
+      } else sink.put(`${name}=s${v.length}:${v}\n`);
+      return;
     case 'bigint':
-      return v.toString();
+      sink.put(`${name}=n${v}\n`);
+      return;
     case 'number':
-      return Number.isFinite(v) ? JSON.stringify(v) : JSON.stringify(String(v));
+      sink.put(Number.isFinite(v) ? `${name}=n${JSON.stringify(v)}\n` : `${name}=x${v}\n`);
+      return;
     case 'boolean':
-      return v ? 'true' : 'false';
-    case 'object':
-      if (v === null) return undefined;
+      sink.put(`${name}=b${v ? 1 : 0}\n`);
+      return;
+    case 'object': {
+      if (v === null) return;
       if (isDate(v)) {
-        const t = v.getTime();
-        return JSON.stringify(Number.isNaN(t) ? 'Invalid Date' : v.toISOString());
+        sink.put(`${name}=d${isoOf(v)}\n`);
+        return;
       }
-      return storedJson(v);
+      const json = storedJson(v);
+      sink.put(`${name}=j${json.length}:`);
+      sink.put(json);
+      sink.put('\n');
+      return;
+    }
     default:
-      return JSON.stringify(String(v));
+      sink.put(`${name}=x${String(v)}\n`);
   }
 }
 
-/** Each set field of a row with its canonical text (see recordText), by field name. */
-export function fieldTexts(fields: Readonly<Record<string, unknown>>): [name: string, text: string][] {
-  const out: [string, string][] = [];
+function putRecord(sink: Sink, fields: Readonly<Record<string, unknown>>): void {
+  for (const k of Object.keys(fields).sort()) putField(sink, k, fields[k]);
+}
+
+/**
+ * The canonical text of a row, what its leaf hashes: each set field, sorted by name (UTF-16
+ * code units), as putField writes it. Never throws: the indexer must not stop on the proof of
+ * a value the store accepted.
+ */
+export function recordText(fields: Readonly<Record<string, unknown>>): string {
+  const sink = new StringSink();
+  putRecord(sink, fields);
+  return sink.text;
+}
+
+/** Each set field's encoding (what the leaf hashes of it), by field name: to tell which fields of two rows differ. */
+export function fieldCodes(fields: Readonly<Record<string, unknown>>): Map<string, string> {
+  const out = new Map<string, string>();
   for (const k of Object.keys(fields).sort()) {
-    const t = valueText(fields[k]);
-    if (t !== undefined) out.push([k, t]);
+    const sink = new StringSink();
+    putField(sink, k, fields[k]);
+    if (sink.text) out.set(k, sink.text);
   }
   return out;
 }
 
-/**
- * The canonical text of a row: `{"field":value,…}` over its set fields, sorted by name (UTF-16
- * code units). Strings and JSON fields as JSON, BigInt and Int fields as digits, Dates as
- * ISO-8601 strings in UTC, booleans as true/false. Never throws: the indexer must not stop on
- * the proof of a value the store accepted. (fieldTexts, written out: this runs for every row.)
- */
-export function recordText(fields: Readonly<Record<string, unknown>>): string {
-  let out = '{';
-  for (const k of Object.keys(fields).sort()) {
-    const t = valueText(fields[k]);
-    if (t !== undefined) out += (out.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + t;
+/** A field's value for people: JSON of what the store holds (strings quoted, BigInts as digits, Dates as ISO strings). */
+export function displayValue(v: unknown): string | undefined {
+  switch (typeof v) {
+    case 'undefined':
+      return undefined;
+    case 'bigint':
+      return v.toString();
+    case 'object':
+      if (v === null) return undefined;
+      return isDate(v) ? JSON.stringify(isoOf(v)) : storedJson(v);
+    default:
+      return JSON.stringify(v) ?? String(v);
   }
-  return out + '}';
 }
 
 /** The leaf of one row of entity `type` (its 32 bytes). */
 export function rowLeaf(type: string, fields: Readonly<Record<string, unknown>>): Uint8Array {
-  return sha256(utf8(`${PROOF_SCHEME}\nrow\n${type}\n${recordText(fields)}`));
+  bytesSink.put(`${PROOF_SCHEME}\nrow\n${type}\n`);
+  putRecord(bytesSink, fields);
+  return sha256(bytesSink.take());
 }
 
 /** What a writes log keeps of a leaf. */
@@ -209,7 +290,8 @@ export function leafPrefix(leaf: Uint8Array): string {
 /** The root of one entity type's rows at a height, their leaves in id order. */
 export function typeRoot(type: string, leavesById: readonly Uint8Array[]): string {
   const h = sha256.create();
-  h.update(utf8(`${PROOF_SCHEME}\ntype\n${type}\n`));
+  bytesSink.put(`${PROOF_SCHEME}\ntype\n${type}\n`);
+  h.update(bytesSink.take());
   for (const leaf of leavesById) h.update(leaf);
   return bytesToHex(h.digest());
 }

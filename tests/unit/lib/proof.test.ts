@@ -34,9 +34,22 @@ describe('recordText: a row as the store holds it', () => {
       label: 'say "hi"',
     });
     expect(text).toBe(
-      '{"count":3,"id":"a-1","label":"say \\"hi\\"","locks":[{"ref":"x","units":"5"}],"ok":false,' +
-        '"time":"2026-01-05T00:00:12.500Z","units":12}',
+      [
+        'count=n3',
+        'id=s3:a-1',
+        'label=s8:say "hi"', // a length, not escapes
+        'locks=j25:[{"ref":"x","units":"5"}]',
+        'ok=b0',
+        'time=d2026-01-05T00:00:12.500Z',
+        'units=n12',
+        '',
+      ].join('\n'),
     );
+  });
+
+  it('cannot be fooled by a string that looks like more fields', () => {
+    expect(recordText({ a: 'x\nb=s1:y' })).not.toBe(recordText({ a: 'x', b: 'y' }));
+    expect(recordText({ a: 'x\nb=s1:y' })).toBe('a=s8:x\nb=s1:y\n');
   });
 
   it('gives a BigInt field one text whether the mapping held a bigint or a number (the store holds numeric)', () => {
@@ -48,7 +61,7 @@ describe('recordText: a row as the store holds it', () => {
     const stored = JSON.parse(JSON.stringify(held));
     expect(recordText({ id: 'x', j: held })).toBe(recordText({ id: 'x', j: stored }));
     expect(recordText({ id: 'x', j: held })).toBe(
-      '{"id":"x","j":{"a":{"c":[1,null]},"at":"1970-01-01T00:00:00.000Z","b":1}}',
+      'id=s1:x\nj=j58:{"a":{"c":[1,null]},"at":"1970-01-01T00:00:00.000Z","b":1}\n',
     );
   });
 
@@ -77,8 +90,9 @@ describe('recordText: a row as the store holds it', () => {
     );
   });
 
-  it('replaces a lone surrogate as PostgreSQL text does on the way in', () => {
-    expect(recordText({ id: 'x', memo: 'a\ud800b' })).toBe(recordText({ id: 'x', memo: 'a\ufffdb' }));
+  it('hashes a lone surrogate as U+FFFD, as PostgreSQL text keeps it', () => {
+    expect(rowLeaf('T', { id: 'x', memo: 'a\ud800b' })).toEqual(rowLeaf('T', { id: 'x', memo: 'a\ufffdb' }));
+    expect(rowLeaf('T', { id: 'x', memo: 'a\ud83d\ude00b' })).not.toEqual(rowLeaf('T', { id: 'x', memo: 'a\ufffdb' }));
   });
 
   it('never throws, whatever the mapping put in a field', () => {
@@ -93,7 +107,7 @@ describe('recordText: a row as the store holds it', () => {
 describe('hashes (pinned: a change here is a new scheme)', () => {
   it('rowLeaf is sha256 of the scheme, the type and the record text', () => {
     const fields = { id: '1', height: 1 };
-    expect(bytesToHex(rowLeaf('Block', fields))).toBe(hex('svc-poi/v1\nrow\nBlock\n{"height":1,"id":"1"}'));
+    expect(bytesToHex(rowLeaf('Block', fields))).toBe(hex('svc-poi/v1\nrow\nBlock\nheight=n1\nid=s1:1\n'));
     expect(leafPrefix(rowLeaf('Block', fields))).toHaveLength(WRITE_LEAF_HEX);
   });
 
