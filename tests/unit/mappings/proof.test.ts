@@ -6,7 +6,7 @@
  */
 import { toBech32 } from '../../../src/lib/address';
 import { blockProofHash, entitiesRoot, leafPrefix, rowLeaf } from '../../../src/lib/proof';
-import type { EventAssetCreated, EventIssued } from '../../../src/mappings/generated/proto-json';
+import { assetCreated, assetIssued, kind } from './harness/asset-events';
 import { fakeBlock, typed, type TxSpec } from './harness/fake-block';
 import { installFakeStore, type FakeStore } from './harness/fake-store';
 
@@ -14,39 +14,8 @@ const ISSUER = toBech32(new Uint8Array(20).fill(0x11));
 const ALICE = toBech32(new Uint8Array(20).fill(0x22));
 const ASSET = 'ef'.repeat(32);
 
-const created: EventAssetCreated = {
-  asset_id: ASSET,
-  issuer: ISSUER,
-  nonce: '0',
-  meta_hash: '',
-  settlement_denom: 'uusdc',
-  policy: null,
-  roles: null,
-  kinds: [
-    {
-      kind_id: 0,
-      class: 'KIND_CLASS_ECONOMIC',
-      decimals: 6,
-      bundle: true,
-      transferable: true,
-      term: null,
-      policy_override: null,
-      bridgeable: false,
-      multiplier: '1',
-    },
-  ],
-  liens_allowed: false,
-  distribution_denoms: ['uusdc'],
-  status: 'ASSET_STATUS_ACTIVE',
-};
-const issued = (units: bigint, after: bigint): EventIssued => ({
-  asset_id: ASSET,
-  kind_id: 0,
-  recipient: ALICE,
-  units: String(units),
-  supply_after: String(after),
-  positions_after: [],
-});
+const created = assetCreated(ASSET, ISSUER, { kinds: [kind({ class: 'KIND_CLASS_ECONOMIC' })] });
+const issued = (units: bigint, after: bigint) => assetIssued(ASSET, ALICE, units, after);
 const tx = (...events: ReturnType<typeof typed>[]): TxSpec => ({ events });
 
 /** Blocks 1..6 from `from`: an asset created, then issued to, block after block (rows rewritten every height). */

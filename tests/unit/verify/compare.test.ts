@@ -73,6 +73,16 @@ const history =
     return rows;
   };
 
+/** Runs verify of an honest deployment against one whose heights `tweak` changes; the result must differ. */
+async function differing(head: number, tweak: (h: number, rows: RowWrite[]) => void, readable = true) {
+  const r = await verify(
+    new MemoryDeployment('A', head, history()),
+    new MemoryDeployment('B', head, history(tweak), 1, readable),
+  );
+  if (r.outcome !== 'differ') throw new Error(`expected a difference, got ${r.outcome}`);
+  return r;
+}
+
 describe('verify', () => {
   it('agrees from one probe at the highest common height', async () => {
     const a = new MemoryDeployment('A', 1000, history());
@@ -84,16 +94,9 @@ describe('verify', () => {
   });
 
   it('finds the first differing height by bisection and names the type, the row and the field as written', async () => {
-    const a = new MemoryDeployment('A', 1000, history());
-    const b = new MemoryDeployment(
-      'B',
-      1000,
-      history((h, rows) => {
-        if (h === 613) rows[1].fields = { ...rows[1].fields, memo: 'clock 12:00:01' };
-      }),
-    );
-    const r = await verify(a, b);
-    if (r.outcome !== 'differ') throw new Error(r.outcome);
+    const r = await differing(1000, (h, rows) => {
+      if (h === 613) rows[1].fields = { ...rows[1].fields, memo: 'clock 12:00:01' };
+    });
     expect(r.firstDiffering).toBe(613);
     expect(r.probes).toBeLessThanOrEqual(2 + Math.ceil(Math.log2(1000)));
     expect(r.diagnosis.types.map((t) => t.type)).toEqual(['Tx']);
@@ -115,16 +118,9 @@ describe('verify', () => {
   });
 
   it('says when a differing row was rewritten since, and shows how it differs now', async () => {
-    const a = new MemoryDeployment('A', 50, history());
-    const b = new MemoryDeployment(
-      'B',
-      50,
-      history((h, rows) => {
-        if (h >= 20) rows[2].fields = { id: 'acc', lastHeight: h, note: 'extra' };
-      }),
-    );
-    const r = await verify(a, b);
-    if (r.outcome !== 'differ') throw new Error(r.outcome);
+    const r = await differing(50, (h, rows) => {
+      if (h >= 20) rows[2].fields = { id: 'acc', lastHeight: h, note: 'extra' };
+    });
     expect(r.firstDiffering).toBe(20);
     const [acc] = r.diagnosis.types;
     expect(acc.type).toBe('Account');
@@ -137,19 +133,13 @@ describe('verify', () => {
   });
 
   it('names rows only one side wrote, and a block hash that differs (two chains)', async () => {
-    const a = new MemoryDeployment('A', 10, history());
-    const b = new MemoryDeployment(
-      'B',
-      10,
-      history((h, rows) => {
-        if (h === 7) rows.push({ type: 'Drift', id: 'd7', fields: { id: 'd7', field: 'units' } });
-      }),
-    );
-    const r = await verify(a, b);
-    if (r.outcome !== 'differ') throw new Error(r.outcome);
+    const r = await differing(10, (h, rows) => {
+      if (h === 7) rows.push({ type: 'Drift', id: 'd7', fields: { id: 'd7', field: 'units' } });
+    });
     expect(r.diagnosis.types).toMatchObject([{ type: 'Drift', onlyB: ['d7'], rootA: undefined }]);
     expect(renderReport(r, ['A', 'B']).join('\n')).toContain('written only by B: d7');
 
+    const a = new MemoryDeployment('A', 10, history());
     const other = new MemoryDeployment('C', 10, history());
     other.proofs.get(1)!.blockHash = 'ELSEWHERE';
     other.proofs.get(1)!.hash = 'x';
@@ -162,18 +152,13 @@ describe('verify', () => {
   });
 
   it('still names the height and the types when the other side cannot give rows', async () => {
-    const a = new MemoryDeployment('A', 40, history());
-    const b = new MemoryDeployment(
-      'B',
+    const r = await differing(
       40,
-      history((h, rows) => {
+      (h, rows) => {
         if (h === 33) rows[0].fields = { ...rows[0].fields, time: new Date(0) };
-      }),
-      1,
+      },
       false,
     );
-    const r = await verify(a, b);
-    if (r.outcome !== 'differ') throw new Error(r.outcome);
     expect(r.firstDiffering).toBe(33);
     expect(r.diagnosis.types).toMatchObject([{ type: 'Block', rows: [], rowsUnavailable: 'no GraphQL here' }]);
     expect(renderReport(r, ['A', 'B']).join('\n')).toContain('rows not compared: no GraphQL here');
