@@ -234,8 +234,20 @@ function putField(sink: Sink, name: string, v: unknown): void {
   }
 }
 
+/** The last key list seen and its sorted copy: rows of one entity class mostly share their own keys' order. */
+let lastKeys: string[] = [];
+let lastSorted: string[] = [];
+
+function sortedKeys(fields: object): string[] {
+  const keys = Object.keys(fields);
+  if (keys.length === lastKeys.length && keys.every((k, i) => k === lastKeys[i])) return lastSorted;
+  lastKeys = keys;
+  lastSorted = [...keys].sort();
+  return lastSorted;
+}
+
 function putRecord(sink: Sink, fields: Readonly<Record<string, unknown>>): void {
-  for (const k of Object.keys(fields).sort()) putField(sink, k, fields[k]);
+  for (const k of sortedKeys(fields)) putField(sink, k, fields[k]);
 }
 
 /**
@@ -252,7 +264,7 @@ export function recordText(fields: Readonly<Record<string, unknown>>): string {
 /** Each set field's encoding (what the leaf hashes of it), by field name: to tell which fields of two rows differ. */
 export function fieldCodes(fields: Readonly<Record<string, unknown>>): Map<string, string> {
   const out = new Map<string, string>();
-  for (const k of Object.keys(fields).sort()) {
+  for (const k of sortedKeys(fields)) {
     const sink = new StringSink();
     putField(sink, k, fields[k]);
     if (sink.text) out.set(k, sink.text);
