@@ -222,6 +222,8 @@ interface RunFigures {
   nodeCpuMsPerBlock: number;
   pgCpuMsPerBlock: number | null;
   repeats: number[];
+  /** node CPU ms per block of each repeat, in run order (repeats has their blocks/s) */
+  cpuRepeats: number[];
   /** blocks/s per segment of heights, and last/first (null: too few segments), of the median run */
   segments: Segment[];
   segmentRatio: number | null;
@@ -441,6 +443,7 @@ async function main(): Promise<void> {
           nodeCpuMsPerBlock: mid.nodeCpuMsPerBlock,
           pgCpuMsPerBlock: mid.pgCpuMsPerBlock,
           repeats: rates.map((x) => round(x)),
+          cpuRepeats: runs.map((r) => r.nodeCpuMsPerBlock),
           segments,
           segmentRatio: lastFirstRatio(segments),
           driftTotal: drifts.total,
@@ -531,12 +534,22 @@ async function main(): Promise<void> {
   const withoutProof = fullBest
     ? results.find((r) => r.label === NO_PROOF_PROJECT && r.batchSize === fullBest.batchSize)
     : undefined;
+  // run i of full and run i of no-proof ran one after the other (interleaved): each pair's ratio
+  // cancels most of the machine's drift, and the median of the pairs is the figure
+  const pairs =
+    fullBest && withoutProof
+      ? fullBest.repeats.map((rate, i) => ({
+          nodeCpu: round(fullBest.cpuRepeats[i] / withoutProof.cpuRepeats[i], 3),
+          blocksPerSec: round(rate / withoutProof.repeats[i], 3),
+        }))
+      : [];
   const proofCost =
     fullBest && withoutProof
       ? {
           batchSize: fullBest.batchSize,
-          nodeCpuRatio: round(fullBest.nodeCpuMsPerBlock / withoutProof.nodeCpuMsPerBlock, 3),
-          blocksPerSecRatio: round(fullBest.blocksPerSec / withoutProof.blocksPerSec, 3),
+          nodeCpuRatio: median(pairs.map((p) => p.nodeCpu)),
+          blocksPerSecRatio: median(pairs.map((p) => p.blocksPerSec)),
+          pairs,
           pgCpuRatio:
             fullBest.pgCpuMsPerBlock && withoutProof.pgCpuMsPerBlock
               ? round(fullBest.pgCpuMsPerBlock / withoutProof.pgCpuMsPerBlock, 3)
@@ -547,7 +560,10 @@ async function main(): Promise<void> {
   if (proofCost) {
     const ok = (met: boolean) => (met ? 'met' : 'NOT met');
     log(
-      `full/no-proof at @${proofCost.batchSize} (median of ${args.repeat}): node CPU per block x${proofCost.nodeCpuRatio} ` +
+      `full/no-proof per interleaved pair: ${proofCost.pairs.map((p) => `CPU x${p.nodeCpu} rate x${p.blocksPerSec}`).join('; ')}`,
+    );
+    log(
+      `full/no-proof at @${proofCost.batchSize} (median of ${args.repeat} pairs): node CPU per block x${proofCost.nodeCpuRatio} ` +
         `(target <= 1.10: ${ok(proofCost.nodeCpuRatio <= 1.1)}), blocks/s x${proofCost.blocksPerSecRatio} ` +
         `(target >= 0.9: ${ok(proofCost.blocksPerSecRatio >= 0.9)}), postgres CPU per block x${proofCost.pgCpuRatio ?? '?'}; ` +
         `proofs kept: full ${proofCost.proofRows.full}, no-proof ${proofCost.proofRows.noProof}: the proof of indexing's cost`,
