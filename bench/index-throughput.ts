@@ -34,7 +34,8 @@
  *                                             handler on this manifest), "floor:<dir>" (the same on <dir>'s
  *                                             manifest), "floor-decl" / "floor-decl:<dir>" (the manifest's
  *                                             own handler declarations, every body empty: floor-decl minus
- *                                             floor is the node's dispatch cost), or <dir> (another checkout,
+ *                                             floor is the node's dispatch cost), "no-proof" (this repository
+ *                                             with the proof of indexing off), or <dir> (another checkout,
  *                                             built). The floor the targets refer to: the run labelled
  *                                             "floor", else the first "floor"/"floor:<dir>" project.
  *                                             reconciler: the reconciler runs beside the node
@@ -42,6 +43,10 @@
  *                                             '[{"label":"full","project":"full"},{"label":"floor","project":"floor"},
  *                                               {"label":"main","project":"/path/to/main-checkout"}]'
  *   --with-reconciler                         runs full and full+reconciler: the reconciler's cost A/B
+ *   --with-proof-off                          runs full and no-proof (project "no-proof": this repository
+ *                                             with PROOF_OF_INDEXING=false in its .env): the proof of
+ *                                             indexing's cost A/B (targets: node CPU per block <= 1.10x,
+ *                                             blocks/s >= 0.9x), each store's BlockProof rows counted
  *   --repeat N                                each run N times, interleaved (A B A B…; median reported)
  *   --logs DIR                                write each run's node log there, and its progress trace
  *                                             (<run>.trace.json: [ms since the first block, height done]
@@ -67,6 +72,7 @@ import {
   type FloorComparison,
 } from './lib/batch-summary';
 import { makeFloorProject, type FloorProject } from './lib/floor-project';
+import { makeNoProofProject, NO_PROOF_PROJECT } from './lib/no-proof-project';
 import { busy, machineState, type MachineState } from './lib/machine';
 import { REPO_ROOT, runNode, type NodeRunResult } from './lib/node-run';
 import { formatSegments, lastFirstRatio, segmentRates, type Segment } from './lib/segments';
@@ -133,6 +139,11 @@ function parseArgs(argv: string[]): Args {
         { label: 'full', project: 'full' },
         { label: 'full+reconciler', project: 'full', reconciler: true },
       ];
+    else if (flag === '--with-proof-off')
+      a.runs = [
+        { label: 'full', project: 'full' },
+        { label: NO_PROOF_PROJECT, project: NO_PROOF_PROJECT },
+      ];
     else if (flag === '--repeat') a.repeat = Number(value());
     else if (flag === '--logs') a.logs = value();
     else throw new Error(`unknown option ${flag}`);
@@ -177,6 +188,19 @@ async function driftsOf(url: string): Promise<{ total: number | null; sample: st
   }
 }
 
+/** BlockProof rows of a store (one per height with the proof on, none with it off); null without the table (floor). */
+async function proofsOf(url: string): Promise<number | null> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    return Number((await c.query<{ n: string }>('SELECT count(*) AS n FROM svc.block_proofs')).rows[0].n);
+  } catch {
+    return null;
+  } finally {
+    await c.end();
+  }
+}
+
 function log(line: string): void {
   console.log(`[bench:index] ${line}`);
 }
@@ -198,11 +222,15 @@ interface RunFigures {
   nodeCpuMsPerBlock: number;
   pgCpuMsPerBlock: number | null;
   repeats: number[];
+  /** node CPU ms per block of each repeat, in run order (repeats has their blocks/s) */
+  cpuRepeats: number[];
   /** blocks/s per segment of heights, and last/first (null: too few segments), of the median run */
   segments: Segment[];
   segmentRatio: number | null;
   /** svc.drifts rows after the (last) run; null when the project has no such table (floor) */
   driftTotal: number | null;
+  /** svc.block_proofs rows after the (last) run; null when the project has no such table (floor) */
+  proofRows: number | null;
   loadBefore: MachineState['load'];
   loadAfter: MachineState['load'];
   progress: [number, number][];
@@ -210,8 +238,13 @@ interface RunFigures {
 
 const FLOOR_PROJECT = /^(floor|floor-decl)(?::(.+))?$/;
 
-/** The directory a run's project names; floor projects are generated (and pushed on `floors` for removal). */
-function projectDirOf(spec: RunSpec, floors: FloorProject[]): string {
+/** The directory a run's project names; floor and no-proof projects are generated (and pushed on `floors` for removal). */
+function projectDirOf(spec: RunSpec, floors: Pick<FloorProject, 'remove'>[]): string {
+  if (spec.project === NO_PROOF_PROJECT) {
+    const project = makeNoProofProject();
+    floors.push(project);
+    return project.dir;
+  }
   const m = FLOOR_PROJECT.exec(spec.project);
   if (m) {
     const floor = makeFloorProject(m[2] ? path.resolve(m[2]) : REPO_ROOT, m[1] === 'floor' ? 'block' : 'decl');
@@ -304,7 +337,7 @@ async function main(): Promise<void> {
 
   const rpc = await startRpcServer(chain);
   const pg = await startPostgres();
-  const floors: FloorProject[] = [];
+  const floors: Pick<FloorProject, 'remove'>[] = [];
   const specs: RunSpec[] = args.runs ?? [
     { label: 'full', project: 'full' },
     { label: 'floor', project: 'floor' },
@@ -324,6 +357,7 @@ async function main(): Promise<void> {
       {
         runs: NodeRunResult[];
         drifts: { total: number | null; sample: string[] };
+        proofRows: number | null;
         loadBefore: MachineState['load'];
         loadAfter: MachineState['load'];
       }
@@ -339,6 +373,7 @@ async function main(): Promise<void> {
             acc.set(key, {
               runs: [],
               drifts: { total: null, sample: [] },
+              proofRows: null,
               loadBefore: machineState().load,
               loadAfter: machineState().load,
             });
@@ -366,11 +401,13 @@ async function main(): Promise<void> {
             const passes = reconciler ? await reconciler.stop() : undefined;
             a.runs.push(r);
             a.drifts = await driftsOf(db.url);
+            a.proofRows = await proofsOf(db.url);
             a.loadAfter = machineState().load;
             if (a.drifts.total) log(`${name}: drift_total ${a.drifts.total}: ${a.drifts.sample.join(' | ')}`);
             log(
               `${name}: ${round(r.blocksPerSec)} blocks/s, ${round((r.blocksPerSec * txs) / chain.height)} txs/s (${round(r.indexMs / 1000)} s + ${round(r.startupMs / 1000)} s start-up), ` +
                 `CPU/block node ${r.nodeCpuMsPerBlock} ms + postgres ${r.pgCpuMsPerBlock ?? '?'} ms, peak RSS ${r.hwmRssMb} MB, load ${a.loadAfter[0]}` +
+                (a.proofRows !== null ? `, ${a.proofRows} proofs kept` : '') +
                 (passes
                   ? `; reconciler: ${passes.recorded} passes recorded (${passes.failed} failed) in ${round(passes.seconds)} s, at heights ${passes.heights.join(', ')}`
                   : ''),
@@ -385,7 +422,7 @@ async function main(): Promise<void> {
     }
     for (const [k, spec] of specs.entries()) {
       for (const size of sizesOf[k]) {
-        const { runs, drifts, loadBefore, loadAfter } = acc.get(`${k}@${size}`)!;
+        const { runs, drifts, proofRows, loadBefore, loadAfter } = acc.get(`${k}@${size}`)!;
         const rates = runs.map((r) => r.blocksPerSec);
         const mid = runs[rates.indexOf(median(rates))];
         const segments = segmentRates(mid.trace, args.segment);
@@ -406,9 +443,11 @@ async function main(): Promise<void> {
           nodeCpuMsPerBlock: mid.nodeCpuMsPerBlock,
           pgCpuMsPerBlock: mid.pgCpuMsPerBlock,
           repeats: rates.map((x) => round(x)),
+          cpuRepeats: runs.map((r) => r.nodeCpuMsPerBlock),
           segments,
           segmentRatio: lastFirstRatio(segments),
           driftTotal: drifts.total,
+          proofRows,
           loadBefore,
           loadAfter,
           progress: mid.progress,
@@ -492,6 +531,44 @@ async function main(): Promise<void> {
       `full+reconciler/full = ${round(withReconciler.blocksPerSec / fullBest.blocksPerSec, 3)} in blocks/s at @${fullBest.batchSize} (median of ${args.repeat}; target >= 0.95): the reconciler's cost during a catch-up`,
     );
   }
+  const withoutProof = fullBest
+    ? results.find((r) => r.label === NO_PROOF_PROJECT && r.batchSize === fullBest.batchSize)
+    : undefined;
+  // run i of full and run i of no-proof ran one after the other (interleaved): each pair's ratio
+  // cancels most of the machine's drift, and the median of the pairs is the figure
+  const pairs =
+    fullBest && withoutProof
+      ? fullBest.repeats.map((rate, i) => ({
+          nodeCpu: round(fullBest.cpuRepeats[i] / withoutProof.cpuRepeats[i], 3),
+          blocksPerSec: round(rate / withoutProof.repeats[i], 3),
+        }))
+      : [];
+  const proofCost =
+    fullBest && withoutProof
+      ? {
+          batchSize: fullBest.batchSize,
+          nodeCpuRatio: median(pairs.map((p) => p.nodeCpu)),
+          blocksPerSecRatio: median(pairs.map((p) => p.blocksPerSec)),
+          pairs,
+          pgCpuRatio:
+            fullBest.pgCpuMsPerBlock && withoutProof.pgCpuMsPerBlock
+              ? round(fullBest.pgCpuMsPerBlock / withoutProof.pgCpuMsPerBlock, 3)
+              : null,
+          proofRows: { full: fullBest.proofRows, noProof: withoutProof.proofRows },
+        }
+      : undefined;
+  if (proofCost) {
+    const ok = (met: boolean) => (met ? 'met' : 'NOT met');
+    log(
+      `full/no-proof per interleaved pair: ${proofCost.pairs.map((p) => `CPU x${p.nodeCpu} rate x${p.blocksPerSec}`).join('; ')}`,
+    );
+    log(
+      `full/no-proof at @${proofCost.batchSize} (median of ${args.repeat} pairs): node CPU per block x${proofCost.nodeCpuRatio} ` +
+        `(target <= 1.10: ${ok(proofCost.nodeCpuRatio <= 1.1)}), blocks/s x${proofCost.blocksPerSecRatio} ` +
+        `(target >= 0.9: ${ok(proofCost.blocksPerSecRatio >= 0.9)}), postgres CPU per block x${proofCost.pgCpuRatio ?? '?'}; ` +
+        `proofs kept: full ${proofCost.proofRows.full}, no-proof ${proofCost.proofRows.noProof}: the proof of indexing's cost`,
+    );
+  }
   const cpu = (r: RunFigures) => r.nodeCpuMsPerBlock + (r.pgCpuMsPerBlock ?? 0);
   log(
     `load before ${before.load.join(' ')}, after ${after.load.join(' ')}${busy(before) || busy(after) ? ' — the machine was busy: repeat on a quiet machine before quoting' : ''}`,
@@ -530,6 +607,7 @@ async function main(): Promise<void> {
         targets: Object.fromEntries(c.verdicts.map((v) => [v.name, v.met])),
       })),
       gains,
+      proofCost: proofCost ?? null,
       // at the best batch sizes; ByCpu: floor CPU per block (node + postgres) / full's, as before
       ratioFullFloor: fullBest && floorBest ? round(fullBest.blocksPerSec / floorBest.blocksPerSec, 2) : null,
       ratioFullFloorByCpu: fullBest && floorBest ? round(cpu(floorBest) / cpu(fullBest), 2) : null,

@@ -417,6 +417,11 @@ export interface ServeConfig {
   reconciler: ReconcilerSettings;
 }
 
+/** The store a tool works on: DATABASE_URL (or DB_*) and DB_SCHEMA, as the services read them. */
+export function storeConfig(env: Env): { databaseUrl: string; schema: string } {
+  return { databaseUrl: databaseUrlOf(env), schema: schemaOf(env) };
+}
+
 /** DATABASE_URL, or the node's DB_HOST/DB_PORT/DB_USER/DB_PASS/DB_DATABASE (one compose env for both). */
 function databaseUrlOf(env: Env): string {
   const direct = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');

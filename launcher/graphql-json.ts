@@ -3,8 +3,9 @@
  * `msgs`, `fee` and `events`, a block's `events`: schema.graphql says why), so through
  * PostGraphile they arrive as strings. These SQL functions are PostGraphile computed columns
  * (`<table>_<name>(row)`, STABLE, in the table's schema) that expose the same text as `json`:
- * `Tx.msgsJson`, `Tx.feeJson`, `Tx.eventsJson` and `Block.eventsJson`, selectable as JSON values
- * beside the string fields, which stay for compatibility. `json` (not `jsonb`) keeps the stored
+ * `Tx.msgsJson`, `Tx.feeJson`, `Tx.eventsJson`, `Block.eventsJson`, and the proof of indexing's
+ * `BlockProof.rootsJson` and `writesJson`, selectable as JSON values beside the string fields,
+ * which stay for compatibility. `json` (not `jsonb`) keeps the stored
  * text as it is: key order (`@type` first in msgs) and numbers unchanged.
  *
  * Whoever serves GraphQL creates them, idempotently, before its schema is introspected:
@@ -31,6 +32,12 @@ export const JSON_TEXT_COLUMNS: readonly (readonly [table: string, column: strin
     'blocks',
     'events',
     'The block-level events as JSON ([{type, attributes: [{key, value}]}] in chain order): the `events` text parsed.',
+  ],
+  ['block_proofs', 'roots', "The height's root per entity type as JSON ({type: root}): the `roots` text parsed."],
+  [
+    'block_proofs',
+    'writes',
+    'The rows the height wrote as JSON ({type: {id: leaf prefix}}): the `writes` text parsed.',
   ],
 ];
 

@@ -8,6 +8,7 @@ import fs from 'fs';
 import path from 'path';
 import { isMap, parseDocument } from 'yaml';
 import type { Logger } from './logger';
+import { proofEnabled, PROOF_SETTING } from '../src/lib/proof';
 
 export const REPO_ROOT = path.resolve(__dirname, '..');
 const MANIFEST = path.join(REPO_ROOT, 'project.yaml');
@@ -75,8 +76,14 @@ const PROJECT_FILES = ['dist', 'schema.graphql', 'proto'];
  * A runnable copy of the built project in `dir` (dist/, schema.graphql, proto/, project.yaml),
  * its manifest naming `chainId` and `endpoint` when given. A copy, not a manifest pointing
  * back here: the node's sandbox refuses to load a mapping file outside the manifest's directory.
+ * The project's `.env` (the node hands that file to the mappings as process.env) is copied with
+ * it; `proofOfIndexing: false` adds `PROOF_OF_INDEXING=false` (the last value of a key wins).
  */
-export function writeProjectCopy(dir: string, network: { chainId?: string; endpoint?: string } = {}): void {
+export function writeProjectCopy(
+  dir: string,
+  network: { chainId?: string; endpoint?: string } = {},
+  settings: { proofOfIndexing?: boolean } = {},
+): void {
   if (!fs.existsSync(BUILD_OUTPUT))
     throw new Error(`${BUILD_OUTPUT} is missing: build the project first (npm run build)`);
   fs.mkdirSync(dir, { recursive: true });
@@ -92,6 +99,10 @@ export function writeProjectCopy(dir: string, network: { chainId?: string; endpo
     path.join(dir, 'project.yaml'),
     `# generated from project.yaml${origin}; do not edit\n${doc.toString()}`,
   );
+  // the project's own settings for its mappings go with it
+  const env = path.join(REPO_ROOT, '.env');
+  if (fs.existsSync(env)) fs.copyFileSync(env, path.join(dir, '.env'));
+  if (settings.proofOfIndexing === false) fs.appendFileSync(path.join(dir, '.env'), `\n${PROOF_SETTING}=false\n`);
 }
 
 /**
@@ -106,17 +117,27 @@ export function projectFor(chainId: string, endpoint: string, dir: string): stri
 
 /**
  * docker-compose.yml's `project` service: `ts-node launcher/project.ts <dir>` fills the volume
- * the official node image runs (-f), with CHAIN_ID / CHAIN_RPC_URL from the environment.
+ * the official node image runs (-f), with CHAIN_ID / CHAIN_RPC_URL / PROOF_OF_INDEXING from the environment.
  */
 if (require.main === module) {
   const dir = process.argv[2];
   if (!dir) {
-    process.stderr.write('usage: ts-node launcher/project.ts <output dir>   (CHAIN_ID, CHAIN_RPC_URL: optional)\n');
+    process.stderr.write(
+      'usage: ts-node launcher/project.ts <output dir>   (CHAIN_ID, CHAIN_RPC_URL, PROOF_OF_INDEXING: optional)\n',
+    );
     process.exit(2);
   }
-  writeProjectCopy(dir, {
-    chainId: process.env.CHAIN_ID || undefined,
-    endpoint: process.env.CHAIN_RPC_URL || undefined,
-  });
+  let proofOfIndexing: boolean;
+  try {
+    proofOfIndexing = proofEnabled(process.env);
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(2);
+  }
+  writeProjectCopy(
+    dir,
+    { chainId: process.env.CHAIN_ID || undefined, endpoint: process.env.CHAIN_RPC_URL || undefined },
+    { proofOfIndexing },
+  );
   process.stdout.write(`project copied to ${dir}${process.env.CHAIN_ID ? ` for chain ${process.env.CHAIN_ID}` : ''}\n`);
 }

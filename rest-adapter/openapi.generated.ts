@@ -31,7 +31,7 @@ export interface paths {
         };
         /**
          * Indexer progress and health
-         * @description Indexed height against the chain height, wall-clock lag of the latest indexed block and the number of recorded disagreements (drift).
+         * @description Indexed height against the chain height, wall-clock lag of the latest indexed block and the number of recorded disagreements (drift); as an extension (x-extensions proof-of-indexing), the proof of indexing at the indexed height.
          */
         get: operations["getStatus"];
         put?: never;
@@ -91,7 +91,7 @@ export interface paths {
         };
         /**
          * One block with its transactions and block-level events
-         * @description `txs` are the block's transactions by tx_index ascending (failed ones included); `events` are its block-level events (BeginBlock then EndBlock, by event_index ascending; each has `mode`). A height above the indexed height, or 0, gives 404.
+         * @description `txs` are the block's transactions by tx_index ascending (failed ones included); `events` are its block-level events (BeginBlock then EndBlock, by event_index ascending; each has `mode`). A height above the indexed height, or 0, gives 404. As an extension (x-extensions proof-of-indexing), `proof` is the proof of indexing of the height.
          */
         get: operations["getBlock"];
         put?: never;
@@ -685,7 +685,25 @@ export interface components {
              * @description Recorded disagreements: reconciliation rows with agree=false (InvariantCheck, and evaluated Svc20Check and I8Check rows) plus event post-value drifts. It is a record, never decremented: a disagreement a later check clears still counts, and a disagreement that persists counts once per pass that found it.
              */
             drift_total: number;
+            /** @description Extension (x-extensions proof-of-indexing): the proof of indexing at indexed_height; null before the first block or where the store keeps no proof. */
+            proof: components["schemas"]["Proof"] | components["schemas"]["JsonNull"];
         };
+        /** @description Extension (x-extensions proof-of-indexing): the proof of indexing of one height, as the indexer keeps it (entity BlockProof, also in GraphQL as `blockProofs`). `hash` = sha256 over the height, `block_hash`, `entities_root` and `previous`; `entities_root` = sha256 over `roots`; each root = sha256 over the leaves of the rows of that entity type the height wrote, by id. Covers every row the block wrote in the indexer's entity tables; not `_metadata`, the reconciler's check rows, the app services' tables, or later changes made to the store by anything but the indexer. */
+        Proof: {
+            height: components["schemas"]["Height"];
+            hash: components["schemas"]["ProofHash"];
+            /** @description The proof of height - 1; null where the store has none (the first height it proved). */
+            previous: string | null;
+            /** @description The chain's block hash as hashed (CometBFT form, upper-case hex). */
+            block_hash: string;
+            entities_root: components["schemas"]["ProofHash"];
+            /** @description Root of each entity type (schema.graphql name) the height wrote rows of, by type name; a type the height wrote nothing of is absent. */
+            roots: {
+                [key: string]: components["schemas"]["ProofHash"];
+            };
+        };
+        /** @description A sha256 hash of the proof of indexing, 64 lower-case hex characters. */
+        ProofHash: string;
         Stats: {
             indexed_height: components["schemas"]["Height"];
             /**
@@ -735,6 +753,8 @@ export interface components {
             txs: components["schemas"]["Tx"][];
             /** @description Block-level events (BeginBlock then EndBlock), by event_index ascending; each has `mode`. */
             events: components["schemas"]["Event"][];
+            /** @description Extension (x-extensions proof-of-indexing): the proof of indexing of this height; null where the store keeps none. */
+            proof: components["schemas"]["Proof"] | components["schemas"]["JsonNull"];
         };
         /** @description One raw ABCI attribute, exactly as emitted (typed-event values are JSON text). */
         EventAttribute: {

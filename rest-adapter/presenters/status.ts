@@ -1,6 +1,7 @@
 /** Status and the Stats daily series (openapi `Status`, `TxDay`). */
 import type { ApiSchema } from './contract';
-import { DAILY_SERIES_DAYS, type DayCountRow, type Progress, type TotalsRow } from '../repositories/status';
+import { DAILY_SERIES_DAYS, type DayCountRow, type StatusRead } from '../repositories/status';
+import { presentProof } from './proofs';
 import { formatTimestamp, timestampMs } from './values';
 
 /** Shown as latest_block_time before the first block is indexed (indexed_height 0 says so). */
@@ -8,9 +9,7 @@ export const NO_BLOCK_TIME = '1970-01-01T00:00:00Z';
 const DAY_MS = 86_400_000;
 
 export function presentStatus(
-  progress: Progress,
-  totals: TotalsRow | undefined,
-  reconciliationDisagreements: number,
+  { progress, totals, reconciliationDisagreements, proof }: StatusRead,
   nowMs: number,
 ): ApiSchema<'Status'> {
   const chainHeight = Math.max(progress.targetHeight, progress.indexedHeight);
@@ -22,6 +21,7 @@ export function presentStatus(
     // signed: a block time ahead of the server clock shows as negative, not hidden
     wall_clock_lag_seconds: totals ? Math.floor((nowMs - timestampMs(totals.latest_block_time)) / 1000) : 0,
     drift_total: (totals?.drift_total ?? 0) + reconciliationDisagreements,
+    proof: presentProof(proof),
   };
 }
 

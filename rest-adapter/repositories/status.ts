@@ -1,6 +1,7 @@
 /** SQL for /v1/status: the node's progress (_metadata), the chain counters, reconciliation disagreements; the scalar subqueries other statements read beside their rows. */
 import type { Sql } from '../db/sql';
 import type { Tables } from '../../src/store';
+import { proofJoin, proofOf, type ProofColumns, type ProofRow } from './proofs';
 
 export interface Progress {
   /** _metadata.lastProcessedHeight (0 before the first block) */
@@ -73,6 +74,8 @@ export interface StatusRead {
   progress: Progress;
   totals: TotalsRow | undefined;
   reconciliationDisagreements: number;
+  /** the proof of indexing at the indexed height (none before the first block, or with the proof off) */
+  proof: ProofRow | undefined;
 }
 
 export function createStatusRepository(t: Tables) {
@@ -90,18 +93,23 @@ export function createStatusRepository(t: Tables) {
             + (SELECT count(*) FROM ${t.svc20Checks} WHERE evaluated AND NOT agree)
             + (SELECT count(*) FROM ${t.i8Checks} WHERE evaluated AND NOT agree)`;
 
-  /** Progress, counters and reconciliation disagreements in one statement (one snapshot, one round trip). */
+  // the proof at the indexed height: BlockProof ids are heights as text, as _metadata holds it
+  const proof = proofJoin(t, 'p', `(SELECT value #>> '{}' FROM ${t.metadata} WHERE key = 'lastProcessedHeight')`);
+
+  /** Progress, counters, reconciliation disagreements and the proof in one statement (one snapshot, one round trip). */
   async function status(sql: Sql): Promise<StatusRead> {
     const row = await sql.one<
-      { indexed: unknown; target: unknown; disagreements: string } & { [K in keyof TotalsRow]: TotalsRow[K] | null }
+      { indexed: unknown; target: unknown; disagreements: string } & {
+        [K in keyof TotalsRow]: TotalsRow[K] | null;
+      } & ProofColumns
     >(
       `SELECT ${indexedHeightSql(t)} AS indexed,
               (SELECT value FROM ${t.metadata} WHERE key = 'targetHeight') AS target,
               c.tx_count, c.drift_total, c.latest_height, c.latest_block_time,
-              ${disagreementsSql} AS disagreements
-       FROM (SELECT 1) one LEFT JOIN ${t.chainTotals} c ON c.id = 'chain'`,
+              ${disagreementsSql} AS disagreements, ${proof.select}
+       FROM (SELECT 1) one LEFT JOIN ${t.chainTotals} c ON c.id = 'chain' ${proof.join}`,
     );
-    const { indexed, target, disagreements, ...totals } = row ?? {
+    const { indexed, target, disagreements, tx_count, drift_total, latest_height, latest_block_time } = row ?? {
       indexed: 0,
       target: 0,
       disagreements: '0',
@@ -110,8 +118,12 @@ export function createStatusRepository(t: Tables) {
     return {
       progress: { indexedHeight: metadataInt(indexed), targetHeight: metadataInt(target) },
       // no ChainTotals row before the first block: the LEFT JOIN leaves its columns null
-      totals: totals.tx_count === null ? undefined : (totals as TotalsRow),
+      totals:
+        tx_count === null || tx_count === undefined
+          ? undefined
+          : ({ tx_count, drift_total, latest_height, latest_block_time } as TotalsRow),
       reconciliationDisagreements: Number(disagreements),
+      proof: proofOf(row),
     };
   }
 

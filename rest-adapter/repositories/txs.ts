@@ -2,6 +2,7 @@
 import { pageSize, SqlParams } from '../db/params';
 import { jsonList } from '../db/json-list';
 import { BLOCK_COLUMNS, type BlockRow } from './blocks';
+import { proofJoin, proofOf, type ProofColumns, type ProofRow } from './proofs';
 import { DAILY_SERIES_DAYS, type DayCountRow, indexedHeightSql, metadataInt } from './status';
 import { PLANNED_ONCE, type Sql } from '../db/sql';
 import type { Tables } from '../../src/store';
@@ -67,10 +68,12 @@ export interface BlockWithTxs {
   block: (BlockRow & { events: unknown }) | undefined;
   /** in tx_index order */
   txs: TxWithEvmRow[];
+  /** the height's proof of indexing (none when the store keeps no proof of it) */
+  proof: ProofRow | undefined;
 }
 
 /** A row of the block statement: a tx (null columns when the block has none) with the block's columns. */
-interface BlockTxRow extends TxWithEvmRow {
+interface BlockTxRow extends TxWithEvmRow, ProofColumns {
   indexed: unknown;
   blk_height: number | null;
   blk_hash: string | null;
@@ -344,13 +347,16 @@ export function createTxRepository(t: Tables) {
    * block-level events (JSON text, on the first row only) and its txs in order, with
    * their EVM views: one statement.
    */
+  const blockProof = proofJoin(t, 'p', '$1', (roots) => onFirstRow(roots, 'x.tx_index'));
+
   async function blockWithTxs(sql: Sql, height: bigint): Promise<BlockWithTxs> {
     const rows = await sql.rows<BlockTxRow>(
       `SELECT ${indexedHeightSql(t)} AS indexed, ${BLOCK_COLUMNS.map((c) => `b.${c} AS blk_${c}`).join(', ')},
-              ${onFirstRow('b.events', 'x.tx_index')} AS blk_events,
+              ${onFirstRow('b.events', 'x.tx_index')} AS blk_events, ${blockProof.select},
               ${txSelect}, ${evmSelect}
        FROM (SELECT 1) one
        LEFT JOIN ${t.blocks} b ON b.id = $1
+       ${blockProof.join}
        LEFT JOIN LATERAL (SELECT * FROM ${t.txes} WHERE height = b.height ORDER BY tx_index) x ON true
        ${evmJoin}
        ORDER BY x.tx_index`,
@@ -370,7 +376,12 @@ export function createTxRepository(t: Tables) {
             events: first.blk_events,
           }
         : undefined;
-    return { indexedHeight: metadataInt(first?.indexed), block, txs: rows.filter((r) => r.hash !== null) };
+    return {
+      indexedHeight: metadataInt(first?.indexed),
+      block,
+      txs: rows.filter((r) => r.hash !== null),
+      proof: proofOf(first),
+    };
   }
 
   /**

@@ -4,6 +4,7 @@ import { parseHeight, parseLimit, queryValue } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { presentBlock } from '../presenters/blocks';
 import { BLOCK_LEVEL, presentEvents } from '../presenters/events';
+import { presentProof } from '../presenters/proofs';
 import type { RouteContext } from './context';
 
 /** Whether the node has indexed the block a path names, as the app's height watcher knows it (false when unknown). */
@@ -33,12 +34,18 @@ export function registerBlockRoutes(ctx: RouteContext): void {
     '/v1/blocks/{height}',
     async (req) => {
       const height = parseHeight(String(req.params.height));
-      const { indexedHeight, block, txs: blockTxs } = await ctx.store.readOne((sql) => txs.blockWithTxs(sql, height));
+      const {
+        indexedHeight,
+        block,
+        txs: blockTxs,
+        proof,
+      } = await ctx.store.readOne((sql) => txs.blockWithTxs(sql, height));
       if (height === 0n || height > BigInt(indexedHeight) || !block) throw new NotFoundError('block not found');
       return {
         block: presentBlock(block),
         txs: ctx.presentTxs(blockTxs),
         events: presentEvents(block.events, BLOCK_LEVEL),
+        proof: presentProof(proof),
       };
     },
     { fixedPerHeight: true, immutable: { exists: (params) => indexedBlock(params.height, ctx) } },

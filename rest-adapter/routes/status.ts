@@ -9,7 +9,7 @@ export function registerStatusRoutes(ctx: RouteContext): void {
 
   ctx.get('/v1/status', async () => {
     const read = await ctx.store.readOne((sql) => status.status(sql));
-    return presentStatus(read.progress, read.totals, read.reconciliationDisagreements, ctx.now());
+    return presentStatus(read, ctx.now());
   });
 
   ctx.get(

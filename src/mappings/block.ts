@@ -6,7 +6,8 @@
  *      typed events in order (a failed tx's events changed nothing on chain: stored, not applied);
  *   3. EndBlock events (expiry sweeps);
  *   4. the Block row and the chain totals;
- *   5. every entity the block touched, written once (infra/block-cache).
+ *   5. the block's proof of indexing over everything it writes (entities/proof);
+ *   6. every entity the block touched, written once (infra/block-cache).
  *
  * The node's data is read into the sandbox once, at the start (infra/host), and
  * dispatched through the modules' tables (handlers/index). An event type no table
@@ -17,6 +18,7 @@ import type { CosmosBlock } from '@subql/types-cosmos';
 import { decodeTypedEvent } from '../lib/typed-event';
 import { recordActivity, recordParties } from './domain/activity';
 import { recordBlock, recordTx } from './entities/chain';
+import { recordBlockProof } from './entities/proof';
 import { HANDLERS } from './handlers';
 import { enterBlock, flushDirty } from './infra/block-cache';
 import { eventContext, EventPosition, MsgCtx } from './infra/context';
@@ -87,5 +89,6 @@ export async function handleBlock(cosmosBlock: CosmosBlock): Promise<void> {
     block.blockEvents.map((e) => e.event),
   );
   await recordBlock(block);
+  await recordBlockProof(block);
   await flushDirty();
 }

@@ -8,6 +8,7 @@ import { escapeIdent } from './identifiers';
 const TABLES = {
   metadata: '_metadata',
   blocks: 'blocks',
+  blockProofs: 'block_proofs',
   txes: 'txes',
   chainTotals: 'chain_totals',
   methodCounts: 'method_counts',

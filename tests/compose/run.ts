@@ -6,11 +6,13 @@
  *   - every service healthy (time to healthy measured), the node indexes the devnet's fixed
  *     history, /v1/status lag small;
  *   - a sample of /v1 answers about that history equals, byte for byte, the same requests to
- *     `npm start` indexing the same devnet;
+ *     `npm start` indexing the same devnet (a second, independent indexer with its own
+ *     PostgreSQL), and `npm run verify` of it against the primary agrees at every common height;
  *   - GraphQL from subql-query, a subscription over its websocket receiving new blocks rows,
  *     /api/desk/quotes and a launchpad round trip;
  *   - scaled: the balancer answers from both rest-adapters and both app-services, the replica's
- *     answers equal the primary's, replica lag;
+ *     answers equal the primary's, verify (the image's) of the replica against the primary
+ *     agrees, replica lag;
  *   - failover drill: the acting app-services stopped (the standby takes its actor locks within
  *     a measured time), `restart postgres` (every service recovers, the index resumes,
  *     drift_total unchanged), one adapter killed under a bounded load (failed requests counted).
@@ -237,6 +239,70 @@ function actorLocks(): Map<string, number> {
   return out;
 }
 
+// --- proof of indexing ---------------------------------------------------------------------
+
+interface VerifyJson {
+  outcome: 'agree' | 'differ' | 'cannot';
+  from?: number;
+  to?: number;
+  probes?: number;
+  firstDiffering?: number;
+  reason?: string;
+  diagnosis?: { types: { type: string }[] };
+}
+
+/** A verify result (--json); a run that printed none throws with what it said. */
+function verifyResult(what: string, code: number, stdout: string, stderr: string): VerifyJson {
+  try {
+    return JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as VerifyJson;
+  } catch {
+    throw new Error(`${what}: verify exited ${code} without a result: ${stdout.slice(-400)} ${stderr.slice(-400)}`);
+  }
+}
+
+function runCaptured(command: string, args: string[], cwd = ROOT): { code: number; stdout: string; stderr: string } {
+  try {
+    return {
+      code: 0,
+      stdout: execFileSync(command, args, { cwd, encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'] }),
+      stderr: '',
+    };
+  } catch (e) {
+    const x = e as { status?: number; stdout?: string; stderr?: string };
+    return { code: x.status ?? 1, stdout: x.stdout ?? '', stderr: x.stderr ?? '' };
+  }
+}
+
+function checkAgree(what: string, r: VerifyJson & { code?: number }, minHeight: number): void {
+  const where =
+    r.outcome === 'differ'
+      ? ` first differing height ${r.firstDiffering}, types ${r.diagnosis?.types.map((t) => t.type).join(', ')}`
+      : '';
+  check(
+    r.code === 0 && r.outcome === 'agree' && (r.to ?? 0) >= minHeight,
+    `${what}: verify exit ${r.code}, ${r.outcome} over heights ${r.from}..${r.to} (${r.probes} probe)${where}${r.reason ? `: ${r.reason}` : ''}`,
+  );
+}
+
+/** verify as the image runs it, inside the compose network: this deployment the primary's store (the service's DB_*). */
+function verifyInCompose(args: string[]): VerifyJson & { code: number } {
+  const started = Date.now();
+  // the password stays inside the container: the other store's URL has none, PGPASSWORD gives it
+  const r = runCaptured(COMPOSE[0], [
+    ...COMPOSE.slice(1),
+    'run',
+    '--rm',
+    '--no-deps',
+    '-T',
+    'rest-adapter',
+    'sh',
+    '-c',
+    `PGPASSWORD="$DB_PASS" exec node launcher/verify-main.js ${args.map((a) => `'${a}'`).join(' ')} --json`,
+  ]);
+  figures.verify_in_compose_ms = Date.now() - started;
+  return { ...verifyResult('verify in compose', r.code, r.stdout, r.stderr), code: r.code };
+}
+
 // --- the reference: npm start indexing the same devnet ------------------------------------
 
 function startReference(dataDir: string): ChildProcess {
@@ -362,6 +428,24 @@ async function equalsNpmStart(): Promise<void> {
     check(paths.length > 6, `sample of ${paths.length} /v1 paths about blocks 1..${HISTORY}`);
     const n = await compareAnswers('compose vs npm start', paths, url('REST_PORT', ''), base);
     check(n === paths.length, `${n} /v1 answers byte-for-byte equal to npm start's`);
+    // the second indexer against the primary, every common height: over HTTP on both sides,
+    // rows (were they to differ) from subql-query's GraphQL
+    const started = Date.now();
+    const r = runCaptured(path.join(ROOT, 'node_modules', '.bin', 'ts-node'), [
+      '--transpile-only',
+      'launcher/verify-main.ts',
+      '--base',
+      base,
+      '--against',
+      url('REST_PORT', ''),
+      '--against-graphql',
+      url('GRAPHQL_PORT', '/graphql'),
+      '--json',
+    ]);
+    const independent = { ...verifyResult('npm start vs primary', r.code, r.stdout, r.stderr), code: r.code };
+    figures.verify_independent_heights = (independent.to ?? 0) - (independent.from ?? 0) + 1;
+    figures.verify_independent_ms = Date.now() - started;
+    checkAgree('npm start (own PostgreSQL) against the primary', independent, HISTORY);
     passed = true;
   } finally {
     await stopReference(reference);
@@ -488,6 +572,10 @@ async function scaled(): Promise<void> {
   const paths = await historyPaths(url('REST_PORT', ''));
   const n = await compareAnswers('replica vs primary', paths, url('REST_PORT', ''), url('BALANCER_PORT', ''));
   check(n === paths.length, `${n} answers from the replica (through the balancer) equal the primary's`);
+  const db = `postgres://${env.DB_USER ?? 'svc'}@postgres-replica:5432/${env.DB_DATABASE ?? 'svc'}`;
+  const replica = verifyInCompose(['--db', db]);
+  figures.verify_replica_heights = (replica.to ?? 0) - (replica.from ?? 0) + 1;
+  checkAgree('the replica against the primary (verify in the image)', replica, HISTORY);
 
   const lag = psql(
     'postgres',

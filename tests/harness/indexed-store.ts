@@ -154,9 +154,13 @@ export async function startIndexedStore(
   }
 }
 
+/** Test files outside tests/integration/rest-adapter/ that read the store too. */
+const STORE_USERS_ELSEWHERE = ['tests/integration/proof-of-indexing.test.ts'];
+
 /**
- * Whether this jest run selects the rest-adapter integration tests (the store costs ~30 s):
- * yes for a full run, or when a path pattern matches them; SVC_TEST_WITH_INDEXED_STORE forces.
+ * Whether this jest run selects the rest-adapter integration tests, or another user of the store
+ * (it costs ~30 s): yes for a full run, or when a path pattern matches them;
+ * SVC_TEST_WITH_INDEXED_STORE forces.
  */
 export function runNeedsIndexedStore(
   globalConfig: { testPathPattern?: string; testPathPatterns?: unknown } | undefined,
@@ -167,12 +171,15 @@ export function runNeedsIndexedStore(
   const patterns = (Array.isArray(raw) ? raw : [raw]).filter((p): p is string => typeof p === 'string' && p !== '');
   if (patterns.length === 0) return true;
   const dir = path.join(ROOT, 'tests', 'integration', 'rest-adapter');
-  const files = fs.existsSync(dir)
-    ? fs
-        .readdirSync(dir)
-        .filter((f) => f.endsWith('.test.ts'))
-        .map((f) => path.join(dir, f))
-    : [];
+  const files = [
+    ...(fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir)
+          .filter((f) => f.endsWith('.test.ts'))
+          .map((f) => path.join(dir, f))
+      : []),
+    ...STORE_USERS_ELSEWHERE.map((f) => path.join(ROOT, f)),
+  ];
   return patterns.some((p) => {
     try {
       const re = new RegExp(p, 'i');

@@ -3,7 +3,8 @@
  * killed with SIGKILL at several points — twice while it is writing a flush (an INSERT or UPDATE
  * of its connection seen active in pg_stat_activity), the others at random heights — and
  * restarted each time, must leave every entity table equal, row for row, to a clean run of the
- * same history (the node's own `_metadata` excepted: it records runs, not chain data). Then once
+ * same history (the node's own `_metadata` excepted: it records runs, not chain data), and the
+ * proof of indexing equal to the clean run's at every height (`npm run verify` agrees). Then once
  * as a user's crash would be: `npm start` (on the test's database and chain) killed with its whole
  * process group mid-catch-up, and started again.
  *
@@ -15,6 +16,7 @@ import os from 'os';
 import path from 'path';
 import { Client } from 'pg';
 import { freePort } from '../../launcher/ports';
+import { runVerify } from '../../launcher/verify-main';
 import { startRpcServer } from '../../devnet/chain';
 import { generateHistory } from '../../devnet/scenario';
 import { Prng } from '../../devnet/scenario/prng';
@@ -109,6 +111,39 @@ async function expectSameTables(clean: TestDatabase, crashed: TestDatabase, what
   return rows;
 }
 
+/**
+ * The proof of indexing of both stores equal at every height 1..BLOCKS (each height's own: the
+ * tables above hold only the rows' last versions, a height's proof what it wrote), and
+ * `npm run verify` of the one against the other agreeing.
+ */
+async function expectSameProofs(clean: TestDatabase, crashed: TestDatabase): Promise<void> {
+  const [a, b] = await Promise.all(
+    [clean, crashed].map(async (db) => {
+      const c = await connect(db);
+      try {
+        const r = await c.query<{ height: number; hash: string; roots: string; writes: string }>(
+          `SELECT height, hash, roots, writes FROM ${SCHEMA}.block_proofs ORDER BY height`,
+        );
+        return r.rows;
+      } finally {
+        await c.end();
+      }
+    }),
+  );
+  expect(a.map((p) => p.height)).toEqual(Array.from({ length: BLOCKS }, (_, i) => i + 1));
+  const differing = a.filter((p, i) => JSON.stringify(p) !== JSON.stringify(b[i])).map((p) => p.height);
+  expect(differing).toEqual([]);
+  expect(b).toHaveLength(a.length);
+  const out: string[] = [];
+  const code = await runVerify(
+    ['--db', crashed.url],
+    { DATABASE_URL: clean.url, DB_SCHEMA: SCHEMA },
+    (l) => out.push(l),
+    () => undefined,
+  );
+  expect([code, out.at(-1)]).toEqual([0, expect.stringMatching(/^agree: the proofs at \d+ are equal/)]);
+}
+
 /** `npm start` as its own process-group leader, on the test's database and chain. */
 function launcher(
   databaseUrl: string,
@@ -160,7 +195,7 @@ describe(`crash consistency: ${BLOCKS} blocks`, () => {
     await clean?.drop().catch(() => undefined);
   });
 
-  it(`the node killed with SIGKILL ${KILLS} times (twice during a flush) and restarted: every entity table equals the clean run, row for row`, async () => {
+  it(`the node killed with SIGKILL ${KILLS} times (twice during a flush) and restarted: every entity table equals the clean run, row for row, and every height's proof`, async () => {
     const crashed = await createTestDatabase('crash_killed');
     const prng = new Prng(`${SEED}/kills`);
     const kills: string[] = [];
@@ -189,12 +224,13 @@ describe(`crash consistency: ${BLOCKS} blocks`, () => {
         await watch.end();
       }
       expect(await expectSameTables(clean, crashed, `kills ${kills.join(', ')}`)).toBeGreaterThan(BLOCKS);
+      await expectSameProofs(clean, crashed);
     } finally {
       await crashed.drop().catch(() => undefined);
     }
   });
 
-  it("the launcher's whole process group killed with SIGKILL mid-catch-up, then npm start again: the same tables", async () => {
+  it("the launcher's whole process group killed with SIGKILL mid-catch-up, then npm start again: the same tables and proofs", async () => {
     const crashed = await createTestDatabase('crash_launcher');
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-crash-'));
     let killedAtHeight = 0;
@@ -234,6 +270,7 @@ describe(`crash consistency: ${BLOCKS} blocks`, () => {
       expect(await expectSameTables(clean, crashed, `the launcher group killed at ${killedAtHeight}`)).toBeGreaterThan(
         BLOCKS,
       );
+      await expectSameProofs(clean, crashed);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
       await crashed.drop().catch(() => undefined);

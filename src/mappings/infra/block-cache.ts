@@ -120,6 +120,27 @@ function mapOf(cls: unknown): Map<string, Slot> {
   return m;
 }
 
+/**
+ * An entity the store gave holds the host's objects (a Date, a JSON field) behind vm2 proxies,
+ * so every later read of them is a trap: the handlers' and, each block it is written, the proof
+ * of indexing's walk over its fields. They are copied into the sandbox once, as the entity enters
+ * the cache: a Date by its time, a JSON value through one host-side JSON.stringify (as infra/host
+ * reads events). The values are the same; only where they live changes.
+ */
+function ownFields<T extends StoredEntity>(entity: T): T {
+  const fields = entity as unknown as Record<string, unknown>;
+  for (const key of Object.keys(fields)) {
+    const v = fields[key];
+    if (v === null || typeof v !== 'object') continue;
+    const d = v as Partial<Date>;
+    fields[key] =
+      typeof d.getTime === 'function' && typeof d.toISOString === 'function'
+        ? new Date(Number(d.getTime()))
+        : JSON.parse(util.format('%j', v));
+  }
+  return entity;
+}
+
 /** The entity with that id (cached for the rest of the block; misses are cached too). */
 export async function load<T extends StoredEntity>(cls: EntityClass<T>, id: string): Promise<T | undefined> {
   const m = mapOf(cls);
@@ -128,7 +149,8 @@ export async function load<T extends StoredEntity>(cls: EntityClass<T>, id: stri
     slot.touched = cachedHeight;
     return slot.entity as T | undefined;
   }
-  const found = await cls.get(id);
+  const stored = await cls.get(id);
+  const found = stored && ownFields(stored);
   m.set(id, { entity: found, touched: cachedHeight });
   return found;
 }
@@ -153,7 +175,7 @@ export function adopt<T extends StoredEntity>(cls: EntityClass<T>, entity: T): T
     slot.touched = cachedHeight;
     return slot.entity as T;
   }
-  m.set(entity.id, { entity, touched: cachedHeight });
+  m.set(entity.id, { entity: ownFields(entity), touched: cachedHeight });
   return entity;
 }
 
@@ -185,11 +207,19 @@ export function append(entity: StoredEntity): void {
   appended.push(entity);
 }
 
+/**
+ * Every entity the block writes so far, in the order `flushDirty` hands them to the store (the
+ * last write of an id is the one kept): what the block's proof of indexing covers.
+ */
+export function pendingWrites(): StoredEntity[] {
+  return [...dirty, ...appended];
+}
+
 /** Writes every changed and appended entity: one bulkUpdate (upsert) per entity type. */
 export async function flushDirty(): Promise<void> {
   if (dirty.size === 0 && appended.length === 0) return;
   const byName = new Map<string, StoredEntity[]>();
-  for (const e of [...dirty, ...appended]) {
+  for (const e of pendingWrites()) {
     const list = byName.get(e._name);
     if (list) list.push(e);
     else byName.set(e._name, [e]);

@@ -16,8 +16,8 @@ import type {
   EventKindPolicySet,
   EventKindSplit,
   EventRouteCreated,
-  Kind,
 } from '../../../src/mappings/generated/proto-json';
+import { assetCreated, assetIssued } from './harness/asset-events';
 import { blockLevel, fakeBlock, typed, type TxSpec } from './harness/fake-block';
 import { FakeStore, installFakeStore } from './harness/fake-store';
 
@@ -26,41 +26,8 @@ const ALICE = toBech32(new Uint8Array(20).fill(0x22));
 const ESCROW = toBech32(new Uint8Array(32).fill(0x33));
 const ASSET = 'ab'.repeat(32);
 
-const kind = (over: Partial<Kind> = {}): Kind => ({
-  kind_id: 0,
-  class: 'KIND_CLASS_INCOME',
-  decimals: 6,
-  bundle: true,
-  transferable: true,
-  term: null,
-  policy_override: null,
-  bridgeable: false,
-  multiplier: '1',
-  ...over,
-});
-
-const created = (): EventAssetCreated => ({
-  asset_id: ASSET,
-  issuer: ISSUER,
-  nonce: '0',
-  meta_hash: '',
-  settlement_denom: 'uusdc',
-  policy: null,
-  roles: null,
-  kinds: [kind()],
-  liens_allowed: false,
-  distribution_denoms: ['uusdc'],
-  status: 'ASSET_STATUS_ACTIVE',
-});
-
-const issued = (units: bigint, supplyAfter: bigint): EventIssued => ({
-  asset_id: ASSET,
-  kind_id: 0,
-  recipient: ALICE,
-  units: String(units),
-  supply_after: String(supplyAfter),
-  positions_after: [],
-});
+const created = (): EventAssetCreated => assetCreated(ASSET, ISSUER);
+const issued = (units: bigint, supplyAfter: bigint): EventIssued => assetIssued(ASSET, ALICE, units, supplyAfter);
 
 const tx = (...events: ReturnType<typeof typed>[]): TxSpec => ({ events });
 const E = {

@@ -410,20 +410,34 @@ describe('status and daily series', () => {
     expect(series[12]).toEqual({ day: '2026-02-28', count: 4 });
   });
 
-  it('status: lag from the node metadata, wall-clock lag from the latest block, drift from both sources', () => {
+  it('status: lag from the node metadata, wall-clock lag from the latest block, drift from both sources, the proof', () => {
     const totals = { tx_count: 3, drift_total: 2, latest_height: 9, latest_block_time: '2026-01-01 00:00:00' };
-    expect(presentStatus({ indexedHeight: 9, targetHeight: 12 }, totals, 1, Date.UTC(2026, 0, 1, 0, 1, 30))).toEqual({
+    const proof = {
+      height: 9,
+      hash: 'a'.repeat(64),
+      previous: '',
+      block_hash: 'B'.repeat(64),
+      entities_root: 'c'.repeat(64),
+      roots: { Block: 'd'.repeat(64) },
+    };
+    const progress = { indexedHeight: 9, targetHeight: 12 };
+    const read = { progress, totals, reconciliationDisagreements: 1, proof };
+    expect(presentStatus(read, Date.UTC(2026, 0, 1, 0, 1, 30))).toEqual({
       indexed_height: 9,
       chain_height: 12,
       lag_blocks: 3,
       latest_block_time: '2026-01-01T00:00:00Z',
       wall_clock_lag_seconds: 90,
       drift_total: 3,
+      // the first proved height has no previous proof: null, not ''
+      proof: { ...proof, previous: null },
     });
-    expect(presentStatus({ indexedHeight: 0, targetHeight: 0 }, undefined, 0, 0)).toMatchObject({
+    const empty = { progress: { indexedHeight: 0, targetHeight: 0 }, totals: undefined };
+    expect(presentStatus({ ...empty, reconciliationDisagreements: 0, proof: undefined }, 0)).toMatchObject({
       indexed_height: 0,
       latest_block_time: '1970-01-01T00:00:00Z',
       drift_total: 0,
+      proof: null,
     });
   });
 });
