@@ -116,6 +116,9 @@ async function main(): Promise<void> {
     DEVNET_BLOCK_MS: '500',
     DEVNET_PORT: '0',
     LOG_FORMAT: 'json',
+    // the load of many clients from one address: a capacity measure, not one client's budget
+    RATE_LIMIT_PER_S: '0',
+    LOAD_SHED_DELAY_MS: '0',
   };
   for (const v of ['CHAIN_RPC_URL', 'CHAIN_ID', 'DB_SCHEMA', 'LOG_LEVEL']) delete env[v];
   const launcher = spawnLauncher(env, { detached: true });
