@@ -84,16 +84,27 @@ function isEdge(type: GraphQLNamedType): boolean {
 const pageOf = (args: Record<string, unknown>): number =>
   typeof args.first === 'number' ? args.first : typeof args.last === 'number' ? args.last : MAX_PAGE;
 
+/** `totalCount` asked of a connection (directly or in an inline fragment): one count per connection, not per row. */
+function selectsTotalCount(set: SelectionSetNode | undefined): boolean {
+  return (set?.selections ?? []).some((s) =>
+    s.kind === Kind.FIELD
+      ? s.name.value === 'totalCount'
+      : s.kind === Kind.INLINE_FRAGMENT && selectsTotalCount(s.selectionSet),
+  );
+}
+
 /** Rows read: see the header. */
-const rowsEstimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
+const rowsEstimator: ComplexityEstimator = ({ type, field, node, args, childComplexity }) => {
   if (field.name.startsWith('__')) return 0; // introspection reads no row
   const named = getNamedType(field.type);
   if (isConnection(named)) {
     const offset = typeof args.offset === 'number' ? Math.max(0, args.offset) : 0;
-    return pageOf(args) * Math.max(1, childComplexity) + offset;
+    const count = selectsTotalCount(node.selectionSet) ? TOTAL_COUNT_COST : 0;
+    // each row, and what each row selects (a relation's row, a nested connection's page)
+    return pageOf(args) * (1 + childComplexity) + offset + count;
   }
   const parent = getNamedType(type);
-  if (isConnection(parent) || isEdge(parent)) return field.name === 'totalCount' ? TOTAL_COUNT_COST : childComplexity;
+  if (isConnection(parent) || isEdge(parent)) return field.name === 'totalCount' ? 0 : childComplexity;
   return isCompositeType(named) ? 1 + childComplexity : 0;
 };
 
