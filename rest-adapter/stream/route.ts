@@ -38,9 +38,9 @@ export interface StreamRouteDeps {
   fair?: FairShare;
 }
 
-/** What one replay read costs before its rows are known, and per event it read (as a page's row). */
+/** What one replay read costs before its rows are known, and per event it read (as a row of a page of whole txs). */
 const REPLAY_READ_COST = 1;
-const REPLAY_EVENT_COST = 1 / 10;
+const REPLAY_EVENT_COST = 1 / 5;
 
 /**
  * The resume point: `Last-Event-ID` wins over `after` (a browser's EventSource reconnects

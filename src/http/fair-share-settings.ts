@@ -3,7 +3,7 @@
  * and by npm start (a bad value is a ConfigError naming the variable):
  *
  *   RATE_LIMIT_PER_S     units a client's budget refills each second (default 300; 0 = no per-client limit)
- *   RATE_LIMIT_BURST     units a client may spend at once (default 3000)
+ *   RATE_LIMIT_BURST     units a client may spend at once (default 600)
  *   API_KEYS_FILE        JSON file of API keys with their own budgets (default none):
  *                        [{"name": "explorer", "sha256": "<hex SHA-256 of the key>", "per_second": 3000, "burst": 30000}]
  *                        Only the keys' hashes are configured; a client sends its key as

@@ -48,10 +48,13 @@ export interface FairShareSettings {
 }
 
 /**
- * 300 units a second, 3,000 at once: a steady 300 point reads a second, 100 default pages or 14
- * pages of 100 txs; a client at 50 requests a second of mixed reads spends well under half of it.
+ * 300 units a second, 600 at once: a steady 300 point reads a second, 100 default pages or 14
+ * pages of 100 txs; a client at 50 requests a second of mixed reads spends under half of it. The
+ * burst is two seconds of refill: enough for any honest client's bursts, and it bounds what an
+ * abusive client can take at once (measured by bench:fair: a burst of 3,000 let a fresh abuser
+ * take 140 pages of 100 txs in its first second).
  */
-export const DEFAULT_PER_CLIENT: Budget = { perSecond: 300, burst: 3000 };
+export const DEFAULT_PER_CLIENT: Budget = { perSecond: 300, burst: 600 };
 
 export const DEFAULT_FAIR_SHARE: FairShareSettings = {
   perClient: DEFAULT_PER_CLIENT,

@@ -74,7 +74,7 @@ describe('configuration', () => {
       allowlistFile: '/etc/svc/ops.json',
     });
     // one budget per client address by default; one client-address rule for every surface
-    expect(c.fairShare).toEqual({ perClient: { perSecond: 300, burst: 3000 }, keys: [], shedDelayMs: 500 });
+    expect(c.fairShare).toEqual({ perClient: { perSecond: 300, burst: 600 }, keys: [], shedDelayMs: 500 });
     expect(c.trustProxy).toBe(false);
     expect(c.dbWaitMs).toBe(1000);
     expect(load({ RATE_LIMIT_PER_S: '0' }).fairShare.perClient).toBe(false);

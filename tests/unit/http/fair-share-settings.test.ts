@@ -7,8 +7,8 @@ import { fairShareFromEnv, parseApiKeys } from '../../../src/http/fair-share-set
 const HASH = sha256Hex('k');
 
 describe('fair-share settings', () => {
-  test('defaults: 300 units a second, 3000 at once, shedding above 500 ms of event-loop delay', () => {
-    expect(fairShareFromEnv({})).toEqual({ perClient: { perSecond: 300, burst: 3000 }, keys: [], shedDelayMs: 500 });
+  test('defaults: 300 units a second, 600 at once, shedding above 500 ms of event-loop delay', () => {
+    expect(fairShareFromEnv({})).toEqual({ perClient: { perSecond: 300, burst: 600 }, keys: [], shedDelayMs: 500 });
     expect(fairShareFromEnv({ RATE_LIMIT_PER_S: '0', LOAD_SHED_DELAY_MS: '0' })).toMatchObject({
       perClient: false,
       shedDelayMs: 0,
