@@ -41,7 +41,7 @@ import {
 import { installJsonColumns } from './graphql-json';
 import { GraphqlLimits, pageBoundPlugin, readAllowlist, unitsOfCost } from './graphql-limits';
 import { requestScope, StatementCanceller } from '../src/http/cancel-on-disconnect';
-import { pauseAfter, type Decision, type FairShare } from '../src/http/fair-share';
+import type { Decision, FairShare } from '../src/http/fair-share';
 import { DEFAULT_DB_WAIT_MS } from '../src/http/fair-share-settings';
 import { Gate } from '../src/http/gate';
 import { SubqlSubscriptionsPlugin } from './graphql-subscriptions';
@@ -175,11 +175,12 @@ const REFUSAL_STATUS: Record<Exclude<Decision, { ok: true }>['code'], number> = 
   unavailable: 503,
 };
 
-/** Answers a refused decision (and leaves the connection unread until Retry-After); true when refused. */
-function refused(decision: Decision, req: Request, res: Response): boolean {
+/** Answers a refused decision (a client that ignores Retry-After waits for its answer); true when refused. */
+function refused(fair: FairShare, decision: Decision, req: Request, res: Response): boolean {
   if (decision.ok) return false;
-  refuse(res, REFUSAL_STATUS[decision.code], decision.code, decision.message, decision.headers);
-  if (decision.retryAfterSeconds > 0) pauseAfter(req, res, Math.min(10, decision.retryAfterSeconds) * 1000);
+  const send = () => refuse(res, REFUSAL_STATUS[decision.code], decision.code, decision.message, decision.headers);
+  if (decision.retryAfterSeconds > 0) fair.refuse(req, res, decision.client, decision.retryAfterSeconds, send);
+  else send();
   return true;
 }
 
@@ -347,7 +348,7 @@ export async function createGraphqlService(
   /** The query runs once its client has paid `cost` and one of the pool's connections is free. */
   const run = (req: Request, res: Response, next: NextFunction, cost: number) => {
     const decision = front.fair?.decide(req, cost);
-    if (decision && refused(decision, req, res)) return;
+    if (decision && refused(front.fair!, decision, req, res)) return;
     if (decision?.ok) front.fair!.settleAnswer(res, decision.client, cost);
     void gate.enter().then((release) => {
       if (!release)

@@ -153,13 +153,20 @@ export function registerStreamRoute(router: Router, deps: StreamRouteDeps): void
     }
     const client = clientAddress(req);
     const refusal = deps.limits.acquire(client);
-    if (refusal)
-      return sendError(
-        res,
-        'too_many_requests',
-        refusal === 'total' ? 'too many open streams' : 'too many open streams from this client address',
-        { 'Retry-After': String(Math.ceil(deps.options.retryMs / 1000)) },
-      );
+    if (refusal) {
+      const retryAfter = Math.ceil(deps.options.retryMs / 1000);
+      const send = () =>
+        sendError(
+          res,
+          'too_many_requests',
+          refusal === 'total' ? 'too many open streams' : 'too many open streams from this client address',
+          { 'Retry-After': String(retryAfter) },
+        );
+      // a client over its own bound that keeps reconnecting waits for its answers (fair-share.ts)
+      if (refusal === 'per_client' && deps.fair)
+        return deps.fair.refuse(req, res, deps.fair.identify(req), retryAfter, send);
+      return send();
+    }
 
     const connection = new StreamConnection(res, filter, resume ?? endOfHeight(indexed), deps.options.maxBufferBytes);
     deps.hub.register(connection, (req.socket as { server?: Server }).server);

@@ -68,6 +68,8 @@ export const NOT_MODIFIED_COST = 0.1;
 export const REFUSED_COST = 1;
 /** The longest a connection is left unread after a refusal (s). */
 const MAX_PAUSE_S = 10;
+/** Clients remembered as refused (until their Retry-After passes). */
+const MAX_JAILED = 100_000;
 
 /** A request let through (and charged), or how to refuse it. */
 export type Decision =
@@ -79,6 +81,8 @@ export type Decision =
       headers: Record<string, string>;
       /** 0 for a refusal that waiting does not cure (401) */
       retryAfterSeconds: number;
+      /** who was refused (none for an unknown key) */
+      client?: Client;
     };
 
 /** Who a request is charged to. */
@@ -109,13 +113,15 @@ export class FairShare {
   private readonly buckets: TokenBuckets;
   private readonly keys = new Map<string, ApiKey>();
   private readonly clients = new WeakMap<IncomingMessage, Client>();
+  /** client id → until when it was told to wait (Retry-After) */
+  private readonly jailed = new Map<string, number>();
   readonly shedder: LoadShedder;
 
   constructor(
     readonly settings: FairShareSettings,
     /** the request's address by the product's rule (req.ip behind Express; clientAddressOf for upgrades) */
     private readonly addressOf: (req: IncomingMessage) => string | undefined,
-    now: () => number = Date.now,
+    private readonly now: () => number = Date.now,
   ) {
     this.buckets = new TokenBuckets(100_000, now);
     for (const key of settings.keys) this.keys.set(key.sha256.toLowerCase(), key);
@@ -176,6 +182,7 @@ export class FairShare {
         message: 'the server is overloaded; retry later',
         headers: { 'Retry-After': '1', ...this.headers(client) },
         retryAfterSeconds: 1,
+        client,
       };
     if (!client.budget) return { ok: true, client };
     const taken = this.buckets.take(client.id, client.budget, cost);
@@ -186,6 +193,7 @@ export class FairShare {
       message: `rate limit: this request costs ${Math.ceil(cost)} units and ${Math.floor(taken.remaining)} are left; see the RateLimit headers`,
       headers: { 'Retry-After': String(taken.retryAfterSeconds), ...this.headers(client) },
       retryAfterSeconds: taken.retryAfterSeconds,
+      client,
     };
   }
 
@@ -200,9 +208,50 @@ export class FairShare {
       this.settleAnswer(res, decision.client, cost);
       return true;
     }
-    sendError(res, decision.code, decision.message, decision.headers);
-    if (decision.retryAfterSeconds > 0) pauseAfter(req, res, Math.min(MAX_PAUSE_S, decision.retryAfterSeconds) * 1000);
+    const send = () => sendError(res, decision.code, decision.message, decision.headers);
+    if (decision.retryAfterSeconds > 0) this.refuse(req, res, decision.client, decision.retryAfterSeconds, send);
+    else send();
     return false;
+  }
+
+  /**
+   * Sends a refusal that waiting cures (429, 503): at once, the connection then left unread until
+   * Retry-After has passed. A client refused again before then ignored Retry-After (perhaps on a
+   * new connection): its answer is sent only once that time has passed, so however many
+   * connections it opens, each costs the server one parse a second at most.
+   */
+  refuse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    client: Client | undefined,
+    retryAfterSeconds: number,
+    send: () => void,
+  ): void {
+    const now = this.now();
+    const ms = Math.min(MAX_PAUSE_S, retryAfterSeconds) * 1000;
+    const jailedUntil = client ? this.jailed.get(client.id) : undefined;
+    if (jailedUntil !== undefined && jailedUntil > now) {
+      const timer = setTimeout(() => {
+        if (!res.destroyed) send();
+      }, jailedUntil - now);
+      timer.unref();
+      res.once('close', () => clearTimeout(timer));
+    } else {
+      if (client) this.jail(client.id, now + ms);
+      send();
+    }
+    pauseAfter(req, res, ms);
+  }
+
+  private jail(id: string, until: number): void {
+    this.jailed.delete(id); // re-inserted last: Map order is the order of refusals
+    this.jailed.set(id, until);
+    if (this.jailed.size <= MAX_JAILED) return;
+    const now = this.now();
+    for (const [key, t] of this.jailed) {
+      if (this.jailed.size <= MAX_JAILED / 2) break;
+      if (t <= now || this.jailed.size > MAX_JAILED) this.jailed.delete(key);
+    }
   }
 
   /** More than half of the client's burst spent (every client counts as spending when there is no budget). */

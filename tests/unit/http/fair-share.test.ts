@@ -23,7 +23,7 @@ function get(
 ) {
   return new Promise<Answer>((resolve, reject) => {
     const req = http.get(
-      { host: '127.0.0.1', port, path, agent: o.agent, headers: o.headers, localAddress: o.from },
+      { host: '127.0.0.1', port, path, agent: o.agent ?? false, headers: o.headers, localAddress: o.from },
       (res) => {
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString()));
@@ -88,6 +88,19 @@ describe('FairShare', () => {
     const polite = await get(port, '/ok', { from: '127.0.0.1' });
     expect(polite.status).toBe(200);
     expect(polite.headers.ratelimit).toBe('"client";r=29;t=1');
+  });
+
+  test('attack: a client that ignores Retry-After and reconnects gets its next refusal only once that time has passed', async () => {
+    expect((await get(port, '/ok?cost=30', { from: '127.0.0.2' })).status).toBe(200);
+    const first = await get(port, '/ok?cost=30', { from: '127.0.0.2' }); // a new connection each time
+    expect(first.status).toBe(429);
+    const started = Date.now();
+    const second = await get(port, '/ok?cost=30', { from: '127.0.0.2' });
+    expect(second.status).toBe(429);
+    // a lower bound only: held until the first Retry-After (3 s) was over, so a reconnecting
+    // abuser costs the server one parse per connection per Retry-After, not one per round trip
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2500);
+    expect((await get(port, '/ok', { from: '127.0.0.1' })).status).toBe(200);
   });
 
   test('attack: X-Forwarded-For is not a way to a fresh budget (the rule is the socket peer here)', async () => {
