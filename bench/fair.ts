@@ -36,13 +36,13 @@ import { performance } from 'perf_hooks';
 import { freePort } from '../launcher/ports';
 import { blockPosition, encodeEventId } from '../rest-adapter/stream/position';
 import { createDatabase, startPostgres, uniqueName } from '../tests/harness/postgres';
-import { spawnLauncher, type LauncherProcess } from '../tests/harness/launcher-process';
+import { spawnLauncher } from '../tests/harness/launcher-process';
 import { endpoints } from './endpoints';
 import { cpuMs, pgServerCpuMs } from './lib/node-run';
 import type { AbuseKind, AbuseOptions, AbuseResult } from './lib/fair-abuser';
 import { sampleLoad, summarize, type LoadResult } from './load';
+import { stopLauncher, waitReady } from './load-npm-start';
 
-const READY_TIMEOUT_MS = 300_000;
 const WARMUP_MS = 1000;
 const POLITE_CLIENTS = 2;
 
@@ -70,21 +70,6 @@ function parseArgs(argv: string[]): Args {
 }
 
 const log = (line: string) => console.log(`[bench:fair] ${line}`);
-
-async function waitReady(base: string, launcher: LauncherProcess): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (launcher.child.exitCode !== null)
-      throw new Error(`npm start exited: ${JSON.stringify(launcher.lines.slice(-5))}`);
-    try {
-      if ((await fetch(`${base}/ready`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error('npm start not ready in time');
-}
 
 /** The honest client: one request every 1/rps s from `from` (open loop), whatever the answers take. */
 async function honest(base: string, next: () => string, rps: number, ms: number, from: string) {
@@ -275,12 +260,7 @@ async function main(): Promise<void> {
     console.log(JSON.stringify({ bench: 'fair', ...a, results }));
   } finally {
     await pool.end();
-    if (launcher.child.exitCode === null) {
-      launcher.child.kill('SIGTERM');
-      const force = setTimeout(() => process.kill(-launcher.child.pid!, 'SIGKILL'), 30_000);
-      await launcher.exited;
-      clearTimeout(force);
-    }
+    await stopLauncher(launcher);
     await db.drop().catch(() => undefined);
     await pg.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
