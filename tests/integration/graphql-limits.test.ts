@@ -61,9 +61,11 @@ describe('fair under load: /graphql', () => {
 
   beforeAll(async () => {
     store = await getIndexedStore(1);
+    // on a clock that stands still: nothing refills between requests, however slow the machine
     fair = new FairShare(
       { perClient: { perSecond: 1, burst: 40 }, keys: [], shedDelayMs: 0 },
       (req) => (req as express.Request).ip,
+      () => 1_000_000,
     );
     service = await createGraphqlService(
       { url: store.databaseUrl },
@@ -120,14 +122,14 @@ describe('fair under load: /graphql', () => {
     const page = '{ txes(first: 100) { nodes { id hash eventsJson } } }'; // 101 rows read: 11 units
     const statuses: number[] = [];
     let refusal: Answer | undefined;
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 5; i++) {
       const a = await post(base, page, '127.0.0.2');
       statuses.push(a.status);
       if (a.status === 429) refusal ??= a;
       expect((await post(base, '{ blocks(first: 1) { nodes { height } } }', '127.0.0.1')).status).toBe(200);
     }
     expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
-    expect(statuses.slice(3)).toEqual([429, 429, 429]);
+    expect(statuses.slice(3)).toEqual([429, 429]);
     expect(refusal!.body.code).toBe('too_many_requests');
     expect(refusal!.body.errors![0].extensions!.code).toBe('too_many_requests');
     expect(Number(refusal!.headers['retry-after'])).toBeGreaterThanOrEqual(1);

@@ -11,7 +11,8 @@ import type { AddressInfo } from 'net';
 import { Client, Pool } from 'pg';
 import { createRestApp } from '../../../rest-adapter/app';
 import { blockPosition, encodeEventId } from '../../../rest-adapter/stream/position';
-import type { FairShareSettings } from '../../../src/http/fair-share';
+import type { Request } from 'express';
+import { FairShare, type FairShareSettings } from '../../../src/http/fair-share';
 import type { TrustProxy } from '../../../src/http/trust-proxy';
 import { startForwardingProxy } from '../../harness/forwarding-proxy';
 import { getIndexedStore, type IndexedStore } from '../../harness/indexed-store';
@@ -21,8 +22,14 @@ import { until } from '../../harness/until';
 jest.setTimeout(120_000);
 
 const openapi = loadOpenApiValidator();
-// a slow refill: the test's own pace must not refill what it spends
 const FAIR: FairShareSettings = { perClient: { perSecond: 1, burst: 60 }, keys: [], shedDelayMs: 0 };
+/** The budgets on a clock that stands still: nothing refills between requests, however slow the machine. */
+const frozenFair = () =>
+  new FairShare(
+    FAIR,
+    (req) => (req as Request).ip,
+    () => 1_000_000,
+  );
 
 interface Answer {
   status: number;
@@ -64,7 +71,7 @@ interface Running {
 
 async function serve(
   store: IndexedStore,
-  o: { fairShare?: FairShareSettings | false; trustProxy?: TrustProxy; poolMax?: number; statementTimeoutMs?: number },
+  o: { fairShare?: FairShare | false; trustProxy?: TrustProxy; poolMax?: number; statementTimeoutMs?: number },
 ): Promise<Running> {
   const pool = new Pool({ connectionString: store.databaseUrl, max: o.poolMax ?? 4, connectionTimeoutMillis: 300 });
   pool.on('error', () => undefined);
@@ -108,11 +115,11 @@ describe('fair under load: /v1', () => {
   });
 
   test('attack: an address walking 100-tx pages gets 429s with Retry-After, while a polite address is served', async () => {
-    const api = await serve(store, { fairShare: FAIR });
+    const api = await serve(store, { fairShare: frozenFair() });
     try {
       const abusive: number[] = [];
       let refusal: Answer | undefined;
-      for (let i = 0; i < 6; i++) {
+      for (let i = 0; i < 4; i++) {
         const a = await get(api.base, '/v1/txs?limit=100', { from: '127.0.0.2' });
         abusive.push(a.status);
         if (a.status === 429) refusal ??= a;
@@ -122,7 +129,8 @@ describe('fair under load: /v1', () => {
       }
       // 60 units hold two pages of 100 txs (21 each); the rest are refused before any store read
       expect(abusive.slice(0, 2)).toEqual([200, 200]);
-      expect(abusive.slice(2)).toEqual([429, 429, 429, 429]);
+      // (the second refusal came after the first one's Retry-After: a client that ignores it waits)
+      expect(abusive.slice(2)).toEqual([429, 429]);
       expect(refusal!.body).toEqual({
         error: expect.stringMatching(/^rate limit: this request costs 21 units/),
         code: 'too_many_requests',
@@ -135,11 +143,11 @@ describe('fair under load: /v1', () => {
   });
 
   test("attack: the stream's replay is charged too; reconnecting from far back is refused once the budget is spent", async () => {
-    const api = await serve(store, { fairShare: FAIR });
+    const api = await serve(store, { fairShare: frozenFair() });
     try {
       const from = encodeEventId(blockPosition(1));
       const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) {
+      for (let i = 0; i < 2; i++) {
         const status = await new Promise<number>((resolve, reject) => {
           const req = http.get(
             {
@@ -165,8 +173,7 @@ describe('fair under load: /v1', () => {
         });
         statuses.push(status);
       }
-      expect(statuses[0]).toBe(200);
-      expect(statuses).toContain(429);
+      expect(statuses).toEqual([200, 429]);
       expect((await get(api.base, '/v1/status', { from: '127.0.0.1' })).status).toBe(200);
     } finally {
       await api.close();
@@ -174,15 +181,15 @@ describe('fair under load: /v1', () => {
   });
 
   test('attack: a client writing its own X-Forwarded-For behind our proxy is still one client', async () => {
-    const api = await serve(store, { fairShare: FAIR, trustProxy: { hops: 1 } });
+    const api = await serve(store, { fairShare: frozenFair(), trustProxy: { hops: 1 } });
     const proxy = await startForwardingProxy(api.base);
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 4; i++) {
         const r = await get(proxy.url, '/v1/txs?limit=100', { headers: { 'X-Forwarded-For': `203.0.113.${i}` } });
         statuses.push(r.status);
       }
-      expect(statuses).toEqual([200, 200, 429, 429, 429]);
+      expect(statuses).toEqual([200, 200, 429, 429]);
     } finally {
       await proxy.close();
       await api.close();
@@ -190,7 +197,7 @@ describe('fair under load: /v1', () => {
   });
 
   test('an unknown API key is 401, and no key reaches the logs', async () => {
-    const api = await serve(store, { fairShare: FAIR });
+    const api = await serve(store, { fairShare: frozenFair() });
     try {
       const r = await get(api.base, '/v1/status', { headers: { Authorization: 'Bearer not-configured-key-123' } });
       expect(r.status).toBe(401);

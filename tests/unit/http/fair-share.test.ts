@@ -41,7 +41,12 @@ describe('FairShare', () => {
   const sockets: Socket[] = [];
 
   beforeEach(async () => {
-    fair = new FairShare(SETTINGS, (req) => (req as express.Request).ip);
+    // a clock that stands still: no refill between requests, so the figures do not depend on the machine's speed
+    fair = new FairShare(
+      SETTINGS,
+      (req) => (req as express.Request).ip,
+      () => 1_000_000,
+    );
     const app = express();
     app.use((req, res, next) => {
       sockets.push(req.socket);
