@@ -355,6 +355,7 @@ export async function createGraphqlService(
         return refuse(res, 503, 'unavailable', 'every GraphQL connection stayed busy past the deadline; retry later', {
           'Retry-After': '1',
         });
+      if (req.socket.destroyed) return release(); // the client went away while it waited
       res.once('close', release);
       requestScope(req, res, () => (handler as unknown as RequestHandler)(req, res, next));
     });

@@ -81,7 +81,7 @@ export interface HttpDeps {
   metrics: LauncherMetrics;
   log: Logger;
   startedAt: number;
-  /** which proxies' X-Forwarded-For entries name the client (APP_TRUST_PROXY), for the /api rate limits */
+  /** which proxies' X-Forwarded-For entries name the client (TRUST_PROXY), for every per-client limit */
   trustProxy?: TrustProxy;
 }
 
