@@ -14,6 +14,8 @@ import { Pool, type PoolClient } from 'pg';
 
 interface Scope {
   gone: boolean;
+  /** another request waits for this one's work (a collapsed cache miss): it is never cancelled */
+  shared: boolean;
   listeners: Set<() => void>;
 }
 
@@ -21,15 +23,27 @@ const scopes = new AsyncLocalStorage<Scope>();
 
 /** Runs the rest of the request in a scope that learns when its client goes away early. */
 export const requestScope: RequestHandler = (req, res, next) => {
-  const scope: Scope = { gone: false, listeners: new Set() };
+  const scope: Scope = { gone: false, shared: false, listeners: new Set() };
   res.once('close', () => {
-    if (res.writableFinished) return;
+    if (res.writableFinished || scope.shared) return;
     scope.gone = true;
     for (const listener of scope.listeners) listener();
     scope.listeners.clear();
   });
   scopes.run(scope, next);
 };
+
+/**
+ * For work other requests may come to wait for (the response cache's computation of an answer):
+ * the returned function marks the current request's work as shared, so its client going away
+ * no longer cancels it.
+ */
+export function sharedWork(): () => void {
+  const scope = scopes.getStore();
+  return () => {
+    if (scope) scope.shared = true;
+  };
+}
 
 /** True when the current request's client has gone away (false outside a request). */
 export function clientGone(): boolean {
