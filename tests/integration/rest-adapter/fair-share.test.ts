@@ -162,11 +162,14 @@ describe('fair under load: /v1', () => {
                 res.resume();
                 return resolve(res.statusCode!);
               }
-              // read the replay for a moment, then go away and reconnect from the start
-              setTimeout(() => {
+              // read into the second replay read (20 heights each), then go away and reconnect from the start
+              let blocks = 0;
+              res.on('data', (chunk: Buffer) => {
+                blocks += chunk.toString().split('\nevent: block\n').length - 1;
+                if (blocks <= 24) return; // the second read was charged before it was sent
                 req.destroy();
                 resolve(200);
-              }, 500);
+              });
             },
           );
           req.on('error', reject);
