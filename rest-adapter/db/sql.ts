@@ -8,7 +8,6 @@ import { Pool, PoolClient, QueryResultRow, types as pgTypes } from 'pg';
 import { HttpError } from '../../src/http/http-errors';
 import {
   ClientGoneError,
-  clientGone,
   isCancelledForGoneClient,
   isStatementTimeout,
   type StatementCanceller,
@@ -185,7 +184,6 @@ export function createStore(pool: Pool, options: StoreOptions): Store {
     run: (client: PoolClient, sql: Sql & { drain(): Promise<unknown> }) => Promise<T>,
     inTransaction: boolean,
   ): Promise<T> {
-    if (clientGone()) throw new ClientGoneError(); // nothing to answer: no statement to start
     const client = await pool.connect().catch((e: Error) => {
       throw e.message === POOL_WAIT_TIMEOUT ? missedDeadline('no store connection came free in time; retry later') : e;
     });

@@ -7,6 +7,11 @@
  * A cancel must never reach the connection's next user: the connection is handed back only once
  * the cancel has been delivered (pg_cancel_backend returns after signalling the backend, and a
  * backend that is idle by then ignores the signal).
+ *
+ * Work that outlives a request or serves several (the indexed-height polls, the stream hub's
+ * batches) must not run in a request's scope: timers and promises made inside a scope keep it,
+ * so such work is started `detached`. And a scope's client going away cancels only what runs at
+ * that moment: work that still finds itself in a gone client's scope later runs as usual.
  */
 import { AsyncLocalStorage } from 'async_hooks';
 import type { RequestHandler } from 'express';
@@ -45,6 +50,11 @@ export function sharedWork(): () => void {
   };
 }
 
+/** Runs `fn` (and everything it starts: timers, promises) outside any request's scope. */
+export function detached<T>(fn: () => T): T {
+  return scopes.exit(fn);
+}
+
 /** True when the current request's client has gone away (false outside a request). */
 export function clientGone(): boolean {
   return scopes.getStore()?.gone ?? false;
@@ -71,14 +81,13 @@ export class StatementCanceller {
    */
   watch(client: PoolClient): () => Promise<void> {
     const scope = scopes.getStore();
-    if (!scope) return async () => undefined;
+    if (!scope || scope.gone) return async () => undefined;
     let cancelling: Promise<void> | undefined;
     const cancel = () => {
       const pid = (client as unknown as { processID?: number }).processID;
       if (pid) cancelling = this.cancel(pid);
     };
-    if (scope.gone) cancel();
-    else scope.listeners.add(cancel);
+    scope.listeners.add(cancel);
     return async () => {
       scope.listeners.delete(cancel);
       await cancelling;

@@ -254,6 +254,11 @@ describe('fair under load: /v1', () => {
         });
         const after = await store.pool.query(`SELECT state FROM pg_stat_activity WHERE pid = $1`, [pid]);
         expect(after.rows[0]?.state).not.toBe('active');
+        // the gone client's request had started the indexed-height polls: they are not its own,
+        // and the next clients are served as before
+        await locker.query('ROLLBACK');
+        expect((await get(api.base, '/v1/txs?limit=3')).status).toBe(200);
+        expect((await get(api.base, '/v1/status')).status).toBe(200);
         expect(api.logged).toEqual([]); // a client gone is not a server fault
       } finally {
         await api.close();
