@@ -2,7 +2,6 @@
  * Settings of the app services, read from the environment by launcher/config.ts (npm start
  * and the app-services container). docs/running.md lists them.
  */
-import type { TrustProxy } from './http/trust-proxy';
 import type { KeySecret } from './keys';
 import { DEFAULT_LENDER_TERMS } from './lender/terms';
 import type { MarketSettings } from './market/eligibility';
@@ -64,8 +63,6 @@ export interface AppServicesSettings {
   watchMs: number;
   /** LAUNCHPAD_RATE_LIMIT: metadata POSTs per client address per 10 minutes */
   launchpadRateLimit: number;
-  /** APP_TRUST_PROXY: which proxies' X-Forwarded-For entries name the client (http/trust-proxy.ts) */
-  trustProxy: TrustProxy;
   lender: LenderSettings;
   desk: DeskSettings;
   /** the robust price and eligibility the lender and the desk share (PRICE_*, MARKET_*) */
@@ -120,7 +117,6 @@ export const APP_SERVICES_DEFAULTS = {
   lockRetryMs: 5000,
   watchMs: 200,
   launchpadRateLimit: 20,
-  trustProxy: false as TrustProxy,
   lender: {
     ...DEFAULT_LENDER_TERMS,
     maxPoolShareBps: 1000,
@@ -178,7 +174,6 @@ export const APP_SERVICES_VARIABLES: Record<string, string> = {
   APP_LOCK_RETRY_MS: '5000',
   APP_WATCH_MS: '200',
   LAUNCHPAD_RATE_LIMIT: '20',
-  APP_TRUST_PROXY: 'false',
   LENDER_LTV_BPS: '5000',
   LENDER_LIQUIDATION_LTV_BPS: '8000',
   LENDER_MAX_PRINCIPAL: '5000000000',

@@ -38,7 +38,8 @@ interface Target {
   loopLagP99: number[];
 }
 
-async function waitReady(base: string, launcher: LauncherProcess): Promise<void> {
+/** Until npm start's /ready answers 200 (bench:fair uses it too). */
+export async function waitReady(base: string, launcher: LauncherProcess): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (launcher.child.exitCode !== null)
@@ -58,7 +59,8 @@ async function loopLagP99(base: string): Promise<number> {
   return Number(/^nodejs_eventloop_lag_p99_seconds (\S+)$/m.exec(text)?.[1] ?? NaN);
 }
 
-async function stopLauncher(launcher: LauncherProcess): Promise<void> {
+/** SIGTERM, then the whole process group after 30 s. */
+export async function stopLauncher(launcher: LauncherProcess): Promise<void> {
   if (launcher.child.exitCode !== null) return;
   launcher.child.kill('SIGTERM');
   const force = setTimeout(() => process.kill(-launcher.child.pid!, 'SIGKILL'), 30_000);
@@ -116,6 +118,9 @@ async function main(): Promise<void> {
     DEVNET_BLOCK_MS: '500',
     DEVNET_PORT: '0',
     LOG_FORMAT: 'json',
+    // the load of many clients from one address: a capacity measure, not one client's budget
+    RATE_LIMIT_PER_S: '0',
+    LOAD_SHED_DELAY_MS: '0',
   };
   for (const v of ['CHAIN_RPC_URL', 'CHAIN_ID', 'DB_SCHEMA', 'LOG_LEVEL']) delete env[v];
   const launcher = spawnLauncher(env, { detached: true });

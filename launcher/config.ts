@@ -20,7 +20,9 @@ import {
 } from '../app-services/config';
 import type { MarketSettings } from '../app-services/market/eligibility';
 import { KeySecret } from '../app-services/keys';
-import { parseTrustProxy, type TrustProxy } from '../app-services/http/trust-proxy';
+import { TRUST_PROXY_ALIAS, trustProxyFromEnv, type TrustProxy } from '../src/http/trust-proxy';
+import type { FairShareSettings } from '../src/http/fair-share';
+import { dbWaitFromEnv, fairShareFromEnv, FAIR_SHARE_VARIABLES } from '../src/http/fair-share-settings';
 import { RECONCILER_DEFAULTS, RECONCILER_VARIABLES, type ReconcilerSettings } from '../reconciler/config';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -65,6 +67,12 @@ export interface LauncherConfig {
   renderCache: RenderCacheOptions | false;
   /** GET /v1/stream's limits (STREAM_*, as for launcher/rest-adapter-main.ts) */
   stream: StreamOptions;
+  /** the product's one client-address rule, for /v1, /v1/stream, /graphql and /api (TRUST_PROXY) */
+  trustProxy: TrustProxy;
+  /** each client's budget on /v1, /v1/stream and /graphql, API keys, load shedding (RATE_LIMIT_*, API_KEYS_FILE, LOAD_SHED_DELAY_MS) */
+  fairShare: FairShareSettings;
+  /** how long a request waits for a store connection before it is answered 503 (DB_WAIT_MS) */
+  dbWaitMs: number;
   /** bech32 prefix and gas denom for the /v1 app (SVC_HRP, SVC_GAS_DENOM) */
   hrp: string;
   gasDenom: string;
@@ -81,9 +89,23 @@ export interface GraphqlOptions {
   subscriptions: boolean;
   /** websockets open at once (GRAPHQL_WS_MAX_CONNECTIONS); beyond, an upgrade is answered 429 */
   maxWebsockets: number;
+  /** nested selections a query may have (GRAPHQL_MAX_DEPTH) */
+  maxDepth: number;
+  /** rows a query may ask for, every connection's page size times its parents' (GRAPHQL_MAX_COST) */
+  maxCost: number;
+  /** per-statement limit of GraphQL's connections in ms (GRAPHQL_STATEMENT_TIMEOUT_MS) */
+  statementTimeoutMs: number;
+  /** only these operations are run (GRAPHQL_ALLOWLIST_FILE); undefined: any query within the limits */
+  allowlistFile?: string;
 }
 
-export const GRAPHQL_DEFAULTS: GraphqlOptions = { subscriptions: true, maxWebsockets: 500 };
+export const GRAPHQL_DEFAULTS: GraphqlOptions = {
+  subscriptions: true,
+  maxWebsockets: 500,
+  maxDepth: 10,
+  maxCost: 10_000,
+  statementTimeoutMs: 10_000,
+};
 
 /** Every variable npm start reads, with its default as documented (docs/running.md). */
 export const CONFIG_VARIABLES: Record<string, string> = {
@@ -109,6 +131,13 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   NODE_WORKERS: '0',
   GRAPHQL_SUBSCRIPTIONS: String(GRAPHQL_DEFAULTS.subscriptions),
   GRAPHQL_WS_MAX_CONNECTIONS: String(GRAPHQL_DEFAULTS.maxWebsockets),
+  GRAPHQL_MAX_DEPTH: String(GRAPHQL_DEFAULTS.maxDepth),
+  GRAPHQL_MAX_COST: String(GRAPHQL_DEFAULTS.maxCost),
+  GRAPHQL_STATEMENT_TIMEOUT_MS: String(GRAPHQL_DEFAULTS.statementTimeoutMs),
+  GRAPHQL_ALLOWLIST_FILE: '(none: any query within the limits)',
+  TRUST_PROXY: 'false',
+  [TRUST_PROXY_ALIAS]: '(the older name of TRUST_PROXY, still read)',
+  ...FAIR_SHARE_VARIABLES,
   RESPONSE_CACHE_MB: '64',
   RESPONSE_CACHE_POLL_MS: '200',
   RENDER_CACHE_MB: '64',
@@ -311,7 +340,6 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
     lockRetryMs: integer(env, 'APP_LOCK_RETRY_MS', d.lockRetryMs, 100, 3_600_000),
     watchMs: integer(env, 'APP_WATCH_MS', d.watchMs, 20, 60_000),
     launchpadRateLimit: integer(env, 'LAUNCHPAD_RATE_LIMIT', d.launchpadRateLimit, 1, 1_000_000),
-    trustProxy: trustProxyOf(env),
     lender: lenderOf(env),
     market: marketOf(env),
     risk: {
@@ -336,14 +364,17 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
   };
 }
 
-function trustProxyOf(env: Env): TrustProxy {
-  const raw = read(env, 'APP_TRUST_PROXY');
-  if (raw === undefined) return APP_SERVICES_DEFAULTS.trustProxy;
-  try {
-    return parseTrustProxy(raw);
-  } catch (e) {
-    throw new ConfigError('APP_TRUST_PROXY', (e as Error).message);
-  }
+function graphqlOf(env: Env): GraphqlOptions {
+  const d = GRAPHQL_DEFAULTS;
+  const allowlistFile = read(env, 'GRAPHQL_ALLOWLIST_FILE');
+  return {
+    subscriptions: flag(env, 'GRAPHQL_SUBSCRIPTIONS', d.subscriptions),
+    maxWebsockets: integer(env, 'GRAPHQL_WS_MAX_CONNECTIONS', d.maxWebsockets, 1, 100_000),
+    maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', d.maxDepth, 2, 100),
+    maxCost: integer(env, 'GRAPHQL_MAX_COST', d.maxCost, 100, 10_000_000),
+    statementTimeoutMs: integer(env, 'GRAPHQL_STATEMENT_TIMEOUT_MS', d.statementTimeoutMs, 100, 3_600_000),
+    ...(allowlistFile ? { allowlistFile } : {}),
+  };
 }
 
 function reconcilerOf(env: Env): ReconcilerSettings {
@@ -381,13 +412,13 @@ export function loadLauncherConfig(env: Env, opts: { stdoutIsTTY: boolean; cwd: 
       batchSize: integer(env, 'NODE_BATCH_SIZE', 100, 1, 1000),
       workers: integer(env, 'NODE_WORKERS', 0, 0, 64),
     },
-    graphql: {
-      subscriptions: flag(env, 'GRAPHQL_SUBSCRIPTIONS', GRAPHQL_DEFAULTS.subscriptions),
-      maxWebsockets: integer(env, 'GRAPHQL_WS_MAX_CONNECTIONS', GRAPHQL_DEFAULTS.maxWebsockets, 1, 100_000),
-    },
+    graphql: graphqlOf(env),
     responseCache: responseCacheFromEnv(env),
     renderCache: renderCacheFromEnv(env),
     stream: streamFromEnv(env),
+    trustProxy: trustProxyFromEnv(env),
+    fairShare: fairShareFromEnv(env),
+    dbWaitMs: dbWaitFromEnv(env),
     hrp: chainConfig.hrp,
     gasDenom: chainConfig.gasDenom,
     stableDenom: chainConfig.stableDenom,
@@ -415,6 +446,8 @@ export interface ServeConfig {
   stableDenom: string;
   /** launcher/reconciler-main.ts (the compose `reconciler` service) */
   reconciler: ReconcilerSettings;
+  /** the product's one client-address rule (TRUST_PROXY), for /api's per-client limits */
+  trustProxy: TrustProxy;
 }
 
 /** The store a tool works on: DATABASE_URL (or DB_*) and DB_SCHEMA, as the services read them. */
@@ -467,5 +500,6 @@ export function loadServeConfig(env: Env, opts: { stdoutIsTTY: boolean }): Serve
     gasDenom: chainConfig.gasDenom,
     stableDenom: chainConfig.stableDenom,
     reconciler: reconcilerOf(env),
+    trustProxy: trustProxyFromEnv(env),
   };
 }

@@ -16,12 +16,18 @@
  * /graphql: `graphql-transport-ws` (the graphql-ws library, what subql-query speaks) or the
  * older `graphql-ws` (subscriptions-transport-ws), chosen by the client's subprotocol. The
  * launcher's server hands the upgrades to `upgrade` (http.ts routeUpgrades).
+ *
+ * In front of PostGraphile (graphql-limits.ts): page size, depth and cost limits and the optional
+ * allow-list; each query charged to its client's budget (src/http/fair-share.ts) by its cost;
+ * at most POOL_MAX queries at once, the others waiting at most DB_WAIT_MS for one of them to end
+ * (else 503 with Retry-After); every statement under GRAPHQL_STATEMENT_TIMEOUT_MS; a client that
+ * goes away cancels its statement (src/http/cancel-on-disconnect.ts).
  */
 import { EventEmitter } from 'events';
 import type { IncomingMessage, Server } from 'http';
 import type { Duplex } from 'stream';
 import PgPubSub from '@graphile/pg-pubsub';
-import express, { type RequestHandler } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { gql, makeExtendSchemaPlugin, makeJSONPgSmartTagsPlugin } from 'graphile-utils';
 import { parse } from 'graphql';
 import { Pool, type PoolClient } from 'pg';
@@ -33,6 +39,11 @@ import {
   type PostGraphileOptions,
 } from 'postgraphile';
 import { installJsonColumns } from './graphql-json';
+import { GraphqlLimits, pageBoundPlugin, readAllowlist, unitsOfCost } from './graphql-limits';
+import { requestScope, StatementCanceller } from '../src/http/cancel-on-disconnect';
+import type { Decision, FairShare } from '../src/http/fair-share';
+import { DEFAULT_DB_WAIT_MS } from '../src/http/fair-share-settings';
+import { Gate } from '../src/http/gate';
 import { SubqlSubscriptionsPlugin } from './graphql-subscriptions';
 import { GRAPHQL_DEFAULTS, type GraphqlOptions } from './config';
 import type { PgConnection } from './database-url';
@@ -47,13 +58,16 @@ export interface GraphqlService {
 }
 
 const POOL_MAX = 5;
-const STATEMENT_TIMEOUT_MS = 10_000;
 
-export function readOnlyPool(conn: Pick<PgConnection, 'url'>, max = POOL_MAX): Pool {
+export function readOnlyPool(
+  conn: Pick<PgConnection, 'url'>,
+  max = POOL_MAX,
+  statementTimeoutMs = GRAPHQL_DEFAULTS.statementTimeoutMs,
+): Pool {
   const pool = new Pool({
     connectionString: conn.url,
     max,
-    options: `-c default_transaction_read_only=on -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
+    options: `-c default_transaction_read_only=on -c statement_timeout=${Math.trunc(statementTimeoutMs)}`,
   });
   pool.on('error', () => undefined); // an idle connection cut by a restarting server: the next query reconnects
   return pool;
@@ -140,6 +154,44 @@ const refuseWrites: RequestHandler = (req, res, next) =>
     next();
   });
 
+/** What GraphQL's front answers itself: GraphQL's `errors` beside the product's `{error, code}`. */
+function refuse(
+  res: Response,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  res
+    .status(status)
+    .set(headers)
+    .type('application/json')
+    .send(JSON.stringify({ error: message, code, errors: [{ message, extensions: { code } }] }));
+}
+
+const REFUSAL_STATUS: Record<Exclude<Decision, { ok: true }>['code'], number> = {
+  unauthorized: 401,
+  too_many_requests: 429,
+  unavailable: 503,
+};
+
+/** Answers a refused decision (a client that ignores Retry-After waits for its answer); true when refused. */
+function refused(fair: FairShare, decision: Decision, req: Request, res: Response): boolean {
+  if (decision.ok) return false;
+  const send = () => refuse(res, REFUSAL_STATUS[decision.code], decision.code, decision.message, decision.headers);
+  if (decision.retryAfterSeconds > 0) fair.refuse(req, res, decision.client, decision.retryAfterSeconds, send);
+  else send();
+  return true;
+}
+
+/** How GraphQL meets the rest of the product: who pays for a query, and how long it may wait. */
+export interface GraphqlFront {
+  /** each query charged to its client's budget, shared with /v1 in npm start; none: no per-client limit */
+  fair?: FairShare;
+  /** how long a query waits for one of the pool's connections before a 503 (DB_WAIT_MS) */
+  dbWaitMs: number;
+}
+
 /** Creates the JSON computed columns (graphql-json.ts) on a short-lived connection that may write. */
 async function installJson(conn: Pick<PgConnection, 'url'>, schema: string): Promise<void> {
   const pool = new Pool({ connectionString: conn.url, max: 1 });
@@ -208,7 +260,7 @@ const subscriptionsOff: UpgradeHandler = (_req, socket) =>
  * The websocket side of PostGraphile on an emitter of our own: `upgrade` feeds it once the
  * schema is built, within the bound on open sockets; `closeAll` ends every open one.
  */
-function websocketUpgrades(handler: HttpRequestHandler, maxSockets: number) {
+function websocketUpgrades(handler: HttpRequestHandler, maxSockets: number, fair: FairShare | undefined) {
   const upgrades = new EventEmitter();
   const enhanced = enhanceHttpServerWithWebSockets(upgrades as unknown as Server, handler);
   enhanced.catch(() => undefined); // reported to the client of each upgrade below
@@ -216,6 +268,12 @@ function websocketUpgrades(handler: HttpRequestHandler, maxSockets: number) {
   const upgrade: UpgradeHandler = (req, socket, head) => {
     if (open.size >= maxSockets)
       return refuseUpgrade(socket, 429, 'Too Many Requests', `at most ${maxSockets} GraphQL websockets at once`);
+    const decision = fair?.decide(req, 1);
+    if (decision && !decision.ok) {
+      const status = REFUSAL_STATUS[decision.code];
+      const reason = { 401: 'Unauthorized', 429: 'Too Many Requests', 503: 'Service Unavailable' }[status];
+      return refuseUpgrade(socket, status, reason ?? 'Refused', decision.message);
+    }
     open.add(socket);
     socket.once('close', () => open.delete(socket));
     enhanced.then(
@@ -243,9 +301,13 @@ export async function createGraphqlService(
   schema: string,
   onJsonError: (error: Error) => void = () => undefined,
   options: GraphqlOptions = GRAPHQL_DEFAULTS,
+  front: GraphqlFront = { dbWaitMs: DEFAULT_DB_WAIT_MS },
 ): Promise<GraphqlService> {
   await installJson(conn, schema).catch((e: unknown) => onJsonError(e instanceof Error ? e : new Error(String(e))));
-  const pool = readOnlyPool(conn);
+  const allowlist = options.allowlistFile ? readAllowlist(options.allowlistFile) : undefined;
+  const pool = readOnlyPool(conn, POOL_MAX, options.statementTimeoutMs);
+  const canceller = new StatementCanceller(pool);
+  canceller.watchPool(); // every connection PostGraphile takes is cancelled with its client
   const listener = options.subscriptions ? listenerPool(conn) : undefined;
   const postgraphileOptions: PostGraphileOptions & { subscriptionEventEmitterMaxListeners: number } = {
     graphqlRoute: '/graphql',
@@ -267,6 +329,7 @@ export async function createGraphqlService(
       require('postgraphile-plugin-connection-filter'),
       /* eslint-enable @typescript-eslint/no-require-imports */
       ...subqlMetadataPlugins(schema),
+      pageBoundPlugin,
       ...(options.subscriptions ? [SubqlSubscriptionsPlugin] : []),
     ],
   };
@@ -276,20 +339,45 @@ export async function createGraphqlService(
     listener ? withPubSub(postgraphileOptions, listener.pool) : postgraphileOptions,
   );
   const websockets = options.subscriptions
-    ? websocketUpgrades(handler, options.maxWebsockets)
+    ? websocketUpgrades(handler, options.maxWebsockets, front.fair)
     : { upgrade: subscriptionsOff, closeAll: async () => undefined };
+  const limits = new GraphqlLimits({ maxDepth: options.maxDepth, maxCost: options.maxCost, allowlist }, () =>
+    handler.getGraphQLSchema(),
+  );
+  const gate = new Gate(POOL_MAX, front.dbWaitMs);
+  /** The query runs once its client has paid `cost` and one of the pool's connections is free. */
+  const run = (req: Request, res: Response, next: NextFunction, cost: number) => {
+    const decision = front.fair?.decide(req, cost);
+    if (decision && refused(front.fair!, decision, req, res)) return;
+    if (decision?.ok) front.fair!.settleAnswer(res, decision.client, cost);
+    void gate.enter().then((release) => {
+      if (!release)
+        return refuse(res, 503, 'unavailable', 'every GraphQL connection stayed busy past the deadline; retry later', {
+          'Retry-After': '1',
+        });
+      if (req.socket.destroyed) return release(); // the client went away while it waited
+      res.once('close', release);
+      requestScope(req, res, () => (handler as unknown as RequestHandler)(req, res, next));
+    });
+  };
   return {
     handler: (req, res, next) => {
-      if (req.method !== 'POST') return void (handler as unknown as RequestHandler)(req, res, next);
-      refuseWrites(req, res, (err?: unknown) =>
-        err ? next(err) : (handler as unknown as RequestHandler)(req, res, next),
-      );
+      if (req.method !== 'POST') return run(req, res, next, 1);
+      refuseWrites(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        limits.check(req.body as object).then((checked) => {
+          if (checked && !checked.ok) return refuse(res, 400, checked.code, checked.message);
+          if (checked) (req.body as { query: string }).query = checked.query; // an allow-listed one named by its hash
+          run(req, res, next, checked ? unitsOfCost(checked.cost) : 1);
+        }, next);
+      });
     },
     upgrade: websockets.upgrade,
     async close() {
       await websockets.closeAll();
       await handler.release?.();
       await listener?.close();
+      await canceller.close();
       await pool.end().catch(() => undefined);
     },
   };

@@ -16,7 +16,7 @@ import { refuseUpgrade, type UpgradeHandler } from './graphql';
 import type { Logger } from './logger';
 import type { LauncherMetrics } from './metrics';
 import type { Readiness } from './readiness';
-import { applyTrustProxy, type TrustProxy } from '../app-services/http/trust-proxy';
+import { applyTrustProxy, type TrustProxy } from '../src/http/trust-proxy';
 
 /** A handler filled in later (the rest app needs the database, GraphQL the node's tables). */
 export class Slot {
@@ -81,7 +81,7 @@ export interface HttpDeps {
   metrics: LauncherMetrics;
   log: Logger;
   startedAt: number;
-  /** which proxies' X-Forwarded-For entries name the client (APP_TRUST_PROXY), for the /api rate limits */
+  /** which proxies' X-Forwarded-For entries name the client (TRUST_PROXY), for every per-client limit */
   trustProxy?: TrustProxy;
 }
 

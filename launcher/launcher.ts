@@ -36,6 +36,8 @@ import { checkChainId, checkIndexAgainstJournal, readStoredIndex, type ResetHint
 import { startNode } from './subql-node';
 import { Supervisor, SUPERVISOR_DEFAULTS } from './supervisor';
 import { Reconciler } from '../reconciler/reconciler';
+import { FairShare } from '../src/http/fair-share';
+import { clientAddressOf } from '../src/http/trust-proxy';
 
 const CHAIN_WAIT_MS = 60_000;
 
@@ -70,13 +72,21 @@ export class Launcher {
   private watcher: IndexWatcher | undefined;
   private stopRequested = false;
   private teardown: Promise<void> | undefined;
+  /** one budget per client across /v1, /v1/stream and /graphql */
+  private readonly fair: FairShare;
   /** set when a child dies on its own: main() exits with code 1 */
   onFatal: (message: string) => void = () => undefined;
 
   constructor(
     readonly config: LauncherConfig,
     private readonly log: Logger,
-  ) {}
+  ) {
+    // req.ip where Express has seen the request; a websocket upgrade by the same rule
+    this.fair = new FairShare(
+      config.fairShare,
+      (req) => (req as { ip?: string }).ip ?? clientAddressOf(req, config.trustProxy),
+    );
+  }
 
   // ------------------------------------------------------------------ start
 
@@ -108,7 +118,7 @@ export class Launcher {
       rest: this.rest,
       graphql: this.graphql,
       api: this.api,
-      trustProxy: this.config.app.trustProxy,
+      trustProxy: this.config.trustProxy,
       readiness: () => this.readiness(),
       storeReady: () => this.watcher?.state.schemaReady ?? false,
       metrics: this.metrics,
@@ -190,7 +200,8 @@ export class Launcher {
   }
 
   private mountRest(conn: PgConnection): void {
-    const pool = new Pool({ connectionString: conn.url, max: 10 });
+    // a request that cannot get a connection within DB_WAIT_MS is answered 503
+    const pool = new Pool({ connectionString: conn.url, max: 10, connectionTimeoutMillis: this.config.dbWaitMs });
     pool.on('error', () => undefined); // idle connection cut (server restart): the next query reconnects
     const log = this.log.child('http');
     this.rest.set(
@@ -202,6 +213,8 @@ export class Launcher {
         responseCache: this.config.responseCache,
         renderCache: this.config.renderCache,
         stream: this.config.stream,
+        trustProxy: this.config.trustProxy,
+        fairShare: this.fair,
         logger: { error: (message, error) => log.error(message, { error }) },
       }),
     );
@@ -412,6 +425,7 @@ export class Launcher {
           error: e.message,
         }),
       this.config.graphql,
+      { fair: this.fair, dbWaitMs: this.config.dbWaitMs },
     ).then(
       (service) =>
         this.own('graphql', () => service.close()).then(

@@ -46,6 +46,8 @@ async function main(): Promise<void> {
     responseCache: config.responseCache,
     renderCache: config.renderCache,
     stream: config.stream,
+    trustProxy: config.trustProxy,
+    fairShare: config.fairShare,
   });
   const server = app.listen(config.port, config.host, () =>
     console.log(`rest-adapter: listening on ${config.host}:${config.port} (schema ${config.schema})`),

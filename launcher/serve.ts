@@ -21,7 +21,7 @@ import { createLogger } from './logger';
 import { createMetrics } from './metrics';
 import { IndexWatcher, withAppServices } from './readiness';
 import { EXIT_CODES } from './start';
-import { applyTrustProxy } from '../app-services/http/trust-proxy';
+import { applyTrustProxy } from '../src/http/trust-proxy';
 import { forgetKeyVariables } from '../app-services/keys';
 
 function configOrExit(): ServeConfig {
@@ -66,7 +66,7 @@ export function main(): void {
   const readiness = () => withAppServices(watcher.readiness(), services.readiness());
   const app = express();
   app.disable('x-powered-by');
-  applyTrustProxy(app, config.app.trustProxy);
+  applyTrustProxy(app, config.trustProxy);
   app.use(observe({ metrics, log }));
   operations(app, { readiness, metrics, startedAt: Date.now() });
   app.use('/api', services.router);

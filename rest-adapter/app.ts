@@ -14,6 +14,10 @@ import { checkRoutesAgainstContract } from './http/contract-check';
 import { errorHandler, Logger, notFound } from './http/errors';
 import { getOnly, jsonRoutes } from './http/respond';
 import { compileParameterChecks } from '../src/http/openapi-params';
+import { requestScope, StatementCanceller } from '../src/http/cancel-on-disconnect';
+import { FairShare, type FairShareSettings } from '../src/http/fair-share';
+import { applyTrustProxy, type TrustProxy } from '../src/http/trust-proxy';
+import { restCosts } from './http/costs';
 import { HeightWatcher } from './http/height-watcher';
 import { ResponseCache, ResponseCacheOptions } from './http/response-cache';
 import { bytesTag, ifNoneMatchHits, Validators } from './http/validators';
@@ -74,6 +78,14 @@ export interface RestAppOptions {
   renderCache?: RenderCacheOptions | false;
   /** GET /v1/stream's limits, heartbeat and replay bound (stream/options.ts; default DEFAULT_STREAM_OPTIONS) */
   stream?: StreamOptions;
+  /** which proxies' X-Forwarded-For entries name the client (TRUST_PROXY, src/http/trust-proxy.ts); default false */
+  trustProxy?: TrustProxy;
+  /**
+   * per-client budgets and load shedding of /v1 and /v1/stream (src/http/fair-share.ts; the
+   * processes pass RATE_LIMIT_* and LOAD_SHED_DELAY_MS), or the FairShare of a process that also
+   * serves GraphQL (one budget per client across both). Default false: no limit (tools and tests).
+   */
+  fairShare?: FairShareSettings | FairShare | false;
 }
 
 function checkOptions(o: RestAppOptions): void {
@@ -109,7 +121,14 @@ export function createRestApp(options: RestAppOptions): Express {
   const openapi = fs.readFileSync(options.openapiPath ?? DEFAULT_OPENAPI_PATH, 'utf8');
   const store = createStore(options.pool, {
     statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+    canceller: new StatementCanceller(options.pool),
   });
+  const fair =
+    options.fairShare instanceof FairShare
+      ? options.fairShare
+      : options.fairShare
+        ? new FairShare(options.fairShare, (req) => (req as Request).ip)
+        : undefined;
   const repos = createRepositories(options.schema);
   const cacheOptions = options.responseCache ?? DEFAULT_RESPONSE_CACHE;
   // polled at the response cache's interval (the default one when that cache is off)
@@ -150,6 +169,14 @@ export function createRestApp(options: RestAppOptions): Express {
   // validators are the routes' own (http/validators.ts): Express's would hash every body, errors included
   app.set('etag', false);
   app.set('query parser', 'simple'); // a repeated key becomes an array, which params.ts refuses
+  applyTrustProxy(app, options.trustProxy ?? false);
+  app.use(requestScope); // a client that goes away cancels its statement
+  if (fair) {
+    const costOf = restCosts(openapi);
+    app.use((req, res, next) => {
+      if (fair.admit(req, res, costOf(req))) next();
+    });
+  }
 
   getOnly(router, '/openapi.yaml', documentRoute(openapi));
   for (const register of [
@@ -179,6 +206,7 @@ export function createRestApp(options: RestAppOptions): Express {
     checks,
     served,
     logger,
+    fair,
   });
   checkRoutesAgainstContract(openapi, served);
   app.use(validators.notModified, router);

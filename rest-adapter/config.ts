@@ -19,11 +19,19 @@
  *   STREAM_RETRY_MS         the `retry:` reconnect hint (default 2000)
  *   STREAM_MAX_BUFFER_BYTES unsent bytes per stream before the client is closed as slow (default 1 MiB)
  *   STREAM_REPLAY_MAX_BLOCKS  how far behind the indexed height a resume point may be (default 10000)
+ *   TRUST_PROXY           which proxies' X-Forwarded-For entries name the client (default false;
+ *                         src/http/trust-proxy.ts; APP_TRUST_PROXY is read as an alias)
+ *   RATE_LIMIT_PER_S, RATE_LIMIT_BURST, API_KEYS_FILE, LOAD_SHED_DELAY_MS, DB_WAIT_MS
+ *                         each client's budget, API keys, load shedding and the wait for a store
+ *                         connection (src/http/fair-share-settings.ts)
  *   SVC_HRP, SVC_GAS_DENOM  chain config (src/lib/config.ts)
  */
 import type { PoolConfig } from 'pg';
 import { ConfigError } from '../src/lib/errors';
 import { loadChainConfig } from '../src/lib/config';
+import type { FairShareSettings } from '../src/http/fair-share';
+import { dbWaitFromEnv, fairShareFromEnv } from '../src/http/fair-share-settings';
+import { trustProxyFromEnv, type TrustProxy } from '../src/http/trust-proxy';
 import { DEFAULT_RENDER_CACHE, DEFAULT_RESPONSE_CACHE, DEFAULT_STATEMENT_TIMEOUT_MS } from './app';
 import type { ResponseCacheOptions } from './http/response-cache';
 import type { RenderCacheOptions } from './presenters/render-cache';
@@ -38,6 +46,8 @@ export interface RestConfig {
   responseCache: ResponseCacheOptions | false;
   renderCache: RenderCacheOptions | false;
   stream: StreamOptions;
+  trustProxy: TrustProxy;
+  fairShare: FairShareSettings;
   hrp: string;
   gasDenom: string;
 }
@@ -134,12 +144,19 @@ export function loadRestConfig(env: Env): RestConfig {
   return {
     port: integer(env, 'PORT', DEFAULT_PORT, 1, 65535),
     host: read(env, 'HOST') ?? '0.0.0.0',
-    database: { ...database, max: integer(env, 'DB_POOL_MAX', DEFAULT_POOL_MAX, 1, 1000) },
+    database: {
+      ...database,
+      max: integer(env, 'DB_POOL_MAX', DEFAULT_POOL_MAX, 1, 1000),
+      // a request that cannot get a connection within DB_WAIT_MS is answered 503 (db/sql.ts)
+      connectionTimeoutMillis: dbWaitFromEnv(env),
+    },
     schema: schemaName(env),
     statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0, 3_600_000),
     responseCache: responseCacheFromEnv(env),
     renderCache: renderCacheFromEnv(env),
     stream: streamFromEnv(env),
+    trustProxy: trustProxyFromEnv(env),
+    fairShare: fairShareFromEnv(env),
     hrp: chain.hrp,
     gasDenom: chain.gasDenom,
   };

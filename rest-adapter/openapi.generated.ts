@@ -655,10 +655,10 @@ export interface components {
             /** @description Human-readable message. */
             error: string;
             /**
-             * @description bad_request (HTTP 400), not_found (404), method_not_allowed (405, with `Allow: GET`), cursor_expired (410, /v1/stream), too_many_requests (429, /v1/stream), internal (500), unavailable (503, /v1/stream).
+             * @description bad_request (HTTP 400), unauthorized (401, an API key that is not configured), not_found (404), method_not_allowed (405, with `Allow: GET`), cursor_expired (410, /v1/stream), too_many_requests (429, with `Retry-After`: over the client's budget, or too many open streams), internal (500), unavailable (503, with `Retry-After`: a missed deadline or an overloaded server).
              * @enum {string}
              */
-            code: "bad_request" | "not_found" | "method_not_allowed" | "cursor_expired" | "too_many_requests" | "internal" | "unavailable";
+            code: "bad_request" | "unauthorized" | "not_found" | "method_not_allowed" | "cursor_expired" | "too_many_requests" | "internal" | "unavailable";
         };
         /** @description The data of the final `close` event of a stream the server ends. slow_client: the client did not read fast enough; shutting_down: the server stops; unavailable: the store could not be read; resync: the store was rewound (reindexed), re-read from the list endpoints. After slow_client, shutting_down and unavailable, reconnect with the last event id. */
         StreamClose: {
@@ -1606,20 +1606,32 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description 429 too_many_requests (/v1/stream): too many open streams in total or from this client address. */
-        TooManyRequests: {
+        /** @description 401 unauthorized: the request sent an API key (`Authorization: Bearer <key>` or `X-API-Key`) that is not configured. Send a configured key, or none (then the client address's budget applies). See x-design-choices `api-keys`. */
+        Unauthorized: {
             headers: {
-                /** @description Seconds to wait before reconnecting. */
-                "Retry-After"?: number;
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description 503 unavailable (/v1/stream): the indexed height cannot be read now. */
+        /** @description 429 too_many_requests: the client's budget does not hold this request's cost (see x-design-choices `rate-limits`), or (/v1/stream) too many open streams in total or from this client address. Nothing was read. Wait `Retry-After` seconds: the connection is not read again before that. */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description 503 unavailable: a deadline was missed (see x-design-choices `deadlines`): no store connection came free within DB_WAIT_MS, the query ran past STATEMENT_TIMEOUT_MS, or the server is overloaded and this client spends fast; /v1/stream also when the indexed height cannot be read. Retry after `Retry-After` seconds. */
         Unavailable: {
             headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -1660,6 +1672,12 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description Seconds to wait before the next request (delta-seconds, at least 1). */
+        RetryAfter: number;
+        /** @description IETF RateLimit field (draft-ietf-httpapi-ratelimit-headers), on every answer to a client with a budget: `"<policy>";r=<units left>;t=<seconds until the budget is full again>`, policy `client` (the client address's budget) or `key` (an API key's). See x-design-choices `rate-limits`. */
+        RateLimit: string;
+        /** @description IETF RateLimit-Policy field: `"<policy>";q=<units of a full budget>;w=<seconds a spent budget takes to refill>`; a request costs 1 or more units (x-design-choices `rate-limits`). */
+        RateLimitPolicy: string;
         /** @description The methods the path accepts. */
         Allow: "GET";
         /** @description Strong entity tag of this answer (RFC 9110 8.8.3), opaque. Sent with every 200 and repeated on 304; send it back in `If-None-Match`. See x-design-choices `validators`. */
@@ -1695,7 +1713,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getStatus: {
@@ -1722,7 +1743,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getStats: {
@@ -1753,7 +1777,10 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listBlocks: {
@@ -1786,7 +1813,10 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getBlock: {
@@ -1817,8 +1847,11 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listTxs: {
@@ -1853,7 +1886,10 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getTx: {
@@ -1884,8 +1920,11 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listAssets: {
@@ -1918,7 +1957,10 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getAsset: {
@@ -1949,8 +1991,11 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getAssetGraph: {
@@ -1981,8 +2026,11 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listHolders: {
@@ -2020,8 +2068,11 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listDistributions: {
@@ -2057,8 +2108,11 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getAssetLiquidation: {
@@ -2089,8 +2143,11 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listAssetEvents: {
@@ -2126,8 +2183,11 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getAccount: {
@@ -2158,7 +2218,10 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getAccountAttestations: {
@@ -2189,7 +2252,10 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listAccountEvents: {
@@ -2225,7 +2291,10 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getAttester: {
@@ -2256,7 +2325,10 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listSettlements: {
@@ -2293,7 +2365,10 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getSettlement: {
@@ -2324,8 +2399,11 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getEncumbrance: {
@@ -2356,8 +2434,11 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getDelegation: {
@@ -2388,8 +2469,11 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listBridgeRoutes: {
@@ -2416,7 +2500,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getBridgeRoute: {
@@ -2446,8 +2533,11 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listBridgeTransfers: {
@@ -2488,7 +2578,10 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     lookup: {
@@ -2518,8 +2611,11 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listInvariants: {
@@ -2550,7 +2646,10 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     streamEvents: {
@@ -2592,6 +2691,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             410: components["responses"]["CursorExpired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];

@@ -33,6 +33,9 @@ export async function startApiServer(
         HOST: '127.0.0.1',
         DB_POOL_MAX: String(clients),
         RESPONSE_CACHE_MB: cache ? '64' : '0',
+        // the capacity benches measure the server, not one client's budget: no per-client limit, no shedding
+        RATE_LIMIT_PER_S: '0',
+        LOAD_SHED_DELAY_MS: '0',
         ...env,
       },
       stdio: ['ignore', 'ignore', 'inherit'],

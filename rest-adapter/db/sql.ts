@@ -5,6 +5,13 @@
  * alone (a statement is its own snapshot), without the BEGIN and COMMIT round trips.
  */
 import { Pool, PoolClient, QueryResultRow, types as pgTypes } from 'pg';
+import { HttpError } from '../../src/http/http-errors';
+import {
+  ClientGoneError,
+  isCancelledForGoneClient,
+  isStatementTimeout,
+  type StatementCanceller,
+} from '../../src/http/cancel-on-disconnect';
 
 /**
  * How PostgreSQL plans a statement. `custom` (the default) plans it for its parameters on
@@ -47,6 +54,21 @@ export interface Store {
 export interface StoreOptions {
   /** per-statement limit inside a request (ms); 0 = none */
   statementTimeoutMs: number;
+  /** cancels the statement of a request whose client went away (src/http/cancel-on-disconnect.ts) */
+  canceller?: StatementCanceller;
+}
+
+/** pg-pool's error when no connection came free within its connectionTimeoutMillis. */
+const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
+
+/** A deadline the request missed: 503 with Retry-After, never an internal error. */
+const missedDeadline = (message: string) => new HttpError('unavailable', message, { 'Retry-After': '1' });
+
+/** What a request is answered when its work failed for reasons of time or of its client, not of the server. */
+function requestError(e: unknown): unknown {
+  if (isCancelledForGoneClient(e)) return new ClientGoneError();
+  if (isStatementTimeout(e)) return missedDeadline('the query ran past its time limit; retry later');
+  return e;
 }
 
 const TIMESTAMP_OID = 1114;
@@ -162,7 +184,10 @@ export function createStore(pool: Pool, options: StoreOptions): Store {
     run: (client: PoolClient, sql: Sql & { drain(): Promise<unknown> }) => Promise<T>,
     inTransaction: boolean,
   ): Promise<T> {
-    const client = await pool.connect();
+    const client = await pool.connect().catch((e: Error) => {
+      throw e.message === POOL_WAIT_TIMEOUT ? missedDeadline('no store connection came free in time; retry later') : e;
+    });
+    const unwatch = options.canceller?.watch(client);
     const sql = sqlOf(client);
     let broken: Error | undefined;
     try {
@@ -180,8 +205,9 @@ export function createStore(pool: Pool, options: StoreOptions): Store {
           broken = rollbackError; // the connection is unusable: let the pool drop it
         });
       }
-      throw e;
+      throw requestError(e);
     } finally {
+      await unwatch?.();
       client.release(broken);
     }
   }

@@ -5,7 +5,8 @@
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isParamDecodeError, isSvcError } from '../../src/lib/errors';
-import { methodNotAllowed as allow, sendError as send } from '../../src/http/http-errors';
+import { HttpError, methodNotAllowed as allow, sendError as send } from '../../src/http/http-errors';
+import { ClientGoneError } from '../../src/http/cancel-on-disconnect';
 import { ERROR_CACHE_CONTROL } from './validators';
 
 export interface Logger {
@@ -45,6 +46,8 @@ function clientErrorStatus(err: unknown): number | undefined {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
+    if (err instanceof ClientGoneError) return void res.destroy(); // nobody to answer
+    if (err instanceof HttpError) return sendError(res, err.code, err.message, err.headers); // a missed deadline (503)
     if (isSvcError(err) && err.code !== 'internal') return sendError(res, err.code, err.message);
     const clientStatus = clientErrorStatus(err);
     // the router matched a route's pattern before its param failed to decode: the path is one of

@@ -10,6 +10,7 @@
  * built but never asked costs no query. A failed read makes the height unknown until the next.
  */
 
+import { detached } from '../../src/http/cancel-on-disconnect';
 import type { HeadReading } from '../repositories/status';
 
 export type { HeadReading };
@@ -64,14 +65,19 @@ export class HeightWatcher {
   /** Starts the background polls (once). */
   start(): void {
     if (this.timer || this.pollMs === false) return;
-    this.timer = setInterval(() => void this.poll(), this.pollMs);
-    this.timer.unref(); // never what keeps a process alive
-    void this.poll();
+    const pollMs = this.pollMs;
+    // started by a request, but never its own: a client going away must not cancel the polls
+    detached(() => {
+      this.timer = setInterval(() => void this.poll(), pollMs);
+      this.timer.unref(); // never what keeps a process alive
+      void this.poll();
+    });
   }
 
   /** Reads the height now (tests, and the first request); later reads run every pollMs. */
   async poll(): Promise<void> {
-    this.polling ??= this.read()
+    // shared by every request that waits for it: run outside any of them (cancel-on-disconnect.ts)
+    this.polling ??= detached(() => this.read())
       .then(
         (r) => this.moveTo(r.indexedHeight, r.blockIntervalMs, r.reconcilerGeneration),
         () => this.moveTo(undefined, null, undefined), // cannot tell the height: nothing may rely on it

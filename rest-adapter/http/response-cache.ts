@@ -19,6 +19,7 @@
  * Concurrent misses of one key share one computation ("collapsed", RFC 9211 wording).
  */
 
+import { ClientGoneError, sharedWork } from '../../src/http/cancel-on-disconnect';
 import type { HeightWatcher } from './height-watcher';
 
 export interface ResponseCacheOptions {
@@ -41,7 +42,8 @@ const MAX_ENTRY_SHARE = 8;
 
 export class ResponseCache {
   private entries = new Map<string, Buffer>();
-  private inflight = new Map<string, Promise<Buffer>>();
+  /** answers being computed, and how to keep a computation from being cancelled once another request waits for it */
+  private inflight = new Map<string, { body: Promise<Buffer>; share: () => void }>();
   private bytes = 0;
 
   constructor(
@@ -86,13 +88,21 @@ export class ResponseCache {
       return { body: kept, outcome: 'hit' };
     }
     const running = this.inflight.get(key);
-    if (running !== undefined) return { body: await running, outcome: 'collapsed' };
+    if (running !== undefined) {
+      running.share(); // its client going away must not cancel what this request waits for
+      try {
+        return { body: await running.body, outcome: 'collapsed' };
+      } catch (e) {
+        if (!(e instanceof ClientGoneError)) throw e;
+        // cancelled before this request joined: computed again below, for this client
+      }
+    }
 
     const inflight = this.inflight;
-    const computing = compute();
+    const computing = { body: compute(), share: sharedWork() };
     inflight.set(key, computing);
     try {
-      const body = await computing;
+      const body = await computing.body;
       const unmoved = this.watcher.current === height && (!o.perGeneration || this.watcher.generation === generation);
       if (unmoved && this.inflight === inflight) this.keep(key, body);
       return { body, outcome: 'miss' };

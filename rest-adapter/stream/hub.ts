@@ -13,6 +13,7 @@
  * Once a second (while streams are open) the hub sends heartbeats and ends the streams of
  * a server that stopped listening, so `server.close()` is never held by a stream.
  */
+import { detached } from '../../src/http/cancel-on-disconnect';
 import type { Server } from 'net';
 import type { HeightWatcher } from '../http/height-watcher';
 import type { StreamConnection } from './connection';
@@ -60,7 +61,9 @@ export class StreamHub {
   async deliveredHeight(): Promise<number | undefined> {
     this.watcher.start();
     if (this.watcher.current === undefined) await this.watcher.poll();
-    if (this.delivered === undefined && this.watcher.current !== undefined) this.onHeight(this.watcher.current);
+    // the hub's batches serve every stream: never run in the scope of the request that asked first
+    if (this.delivered === undefined && this.watcher.current !== undefined)
+      detached(() => this.onHeight(this.watcher.current));
     return this.delivered;
   }
 
@@ -76,10 +79,11 @@ export class StreamHub {
   /** An open stream (replaying or live), for heartbeats and shutdown; `server` is the one it came in on. */
   register(connection: StreamConnection, server: Server | undefined): void {
     this.open.set(connection, server);
-    if (!this.timer) {
-      this.timer = setInterval(() => this.tick(), Math.min(TICK_MS, this.options.heartbeatMs));
-      this.timer.unref();
-    }
+    if (!this.timer)
+      detached(() => {
+        this.timer = setInterval(() => this.tick(), Math.min(TICK_MS, this.options.heartbeatMs));
+        this.timer.unref();
+      });
   }
 
   /** Joins a replayed connection to the live batches. Only when idle and it has everything through `deliveredHeight`. */

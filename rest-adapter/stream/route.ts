@@ -8,6 +8,8 @@ import type { Request, Response, Router } from 'express';
 import type { Server } from 'net';
 import { InvalidInputError } from '../../src/lib/errors';
 import { sendError } from '../../src/http/http-errors';
+import type { FairShare } from '../../src/http/fair-share';
+import { clientKeyOf } from '../../src/http/trust-proxy';
 import type { ParameterChecks } from '../../src/http/openapi-params';
 import { queryValue } from '../http/params';
 import { getOnly } from '../http/respond';
@@ -32,7 +34,13 @@ export interface StreamRouteDeps {
   /** the document paths served, for the start-up check against openapi.yaml */
   served: string[];
   logger: { error(message: string, error?: unknown): void };
+  /** charges each replay read to the client's budget (src/http/fair-share.ts); none: no limit */
+  fair?: FairShare;
 }
+
+/** What one replay read costs before its rows are known, and per event it read (as a row of a page of whole txs). */
+const REPLAY_READ_COST = 1;
+const REPLAY_EVENT_COST = 1 / 5;
 
 /**
  * The resume point: `Last-Event-ID` wins over `after` (a browser's EventSource reconnects
@@ -46,9 +54,9 @@ function resumePoint(req: Request): StreamPosition | null {
   return fromHeader ?? fromQuery;
 }
 
-/** The client as the adapter sees it: the socket peer (the adapter trusts no forwarding header). */
+/** The client by the product's one rule (TRUST_PROXY): its open streams are counted together. */
 function clientAddress(req: Request): string {
-  return req.socket.remoteAddress ?? 'unknown';
+  return clientKeyOf(req.ip);
 }
 
 function openStream(res: Response, retryMs: number): void {
@@ -94,7 +102,13 @@ export function drained(
  * replayed too, so nothing falls between replay and live. A client that does not take a
  * replayed chunk within one heartbeat interval is slow (closed like a slow live client).
  */
-async function replayThenJoin(connection: StreamConnection, res: Response, deps: StreamRouteDeps): Promise<void> {
+async function replayThenJoin(
+  connection: StreamConnection,
+  req: Request,
+  res: Response,
+  deps: StreamRouteDeps,
+): Promise<void> {
+  const client = deps.fair?.identify(req);
   for (;;) {
     await deps.hub.idle();
     const through = await deps.hub.deliveredHeight();
@@ -103,7 +117,11 @@ async function replayThenJoin(connection: StreamConnection, res: Response, deps:
       const position = connection.position;
       const after = isHeightEnd(position) ? position.height : position.height - 1; // a height partly sent is read again
       const upTo = Math.min(through, after + HEIGHTS_PER_READ);
-      if (!connection.send(await deps.source.all(connection.filter, after, upTo), upTo)) return;
+      // the replay goes at the pace of the client's budget: a read waits until the budget holds it
+      if (client && !(await deps.fair!.take(client, REPLAY_READ_COST, () => !connection.isOpen))) return;
+      const events = await deps.source.all(connection.filter, after, upTo);
+      if (client) deps.fair!.charge(client, events.length * REPLAY_EVENT_COST);
+      if (!connection.send(events, upTo)) return;
       if (!(await drained(res, deps.options.heartbeatMs)))
         return connection.close('slow_client', 'the client did not take the replay; reconnect with Last-Event-ID');
     }
@@ -135,13 +153,20 @@ export function registerStreamRoute(router: Router, deps: StreamRouteDeps): void
     }
     const client = clientAddress(req);
     const refusal = deps.limits.acquire(client);
-    if (refusal)
-      return sendError(
-        res,
-        'too_many_requests',
-        refusal === 'total' ? 'too many open streams' : 'too many open streams from this client address',
-        { 'Retry-After': String(Math.ceil(deps.options.retryMs / 1000)) },
-      );
+    if (refusal) {
+      const retryAfter = Math.ceil(deps.options.retryMs / 1000);
+      const send = () =>
+        sendError(
+          res,
+          'too_many_requests',
+          refusal === 'total' ? 'too many open streams' : 'too many open streams from this client address',
+          { 'Retry-After': String(retryAfter) },
+        );
+      // a client over its own bound that keeps reconnecting waits for its answers (fair-share.ts)
+      if (refusal === 'per_client' && deps.fair)
+        return deps.fair.refuse(req, res, deps.fair.identify(req), retryAfter, send);
+      return send();
+    }
 
     const connection = new StreamConnection(res, filter, resume ?? endOfHeight(indexed), deps.options.maxBufferBytes);
     deps.hub.register(connection, (req.socket as { server?: Server }).server);
@@ -151,7 +176,7 @@ export function registerStreamRoute(router: Router, deps: StreamRouteDeps): void
     });
     openStream(res, deps.options.retryMs);
     try {
-      await replayThenJoin(connection, res, deps);
+      await replayThenJoin(connection, req, res, deps);
     } catch (e) {
       // the store failed mid-replay: end the stream; the client resumes from its last id
       deps.logger.error('stream: replay failed', e);

@@ -9,10 +9,12 @@ import type { RequestHandler, Response } from 'express';
 import type { ApiErrorCode } from '../lib/errors';
 
 /** The read API's codes, and those only the app services answer. */
-export type HttpErrorCode = ApiErrorCode | 'payload_too_large' | 'too_many_requests' | 'unavailable' | 'cursor_expired';
+export type HttpErrorCode =
+  ApiErrorCode | 'payload_too_large' | 'too_many_requests' | 'unavailable' | 'cursor_expired' | 'unauthorized';
 
 const STATUS_OF: Record<HttpErrorCode, number> = {
   bad_request: 400,
+  unauthorized: 401,
   not_found: 404,
   method_not_allowed: 405,
   cursor_expired: 410,

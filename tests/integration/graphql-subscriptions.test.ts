@@ -10,6 +10,7 @@ import http, { type Server } from 'http';
 import type { AddressInfo } from 'net';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { GRAPHQL_DEFAULTS } from '../../launcher/config';
 import { createGraphqlService, keepPostgraphileOffServer, type GraphqlService } from '../../launcher/graphql';
 import { routeUpgrades, UpgradeSlot } from '../../launcher/http';
 import { GAS_DENOM } from '../harness/app-chain';
@@ -40,6 +41,7 @@ describe('GraphQL subscriptions over a websocket on /graphql (subql-query shape)
     world = await startLiveWorld({ keys: ['alice', 'bob'], nodeArgs: ['--subscription'] });
     await world.waitIndexed();
     service = await createGraphqlService({ url: world.db.url }, 'svc', undefined, {
+      ...GRAPHQL_DEFAULTS,
       subscriptions: true,
       maxWebsockets: MAX_WEBSOCKETS,
     });

@@ -50,11 +50,34 @@ describe('configuration', () => {
       snapshotBlocks: 500,
     });
     expect(c.log).toEqual({ format: 'json', level: 'info' });
-    expect(c.graphql).toEqual({ subscriptions: true, maxWebsockets: 500 });
-    expect(load({ GRAPHQL_SUBSCRIPTIONS: 'FALSE', GRAPHQL_WS_MAX_CONNECTIONS: '20' }).graphql).toEqual({
+    expect(c.graphql).toEqual({
+      subscriptions: true,
+      maxWebsockets: 500,
+      maxDepth: 10,
+      maxCost: 10_000,
+      statementTimeoutMs: 10_000,
+    });
+    expect(
+      load({
+        GRAPHQL_SUBSCRIPTIONS: 'FALSE',
+        GRAPHQL_WS_MAX_CONNECTIONS: '20',
+        GRAPHQL_MAX_DEPTH: '6',
+        GRAPHQL_MAX_COST: '500',
+        GRAPHQL_ALLOWLIST_FILE: '/etc/svc/ops.json',
+      }).graphql,
+    ).toEqual({
       subscriptions: false,
       maxWebsockets: 20,
+      maxDepth: 6,
+      maxCost: 500,
+      statementTimeoutMs: 10_000,
+      allowlistFile: '/etc/svc/ops.json',
     });
+    // one budget per client address by default; one client-address rule for every surface
+    expect(c.fairShare).toEqual({ perClient: { perSecond: 300, burst: 600 }, keys: [], shedDelayMs: 500 });
+    expect(c.trustProxy).toBe(false);
+    expect(c.dbWaitMs).toBe(1000);
+    expect(load({ RATE_LIMIT_PER_S: '0' }).fairShare.perClient).toBe(false);
     expect(load({}, true).log.format).toBe('pretty');
     expect(load({ DATA_DIR: 'x/y', LOG_FORMAT: 'PRETTY' }).dataDir).toBe('/srv/app/x/y');
   });

@@ -11,7 +11,7 @@ import { APP_SERVICES_DEFAULTS, type AppServicesSettings } from '../../../app-se
 import { createTestSchema } from '../../harness/db';
 import { APP_OPENAPI_FILE, loadOpenApiValidator, type OpenApiValidator } from '../../harness/openapi-validator';
 import type { TestSchema } from '../../harness/postgres';
-import { applyTrustProxy, type TrustProxy } from '../../../app-services/http/trust-proxy';
+import { applyTrustProxy, type TrustProxy } from '../../../src/http/trust-proxy';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- bodies are asserted field by field */
 export interface AppResponse<T = any> {

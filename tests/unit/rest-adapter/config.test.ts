@@ -13,7 +13,11 @@ describe('loadRestConfig', () => {
       hrp: 'svc',
       gasDenom: 'usvc',
     });
-    expect(c.database).toEqual({ connectionString: 'postgres://u:p@db:5433/x', max: 10 });
+    expect(c.database).toEqual({
+      connectionString: 'postgres://u:p@db:5433/x',
+      max: 10,
+      connectionTimeoutMillis: 1000,
+    });
     expect(c.responseCache).toEqual({ maxBytes: 64 * 1024 * 1024, pollMs: 200 });
     expect(c.renderCache).toEqual({ maxBytes: 64 * 1024 * 1024 });
   });
@@ -42,7 +46,15 @@ describe('loadRestConfig', () => {
       DB_POOL_MAX: '3',
       SVC_HRP: 'abc',
     });
-    expect(c.database).toEqual({ host: 'pg', port: 6543, user: 'me', password: 'pw', database: 'idx', max: 3 });
+    expect(c.database).toEqual({
+      host: 'pg',
+      port: 6543,
+      user: 'me',
+      password: 'pw',
+      database: 'idx',
+      max: 3,
+      connectionTimeoutMillis: 1000,
+    });
     expect(c).toMatchObject({ port: 8080, schema: 'svc_test', hrp: 'abc' });
   });
 

@@ -1,6 +1,7 @@
 /** The response cache's rules (rest-adapter/http/response-cache.ts) with a scripted height. */
 import { HeightWatcher, type HeadReading } from '../../../rest-adapter/http/height-watcher';
 import { ResponseCache } from '../../../rest-adapter/http/response-cache';
+import { ClientGoneError } from '../../../src/http/cancel-on-disconnect';
 
 /** A height (and reconciler generation) source the test moves by hand; `fail` makes the next reads reject. */
 function scriptedHeight(start: number) {
@@ -194,5 +195,15 @@ describe('ResponseCache', () => {
     expect(cache.currentHeight).toBeUndefined();
     const r = await cache.answer('/a', async () => body('computed'));
     expect([r.outcome, r.body.toString()]).toEqual(['bypass', 'computed']);
+  });
+
+  it('a request that joined a computation cancelled with its own client computes the answer itself', async () => {
+    await ready();
+    let cancel!: (e: Error) => void;
+    const computing = cache.answer('/a', () => new Promise<Buffer>((_resolve, reject) => (cancel = reject)));
+    const joined = cache.answer('/a', async () => body('A'));
+    cancel(new ClientGoneError());
+    await expect(computing).rejects.toBeInstanceOf(ClientGoneError);
+    expect(await joined).toEqual({ body: body('A'), outcome: 'miss' });
   });
 });

@@ -1,0 +1,300 @@
+/**
+ * Fair under load, on the node-built store over real HTTP: per-client budgets (an abusive
+ * address is refused while a polite one is served), the client-address rule against forged
+ * X-Forwarded-For, deadlines answered 503 (a statement past its time, no store connection in
+ * time), and a client that goes away cancelling its statement (pg_stat_activity says so).
+ * Every answer is checked against openapi.yaml. Budgets are small here so that a few requests
+ * spend them; the defaults are the bench's (npm run bench:fair).
+ */
+import http, { type Server } from 'http';
+import type { AddressInfo } from 'net';
+import { Client, Pool } from 'pg';
+import { createRestApp } from '../../../rest-adapter/app';
+import { blockPosition, encodeEventId } from '../../../rest-adapter/stream/position';
+import type { Request } from 'express';
+import { FairShare, type FairShareSettings } from '../../../src/http/fair-share';
+import type { TrustProxy } from '../../../src/http/trust-proxy';
+import { startForwardingProxy } from '../../harness/forwarding-proxy';
+import { getIndexedStore, type IndexedStore } from '../../harness/indexed-store';
+import { loadOpenApiValidator } from '../../harness/openapi-validator';
+import { until } from '../../harness/until';
+
+jest.setTimeout(120_000);
+
+const openapi = loadOpenApiValidator();
+const FAIR: FairShareSettings = { perClient: { perSecond: 1, burst: 60 }, keys: [], shedDelayMs: 0 };
+/** The budgets on a clock that stands still: nothing refills between requests, however slow the machine. */
+const frozenFair = () =>
+  new FairShare(
+    FAIR,
+    (req) => (req as Request).ip,
+    () => 1_000_000,
+  );
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: { error?: string; code?: string } & Record<string, unknown>;
+}
+
+/** A GET from `from` (a loopback address) on a fresh connection, checked against openapi.yaml. */
+function get(base: string, path: string, o: { from?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  const url = new URL(base + path);
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      { host: url.hostname, port: url.port, path, localAddress: o.from, headers: o.headers, agent: false },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => {
+          const headers = res.headers as Record<string, string>;
+          const body = (headers['content-type'] ?? '').startsWith('application/json') ? JSON.parse(text) : text;
+          try {
+            openapi.check({ method: 'GET', path, status: res.statusCode!, headers, body });
+            resolve({ status: res.statusCode!, headers, body });
+          } catch (e) {
+            reject(e);
+          }
+        });
+      },
+    );
+    req.on('error', reject);
+  });
+}
+
+interface Running {
+  base: string;
+  pool: Pool;
+  logged: string[];
+  close(): Promise<void>;
+}
+
+async function serve(
+  store: IndexedStore,
+  o: { fairShare?: FairShare | false; trustProxy?: TrustProxy; poolMax?: number; statementTimeoutMs?: number },
+): Promise<Running> {
+  const pool = new Pool({ connectionString: store.databaseUrl, max: o.poolMax ?? 4, connectionTimeoutMillis: 300 });
+  pool.on('error', () => undefined);
+  const logged: string[] = [];
+  const app = createRestApp({
+    pool,
+    schema: store.schema,
+    hrp: 'svc',
+    responseCache: false, // every request reaches the store
+    fairShare: o.fairShare ?? false,
+    trustProxy: o.trustProxy,
+    statementTimeoutMs: o.statementTimeoutMs,
+    logger: { error: (m, e) => logged.push(`${m} ${String(e)}`) },
+  });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    pool,
+    logged,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await pool.end();
+    },
+  };
+}
+
+describe('fair under load: /v1', () => {
+  let store: IndexedStore;
+  let txHash: string;
+
+  beforeAll(async () => {
+    store = await getIndexedStore(2);
+    txHash = (await store.pool.query(`SELECT hash FROM "${store.schema}".txes LIMIT 1`)).rows[0].hash;
+  });
+
+  afterAll(async () => {
+    await store.close();
+  });
+
+  test('attack: an address walking 100-tx pages gets 429s with Retry-After, while a polite address is served', async () => {
+    const api = await serve(store, { fairShare: frozenFair() });
+    try {
+      const abusive: number[] = [];
+      let refusal: Answer | undefined;
+      for (let i = 0; i < 4; i++) {
+        const a = await get(api.base, '/v1/txs?limit=100', { from: '127.0.0.2' });
+        abusive.push(a.status);
+        if (a.status === 429) refusal ??= a;
+        const polite = await get(api.base, `/v1/txs/${txHash}`, { from: '127.0.0.1' });
+        expect(polite.status).toBe(200);
+        expect(polite.headers['ratelimit-policy']).toBe('"client";q=60;w=60');
+      }
+      // 60 units hold two pages of 100 txs (21 each); the rest are refused before any store read
+      expect(abusive.slice(0, 2)).toEqual([200, 200]);
+      // (the second refusal came after the first one's Retry-After: a client that ignores it waits)
+      expect(abusive.slice(2)).toEqual([429, 429]);
+      expect(refusal!.body).toEqual({
+        error: expect.stringMatching(/^rate limit: this request costs 21 units/),
+        code: 'too_many_requests',
+      });
+      expect(Number(refusal!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(refusal!.headers.ratelimit).toMatch(/^"client";r=\d+;t=\d+$/);
+    } finally {
+      await api.close();
+    }
+  });
+
+  test("attack: the stream's replay is charged too; reconnecting from far back is refused once the budget is spent", async () => {
+    const api = await serve(store, { fairShare: frozenFair() });
+    try {
+      const from = encodeEventId(blockPosition(1));
+      const statuses: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        const status = await new Promise<number>((resolve, reject) => {
+          const req = http.get(
+            {
+              host: '127.0.0.1',
+              port: new URL(api.base).port,
+              path: `/v1/stream?after=${from}`,
+              localAddress: '127.0.0.2',
+              agent: false,
+            },
+            (res) => {
+              if (res.statusCode !== 200) {
+                res.resume();
+                return resolve(res.statusCode!);
+              }
+              // read into the second replay read (20 heights each), then go away and reconnect from the start
+              let blocks = 0;
+              res.on('data', (chunk: Buffer) => {
+                blocks += chunk.toString().split('\nevent: block\n').length - 1;
+                if (blocks <= 24) return; // the second read was charged before it was sent
+                req.destroy();
+                resolve(200);
+              });
+            },
+          );
+          req.on('error', reject);
+        });
+        statuses.push(status);
+      }
+      expect(statuses).toEqual([200, 429]);
+      expect((await get(api.base, '/v1/status', { from: '127.0.0.1' })).status).toBe(200);
+    } finally {
+      await api.close();
+    }
+  });
+
+  test('attack: a client writing its own X-Forwarded-For behind our proxy is still one client', async () => {
+    const api = await serve(store, { fairShare: frozenFair(), trustProxy: { hops: 1 } });
+    const proxy = await startForwardingProxy(api.base);
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const r = await get(proxy.url, '/v1/txs?limit=100', { headers: { 'X-Forwarded-For': `203.0.113.${i}` } });
+        statuses.push(r.status);
+      }
+      expect(statuses).toEqual([200, 200, 429, 429]);
+    } finally {
+      await proxy.close();
+      await api.close();
+    }
+  });
+
+  test('an unknown API key is 401, and no key reaches the logs', async () => {
+    const api = await serve(store, { fairShare: frozenFair() });
+    try {
+      const r = await get(api.base, '/v1/status', { headers: { Authorization: 'Bearer not-configured-key-123' } });
+      expect(r.status).toBe(401);
+      expect(r.body).toEqual({ error: 'unknown API key: send a configured key, or none', code: 'unauthorized' });
+      expect(JSON.stringify(r)).not.toContain('not-configured-key-123');
+      expect(api.logged.join('\n')).not.toContain('not-configured-key-123');
+    } finally {
+      await api.close();
+    }
+  });
+
+  describe('deadlines, while a writer holds the txs table', () => {
+    let locker: Client;
+
+    beforeEach(async () => {
+      locker = new Client({ connectionString: store.databaseUrl });
+      await locker.connect();
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${store.schema}".txes IN ACCESS EXCLUSIVE MODE`);
+    });
+
+    afterEach(async () => {
+      await locker.query('ROLLBACK').catch(() => undefined);
+      await locker.end();
+    });
+
+    /** The API's statements now waiting on the lock (read outside the locker's transaction, whose view of pg_stat_activity is frozen). */
+    const waiting = async (): Promise<number[]> => {
+      const { rows } = await store.pool.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active' AND wait_event_type = 'Lock'`,
+      );
+      return rows.map((r) => r.pid);
+    };
+
+    test('a client that disconnects cancels its statement (pg_stat_activity)', async () => {
+      const api = await serve(store, { statementTimeoutMs: 60_000 });
+      try {
+        const controller = new AbortController();
+        const request = fetch(`${api.base}/v1/txs?limit=7`, { signal: controller.signal }).catch((e: Error) => e);
+        const [pid] = await until('the statement waiting on the lock', async () => {
+          const pids = await waiting();
+          return pids.length ? pids : undefined;
+        });
+        controller.abort();
+        expect((await request) instanceof Response).toBe(false); // aborted: no answer
+        // the lock is still held: only a cancel ends the statement
+        await until('the statement cancelled', async () => ((await waiting()).includes(pid) ? undefined : true), {
+          ms: 3000, // well within the statement's time limit: only the cancel can end it this soon
+          everyMs: 50,
+        });
+        const after = await store.pool.query(`SELECT state FROM pg_stat_activity WHERE pid = $1`, [pid]);
+        expect(after.rows[0]?.state).not.toBe('active');
+        // the gone client's request had started the indexed-height polls: they are not its own,
+        // and the next clients are served as before
+        await locker.query('ROLLBACK');
+        expect((await get(api.base, '/v1/txs?limit=3')).status).toBe(200);
+        expect((await get(api.base, '/v1/status')).status).toBe(200);
+        expect(api.logged).toEqual([]); // a client gone is not a server fault
+      } finally {
+        await api.close();
+      }
+    });
+
+    test('a statement past its time limit is 503 unavailable with Retry-After, not a 500', async () => {
+      const api = await serve(store, { statementTimeoutMs: 300 });
+      try {
+        const r = await get(api.base, '/v1/txs?limit=8');
+        expect(r.status).toBe(503);
+        expect(r.body).toEqual({ error: 'the query ran past its time limit; retry later', code: 'unavailable' });
+        expect(r.headers['retry-after']).toBe('1');
+        expect(api.logged).toEqual([]);
+      } finally {
+        await api.close();
+      }
+    });
+
+    test('a request that gets no store connection within the deadline is 503, not queued without end', async () => {
+      const api = await serve(store, { poolMax: 1 });
+      try {
+        const first = get(api.base, '/v1/txs?limit=9'); // holds the only connection, waiting on the lock
+        await until('the first request on the lock', async () => ((await waiting()).length ? true : undefined));
+        const second = await get(api.base, `/v1/txs/${txHash}`);
+        expect(second.status).toBe(503);
+        expect(second.body).toEqual({
+          error: 'no store connection came free in time; retry later',
+          code: 'unavailable',
+        });
+        expect(second.headers['retry-after']).toBe('1');
+        await locker.query('ROLLBACK');
+        expect((await first).status).toBe(200);
+      } finally {
+        await api.close();
+      }
+    });
+  });
+});
