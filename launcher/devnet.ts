@@ -35,13 +35,7 @@ import {
   type DevnetRpcServer,
   type StoredBlock,
 } from '../devnet/chain';
-import {
-  generateHistory,
-  liveStartTime,
-  LiveLoop,
-  ScenarioEngine,
-  type MemoryOptions,
-} from '../devnet/scenario';
+import { generateHistory, liveStartTime, LiveLoop, ScenarioEngine, type MemoryOptions } from '../devnet/scenario';
 import { DEFAULT_SNAPSHOT_BLOCKS, DEFAULT_STATE_WINDOW, type DevnetConfig } from './config';
 import {
   DevnetJournal,
