@@ -89,8 +89,16 @@ function sendJson(res: Response, status: number, body: unknown): void {
   res.status(status).type('application/json').send(JSON.stringify(body));
 }
 
+/** 503 `unavailable` while a part starts: the error rules reserve that code for 503, and the client may retry. */
+function sendStarting(res: Response, error: string): void {
+  res.setHeader('Retry-After', String(STARTING_RETRY_AFTER_S));
+  sendJson(res, 503, { error, code: 'unavailable' });
+}
+
+const STARTING_RETRY_AFTER_S = 5;
+
 export const startingRest: RequestHandler = (_req, res) =>
-  sendJson(res, 503, { error: 'the API is starting (database not up yet); see /ready', code: 'internal' });
+  sendStarting(res, 'the API is starting (database not up yet); see /ready');
 
 export const startingGraphql: RequestHandler = (_req, res) =>
   sendJson(res, 503, { errors: [{ message: 'GraphQL starts once the indexer has created its tables; see /ready' }] });
@@ -142,15 +150,12 @@ export function operations(app: Express, deps: Pick<HttpDeps, 'readiness' | 'met
 }
 
 export const startingApi: RequestHandler = (_req, res) =>
-  sendJson(res, 503, {
-    error: 'the app services start once PostgreSQL and the chain are up; see /ready',
-    code: 'unavailable',
-  });
+  sendStarting(res, 'the app services start once PostgreSQL and the chain are up; see /ready');
 
 function restUntilIndexed(deps: HttpDeps): RequestHandler {
   return (req, res, next) => {
     if (req.path === '/openapi.yaml' || deps.storeReady()) return deps.rest.handle(req, res, next);
-    sendJson(res, 503, { error: 'the indexer has not committed its first blocks yet; see /ready', code: 'internal' });
+    sendStarting(res, 'the indexer has not committed its first blocks yet; see /ready');
   };
 }
 
