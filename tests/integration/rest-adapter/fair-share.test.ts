@@ -143,7 +143,13 @@ describe('fair under load: /v1', () => {
   });
 
   test("attack: the stream's replay is charged too; reconnecting from far back is refused once the budget is spent", async () => {
-    const api = await serve(store, { fairShare: frozenFair() });
+    // a budget the whole history's replay (~230 heights, ~60 units) surely spends
+    const small = new FairShare(
+      { ...FAIR, perClient: { perSecond: 1, burst: 20 } },
+      (req) => (req as Request).ip,
+      () => 1_000_000,
+    );
+    const api = await serve(store, { fairShare: small });
     try {
       const from = encodeEventId(blockPosition(1));
       const statuses: number[] = [];
@@ -162,13 +168,15 @@ describe('fair under load: /v1', () => {
                 res.resume();
                 return resolve(res.statusCode!);
               }
-              // read into the second replay read (20 heights each), then go away and reconnect from the start
-              let blocks = 0;
-              res.on('data', (chunk: Buffer) => {
-                blocks += chunk.toString().split('\nevent: block\n').length - 1;
-                if (blocks <= 24) return; // the second read was charged before it was sent
-                req.destroy();
-                resolve(200);
+              // read until the replay stops for want of budget (the clock stands still: it never refills),
+              // then go away and reconnect from the start
+              let stalled: NodeJS.Timeout | undefined;
+              res.on('data', () => {
+                clearTimeout(stalled);
+                stalled = setTimeout(() => {
+                  req.destroy();
+                  resolve(200);
+                }, 500);
               });
             },
           );
