@@ -3,6 +3,7 @@
  * throws a ConfigError naming the variable (start.ts prints it and exits with code 2).
  * docs/running.md has the table; CONFIG_VARIABLES below is its source of truth.
  */
+import fs from 'fs';
 import path from 'path';
 import { DEFAULT_CHAIN_CONFIG, isValidChainId, loadChainConfig } from '../src/lib/config';
 import { ConfigError } from '../src/lib/errors';
@@ -54,6 +55,10 @@ export interface LauncherConfig {
   /** external chain; undefined = embedded devnet */
   chain?: { rpcUrl: string; chainId?: string };
   schema: string;
+  /** a built SubQuery project directory to index with instead of this repository (PROJECT_DIR); not built by npm start */
+  projectDir?: string;
+  /** `npm start -- --reindex`: drop the node's schema and index afresh */
+  reindex: boolean;
   devnet: DevnetConfig;
   readyMaxLagBlocks: number;
   progressIntervalMs: number;
@@ -392,9 +397,32 @@ function reconcilerOf(env: Env): ReconcilerSettings {
 }
 
 /** Reads and validates the whole configuration (throws ConfigError naming the first bad variable). */
-export function loadLauncherConfig(env: Env, opts: { stdoutIsTTY: boolean; cwd: string }): LauncherConfig {
+/** npm start's own arguments (after `--`): only `--reindex`. */
+function startArgs(args: readonly string[]): { reindex: boolean } {
+  const unknown = args.filter((a) => a !== '--reindex');
+  if (unknown.length)
+    throw new ConfigError('arguments', `npm start takes only --reindex (after --), got ${unknown.join(' ')}`);
+  return { reindex: args.includes('--reindex') };
+}
+
+function projectDirOf(env: Env, cwd: string): string | undefined {
+  const dir = read(env, 'PROJECT_DIR');
+  if (dir === undefined) return undefined;
+  const abs = path.resolve(cwd, dir);
+  for (const f of ['project.yaml', 'schema.graphql', path.join('dist', 'index.js')])
+    if (!fs.existsSync(path.join(abs, f)))
+      throw new ConfigError('PROJECT_DIR', `${abs} is not a built SubQuery project (no ${f}; run subql build there)`);
+  return abs;
+}
+
+export function loadLauncherConfig(
+  env: Env,
+  opts: { stdoutIsTTY: boolean; cwd: string; args?: readonly string[] },
+): LauncherConfig {
   const chainConfig = loadChainConfig(env);
   return {
+    ...startArgs(opts.args ?? []),
+    projectDir: projectDirOf(env, opts.cwd),
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: read(env, 'HOST') ?? '127.0.0.1',
     dataDir: path.resolve(opts.cwd, read(env, 'DATA_DIR') ?? '.data'),

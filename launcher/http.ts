@@ -149,6 +149,12 @@ export function operations(app: Express, deps: Pick<HttpDeps, 'readiness' | 'met
   });
 }
 
+export const waitingForReindex: RequestHandler = (_req, res) =>
+  sendStarting(
+    res,
+    'the app services wait for the changed project to be reindexed (they act on the index); see /ready',
+  );
+
 export const startingApi: RequestHandler = (_req, res) =>
   sendStarting(res, 'the app services start once PostgreSQL and the chain are up; see /ready');
 

@@ -14,16 +14,26 @@
 import fs from 'fs';
 import http from 'http';
 import path from 'path';
+import type { Express } from 'express';
 import { Pool } from 'pg';
-import { createRestApp } from '../rest-adapter/app';
+import { closeStreams, createRestApp } from '../rest-adapter/app';
 import { resolveExternalChain, fetchChainStatus } from './chain';
 import type { LauncherConfig } from './config';
 import { devnetIdentity, startEmbeddedDevnet } from './devnet';
-import { checkIdentity, DevnetJournal } from './devnet-journal';
+import { checkIdentity, DevnetJournal, JournalConflict } from './devnet-journal';
 import { createGraphqlService, keepPostgraphileOffServer } from './graphql';
 import { createAppServices } from './app-services';
 import type { AppServices } from '../app-services';
-import { createHttpApp, routeUpgrades, Slot, startingApi, startingGraphql, startingRest, UpgradeSlot } from './http';
+import {
+  createHttpApp,
+  routeUpgrades,
+  Slot,
+  startingApi,
+  startingGraphql,
+  startingRest,
+  UpgradeSlot,
+  waitingForReindex,
+} from './http';
 import type { Logger } from './logger';
 import { createMetrics } from './metrics';
 import { forwardNodeLine } from './node-logs';
@@ -31,7 +41,17 @@ import { freePort } from './ports';
 import { parseDatabaseUrl, subqlDbEnv, type PgConnection } from './database-url';
 import { startPostgres } from './postgres';
 import { ensureProjectBuilt, projectFor, REPO_ROOT } from './project';
-import { IndexWatcher, withAppServices, type Readiness } from './readiness';
+import {
+  dropSchema,
+  planIndex,
+  projectFingerprint,
+  readFingerprint,
+  recordFingerprint,
+  saveServingSchema,
+  servingSchemaOf,
+  staleBesideSchemas,
+} from './index-version';
+import { IndexWatcher, withAppServices, withReindex, type Readiness } from './readiness';
 import { checkChainId, checkIndexAgainstJournal, readStoredIndex, type ResetHint } from './store-check';
 import { startNode } from './subql-node';
 import { Supervisor, SUPERVISOR_DEFAULTS } from './supervisor';
@@ -74,6 +94,18 @@ export class Launcher {
   private teardown: Promise<void> | undefined;
   /** one budget per client across /v1, /v1/stream and /graphql */
   private readonly fair: FairShare;
+  /** the node's schema the API reads: DB_SCHEMA, or on the embedded store the one a reindex switched to */
+  private schema: string;
+  /** while a changed project indexes beside the serving schema (docs/running.md, "After a project change") */
+  private reindex: { serving: string; into: string; watcher: IndexWatcher } | undefined;
+  /** the parts read from the serving schema, closed when a reindex switches to another */
+  private releaseRest: (() => Promise<void>) | undefined;
+  private restApp: Express | undefined;
+  private releaseGraphql: (() => Promise<void>) | undefined;
+  private releaseWatcher: (() => Promise<void>) | undefined;
+  private releaseReindexWatcher: (() => Promise<void>) | undefined;
+  /** the schema /graphql is mounted on (or being mounted on) */
+  private graphqlSchema: string | undefined;
   /** set when a child dies on its own: main() exits with code 1 */
   onFatal: (message: string) => void = () => undefined;
 
@@ -81,6 +113,7 @@ export class Launcher {
     readonly config: LauncherConfig,
     private readonly log: Logger,
   ) {
+    this.schema = config.databaseUrl ? config.schema : servingSchemaOf(config.dataDir, config.schema);
     // req.ip where Express has seen the request; a websocket upgrade by the same rule
     this.fair = new FairShare(
       config.fairShare,
@@ -94,23 +127,132 @@ export class Launcher {
     fs.mkdirSync(this.config.dataDir, { recursive: true, mode: 0o755 });
     await this.listen();
     const journal = this.config.chain ? undefined : this.openJournal();
-    const build = ensureProjectBuilt(this.log.child('build'));
+    const build = this.config.projectDir ? Promise.resolve(false) : ensureProjectBuilt(this.log.child('build'));
     const chainAndDb = this.startDatabase().then(async (db) => ({ db, chain: await this.startChain(db, journal) }));
     const [, { db, chain }] = await Promise.all([build, chainAndDb]);
-    await Promise.all([
-      this.startAppServices(db, chain),
-      this.startIndexer(db, chain).then(() => this.startReconciler(db, chain)),
-    ]);
-    this.watch(db, chain);
+    const fingerprint = projectFingerprint(this.config.projectDir ?? REPO_ROOT);
+    const plan = await this.withPool(db, async (pool) =>
+      planIndex({
+        servingSchema: this.schema,
+        baseSchema: this.config.schema,
+        stored: await readFingerprint(pool, this.schema),
+        current: fingerprint,
+        externalDatabase: this.config.databaseUrl !== undefined,
+        reindex: this.config.reindex,
+      }),
+    );
+    if (plan.kind === 'refuse') throw new JournalConflict(plan.message);
+    if (plan.kind === 'drop') {
+      this.log.warn('--reindex: dropping the index to build it afresh', { schema: plan.schema });
+      await this.withPool(db, (pool) => dropSchema(pool, plan.schema));
+    }
+    if (plan.kind === 'beside') return this.reindexBeside(db, chain, plan.into, fingerprint);
+    await this.startServing(db, chain, fingerprint);
   }
 
-  /** Registers a running part for shutdown; stops it at once if a stop is already under way. */
-  private async own(name: string, close: () => Promise<void>): Promise<void> {
+  /** Everything that reads the serving schema, and the node writing it. */
+  private async startServing(db: PgConnection, chain: ChainSource, fingerprint: string): Promise<void> {
+    await Promise.all([
+      this.startAppServices(db, chain),
+      this.startIndexer(db, chain, this.schema, fingerprint).then(() => this.startReconciler(db, chain)),
+    ]);
+    await this.watch(db, chain);
+  }
+
+  /**
+   * The project changed since the serving schema was indexed (embedded store): the API keeps
+   * answering from it while the node indexes the new project into `into`; once that has caught
+   * up with the chain, everything switches to it and the old schema is dropped. The app services
+   * wait for the switch: they act on what the index shows, and the old one no longer moves.
+   */
+  private async reindexBeside(db: PgConnection, chain: ChainSource, into: string, fingerprint: string): Promise<void> {
+    const log = this.log.child('reindex');
+    const serving = this.schema;
+    await this.withPool(db, async (pool) => {
+      for (const stale of await staleBesideSchemas(pool, this.config.schema, [serving, into])) {
+        log.info('dropping a schema left by an earlier reindex', { schema: stale });
+        await dropSchema(pool, stale);
+      }
+    });
+    log.warn(
+      `the project changed since schema ${serving} was indexed: indexing it into ${into}; ${serving} serves until then`,
+      {
+        serving,
+        into,
+      },
+    );
+    this.api.set(waitingForReindex);
+    await this.watch(db, chain);
+    const caughtUp = new Promise<void>((resolve) => {
+      const pool = new Pool({ connectionString: db.url, max: 1, options: '-c statement_timeout=5000' });
+      pool.on('error', () => undefined);
+      const watcher = new IndexWatcher({
+        pool,
+        schema: into,
+        chainTip: chain.tip,
+        maxLagBlocks: this.config.readyMaxLagBlocks,
+        progressIntervalMs: this.config.progressIntervalMs,
+        metrics: createMetrics(), // its own: /metrics shows the serving schema
+        log,
+        onFirstReady: () => resolve(),
+      });
+      this.reindex = { serving, into, watcher };
+      void watcher.start();
+      void this.own('reindex watcher', async () => {
+        watcher.stop();
+        await pool.end();
+      }).then(
+        (release) => (this.releaseReindexWatcher = release),
+        () => undefined,
+      );
+    });
+    await this.startIndexer(db, chain, into, fingerprint);
+    await caughtUp;
+    if (this.stopRequested) return;
+    await this.switchTo(db, chain, into);
+    await this.withPool(db, (pool) => dropSchema(pool, serving));
+    log.notice(`switched to ${into}; ${serving} dropped`, { schema: into });
+  }
+
+  private async switchTo(db: PgConnection, chain: ChainSource, schema: string): Promise<void> {
+    const old = { rest: this.releaseRest, watcher: this.releaseWatcher, app: this.restApp };
+    this.schema = schema;
+    saveServingSchema(this.config.dataDir, schema);
+    await this.mountRest(db);
+    await this.enableGraphql(db); // releases the old schema's
+    await this.watch(db, chain);
+    this.reindex = undefined;
+    await this.releaseReindexWatcher?.();
+    if (old.app) closeStreams(old.app, 'the API switched to a reindexed store; reconnect with Last-Event-ID to resume');
+    await old.rest?.();
+    await old.watcher?.();
+    await Promise.all([this.startAppServices(db, chain), this.startReconciler(db, chain)]);
+  }
+
+  private async withPool<T>(db: PgConnection, f: (pool: Pool) => Promise<T>): Promise<T> {
+    const pool = new Pool({ connectionString: db.url, max: 1 });
+    pool.on('error', () => undefined);
+    try {
+      return await f(pool);
+    } finally {
+      await pool.end();
+    }
+  }
+
+  /** Registers a running part for shutdown (stopped at once if a stop is already under way); returns its early release. */
+  private async own(name: string, close: () => Promise<void>): Promise<() => Promise<void>> {
     if (this.stopRequested) {
       await close().catch(() => undefined);
       throw new StartAborted(`${name} stopped: shutting down`);
     }
-    this.closers.push({ name, close });
+    const part = { name, close };
+    this.closers.push(part);
+    return async () => {
+      const i = this.closers.indexOf(part);
+      if (i < 0) return; // already stopped with the rest
+      this.closers.splice(i, 1);
+      await close().catch((e: unknown) => this.log.warn(`stopping ${name} failed`, { error: e }));
+    };
   }
 
   private async listen(): Promise<void> {
@@ -173,8 +315,8 @@ export class Launcher {
     if (this.config.databaseUrl) {
       const conn = parseDatabaseUrl(this.config.databaseUrl);
       log.info('using DATABASE_URL', { host: conn.host, port: conn.port, database: conn.database });
-      this.storeLine = `PostgreSQL ${conn.host}:${conn.port}, database ${conn.database} (DATABASE_URL), schemas ${this.config.schema} and ${this.config.app.schema}`;
-      this.mountRest(conn);
+      this.storeLine = `PostgreSQL ${conn.host}:${conn.port}, database ${conn.database} (DATABASE_URL), schemas ${this.schema} and ${this.config.app.schema}`;
+      await this.mountRest(conn);
       return conn;
     }
     const dataDir = path.join(this.config.dataDir, 'postgres');
@@ -193,38 +335,39 @@ export class Launcher {
     await this.own('postgres', () => pg.stop());
     log.info('embedded PostgreSQL up', { pid: pg.pid, port: pg.port, data_dir: dataDir, ms: Date.now() - started });
     this.storeLine =
-      `embedded PostgreSQL ${pg.user}@${pg.host}:${pg.port}, database ${pg.database}, schemas ${this.config.schema} and ${this.config.app.schema}; ` +
+      `embedded PostgreSQL ${pg.user}@${pg.host}:${pg.port}, database ${pg.database}, schemas ${this.schema} and ${this.config.app.schema}; ` +
       `password in ${dataDir}.password; npm run psql connects`;
-    this.mountRest(pg);
+    await this.mountRest(pg);
     return pg;
   }
 
-  private mountRest(conn: PgConnection): void {
+  /** /v1 on the serving schema; a reindex's switch mounts it again on the new one and releases this one. */
+  private async mountRest(conn: PgConnection): Promise<void> {
     // a request that cannot get a connection within DB_WAIT_MS is answered 503
     const pool = new Pool({ connectionString: conn.url, max: 10, connectionTimeoutMillis: this.config.dbWaitMs });
     pool.on('error', () => undefined); // idle connection cut (server restart): the next query reconnects
     const log = this.log.child('http');
-    this.rest.set(
-      createRestApp({
-        pool,
-        schema: this.config.schema,
-        hrp: this.config.hrp,
-        gasDenom: this.config.gasDenom,
-        responseCache: this.config.responseCache,
-        renderCache: this.config.renderCache,
-        stream: this.config.stream,
-        trustProxy: this.config.trustProxy,
-        fairShare: this.fair,
-        logger: { error: (message, error) => log.error(message, { error }) },
-      }),
-    );
-    void this.own('rest pool', () => pool.end());
+    const app = createRestApp({
+      pool,
+      schema: this.schema,
+      hrp: this.config.hrp,
+      gasDenom: this.config.gasDenom,
+      responseCache: this.config.responseCache,
+      renderCache: this.config.renderCache,
+      stream: this.config.stream,
+      trustProxy: this.config.trustProxy,
+      fairShare: this.fair,
+      logger: { error: (message, error) => log.error(message, { error }) },
+    });
+    this.rest.set(app);
+    this.restApp = app;
+    this.releaseRest = await this.own('rest pool', () => pool.end());
   }
 
   private resetHint(): ResetHint {
     return {
       dataDir: this.config.dataDir,
-      schema: this.config.schema,
+      schema: this.schema,
       externalDatabase: this.config.databaseUrl !== undefined,
     };
   }
@@ -232,7 +375,7 @@ export class Launcher {
   private async storedIndex(db: PgConnection) {
     const pool = new Pool({ connectionString: db.url, max: 1 });
     try {
-      return await readStoredIndex(pool, this.config.schema);
+      return await readStoredIndex(pool, this.schema);
     } finally {
       await pool.end();
     }
@@ -242,7 +385,7 @@ export class Launcher {
     const index = await this.storedIndex(db);
     const chain = journal ? await this.startDevnet(journal, index) : await this.externalChain(index);
     if (index?.indexedHeight !== undefined)
-      this.log.info('resuming the index', { indexed_height: index.indexedHeight, schema: this.config.schema });
+      this.log.info('resuming the index', { indexed_height: index.indexedHeight, schema: this.schema });
     return chain;
   }
 
@@ -303,6 +446,7 @@ export class Launcher {
 
   /** The repository, or (another chain id) a project copy in DATA_DIR/project: the node requires the manifest's chainId to be the chain's. */
   private project(chain: ChainSource): string {
+    if (this.config.projectDir) return this.config.projectDir;
     const dir = projectFor(chain.chainId, chain.endpoint, path.join(this.config.dataDir, 'project'));
     if (dir !== REPO_ROOT)
       this.log.info('running the node from a project copy for this chain id', { chain_id: chain.chainId, dir });
@@ -310,7 +454,7 @@ export class Launcher {
   }
 
   /** The node, supervised: restarted with a backoff when it dies, given up on after too many exits (launcher/supervisor.ts). */
-  private async startIndexer(db: PgConnection, chain: ChainSource): Promise<void> {
+  private async startIndexer(db: PgConnection, chain: ChainSource, schema: string, fingerprint: string): Promise<void> {
     const log = this.log.child('node');
     const projectDir = this.project(chain);
     const supervisor = new Supervisor({
@@ -322,7 +466,7 @@ export class Launcher {
         const node = await startNode({
           dbEnv: subqlDbEnv(db),
           endpoint: chain.endpoint,
-          schema: this.config.schema,
+          schema,
           projectDir,
           port: await freePort(),
           batchSize: this.config.node.batchSize,
@@ -335,7 +479,7 @@ export class Launcher {
         });
         log.info('subql-node-cosmos running', {
           pid: node.pid,
-          schema: this.config.schema,
+          schema,
           batch_size: this.config.node.batchSize,
           ms: Date.now() - started,
         });
@@ -347,6 +491,10 @@ export class Launcher {
     await supervisor.start();
     this.nodeSupervisor = supervisor;
     await this.own('subql node', () => supervisor.stop());
+    // the node creates _metadata before it serves /health: record what this index is built with
+    await this.withPool(db, (pool) => recordFingerprint(pool, schema, fingerprint)).then(
+      (recorded) => recorded || log.warn('the project fingerprint was not recorded (no _metadata yet)', { schema }),
+    );
   }
 
   /** The chain-vs-store checks, after the node (so they stop before it). */
@@ -355,7 +503,7 @@ export class Launcher {
     pool.on('error', () => undefined);
     const reconciler = new Reconciler({
       pool,
-      schema: this.config.schema,
+      schema: this.schema,
       rpcUrl: chain.endpoint,
       settings: this.config.reconciler,
       log: this.log.child('reconciler'),
@@ -377,7 +525,7 @@ export class Launcher {
       hrp: this.config.hrp,
       gasDenom: this.config.gasDenom,
       stableDenom: this.config.stableDenom,
-      indexerSchema: this.config.schema,
+      indexerSchema: this.schema,
       chain: { rpcUrl: chain.endpoint, chainId: chain.chainId },
       devnetSeed: chain.devnetSeed,
       devnetLiveFrom: chain.devnetLiveFrom,
@@ -394,32 +542,41 @@ export class Launcher {
     });
   }
 
-  private watch(db: PgConnection, chain: ChainSource): void {
+  /** /ready and the store's readiness from the serving schema; replaces the previous watcher after its first poll. */
+  private async watch(db: PgConnection, chain: ChainSource): Promise<void> {
     const pool = new Pool({ connectionString: db.url, max: 2, options: '-c statement_timeout=5000' });
     pool.on('error', () => undefined);
-    this.watcher = new IndexWatcher({
+    const watcher = new IndexWatcher({
       pool,
-      schema: this.config.schema,
+      schema: this.schema,
       chainTip: chain.tip,
       maxLagBlocks: this.config.readyMaxLagBlocks,
       progressIntervalMs: this.config.progressIntervalMs,
       metrics: this.metrics,
       log: this.log.child('index'),
-      onSchemaReady: () => this.enableGraphql(db),
+      onSchemaReady: () => void this.enableGraphql(db),
       onFirstReady: (r) => this.announceReady(r),
     });
-    this.watcher.start();
+    await watcher.start();
+    this.watcher = watcher;
     void this.own('index watcher', async () => {
-      this.watcher?.stop();
+      watcher.stop();
       await pool.end();
-    });
+    }).then(
+      (release) => (this.releaseWatcher = release),
+      () => undefined,
+    );
   }
 
-  private enableGraphql(db: PgConnection): void {
+  /** /graphql on the serving schema, once per schema (a reindex's switch mounts it on the new one first). */
+  private enableGraphql(db: PgConnection): Promise<void> {
+    const schema = this.schema;
+    if (this.graphqlSchema === schema) return Promise.resolve();
+    this.graphqlSchema = schema;
     const log = this.log.child('http');
-    void createGraphqlService(
+    return createGraphqlService(
       db,
-      this.config.schema,
+      schema,
       (e) =>
         log.warn('GraphQL JSON fields (eventsJson, msgsJson…) not created; the string fields still answer', {
           error: e.message,
@@ -429,10 +586,13 @@ export class Launcher {
     ).then(
       (service) =>
         this.own('graphql', () => service.close()).then(
-          () => {
+          (release) => {
             this.graphql.set(service.handler);
             this.graphqlUpgrades.set(service.upgrade);
-            log.info(`GraphQL on ${this.baseUrl()}/graphql`);
+            const previous = this.releaseGraphql;
+            this.releaseGraphql = release;
+            void previous?.();
+            log.info(`GraphQL on ${this.baseUrl()}/graphql`, { schema });
           },
           () => undefined, // shutting down: closed already
         ),
@@ -475,7 +635,9 @@ export class Launcher {
     };
     // while the node restarts the API serves the last committed state, but is not ready
     const nodeDown = this.nodeSupervisor?.notRunningReason();
-    const index = nodeDown ? { ...watched, ready: false, reasons: [...watched.reasons, nodeDown] } : watched;
+    let index = nodeDown ? { ...watched, ready: false, reasons: [...watched.reasons, nodeDown] } : watched;
+    if (this.reindex)
+      index = withReindex(index, this.reindex.serving, this.reindex.into, this.reindex.watcher.readiness());
     return withAppServices(
       index,
       this.appServices?.readiness() ?? { ready: false, reasons: ['app services: starting'], actors: [] },

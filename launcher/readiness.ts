@@ -27,11 +27,27 @@ export interface Readiness {
   chain_height: number | null;
   lag_blocks: number | null;
   max_lag_blocks: number;
+  /** while a changed project indexes beside the serving schema: which serves, and how far the new one is */
+  reindex?: { serving: string; into: string; indexed_height: number | null; chain_height: number | null };
   /** the app services' part (launcher/app-services.ts), once they are mounted */
   app_services?: AppServicesReadiness;
 }
 
 /** The index's readiness with the app services' folded in: ready only when both are. */
+/** Not ready while a reindex runs: the serving schema no longer moves. */
+export function withReindex(index: Readiness, serving: string, into: string, building: Readiness): Readiness {
+  const progress = `height ${building.indexed_height ?? 0} of ${building.chain_height ?? '?'}`;
+  return {
+    ...index,
+    ready: false,
+    reasons: [
+      ...index.reasons,
+      `reindexing the changed project into ${into} (${progress}); ${serving} serves until then`,
+    ],
+    reindex: { serving, into, indexed_height: building.indexed_height, chain_height: building.chain_height },
+  };
+}
+
 export function withAppServices(index: Readiness, app: AppServicesReadiness): Readiness {
   return { ...index, ready: index.ready && app.ready, reasons: [...index.reasons, ...app.reasons], app_services: app };
 }
@@ -84,12 +100,13 @@ export class IndexWatcher {
 
   constructor(private readonly o: IndexWatcherOptions) {}
 
-  start(): void {
+  /** Polls now and then every second; resolves once the first poll has read the store and the chain. */
+  start(): Promise<void> {
     const loop = async () => {
       await this.poll();
       this.timer = setTimeout(() => void loop(), POLL_MS);
     };
-    void loop();
+    return loop();
   }
 
   stop(): void {

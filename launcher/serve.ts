@@ -52,7 +52,7 @@ export function main(): void {
     metrics,
     log,
   });
-  watcher.start();
+  void watcher.start();
   const { services, close: closeServices } = createAppServices({
     databaseUrl: config.databaseUrl,
     settings: config.app,

@@ -26,7 +26,11 @@ function exitCodeOf(e: unknown): number {
 /** The configuration; the key variables it read are then removed from the environment children inherit. */
 function configOrExit(): LauncherConfig {
   try {
-    const config = loadLauncherConfig(process.env, { stdoutIsTTY: Boolean(process.stdout.isTTY), cwd: process.cwd() });
+    const config = loadLauncherConfig(process.env, {
+      stdoutIsTTY: Boolean(process.stdout.isTTY),
+      cwd: process.cwd(),
+      args: process.argv.slice(2),
+    });
     forgetKeyVariables(process.env);
     return config;
   } catch (e) {

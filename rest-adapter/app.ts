@@ -116,6 +116,14 @@ function documentRoute(document: string): (req: Request, res: Response) => void 
   };
 }
 
+/** The stream hub of each app createRestApp made, for closeStreams. */
+const hubs = new WeakMap<Express, StreamHub>();
+
+/** Closes every /v1/stream connection of an app being replaced (npm start's switch to a reindexed schema). */
+export function closeStreams(app: Express, message: string): void {
+  hubs.get(app)?.closeAll(message);
+}
+
 export function createRestApp(options: RestAppOptions): Express {
   checkOptions(options);
   const openapi = fs.readFileSync(options.openapiPath ?? DEFAULT_OPENAPI_PATH, 'utf8');
@@ -197,8 +205,10 @@ export function createRestApp(options: RestAppOptions): Express {
   }
   const streamOptions = options.stream ?? DEFAULT_STREAM_OPTIONS;
   const source = new StreamSource(store, repos, ctx);
+  const hub = new StreamHub(watcher, source, streamOptions, logger);
+  hubs.set(app, hub);
   registerStreamRoute(router, {
-    hub: new StreamHub(watcher, source, streamOptions, logger),
+    hub,
     source,
     limits: new ConnectionLimits(streamOptions.maxConnections, streamOptions.maxPerClient),
     options: streamOptions,

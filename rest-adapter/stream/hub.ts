@@ -108,6 +108,11 @@ export class StreamHub {
     }
   }
 
+  /** Closes every open stream (its app is being replaced); each client resumes from its Last-Event-ID. */
+  closeAll(message: string): void {
+    for (const connection of [...this.open.keys()]) connection.close('shutting_down', message);
+  }
+
   /** How many connections share each filter's read (tests, metrics). */
   get readsPerBatch(): number {
     return this.groups.size;

@@ -18,14 +18,17 @@ export interface LauncherProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts the launcher with exactly `env` (PATH gets node_modules/.bin); `detached` makes it a process-group leader. */
-export function spawnLauncher(env: NodeJS.ProcessEnv, o: { detached?: boolean } = {}): LauncherProcess {
+/** Starts the launcher with exactly `env` (PATH gets node_modules/.bin) and `args` (as after `npm start --`); `detached` makes it a process-group leader. */
+export function spawnLauncher(
+  env: NodeJS.ProcessEnv,
+  o: { detached?: boolean; args?: string[] } = {},
+): LauncherProcess {
   const script = (
     JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
   ).scripts.start;
   const [command, ...args] = script.split(' ');
   const withPath = { ...env, PATH: `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${env.PATH ?? ''}` };
-  const child = spawn(command, args, {
+  const child = spawn(command, [...args, ...(o.args ?? [])], {
     cwd: ROOT,
     env: withPath,
     stdio: ['ignore', 'pipe', 'pipe'],

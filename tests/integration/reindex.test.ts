@@ -1,0 +1,222 @@
+/**
+ * A changed project on existing data (docs/running.md, "After a project change"), as a handler
+ * author meets it: a field added to schema.graphql, then `npm start` on the old DATA_DIR.
+ *
+ * On the embedded store the changed project indexes beside the old schema while /v1 keeps
+ * answering from it (no answer fails meanwhile), then everything switches: GraphQL serves the
+ * new field, /ready says which schema serves. Against DATABASE_URL the start is refused with one
+ * line naming `--reindex`, and `npm start -- --reindex` drops the index and builds it afresh.
+ */
+import fs from 'fs';
+import http from 'http';
+import os from 'os';
+import path from 'path';
+import { Client } from 'pg';
+import { freePort } from '../../launcher/ports';
+import { writeProjectCopy } from '../../launcher/project';
+import type { Readiness } from '../../launcher/readiness';
+import { EXIT_CODES } from '../../launcher/start';
+import { createTestDatabase } from '../harness/db';
+import { ensureProjectBuilt } from '../harness/indexed-store';
+import { spawnLauncher, type LauncherProcess } from '../harness/launcher-process';
+import type { TestDatabase } from '../harness/postgres';
+import { until } from '../harness/until';
+
+jest.setTimeout(400_000);
+
+interface Started extends LauncherProcess {
+  base: string;
+}
+
+let work: string;
+let changedProject: string;
+
+beforeAll(async () => {
+  ensureProjectBuilt();
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-reindex-'));
+  fs.chmodSync(work, 0o755); // the embedded PostgreSQL runs as another user
+  // the handler author's change: a new field on an entity (no mapping writes it yet)
+  changedProject = path.join(work, 'changed');
+  writeProjectCopy(changedProject);
+  const schemaFile = path.join(changedProject, 'schema.graphql');
+  const schema = fs.readFileSync(schemaFile, 'utf8');
+  const changed = schema.replace('type Block @entity {\n', 'type Block @entity {\n  label: String\n');
+  expect(changed).not.toBe(schema);
+  fs.writeFileSync(schemaFile, changed);
+});
+
+const started: Started[] = [];
+
+afterAll(async () => {
+  for (const s of started.filter((p) => p.child.exitCode === null)) {
+    s.child.kill('SIGTERM');
+    await s.exited;
+  }
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+async function npmStart(dataDir: string, extra: Record<string, string>, args: string[] = []): Promise<Started> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DEVNET_HISTORY_BLOCKS: '60',
+    DEVNET_BLOCK_MS: '500',
+    DEVNET_PORT: '0',
+    LOG_FORMAT: 'json',
+    RECONCILE_EVERY_BLOCKS: '0',
+    ...extra,
+  };
+  for (const v of ['CHAIN_RPC_URL', 'CHAIN_ID', 'DB_SCHEMA', 'LOG_LEVEL']) if (!(v in extra)) delete env[v];
+  if (!('DATABASE_URL' in extra)) delete env.DATABASE_URL;
+  const s = { ...spawnLauncher(env, { args }), base: `http://127.0.0.1:${port}` };
+  started.push(s);
+  return s;
+}
+
+function logTail(s: Started): string {
+  return s.lines
+    .slice(-30)
+    .map((l) => JSON.stringify(l))
+    .join('\n');
+}
+
+async function status(url: string): Promise<number> {
+  try {
+    return (await fetch(url)).status;
+  } catch {
+    return 0; // not listening yet
+  }
+}
+
+async function waitFor(s: Started, what: string, check: () => Promise<boolean>): Promise<void> {
+  await until(
+    what,
+    async () => {
+      if (s.child.exitCode !== null) throw new Error(`npm start exited with ${s.child.exitCode}:\n${logTail(s)}`);
+      return (await check()) || undefined;
+    },
+    { ms: 180_000, everyMs: 250, context: () => logTail(s) },
+  );
+}
+
+const ready = (s: Started) => async () => (await status(`${s.base}/ready`)) === 200;
+const serving = (s: Started) => async () => (await status(`${s.base}/v1/status`)) === 200;
+
+async function graphql(s: Started, query: string): Promise<{ data?: unknown; errors?: { message: string }[] }> {
+  const res = await fetch(`${s.base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
+  return (await res.json()) as { data?: unknown; errors?: { message: string }[] };
+}
+
+const LABEL_QUERY = '{ blocks(first: 1, orderBy: HEIGHT_DESC) { nodes { height label } } }';
+
+/** Everything /v1/stream sends until the server ends it. */
+function readStream(base: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${base}/v1/stream`, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () => resolve(text));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+async function stop(s: Started): Promise<void> {
+  s.child.kill('SIGTERM');
+  expect(await s.exited).toBe(0);
+}
+
+test('embedded store: the changed project indexes beside the old schema, which serves until the switch', async () => {
+  const dataDir = path.join(work, 'embedded');
+  const first = await npmStart(dataDir, {});
+  await waitFor(first, 'the first start ready', ready(first));
+  expect((await graphql(first, LABEL_QUERY)).errors?.[0]?.message).toMatch(/label/);
+  await stop(first);
+
+  const second = await npmStart(dataDir, { PROJECT_DIR: changedProject });
+  const answers: number[] = [];
+  let polling = true;
+  const poll = (async () => {
+    while (polling) {
+      const code = await status(`${second.base}/v1/status`);
+      if (code !== 0) answers.push(code);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  try {
+    // while the new schema catches up: the old one answers, /ready names both
+    let during: Readiness | undefined;
+    let stream: Promise<string> | undefined;
+    await waitFor(second, 'the switch', async () => {
+      const r = await fetch(`${second.base}/ready`).catch(() => undefined);
+      const body = r ? ((await r.json()) as Readiness) : undefined;
+      if (body?.reindex) during = body;
+      // a stream client of the old schema: told to reconnect at the switch
+      if (during && !stream && (await status(`${second.base}/v1/status`)) === 200) stream = readStream(second.base);
+      return second.lines.some((l) => typeof l.msg === 'string' && l.msg.startsWith('switched to'));
+    });
+    expect(stream).toBeDefined();
+    expect(await stream).toMatch(
+      /event: close\ndata: \{"error":"the API switched to a reindexed store[^\n]*"code":"shutting_down"\}/,
+    );
+    expect(during?.reindex).toMatchObject({ serving: 'svc', into: expect.stringMatching(/^svc_[0-9a-f]{8}$/) });
+    expect(during?.reasons.join(' ')).toMatch(/reindexing the changed project into svc_[0-9a-f]{8}/);
+    const into = during!.reindex!.into;
+
+    await waitFor(second, 'ready after the switch', ready(second));
+    const labelled = await graphql(second, LABEL_QUERY);
+    expect(labelled.errors).toBeUndefined();
+    expect(labelled.data).toEqual({ blocks: { nodes: [{ height: expect.any(Number), label: null }] } });
+    const readiness = (await (await fetch(`${second.base}/ready`)).json()) as Readiness;
+    expect(readiness.reindex).toBeUndefined();
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'store.json'), 'utf8'))).toEqual({ schema: into });
+  } finally {
+    polling = false;
+    await poll;
+  }
+  // from the first answer of /v1 on, none failed: the old schema served until the new one did
+  const firstServed = answers.indexOf(200);
+  expect(firstServed).toBeGreaterThanOrEqual(0);
+  expect(answers.slice(firstServed).filter((c) => c !== 200)).toEqual([]);
+  expect(answers.slice(0, firstServed).every((c) => c === 503)).toBe(true);
+  await stop(second);
+});
+
+test('DATABASE_URL: refused with one line naming --reindex; npm start -- --reindex builds it afresh', async () => {
+  const db: TestDatabase = await createTestDatabase('reindex_ext');
+  try {
+    const dataDir = path.join(work, 'external');
+    const external = { DATABASE_URL: db.url };
+    const first = await npmStart(dataDir, external);
+    await waitFor(first, 'the first start serving', serving(first));
+    await stop(first);
+
+    const refused = await npmStart(dataDir, { ...external, PROJECT_DIR: changedProject });
+    expect(await refused.exited).toBe(EXIT_CODES.config);
+    const line = refused.lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('cannot start'));
+    expect(String(line?.msg)).toMatch(/another version of the project.*npm start -- --reindex.*force-clean/);
+
+    const rebuilt = await npmStart(dataDir, { ...external, PROJECT_DIR: changedProject }, ['--reindex']);
+    await waitFor(rebuilt, 'the rebuilt index serving', serving(rebuilt));
+    await waitFor(rebuilt, 'GraphQL on the rebuilt index', async () => !(await graphql(rebuilt, LABEL_QUERY)).errors);
+    const c = new Client({ connectionString: db.url });
+    await c.connect();
+    const recorded = await c.query<{ value: string }>(
+      `SELECT value FROM svc._metadata WHERE key = 'svcProjectFingerprint'`,
+    );
+    await c.end();
+    expect(recorded.rows[0]?.value).toMatch(/^[0-9a-f]{64}$/);
+    await stop(rebuilt);
+  } finally {
+    await db.drop();
+  }
+});
