@@ -57,6 +57,9 @@ import { startNode } from './subql-node';
 import { Supervisor, SUPERVISOR_DEFAULTS } from './supervisor';
 import { Reconciler } from '../reconciler/reconciler';
 import { FairShare } from '../src/http/fair-share';
+import { verify } from '../verify/compare';
+import { renderReport } from '../verify/report';
+import { StoreSource } from '../verify/sources';
 import { clientAddressOf } from '../src/http/trust-proxy';
 
 const CHAIN_WAIT_MS = 60_000;
@@ -70,6 +73,24 @@ interface ChainSource {
   devnetSeed?: string;
   /** the embedded devnet's first live height (after its generated history) */
   devnetLiveFrom?: number;
+}
+
+/**
+ * Before the old index is dropped: the proofs of indexing of both over their common heights
+ * (verify/), so the log says whether the changed project wrote the same rows, or the first
+ * height and the entity types where it did not.
+ */
+async function compareIndexes(db: PgConnection, into: string, old: string, log: Logger): Promise<void> {
+  const sources = [new StoreSource(db.url, into), new StoreSource(db.url, old)] as const;
+  try {
+    const result = await verify(sources[0], sources[1], { rowLimit: 3 });
+    for (const line of renderReport(result, [`${into} (the changed project)`, `${old} (the old index)`]))
+      log.info(`verify: ${line}`);
+  } catch (e) {
+    log.warn('the new index could not be compared with the old', { error: e instanceof Error ? e.message : String(e) });
+  } finally {
+    await Promise.all(sources.map((s) => s.close().catch(() => undefined)));
+  }
 }
 
 /** A signal arrived while a part was starting: that part was stopped again. */
@@ -210,6 +231,7 @@ export class Launcher {
     await caughtUp;
     if (this.stopRequested) return;
     await this.switchTo(db, chain, into);
+    await compareIndexes(db, into, serving, log);
     await this.withPool(db, (pool) => dropSchema(pool, serving));
     log.notice(`switched to ${into}; ${serving} dropped`, { schema: into });
   }
