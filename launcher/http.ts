@@ -21,6 +21,8 @@ import { applyTrustProxy, type TrustProxy } from '../src/http/trust-proxy';
 /** A handler filled in later (the rest app needs the database, GraphQL the node's tables). */
 export class Slot {
   private handler: RequestHandler | undefined;
+  /** requests each handler is answering now, so a replaced one can finish before its resources go */
+  private readonly inFlight = new Map<RequestHandler, number>();
   constructor(private readonly whileEmpty: RequestHandler) {}
   set(handler: RequestHandler | undefined): void {
     this.handler = handler;
@@ -28,7 +30,22 @@ export class Slot {
   get filled(): boolean {
     return this.handler !== undefined;
   }
-  readonly handle: RequestHandler = (req, res, next) => (this.handler ?? this.whileEmpty)(req, res, next);
+  readonly handle: RequestHandler = (req, res, next) => {
+    const handler = this.handler ?? this.whileEmpty;
+    this.inFlight.set(handler, (this.inFlight.get(handler) ?? 0) + 1);
+    res.once('close', () => {
+      const left = (this.inFlight.get(handler) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(handler, left);
+      else this.inFlight.delete(handler);
+    });
+    handler(req, res, next);
+  };
+
+  /** Resolves once no request is being answered by `handler` (a replaced one), or after `timeoutMs`. */
+  async drained(handler: RequestHandler, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.inFlight.has(handler) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** A websocket upgrade handler filled in later (GraphQL's, once the node has created its tables). */

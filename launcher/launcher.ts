@@ -14,7 +14,7 @@
 import fs from 'fs';
 import http from 'http';
 import path from 'path';
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import { Pool } from 'pg';
 import { closeStreams, createRestApp } from '../rest-adapter/app';
 import { resolveExternalChain, fetchChainStatus } from './chain';
@@ -63,6 +63,8 @@ import { StoreSource } from '../verify/sources';
 import { clientAddressOf } from '../src/http/trust-proxy';
 
 const CHAIN_WAIT_MS = 60_000;
+/** How long a reindex's switch lets requests the old schema's parts took finish (longer than their statement timeouts). */
+const SWITCH_DRAIN_MS = 15_000;
 
 /** Where the node reads the chain from, and how /ready learns the tip. */
 interface ChainSource {
@@ -125,6 +127,7 @@ export class Launcher {
   private releaseGraphql: (() => Promise<void>) | undefined;
   private releaseWatcher: (() => Promise<void>) | undefined;
   private releaseReindexWatcher: (() => Promise<void>) | undefined;
+  private graphqlHandler: RequestHandler | undefined;
   /** the schema /graphql is mounted on (or being mounted on) */
   private graphqlSchema: string | undefined;
   /** set when a child dies on its own: main() exits with code 1 */
@@ -245,7 +248,10 @@ export class Launcher {
     await this.watch(db, chain);
     this.reindex = undefined;
     await this.releaseReindexWatcher?.();
-    if (old.app) closeStreams(old.app, 'the API switched to a reindexed store; reconnect with Last-Event-ID to resume');
+    if (old.app) {
+      closeStreams(old.app, 'the API switched to a reindexed store; reconnect with Last-Event-ID to resume');
+      await this.rest.drained(old.app, SWITCH_DRAIN_MS); // requests it took before the switch finish on its pool
+    }
     await old.rest?.();
     await old.watcher?.();
     await Promise.all([this.startAppServices(db, chain), this.startReconciler(db, chain)]);
@@ -609,11 +615,13 @@ export class Launcher {
       (service) =>
         this.own('graphql', () => service.close()).then(
           (release) => {
+            const previous = { release: this.releaseGraphql, handler: this.graphqlHandler };
             this.graphql.set(service.handler);
             this.graphqlUpgrades.set(service.upgrade);
-            const previous = this.releaseGraphql;
+            this.graphqlHandler = service.handler;
             this.releaseGraphql = release;
-            void previous?.();
+            if (previous.handler)
+              void this.graphql.drained(previous.handler, SWITCH_DRAIN_MS).then(() => previous.release?.());
             log.info(`GraphQL on ${this.baseUrl()}/graphql`, { schema });
           },
           () => undefined, // shutting down: closed already
