@@ -260,10 +260,13 @@ describe('every runnable example of README.md and docs/*.md, on npm start’s de
   });
 
   it.each(examples.runnable.map((e) => [`${e.name} (${e.where})`, e] as const))('%s', async (_title, e) => {
+    // one after the other, except that subscriptions wait for their first events together
+    const waiting: Promise<void>[] = [];
     for (const op of e.operations) {
       if (op.kind === 'http') await runHttp(e, op);
-      else if (op.subscription) await runSubscription(e, op);
+      else if (op.subscription) waiting.push(runSubscription(e, op));
       else await runQuery(e, op);
     }
+    await Promise.all(waiting);
   });
 });
