@@ -4,8 +4,9 @@
  * is left unmarked (tests/unit/doc-examples.test.ts).
  *
  * A fenced block is an example when it is ```graphql, or holds a `curl` command, a
- * graphql-ws `createClient(`, an `EventSource(` or a `fetch(` of a URL. Every example carries an
- * HTML comment on the line before its fence (indented as the fence):
+ * graphql-ws `createClient(`, an `EventSource(` or a `fetch(` of a URL, or is a shell block
+ * naming an http(s)/ws(s) URL (isExampleBlock). Every example carries an HTML comment on the
+ * line before its fence (indented as the fence):
  *
  *   <!-- example: NAME [status=NNN] [may-be-empty] -->   run against npm start's default world
  *   <!-- not-run: REASON -->                             not run, and why (needs a key, a second deployment…)
@@ -117,10 +118,20 @@ export function fencedBlocks(markdown: string, file: string): FencedBlock[] {
   return blocks;
 }
 
-/** Whether a block is an HTTP, GraphQL, subscription or stream example (and so needs a marker). */
+const SHELL_LANGS = new Set(['sh', 'bash', 'shell', 'console', 'zsh']);
+
+/**
+ * Whether a block is an HTTP, GraphQL, subscription or stream example (and so needs a marker):
+ * GraphQL, a curl command, a graphql-ws client, an EventSource or a fetch of a URL, or a shell
+ * block whose commands name an http(s) or ws(s) URL (a command that talks to a server: run, or say why not).
+ * Blocks without a language are output (the ready banner, a stream's frames) and need none.
+ */
 export function isExampleBlock(b: FencedBlock): boolean {
   if (b.lang === 'graphql' || b.lang === 'gql') return true;
-  return /(^|[\s;|&(])curl\s/m.test(b.text) || /\bcreateClient\(|\bEventSource\(|\bfetch\(\s*['"`]https?:/.test(b.text);
+  if (/(^|[\s;|&(])curl\s/m.test(b.text)) return true;
+  if (/\bcreateClient\(|\bEventSource\(|\bfetch\(\s*['"`]https?:/.test(b.text)) return true;
+  const commands = b.text.replace(/(^|\s)#.*$/gm, ''); // a URL in a comment is not a request
+  return SHELL_LANGS.has(b.lang) && /\b(https?|wss?):\/\//.test(commands);
 }
 
 /** Shell words of one command line (single and double quotes, backslash escapes); stops at an unquoted `|`, `;`, `&&` or `#`. */
