@@ -55,6 +55,10 @@ describe('the doc example extractor', () => {
       [11, '', undefined, 'output'],
     ]);
     expect(blocks.map(isExampleBlock)).toEqual([true, true, false]);
+    const shell = (text: string) => isExampleBlock({ file: 'x.md', line: 1, lang: 'sh', text });
+    expect(shell('CHAIN_RPC_URL=http://my-chain:26657 docker compose up')).toBe(true);
+    expect(shell('npm start   # http://127.0.0.1:3000')).toBe(false);
+    expect(isExampleBlock({ file: 'x.md', line: 1, lang: '', text: 'REST API http://127.0.0.1:3000/v1' })).toBe(false);
   });
 
   it('parses curl: method, path and query without the origin, headers, body, streams', () => {
