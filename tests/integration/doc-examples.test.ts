@@ -112,6 +112,7 @@ describe('every runnable example of README.md and docs/*.md, on npm start’s de
       return;
     }
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-doc-examples-'));
+    fs.chmodSync(dataDir, 0o755); // as root the embedded PostgreSQL runs as the postgres user, who enters DATA_DIR/postgres
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     world = spawnLauncher(defaultWorldEnv(port, dataDir));
