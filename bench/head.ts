@@ -1,6 +1,6 @@
 /**
  * `npm run bench:head -- [--block-ms 1000,6000] [--rounds 20] [--seconds 240] [--quick] [--asset LNW]
- *   [--against <checkout>]`
+ *   [--against <checkout>] [--runs '<json>']`
  *
  * How fresh `npm start` is at the head of the chain, at each devnet block interval:
  *
@@ -27,7 +27,9 @@
  * commit times of the two heights), and the targets: at 1 s blocks index lag p50 <= 1.5 s and
  * p99 <= 2.5 s; auto-accept and open p99 <= 2 blocks at every interval. `--against` runs
  * another checkout's `npm start` (built, with node_modules) the same way, interleaved with this
- * one's, so a change is measured side by side in one run.
+ * one's, so a change is measured side by side in one run. `--runs` names every world of each
+ * interval instead: [{"label", "root"?: <checkout>, "env"?: {"NODE_WORKERS": "1", …}, "blockMs"?: [1000]}], e.g.
+ * this checkout with and without a launcher setting, and an earlier checkout.
  *
  * `--quick`: 6 rounds and at most 60 s of rounds per interval (the 6 s world then takes ~2 min
  * after it is ready).
@@ -69,6 +71,16 @@ interface Args {
   seconds: number;
   asset: string;
   against?: string;
+  /** the worlds of each interval: this checkout (no root) or another, with extra environment */
+  runs?: Run[];
+}
+
+interface Run {
+  label: string;
+  root?: string;
+  env?: Record<string, string>;
+  /** only at these block intervals (default every one) */
+  blockMs?: number[];
 }
 
 function parseArgs(argv: string[]): Args {
@@ -86,6 +98,7 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--seconds') a.seconds = Number(v);
     else if (flag === '--asset') a.asset = v;
     else if (flag === '--against') a.against = path.resolve(v);
+    else if (flag === '--runs') a.runs = JSON.parse(v) as Run[];
     else throw new Error(`unknown option ${flag}`);
   }
   if (!a.blockMs.every((x) => Number.isSafeInteger(x) && x >= 100)) throw new Error('--block-ms: integers >= 100');
@@ -93,6 +106,12 @@ function parseArgs(argv: string[]): Args {
   if (!Number.isSafeInteger(a.seconds) || a.seconds < 1) throw new Error('--seconds: a positive integer');
   if (a.against && !fs.existsSync(path.join(a.against, 'dist', 'index.js')))
     throw new Error(`--against ${a.against}: not a built checkout (npm ci && npm run build there)`);
+  for (const r of a.runs ?? []) {
+    if (!r.root) continue;
+    r.root = path.resolve(r.root);
+    if (!fs.existsSync(path.join(r.root, 'dist', 'index.js')))
+      throw new Error(`--runs ${r.label}: not a built checkout`);
+  }
   return a;
 }
 
@@ -232,6 +251,7 @@ async function headPollMs(rpcUrl: string, chain: ChainClient, nodeStartedMs: num
 async function world(
   label: string,
   root: string | undefined,
+  extraEnv: Record<string, string>,
   blockMs: number,
   a: Args,
   pgUrl: string,
@@ -250,6 +270,7 @@ async function world(
     DEVNET_BLOCK_MS: String(blockMs),
     DEVNET_PORT: '0',
     LOG_FORMAT: 'json',
+    ...extraEnv,
   };
   for (const v of ['CHAIN_RPC_URL', 'CHAIN_ID', 'DB_SCHEMA', 'LOG_LEVEL', 'DEVNET_SEED']) delete env[v];
   const launcher = spawnLauncher(env, { detached: true, root });
@@ -481,11 +502,11 @@ async function main(): Promise<void> {
   const results: WorldFigures[] = [];
   try {
     for (const [k, blockMs] of a.blockMs.entries()) {
-      const runs: [string, string | undefined][] = [['this', undefined]];
-      if (a.against) runs.push([path.basename(a.against), a.against]);
+      const runs: Run[] = (a.runs ?? [{ label: 'this' }]).filter((r) => !r.blockMs || r.blockMs.includes(blockMs));
+      if (a.against) runs.push({ label: path.basename(a.against), root: a.against });
       if (k % 2 === 1) runs.reverse(); // alternate who goes first, so a drift of the machine favours neither
-      for (const [label, root] of runs) {
-        const f = await world(label, root, blockMs, a, pg.url);
+      for (const r of runs) {
+        const f = await world(r.label, r.root, r.env ?? {}, blockMs, a, pg.url);
         print(f);
         results.push(f);
       }
