@@ -506,9 +506,14 @@ async function main(): Promise<void> {
       if (a.against) runs.push({ label: path.basename(a.against), root: a.against });
       if (k % 2 === 1) runs.reverse(); // alternate who goes first, so a drift of the machine favours neither
       for (const r of runs) {
-        const f = await world(r.label, r.root, r.env ?? {}, blockMs, a, pg.url);
-        print(f);
-        results.push(f);
+        try {
+          const f = await world(r.label, r.root, r.env ?? {}, blockMs, a, pg.url);
+          print(f);
+          results.push(f);
+        } catch (e) {
+          // one world that fails to start or to finish must not lose the others' figures
+          log(`${r.label} @${blockMs} ms FAILED: ${e instanceof Error ? e.message : String(e)}`);
+        }
       }
     }
   } finally {
