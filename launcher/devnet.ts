@@ -40,6 +40,7 @@ import {
   DEFAULT_START_TIME_MS,
   generateHistory,
   historyTimeline,
+  LEAD_IN_BLOCKS,
   LiveLoop,
   ScenarioEngine,
   type MemoryOptions,
@@ -88,14 +89,15 @@ export function devnetIdentity(config: DevnetConfig): DevnetIdentity {
   };
 }
 
-/** A first start: the history ends just before now, so live blocks follow on (as startDevnet does). */
+/** A first start: the history ends just before now (and the live loop's lead-in), so live blocks follow on (as startDevnet does). */
 function liveStartTime(config: DevnetConfig): number {
   const span = historyTimeline({
     seed: config.seed,
     blocks: config.historyBlocks,
     startTimeMs: DEFAULT_START_TIME_MS,
   }).spanMs;
-  return Math.floor((Date.now() - span - 2 * autoIntervalMs(config.historyBlocks)) / 1000) * 1000;
+  const leadIn = LEAD_IN_BLOCKS * config.blockMs;
+  return Math.floor((Date.now() - span - 2 * autoIntervalMs(config.historyBlocks) - leadIn) / 1000) * 1000;
 }
 
 function conflict(dataDir: string, what: string): JournalConflict {
@@ -422,7 +424,7 @@ export async function startEmbeddedDevnet(o: EmbeddedDevnetOptions): Promise<Emb
       snapshots.whenDue();
     },
   });
-  live.start();
+  await live.start();
   return {
     url: server.url,
     chainId: engine.chain.chainId,

@@ -14,7 +14,7 @@ import type { ScenarioSummary } from './summary';
 import { autoIntervalMs, Timeline } from './timeline';
 
 export { ScenarioEngine, OLD_CHAIN_VERSION } from './engine';
-export { LiveLoop } from './live-loop';
+export { LEAD_IN_BLOCKS, LiveLoop } from './live-loop';
 export type { LiveLoopHooks } from './live-loop';
 export type { EngineOptions, LiveModeOptions, MemoryOptions, ScenarioSnapshot } from './engine';
 export type { ScenarioSummary } from './summary';

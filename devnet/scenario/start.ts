@@ -8,7 +8,7 @@ import { startRpcServer, type DevnetChain } from '../chain';
 import type { ScenarioEngine } from './engine';
 import { DEFAULT_START_TIME_MS, generateHistory, historyTimeline, type HistoryOptions } from './index';
 import type { ScenarioSummary } from './summary';
-import { LiveLoop } from './live-loop';
+import { LEAD_IN_BLOCKS, LiveLoop } from './live-loop';
 import { autoIntervalMs } from './timeline';
 
 export interface DevnetOptions extends HistoryOptions {
@@ -37,11 +37,12 @@ export interface Devnet {
 
 export const DEFAULT_LIVE_BLOCK_MS = 1000;
 
-/** Live mode without an explicit start: the history ends just before now, so live blocks follow on. */
+/** Live mode without an explicit start: the history ends just before now (and the live loop's lead-in), so live blocks follow on. */
 function liveStartTime(o: DevnetOptions): number {
   const span = historyTimeline({ ...o, startTimeMs: DEFAULT_START_TIME_MS }).spanMs;
   const interval = o.blockIntervalMs ?? autoIntervalMs(o.blocks);
-  return Math.floor((Date.now() - span - 2 * interval) / 1000) * 1000;
+  const leadIn = LEAD_IN_BLOCKS * (o.blockMs ?? DEFAULT_LIVE_BLOCK_MS);
+  return Math.floor((Date.now() - span - 2 * interval - leadIn) / 1000) * 1000;
 }
 
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
@@ -62,7 +63,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       },
       onError: (e) => log({ event: 'error', where: 'live block', message: e instanceof Error ? e.message : String(e) }),
     });
-    live.start();
+    await live.start();
   }
   return {
     url: server.url,
