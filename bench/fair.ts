@@ -36,12 +36,11 @@ import { performance } from 'perf_hooks';
 import { freePort } from '../launcher/ports';
 import { blockPosition, encodeEventId } from '../rest-adapter/stream/position';
 import { createDatabase, startPostgres, uniqueName } from '../tests/harness/postgres';
-import { spawnLauncher } from '../tests/harness/launcher-process';
 import { endpoints } from './endpoints';
 import { cpuMs, pgServerCpuMs } from './lib/node-run';
 import type { AbuseKind, AbuseOptions, AbuseResult } from './lib/fair-abuser';
 import { sampleLoad, summarize, type LoadResult } from './load';
-import { stopLauncher, waitReady } from './load-npm-start';
+import { spawnLauncher, stopLauncher, waitLauncherReady } from '../tests/harness/launcher-process';
 
 const WARMUP_MS = 1000;
 const POLITE_CLIENTS = 2;
@@ -188,7 +187,7 @@ async function main(): Promise<void> {
   const pool = new Pool({ connectionString: db.url, max: 2 });
   pool.on('error', () => undefined);
   try {
-    await waitReady(base, launcher);
+    await waitLauncherReady(base, launcher);
     log(`npm start ready on ${base} (default budgets: RATE_LIMIT_PER_S 300, RATE_LIMIT_BURST 600)`);
     const hashes = (
       await pool.query<{ hash: string }>('SELECT hash FROM svc.txes ORDER BY random() LIMIT 2000')

@@ -19,7 +19,7 @@ import path from 'path';
 import { Pool } from 'pg';
 import { DEFAULT_POOL_MAX } from '../rest-adapter/config';
 import { createDatabase, startPostgres, uniqueName } from '../tests/harness/postgres';
-import { spawnLauncher, type LauncherProcess } from '../tests/harness/launcher-process';
+import { spawnLauncher, stopLauncher, waitLauncherReady } from '../tests/harness/launcher-process';
 import { freePort } from '../launcher/ports';
 import { endpoints } from './endpoints';
 import { startApiServer } from './lib/api-server';
@@ -38,34 +38,9 @@ interface Target {
   loopLagP99: number[];
 }
 
-/** Until npm start's /ready answers 200 (bench:fair uses it too). */
-export async function waitReady(base: string, launcher: LauncherProcess): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (launcher.child.exitCode !== null)
-      throw new Error(`npm start exited: ${JSON.stringify(launcher.lines.slice(-5))}`);
-    try {
-      if ((await fetch(`${base}/ready`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error('npm start not ready in time');
-}
-
 async function loopLagP99(base: string): Promise<number> {
   const text = await (await fetch(`${base}/metrics`)).text();
   return Number(/^nodejs_eventloop_lag_p99_seconds (\S+)$/m.exec(text)?.[1] ?? NaN);
-}
-
-/** SIGTERM, then the whole process group after 30 s. */
-export async function stopLauncher(launcher: LauncherProcess): Promise<void> {
-  if (launcher.child.exitCode !== null) return;
-  launcher.child.kill('SIGTERM');
-  const force = setTimeout(() => process.kill(-launcher.child.pid!, 'SIGKILL'), 30_000);
-  await launcher.exited;
-  clearTimeout(force);
 }
 
 function parseArgs(argv: string[]): { clients: number; seconds: number; segmentSeconds: number } {
@@ -127,7 +102,7 @@ async function main(): Promise<void> {
   const pool = new Pool({ connectionString: db.url, max: 2 });
   pool.on('error', () => undefined);
   try {
-    await waitReady(base, launcher);
+    await waitLauncherReady(base, launcher, READY_TIMEOUT_MS);
     log(`npm start ready on ${base}`);
     const api = await startApiServer(db.url, SCHEMA, DEFAULT_POOL_MAX, true);
     try {

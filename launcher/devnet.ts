@@ -408,7 +408,7 @@ export async function startEmbeddedDevnet(o: EmbeddedDevnetOptions): Promise<Emb
       snapshots.whenDue();
     },
   });
-  live.start();
+  await live.start();
   return {
     url: server.url,
     chainId: engine.chain.chainId,

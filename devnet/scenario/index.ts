@@ -14,7 +14,8 @@ import type { ScenarioSummary } from './summary';
 import { autoIntervalMs, Timeline } from './timeline';
 
 export { ScenarioEngine, OLD_CHAIN_VERSION } from './engine';
-export { LiveLoop } from './live-loop';
+import { LEAD_IN_BLOCKS } from './live-loop';
+export { LEAD_IN_BLOCKS, LiveLoop } from './live-loop';
 export type { LiveLoopHooks } from './live-loop';
 export type { EngineOptions, LiveModeOptions, MemoryOptions, ScenarioSnapshot } from './engine';
 export type { ScenarioSummary } from './summary';
@@ -83,7 +84,8 @@ export function historyTimeline(o: HistoryOptions): Timeline {
 
 /**
  * Live mode without an explicit start: the time of block 1 such that the history's last block is
- * two live blocks before now (its span is known from the seed), so live blocks follow on at once.
+ * the live loop's lead-in and two live blocks before now (its span is known from the seed), so the
+ * lead-in and then live blocks follow on at once.
  */
 export function liveStartTime(
   o: Pick<HistoryOptions, 'seed' | 'blocks' | 'blockIntervalMs'>,
@@ -91,7 +93,8 @@ export function liveStartTime(
   nowMs = Date.now(),
 ): number {
   const span = historyTimeline({ ...o, startTimeMs: DEFAULT_START_TIME_MS }).spanMs;
-  return Math.floor((nowMs - span - 2 * liveBlockMs) / 1000) * 1000;
+  // room for the live loop's lead-in blocks, one live interval apart, before now
+  return Math.floor((nowMs - span - (LEAD_IN_BLOCKS + 2) * liveBlockMs) / 1000) * 1000;
 }
 
 /** Builds an engine and produces `blocks` blocks at the timeline's times. */

@@ -14,6 +14,13 @@ export interface LiveLoopHooks {
   afterBlock?(): void;
 }
 
+/**
+ * How many recent blocks a chain's clients read its pace from: CometBFT's `blockchain` answers
+ * at most 20 block metas, and a SubQuery node sets its head poll once, when it starts, to 0.9 ×
+ * their mean interval (at most 5 s; @subql/node-cosmos blockchain.service.js getChainInterval).
+ */
+export const LEAD_IN_BLOCKS = 20;
+
 /** Produces scenario blocks on a timer; each block is planned, signed and committed before the next is scheduled. */
 export class LiveLoop {
   private timer: NodeJS.Timeout | undefined;
@@ -26,8 +33,36 @@ export class LiveLoop {
     private readonly hooks: LiveLoopHooks,
   ) {}
 
-  start(): void {
+  /**
+   * Starts the timer, after a lead-in when the chain's latest blocks are not at the live pace: a
+   * history just generated (its blocks hours apart) or a restart after a few live blocks. The
+   * lead-in makes up to LEAD_IN_BLOCKS blocks at once, timed one interval apart in the recent
+   * past, so the chain's recent blocks show its live pace as a running chain's do; a node started
+   * on a history alone would poll the head every 5 s for as long as it runs.
+   */
+  async start(): Promise<void> {
+    this.running = this.leadIn();
+    await this.running;
     this.schedule(0);
+  }
+
+  private async leadIn(): Promise<void> {
+    const now = Date.now();
+    // each lead-in block after the latest one and before now
+    const room = Math.floor((now - this.engine.chain.lastBlockTimeMs) / this.blockMs) - 1;
+    const count = this.atLivePace() ? 0 : Math.min(LEAD_IN_BLOCKS, room);
+    for (let i = count; i >= 1 && !this.stopped; i--) await this.produce(now - i * this.blockMs);
+  }
+
+  /** The latest LEAD_IN_BLOCKS blocks are at most two intervals apart on average. */
+  private atLivePace(): boolean {
+    const chain = this.engine.chain;
+    const first = chain.height - LEAD_IN_BLOCKS + 1;
+    if (first < 1) return false;
+    const header = chain.block(first)?.header;
+    if (!header) return false;
+    const firstMs = Number(header.time.seconds) * 1000 + Math.floor(header.time.nanos / 1e6);
+    return chain.lastBlockTimeMs - firstMs <= 2 * (LEAD_IN_BLOCKS - 1) * this.blockMs;
   }
 
   private schedule(delayMs: number): void {
@@ -41,7 +76,10 @@ export class LiveLoop {
     const chain = this.engine.chain;
     const now = Date.now();
     // a history that ends in the future keeps its own pace instead of 1 ms steps
-    const time = now > chain.lastBlockTimeMs ? now : chain.lastBlockTimeMs + this.blockMs;
+    await this.produce(now > chain.lastBlockTimeMs ? now : chain.lastBlockTimeMs + this.blockMs);
+  }
+
+  private async produce(time: number): Promise<void> {
     try {
       const block = await this.engine.runBlock(time); // not inside `onBlock?.(…)`: an absent hook would skip the block
       this.hooks.onBlock?.(block, time);

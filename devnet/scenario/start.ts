@@ -56,7 +56,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       },
       onError: (e) => log({ event: 'error', where: 'live block', message: e instanceof Error ? e.message : String(e) }),
     });
-    live.start();
+    await live.start();
   }
   return {
     url: server.url,

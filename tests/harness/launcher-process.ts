@@ -18,18 +18,22 @@ export interface LauncherProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts the launcher with exactly `env` (PATH gets node_modules/.bin) and `args` (as after `npm start --`); `detached` makes it a process-group leader. */
+/**
+ * Starts the launcher with exactly `env` (PATH gets node_modules/.bin); `detached` makes it a
+ * process-group leader; `args` go after `npm start --`; `root` is the checkout whose `npm start` runs (default this one).
+ */
 export function spawnLauncher(
   env: NodeJS.ProcessEnv,
-  o: { detached?: boolean; args?: string[] } = {},
+  o: { detached?: boolean; root?: string; args?: string[] } = {},
 ): LauncherProcess {
+  const root = o.root ?? ROOT;
   const script = (
-    JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+    JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }
   ).scripts.start;
   const [command, ...args] = script.split(' ');
-  const withPath = { ...env, PATH: `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${env.PATH ?? ''}` };
+  const withPath = { ...env, PATH: `${path.join(root, 'node_modules', '.bin')}${path.delimiter}${env.PATH ?? ''}` };
   const child = spawn(command, [...args, ...(o.args ?? [])], {
-    cwd: ROOT,
+    cwd: root,
     env: withPath,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: o.detached ?? false,
@@ -50,4 +54,29 @@ export function spawnLauncher(
   child.stderr!.on('data', (chunk: Buffer) => lines.push({ stderr: chunk.toString('utf8') }));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, lines, exited };
+}
+
+/** Until `base`/ready answers 200; throws when the launcher exits first or after `timeoutMs`. */
+export async function waitLauncherReady(base: string, launcher: LauncherProcess, timeoutMs = 300_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (launcher.child.exitCode !== null)
+      throw new Error(`npm start exited: ${JSON.stringify(launcher.lines.slice(-5))}`);
+    try {
+      if ((await fetch(`${base}/ready`)).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('npm start not ready in time');
+}
+
+/** SIGTERM, then SIGKILL to its process group after 30 s (it must have been spawned detached). */
+export async function stopLauncher(launcher: LauncherProcess): Promise<void> {
+  if (launcher.child.exitCode !== null) return;
+  launcher.child.kill('SIGTERM');
+  const force = setTimeout(() => process.kill(-launcher.child.pid!, 'SIGKILL'), 30_000);
+  await launcher.exited;
+  clearTimeout(force);
 }

@@ -25,6 +25,8 @@ async function rpc(
   return body.result;
 }
 
+const timeOf = (t: { seconds: bigint | number; nanos: number }) => Number(t.seconds) * 1000 + Math.floor(t.nanos / 1e6);
+
 async function until(check: () => boolean, timeoutMs: number): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
@@ -159,7 +161,7 @@ describe('startDevnet', () => {
   it('in live mode keeps producing blocks with scenario traffic and takes broadcast txs', async () => {
     const devnet = await startDevnet({ seed: 'live', blocks: 4, txsPerBlock: 3, port: 0, live: true, blockMs: 100 });
     try {
-      const historyEnd = devnet.chain.lastBlockTimeMs;
+      const historyEnd = timeOf(devnet.chain.block(4)!.header.time);
       expect(historyEnd).toBeLessThan(Date.now());
       // an EVM tx from an unfunded wallet: admitted by CheckTx, committed with sdk/5 by the EVM module
       const stranger = new Wallet('0x' + '7'.repeat(64));
@@ -193,6 +195,32 @@ describe('startDevnet', () => {
     const height = devnet.chain.height;
     await new Promise((r) => setTimeout(r, 300));
     expect(devnet.chain.height).toBe(height);
+  }, 60_000);
+
+  it('in live mode starts with its latest 20 blocks at the live pace, as a running chain (a node reads its head poll from them)', async () => {
+    const started = Date.now();
+    const devnet = await startDevnet({
+      seed: 'lead-in',
+      blocks: 30,
+      txsPerBlock: 2,
+      port: 0,
+      live: true,
+      blockMs: 500,
+    });
+    try {
+      const { block_metas: metas } = (await rpc(devnet.url, 'blockchain')) as {
+        block_metas: { header: { height: string; time: string } }[];
+      };
+      expect(metas).toHaveLength(20);
+      const times = metas.map((m) => Date.parse(m.header.time)).reverse();
+      for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(500);
+      expect(times[times.length - 1] - times[0]).toBeLessThan(2 * 19 * 500);
+      expect(times[times.length - 1]).toBeLessThanOrEqual(Date.now());
+      expect(Number(metas[metas.length - 1].header.height)).toBeGreaterThan(30); // after the history
+      expect(timeOf(devnet.chain.block(31)!.header.time)).toBeGreaterThanOrEqual(started - 20 * 500 - 1000);
+    } finally {
+      await devnet.close();
+    }
   }, 60_000);
 
   it('answers as chain 0.8.3 with --old-chain: no token registry, no RIGHT_OUT route, no failures beyond the planned ones', async () => {
