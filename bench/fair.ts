@@ -40,7 +40,7 @@ import { endpoints } from './endpoints';
 import { cpuMs, pgServerCpuMs } from './lib/node-run';
 import type { AbuseKind, AbuseOptions, AbuseResult } from './lib/fair-abuser';
 import { sampleLoad, summarize, type LoadResult } from './load';
-import { spawnLauncher, stopLauncher, waitLauncherReady } from '../tests/harness/launcher-process';
+import { benchLauncherEnv, spawnLauncher, stopLauncher, waitLauncherReady } from '../tests/harness/launcher-process';
 
 const WARMUP_MS = 1000;
 const POLITE_CLIENTS = 2;
@@ -160,29 +160,22 @@ async function main(): Promise<void> {
   );
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: db.url,
-    DEVNET_PORT: '0',
-    LOG_FORMAT: 'json',
-    API_KEYS_FILE: keysFile,
-  };
-  for (const v of [
-    'CHAIN_RPC_URL',
-    'CHAIN_ID',
-    'DB_SCHEMA',
-    'LOG_LEVEL',
-    'RATE_LIMIT_PER_S',
-    'RATE_LIMIT_BURST',
-    'LOAD_SHED_DELAY_MS',
-    'DB_WAIT_MS',
-    'TRUST_PROXY',
-    'APP_TRUST_PROXY',
-  ])
-    delete env[v];
+  const env = benchLauncherEnv(
+    {
+      port,
+      dataDir,
+      databaseUrl: db.url,
+      unset: [
+        'RATE_LIMIT_PER_S',
+        'RATE_LIMIT_BURST',
+        'LOAD_SHED_DELAY_MS',
+        'DB_WAIT_MS',
+        'TRUST_PROXY',
+        'APP_TRUST_PROXY',
+      ],
+    },
+    { API_KEYS_FILE: keysFile },
+  );
   const launcher = spawnLauncher(env, { detached: true });
   const pool = new Pool({ connectionString: db.url, max: 2 });
   pool.on('error', () => undefined);

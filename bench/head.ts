@@ -48,7 +48,7 @@ import { privateKey } from '../devnet/scenario/accounts';
 import { freePort } from '../launcher/ports';
 import { signTx } from '../src/client/registry';
 import { loadChainConfig } from '../src/lib/config';
-import { spawnLauncher, stopLauncher, waitLauncherReady } from '../tests/harness/launcher-process';
+import { benchLauncherEnv, spawnLauncher, stopLauncher, waitLauncherReady } from '../tests/harness/launcher-process';
 import { createDatabase, startPostgres, uniqueName } from '../tests/harness/postgres';
 import { chainHeightWatcher, dist, indexedHeightWatcher, type Dist, type HeightWatcher } from './lib/head-watchers';
 import { busy, machineState } from './lib/machine';
@@ -261,18 +261,10 @@ async function world(
   fs.chmodSync(dataDir, 0o755);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: db.url,
-    DEVNET_BLOCK_MS: String(blockMs),
-    DEVNET_PORT: '0',
-    LOG_FORMAT: 'json',
-    ...extraEnv,
-  };
-  for (const v of ['CHAIN_RPC_URL', 'CHAIN_ID', 'DB_SCHEMA', 'LOG_LEVEL', 'DEVNET_SEED']) delete env[v];
+  const env = benchLauncherEnv(
+    { port, dataDir, databaseUrl: db.url, unset: ['DEVNET_SEED'] },
+    { DEVNET_BLOCK_MS: String(blockMs), ...extraEnv },
+  );
   const launcher = spawnLauncher(env, { detached: true, root });
   const watcherDb = new Client({ connectionString: db.url });
   watcherDb.on('error', () => undefined);

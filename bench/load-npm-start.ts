@@ -19,7 +19,7 @@ import path from 'path';
 import { Pool } from 'pg';
 import { DEFAULT_POOL_MAX } from '../rest-adapter/config';
 import { createDatabase, startPostgres, uniqueName } from '../tests/harness/postgres';
-import { spawnLauncher, stopLauncher, waitLauncherReady } from '../tests/harness/launcher-process';
+import { benchLauncherEnv, spawnLauncher, stopLauncher, waitLauncherReady } from '../tests/harness/launcher-process';
 import { freePort } from '../launcher/ports';
 import { endpoints } from './endpoints';
 import { startApiServer } from './lib/api-server';
@@ -83,21 +83,16 @@ async function main(): Promise<void> {
   fs.chmodSync(dataDir, 0o755);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: db.url,
-    DEVNET_HISTORY_BLOCKS: '200',
-    DEVNET_BLOCK_MS: '500',
-    DEVNET_PORT: '0',
-    LOG_FORMAT: 'json',
-    // the load of many clients from one address: a capacity measure, not one client's budget
-    RATE_LIMIT_PER_S: '0',
-    LOAD_SHED_DELAY_MS: '0',
-  };
-  for (const v of ['CHAIN_RPC_URL', 'CHAIN_ID', 'DB_SCHEMA', 'LOG_LEVEL']) delete env[v];
+  const env = benchLauncherEnv(
+    { port, dataDir, databaseUrl: db.url },
+    {
+      DEVNET_HISTORY_BLOCKS: '200',
+      DEVNET_BLOCK_MS: '500',
+      // the load of many clients from one address: a capacity measure, not one client's budget
+      RATE_LIMIT_PER_S: '0',
+      LOAD_SHED_DELAY_MS: '0',
+    },
+  );
   const launcher = spawnLauncher(env, { detached: true });
   const pool = new Pool({ connectionString: db.url, max: 2 });
   pool.on('error', () => undefined);

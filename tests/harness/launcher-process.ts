@@ -56,6 +56,30 @@ export function spawnLauncher(
   return { child, lines, exited };
 }
 
+/**
+ * The environment of `npm start` as a bench runs it: this process's environment without the
+ * variables that would point it elsewhere (`unset`, plus chain, schema and log level), on
+ * `port`, `dataDir` and the store `databaseUrl`, its embedded devnet on a free port, JSON logs;
+ * `extra` last.
+ */
+export function benchLauncherEnv(
+  o: { port: number; dataDir: string; databaseUrl: string; unset?: string[] },
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const v of ['CHAIN_RPC_URL', 'CHAIN_ID', 'DB_SCHEMA', 'LOG_LEVEL', ...(o.unset ?? [])]) delete env[v];
+  return {
+    ...env,
+    PORT: String(o.port),
+    HOST: '127.0.0.1',
+    DATA_DIR: o.dataDir,
+    DATABASE_URL: o.databaseUrl,
+    DEVNET_PORT: '0',
+    LOG_FORMAT: 'json',
+    ...extra,
+  };
+}
+
 /** Until `base`/ready answers 200; throws when the launcher exits first or after `timeoutMs`. */
 export async function waitLauncherReady(base: string, launcher: LauncherProcess, timeoutMs = 300_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
