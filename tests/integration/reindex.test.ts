@@ -130,6 +130,17 @@ function readStream(base: string): Promise<string> {
   });
 }
 
+async function sql(url: string, text: string): Promise<Record<string, unknown>[]> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    const r = await c.query(text);
+    return (Array.isArray(r) ? r[r.length - 1] : r).rows as Record<string, unknown>[];
+  } finally {
+    await c.end();
+  }
+}
+
 async function stop(s: Started): Promise<void> {
   s.child.kill('SIGTERM');
   expect(await s.exited).toBe(0);
@@ -205,9 +216,15 @@ test('DATABASE_URL: refused with one line naming --reindex; npm start -- --reind
   try {
     const dataDir = path.join(work, 'external');
     const external = { DATABASE_URL: db.url };
-    const first = await npmStart(dataDir, external);
-    await waitFor(first, 'the first start serving', serving(first));
-    await stop(first);
+    // an index another version of the project built (the embedded test above builds a real one;
+    // here only its record matters): its _metadata row and a table of its own
+    await sql(
+      db.url,
+      `CREATE SCHEMA svc;
+       CREATE TABLE svc._metadata (key varchar(255) PRIMARY KEY, value jsonb, "createdAt" timestamptz NOT NULL, "updatedAt" timestamptz NOT NULL);
+       INSERT INTO svc._metadata VALUES ('svcProjectFingerprint', to_jsonb('${'0'.repeat(64)}'::text), now(), now());
+       CREATE TABLE svc.old_rows (id text)`,
+    );
 
     const refused = await npmStart(dataDir, { ...external, PROJECT_DIR: changedProject });
     expect(await refused.exited).toBe(EXIT_CODES.config);
@@ -217,13 +234,11 @@ test('DATABASE_URL: refused with one line naming --reindex; npm start -- --reind
     const rebuilt = await npmStart(dataDir, { ...external, PROJECT_DIR: changedProject }, ['--reindex']);
     await waitFor(rebuilt, 'the rebuilt index serving', serving(rebuilt));
     await waitFor(rebuilt, 'GraphQL on the rebuilt index', async () => !(await graphql(rebuilt, LABEL_QUERY)).errors);
-    const c = new Client({ connectionString: db.url });
-    await c.connect();
-    const recorded = await c.query<{ value: string }>(
-      `SELECT value FROM svc._metadata WHERE key = 'svcProjectFingerprint'`,
-    );
-    await c.end();
-    expect(recorded.rows[0]?.value).toMatch(/^[0-9a-f]{64}$/);
+    const recorded = await sql(db.url, `SELECT value FROM svc._metadata WHERE key = 'svcProjectFingerprint'`);
+    expect(recorded[0]?.value).toMatch(/^[0-9a-f]{64}$/);
+    expect(recorded[0]?.value).not.toBe('0'.repeat(64));
+    // the old index was dropped, not written over
+    expect(await sql(db.url, `SELECT to_regclass('svc.old_rows') AS t`)).toEqual([{ t: null }]);
     await stop(rebuilt);
   } finally {
     await db.drop();
