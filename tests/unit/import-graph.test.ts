@@ -1,6 +1,10 @@
-/** No module imports itself back through any chain of run-time imports, anywhere in the tree. */
+/**
+ * No module imports itself back through any chain of imports, anywhere in the tree, and no folder
+ * imports itself back through other folders (type-only imports count: a type shared by two folders
+ * belongs in a third that both import).
+ */
 import path from 'path';
-import { ROOT, cycles, importGraph } from './import-graph';
+import { ROOT, cycles, folderGraph, hasSubFolders, importGraph } from './import-graph';
 
 const rel = (f: string) => path.relative(ROOT, f);
 
@@ -40,5 +44,29 @@ describe('import graph', () => {
 
   it('has no import cycle anywhere in the tree', () => {
     expect(cycles(graph).map((c) => c.map(rel))).toEqual([]);
+  });
+
+  it('finds a cycle between folders, through any of their files', () => {
+    const file = (f: string) => path.join(ROOT, f);
+    const twoFolders = new Map([
+      [file('part/db/sql.ts'), [file('part/http/params.ts')]],
+      [file('part/http/params.ts'), []],
+      [file('part/http/watcher.ts'), [file('part/db/other.ts')]],
+      [file('part/db/other.ts'), []],
+    ]);
+    const leaf = (dir: string) => dir === 'part';
+    expect(cycles(folderGraph(twoFolders, leaf))).toEqual([['part/db', 'part/http']]);
+    // a composition root beside its sub-folders, and a contract file they share, make no cycle
+    const rooted = new Map([
+      [file('part/app.ts'), [file('part/db/sql.ts'), file('part/http/params.ts')]],
+      [file('part/db/sql.ts'), [file('part/contract.ts')]],
+      [file('part/http/params.ts'), [file('part/contract.ts'), file('part/db/sql.ts')]],
+      [file('part/contract.ts'), []],
+    ]);
+    expect(cycles(folderGraph(rooted, leaf))).toEqual([]);
+  });
+
+  it('has no import cycle between folders anywhere in the tree', () => {
+    expect(cycles(folderGraph(graph, hasSubFolders))).toEqual([]);
   });
 });

@@ -117,3 +117,34 @@ export function cycles(graph: Map<string, string[]>): string[][] {
   for (const v of graph.keys()) if (!index.has(v)) visit(v);
   return found;
 }
+
+/**
+ * The graph between folders: an edge where a file of one folder imports a file of another. A file
+ * that sits beside sub-folders (a part's `app.ts`, its generated contract types) is a node of its own,
+ * so a part's composition root may import its sub-folders and they may share a file of the root
+ * without that counting as a cycle; two sub-folders that import each other, through any files, do.
+ */
+export function folderGraph(
+  graph: Map<string, string[]>,
+  hasSubFolders: (dir: string) => boolean,
+): Map<string, string[]> {
+  const nodeOf = (file: string) => {
+    const dir = path.relative(ROOT, path.dirname(file));
+    return hasSubFolders(dir) ? path.relative(ROOT, file) : dir;
+  };
+  const edges = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    const from = nodeOf(file);
+    const into = edges.get(from) ?? new Set<string>();
+    edges.set(from, into);
+    for (const target of targets) if (nodeOf(target) !== from) into.add(nodeOf(target));
+  }
+  return new Map([...edges].map(([from, into]) => [from, [...into]]));
+}
+
+/** Whether a folder of the tree (relative to ROOT) holds folders of its own. */
+export function hasSubFolders(dir: string): boolean {
+  return fs
+    .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
+    .some((e) => e.isDirectory() && e.name !== 'node_modules');
+}
