@@ -15,7 +15,7 @@
  *      blocks/s of each --segment of heights with last/first (bench/lib/segments.ts),
  *   5. prints per project and batch size the median run, per project its best batch size (the
  *      smallest within 5 % of the fastest, bench/lib/batch-summary.ts), then each project
- *      against the floor at their best sizes with issue 17's targets (blocks/s >= 0.33 x the
+ *      against the floor at their best sizes with the indexing targets (blocks/s >= 0.33 x the
  *      floor's, node CPU per block <= 3 x, peak RSS <= 1.5 x, last/first segment >= 0.9), the
  *      gain of full over every other project, the load before and after, and a final JSON
  *      summary line.
@@ -489,7 +489,7 @@ async function main(): Promise<void> {
   const vsFloor: (FloorComparison & { label: string; batchSize: number })[] = [];
   if (floorBest) {
     log(
-      `against the floor (${specs[fk].label} @${floorBest.batchSize}), each at its best batch size (issue 17 targets):`,
+      `against the floor (${specs[fk].label} @${floorBest.batchSize}), each at its best batch size (indexing targets):`,
     );
     for (const [k, spec] of specs.entries()) {
       if (k === fk) continue;

@@ -18,7 +18,7 @@
  *
  * It prints, per API and phase: latency (p50/p99/max), req/s, the response-cache hit rate,
  * blocks indexed and the CPU each process used per second of wall time; then p99(phase) /
- * p99(idle) per API (issue 27's target: indexing ≤ 2). Also every status other than 200
+ * p99(idle) per API (the target: indexing ≤ 2). Also every status other than 200
  * (none expected), the API processes' RSS before and after, and the indexed height before and
  * after (indexing must go on). tests/integration/load-while-indexing.test.ts runs it at a CI size.
  *

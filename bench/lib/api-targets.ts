@@ -1,5 +1,5 @@
 /**
- * bench:api's targets (issue 27), as ratios measured side by side in one run: the API against
+ * bench:api's targets (docs/rest-adapter.md), as ratios measured side by side in one run: the API against
  * PostGraphile's equivalent query and against the HTTP floor (Express answering fixed bytes
  * under the same clients), a 304 against the floor's time, and each endpoint's
  * floor-relative throughput at the largest store against the smallest.

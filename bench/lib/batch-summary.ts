@@ -1,6 +1,6 @@
 /**
  * The pure part of bench:index's summary: each project's best batch size, and the ratios between
- * projects at their best sizes checked against issue 17's targets.
+ * projects at their best sizes checked against the indexing targets (TARGETS below).
  *
  * Best batch size: the SMALLEST size whose blocks/s is within `within` (default 5 %) of the
  * fastest size's. Past the knee a larger batch only buys noise and memory (the node holds up to
@@ -44,7 +44,7 @@ export function bestBatch<T extends Pick<BatchPoint, 'batchSize' | 'blocksPerSec
   return { best, fastest };
 }
 
-/** Issue 17's targets (`npm run bench:index`, each project at its best batch size). */
+/** The indexing targets (docs/indexer.md; `npm run bench:index`, each project at its best batch size). */
 export const TARGETS = {
   /** node CPU per block, project ÷ floor */
   nodeCpuRatioMax: 3,

@@ -6,7 +6,7 @@
  * (FLOOR_HANDLER), whose body is empty. Same runner, network, chaintypes and
  * schema (schema.graphql and proto/ copied), so the node fetches, decodes and
  * stores _metadata for the same blocks, makes one sandbox call per block and
- * runs no mapping code. This is the floor of issue 17: the ratio full/floor
+ * runs no mapping code. This is the floor the indexing targets compare with: the ratio full/floor
  * is what the project's mappings, their dispatch and their writes cost on top
  * of the node.
  *

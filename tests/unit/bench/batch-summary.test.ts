@@ -1,4 +1,4 @@
-/** bench:index's best batch size and issue 17's target verdicts (bench/lib/batch-summary.ts). */
+/** bench:index's best batch size and the indexing targets' verdicts (bench/lib/batch-summary.ts). */
 import {
   bestBatch,
   compareWithFloor,
@@ -43,7 +43,7 @@ describe('bestBatch', () => {
   });
 });
 
-describe('compareWithFloor (issue 17 targets)', () => {
+describe('compareWithFloor (indexing targets)', () => {
   const floor = point(100, 260, { nodeCpuMsPerBlock: 4.1, hwmRssMb: 760 });
 
   it("today's full project: every target but flatness missed", () => {
