@@ -1,5 +1,9 @@
-/** Jest runs three projects: pure unit tests, integration tests on a real PostgreSQL,
- * and end-to-end tests (devnet -> real subql-node-cosmos -> PostgreSQL -> HTTP). */
+/**
+ * Jest runs two projects. `unit`: code that needs no database (pure functions, the devnet run
+ * in-process, the layout and import-graph tests). `integration`: everything on a real PostgreSQL
+ * (DATABASE_URL, else one embedded server started by the global setup for the whole run),
+ * including the end-to-end tests (devnet -> real subql-node-cosmos -> PostgreSQL -> HTTP).
+ */
 const common = {
   preset: 'ts-jest',
   testEnvironment: 'node',
