@@ -29,7 +29,7 @@ import { startNode } from '../harness/subql-node';
 jest.setTimeout(900_000);
 
 const SEED = process.env.CRASH_SEED ?? 'crash';
-const BLOCKS = Number(process.env.CRASH_BLOCKS ?? 1000);
+const BLOCKS = Number(process.env.CRASH_BLOCKS ?? 600);
 const KILLS = Number(process.env.CRASH_KILLS ?? 4);
 const SCHEMA = 'svc';
 
