@@ -7,6 +7,7 @@
  *                        [--shared-buffers-mb 6144] [--cold] [--cold-answers] [--no-cache]
  *                        [--response-cache-mb 64] [--api-env NAME=VALUE]… [--no-postgraphile]
  *                        [--only <regex of endpoint names>] [--keep (with DATABASE_URL: keep the databases)]
+ *                        [--against <another checkout, built>]
  *
  * 1. The base store: a seeded devnet history indexed by the real node (bench/store.ts).
  * 2. Per size (`--sizes`, default `--txs` and one tenth of it; `--holders` is for `--txs` and
@@ -31,6 +32,9 @@
  *    response cache, the endpoint's service time without queueing.
  * 4. With two sizes or more: each endpoint's floor-relative throughput at the largest store
  *    over the smallest (flat = the cost does not grow with the store).
+ * 5. With `--against <dir>`: that checkout's API (its own launcher/rest-adapter-main.ts, same
+ *    settings) on the same store, measured right after this one per endpoint, and a table of
+ *    this API's req/s and p99 over its (a refactoring's "within noise of before", in one run).
  *
  * The API's caches are flags: `--response-cache-mb` (0 = off, `--no-cache`), `--api-env` for
  * any other setting of its configuration (docs/rest-adapter.md). `--cold-answers`: response
@@ -40,6 +44,7 @@
  * PostgreSQL: DATABASE_URL when set, else an embedded server (tests/harness/postgres.ts).
  */
 import os from 'os';
+import path from 'path';
 import { Pool } from 'pg';
 import { startPostgres } from '../tests/harness/postgres';
 import { restEndpoints, sampleStore, type Endpoint } from './endpoints';
@@ -79,6 +84,7 @@ interface Options {
   postgraphile: boolean;
   only: RegExp | undefined;
   keep: boolean;
+  against: string | undefined;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -99,6 +105,7 @@ function parseOptions(argv: string[]): Options {
     postgraphile: true,
     only: undefined,
     keep: false,
+    against: undefined,
   };
   for (let i = 0; i < argv.length; i++) {
     const eq = argv[i].indexOf('=');
@@ -163,6 +170,9 @@ function parseOptions(argv: string[]): Options {
       case '--keep':
         o.keep = true;
         break;
+      case '--against':
+        o.against = path.resolve(text());
+        break;
       default:
         throw new Error(`unknown option ${argv[i]}`);
     }
@@ -205,6 +215,8 @@ interface EndpointFigures {
   postgraphile: LoadResult | undefined;
   /** undefined: the answer has no ETag */
   notModified: LoadResult | undefined;
+  /** the --against checkout's API, measured right after this one */
+  against: LoadResult | undefined;
 }
 
 /** One size's figures, by endpoint. */
@@ -215,6 +227,7 @@ interface SizeRun {
 
 interface Servers {
   api: string;
+  against: string | undefined;
   uncached: string | undefined;
   graphql: string | undefined;
   floor: Record<FloorSize, string>;
@@ -241,6 +254,7 @@ async function measureEndpoint(
     ? await runLoad(servers.uncached, e.next, { clients: 1, durationMs: o.serialMs, warmupMs: 100 })
     : undefined;
   const rest = await runLoad(servers.api, e.next, load);
+  const against = servers.against ? await runLoad(servers.against, e.next, load) : undefined;
   let postgraphile: LoadResult | undefined;
   if (graphql && servers.graphql) {
     const problem = await checkGraphql(servers.graphql, graphql());
@@ -251,14 +265,24 @@ async function measureEndpoint(
   const floorLoad = { clients: o.clients, durationMs: o.floorMs, warmupMs: Math.min(o.warmupMs, o.floorMs / 4) };
   const floor = await runLoad(servers.floor[floorSizeFor(bytes)], () => FLOOR_PATH, floorLoad);
   if (first.etag === undefined)
-    return { name: e.name, bytes, serial, rest, floor, floorSmall: undefined, postgraphile, notModified: undefined };
+    return {
+      name: e.name,
+      bytes,
+      serial,
+      rest,
+      floor,
+      floorSmall: undefined,
+      postgraphile,
+      notModified: undefined,
+      against,
+    };
   const notModified = await runLoad(
     servers.api,
     () => ({ path: fixedPath, headers: { 'if-none-match': first.etag! } }),
     { ...load, expectStatus: 304 },
   );
   const floorSmall = await runLoad(servers.floor.small, () => FLOOR_PATH, floorLoad);
-  return { name: e.name, bytes, serial, rest, floor, floorSmall, postgraphile, notModified };
+  return { name: e.name, bytes, serial, rest, floor, floorSmall, postgraphile, notModified, against };
 }
 
 const ratio = (x: number) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
@@ -347,6 +371,36 @@ function printSizeTable(run: SizeRun, o: Options): void {
   );
 }
 
+/** This API against the --against checkout's, per endpoint, and the median of the ratios. */
+function printAgainst(run: SizeRun, against: string): void {
+  const measured = run.figures.filter((f) => f.against);
+  if (!measured.length) return;
+  const widths = [24, 8, 10, 8, 8, 10, 8];
+  console.log(`this checkout against ${against} (${run.txs} txs), each measured right after this one`);
+  console.log(formatRow(['endpoint', 'req/s', 'its req/s', 'ratio', 'p99 ms', 'its p99 ms', 'ratio'], widths));
+  const ratios: number[] = [];
+  for (const f of measured) {
+    const it = f.against!;
+    ratios.push(f.rest.rps / it.rps);
+    console.log(
+      formatRow(
+        [
+          f.name,
+          Math.round(f.rest.rps),
+          Math.round(it.rps),
+          ratio(f.rest.rps / it.rps),
+          f.rest.p99.toFixed(1),
+          it.p99.toFixed(1),
+          ratio(f.rest.p99 / Math.max(it.p99, 0.001)),
+        ],
+        widths,
+      ),
+    );
+  }
+  const sorted = ratios.sort((a, b) => a - b);
+  console.log(`median req/s ratio ${ratio(sorted[Math.floor(sorted.length / 2)])} over ${sorted.length} endpoints\n`);
+}
+
 /** Floor-relative throughput at the largest size over the smallest, per endpoint (target: flat). */
 function printScaleUp(runs: SizeRun[]): void {
   const sorted = [...runs].sort((a, b) => a.txs - b.txs);
@@ -374,6 +428,9 @@ async function startServers(databaseUrl: string, o: Options) {
   // --api-env comes last: a setting named there wins over the flags'
   const env = { RESPONSE_CACHE_MB: String(o.responseCacheMb), ...o.apiEnv };
   const api = await startApiServer(databaseUrl, SCHEMA, o.clients, o.responseCacheMb > 0, { env });
+  const against = o.against
+    ? await startApiServer(databaseUrl, SCHEMA, o.clients, o.responseCacheMb > 0, { env, root: o.against })
+    : undefined;
   const uncached =
     o.serialMs > 0
       ? await startApiServer(databaseUrl, SCHEMA, 1, false, { env: { ...o.apiEnv, RESPONSE_CACHE_MB: '0' } })
@@ -381,10 +438,11 @@ async function startServers(databaseUrl: string, o: Options) {
   const graphql = o.postgraphile ? await startGraphqlServer(databaseUrl, SCHEMA) : undefined;
   const small = await startHttpFloor(FLOOR_BYTES.small);
   const large = await startHttpFloor(FLOOR_BYTES.large);
-  const children = [api.child, uncached?.child, graphql?.child];
+  const children = [api.child, against?.child, uncached?.child, graphql?.child];
   return {
     urls: {
       api: api.url,
+      against: against?.url,
       uncached: uncached?.url,
       graphql: graphql?.url,
       floor: { small: small.url, large: large.url },
@@ -442,6 +500,7 @@ async function benchSize(
       }
       const run: SizeRun = { txs, figures };
       printSizeTable(run, o);
+      if (o.against) printAgainst(run, o.against);
       return run;
     } finally {
       servers.stop();
