@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_LIMIT, DEFAULT_STATS_LIMIT, MAX_LIMIT } from '../http/params';
+import { DEFAULT_PAGE_LIMIT, DEFAULT_STATS_LIMIT, MAX_LIMIT } from '../paging/limits';
 import { PLANNED_ONCE, type StatementOptions } from './sql';
 
 /** Builds positional parameters while writing SQL: `$${bind(p, value)}`-style placeholders. */
@@ -26,7 +26,7 @@ export function limitLiteral(n: number): string {
 
 /**
  * The page sizes a list statement is planned once with: the defaults, 10, 50 and the maximum
- * (http/params.ts), each also with the one row more that a keyset page reads to know whether a
+ * (paging/limits.ts), each also with the one row more that a keyset page reads to know whether a
  * further page exists (the routes ask their repositories for limit + 1). A cached generic plan of a txs page holds about 0.2 MB of the database
  * server's memory per connection, and every size written into a statement's text is another
  * statement: with the 100 sizes a client may ask for, one client could make each connection

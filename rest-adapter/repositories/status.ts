@@ -1,4 +1,5 @@
 /** SQL for /v1/status: the node's progress (_metadata), the chain counters, reconciliation disagreements; the scalar subqueries other statements read beside their rows. */
+import type { HeadReading } from '../db/head';
 import type { Sql } from '../db/sql';
 import type { Tables } from '../../src/store';
 import { proofJoin, proofOf, type ProofColumns, type ProofRow } from './proofs';
@@ -15,18 +16,6 @@ export interface TotalsRow {
   drift_total: number;
   latest_height: number;
   latest_block_time: string;
-}
-
-/** What the app's HeightWatcher polls (http/height-watcher.ts). */
-export interface HeadReading {
-  indexedHeight: number;
-  /** median of the latest block intervals (ms); null with fewer than two blocks */
-  blockIntervalMs: number | null;
-  /**
-   * The reconciler's generation (`reconcilerGenerationSql`): changes whenever a row of its check
-   * tables is written or deleted. Absent when not read: then no answer is tagged by it.
-   */
-  reconcilerGeneration?: string;
 }
 
 /** Block intervals whose median is the head answers' freshness (repositories/status.ts `head`). */
