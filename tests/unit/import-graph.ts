@@ -117,3 +117,21 @@ export function cycles(graph: Map<string, string[]>): string[][] {
   for (const v of graph.keys()) if (!index.has(v)) visit(v);
   return found;
 }
+
+/**
+ * The graph between the sub-folders of `root` drawn from a file graph: a folder imports another
+ * when one of its files imports one of the other's (each file directly in `root` is a node of its own).
+ */
+export function folderGraph(graph: Map<string, string[]>, root: string): Map<string, string[]> {
+  const base = root + path.sep;
+  const nodeOf = (file: string) => file.slice(base.length).split(path.sep)[0];
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    if (!file.startsWith(base)) continue;
+    const from = nodeOf(file);
+    if (!folders.has(from)) folders.set(from, new Set());
+    for (const target of targets)
+      if (target.startsWith(base) && nodeOf(target) !== from) folders.get(from)!.add(nodeOf(target));
+  }
+  return new Map([...folders].map(([folder, targets]) => [folder, [...targets]]));
+}
