@@ -24,6 +24,7 @@ import { bytesTag, ifNoneMatchHits, Validators } from './http/validators';
 import { RenderCache, type RenderCacheOptions } from './presenters/render-cache';
 import { keptTx, presentTxRows, renderTxRows } from './presenters/txs';
 import { presentActivity } from './presenters/activity';
+import { withReads } from './reads';
 import { createRepositories } from './repositories';
 import { registerAccountRoutes } from './routes/accounts';
 import { registerAssetRoutes } from './routes/assets';
@@ -156,7 +157,7 @@ export function createRestApp(options: RestAppOptions): Express {
   const served = ['/openapi.yaml'];
   const checks = compileParameterChecks(openapi);
   const logger = options.logger ?? { error: (message: string, error?: unknown) => console.error(message, error) };
-  const ctx: RouteContext = {
+  const ctx: RouteContext = withReads<Omit<RouteContext, 'reads'>>({
     get: jsonRoutes(router, cache, checks, served, validators),
     store,
     repos,
@@ -170,7 +171,7 @@ export function createRestApp(options: RestAppOptions): Express {
     indexedHeight: () => watcher.current,
     onRewind: (listener) => watcher.onRewind(listener),
     now: options.now ?? Date.now,
-  };
+  });
 
   const app = express();
   app.disable('x-powered-by');

@@ -6,7 +6,7 @@
  */
 import { parse } from 'yaml';
 import { documentedOperations, operationProblems } from '../../src/http/openapi-routes';
-import { DEFAULT_PAGE_LIMIT, DEFAULT_STATS_LIMIT, MAX_LIMIT } from './params';
+import { DEFAULT_PAGE_LIMIT, DEFAULT_STATS_LIMIT, MAX_LIMIT } from '../paging/limits';
 
 interface LimitSchema {
   minimum?: number;

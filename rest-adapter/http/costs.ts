@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage } from 'http';
 import { parse as parseYaml } from 'yaml';
-import { MAX_LIMIT } from './params';
+import { MAX_LIMIT } from '../paging/limits';
 
 /** Lists whose rows are whole txs. */
 const TX_LISTS = new Set(['/v1/txs', '/v1/stats']);

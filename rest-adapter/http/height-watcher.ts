@@ -11,7 +11,7 @@
  */
 
 import { detached } from '../../src/http/cancel-on-disconnect';
-import type { HeadReading } from '../repositories/status';
+import type { HeadReading } from '../db/head';
 
 export type { HeadReading };
 

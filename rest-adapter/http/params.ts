@@ -5,10 +5,8 @@
 import { InvalidInputError } from '../../src/lib/errors';
 import { AccountAddress, parseAccountAddress } from '../../src/lib/address';
 import { isAssetId } from '../../src/lib/ids';
+import { DEFAULT_PAGE_LIMIT, MAX_LIMIT } from '../paging/limits';
 
-export const DEFAULT_PAGE_LIMIT = 20;
-export const DEFAULT_STATS_LIMIT = 6;
-export const MAX_LIMIT = 100;
 const MAX_UINT32 = 0xffffffffn;
 const MAX_UINT64 = 0xffffffffffffffffn;
 

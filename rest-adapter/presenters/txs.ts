@@ -86,7 +86,7 @@ export function renderTxRows(rows: readonly TxWithEvmRow[], gasDenom: string, ca
  * The Tx kept for a consensus hash or an EVM hash (as renderTxRows keyed them), without a store
  * read; undefined when the cache does not hold it. A kept Tx was committed when it was rendered
  * and the cache empties on a rewind, so it is the answer of `/v1/txs/{hash}`. With `stamp`, only
- * a rendering of a row of that place and time (a page read by keys first, routes/txs.ts).
+ * a rendering of a row of that place and time (a page read by keys first, reads/txs.ts).
  */
 export function keptTx(hash: string, cache: RenderCache, stamp?: string): ApiTx | undefined {
   const kept = cache.peek(hash, stamp);

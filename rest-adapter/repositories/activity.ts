@@ -5,9 +5,9 @@
  * the time from the block, the raw event from its tx's events (tx_hash set) or the block's
  * events (block-level), at position event_index. Only that event leaves the database.
  */
-import { pageSize, SqlParams } from '../db/params';
+import { statement, type PlannedSql } from '../db/statement';
+import { SqlParams } from '../db/params';
 import { AssetScoped, assetScopedSql, splitAssetScoped } from '../db/asset-scoped';
-import type { Sql } from '../db/sql';
 import type { Tables } from '../../src/store';
 import type { RawEvent } from '../db/raw-event';
 
@@ -48,42 +48,41 @@ export function createActivityRepository(t: Tables) {
        LEFT JOIN ${t.txes} t ON t.id = a.tx_hash`;
   }
 
-  /**
-   * SQL of up to n entries of `feed` below `belowSeq` (newest first), and how to plan it: the
-   * (feed, seq) index serves both the filter and the order, so planned once at a planned size.
-   */
-  function pageSql(p: SqlParams, feed: string, belowSeq: bigint | null, n: number) {
+  /** SQL of up to n entries of `feed` below `belowSeq` (newest first). */
+  function pageSql(sql: PlannedSql, p: SqlParams, feed: string, belowSeq: bigint | null, n: number): string {
     const below = belowSeq === null ? [] : [`seq < ${p.add(belowSeq.toString())}`];
-    const { limit, planning } = pageSize(p, n);
-    return { text: entriesSql(p, feed, below, 'DESC', `LIMIT ${limit}`), planning };
+    return entriesSql(p, feed, below, 'DESC', `LIMIT ${sql.limit(p, n)}`);
   }
 
   /** Every entry of `feed` with fromSeq <= seq < toSeq, in chain order (oldest first): the live stream's read. */
-  async function range(sql: Sql, feed: string, fromSeq: bigint, toSeq: bigint): Promise<ActivityRow[]> {
-    const p = new SqlParams();
-    const within = [`seq >= ${p.add(fromSeq.toString())}`, `seq < ${p.add(toSeq.toString())}`];
-    return sql.rows<ActivityRow>(`${entriesSql(p, feed, within, 'ASC')} ORDER BY a.seq ASC`, p.values);
-  }
+  const range = statement(
+    'values',
+    async (sql, feed: string, fromSeq: bigint, toSeq: bigint): Promise<ActivityRow[]> => {
+      const p = new SqlParams();
+      const within = [`seq >= ${p.add(fromSeq.toString())}`, `seq < ${p.add(toSeq.toString())}`];
+      return sql.rows<ActivityRow>(`${entriesSql(p, feed, within, 'ASC')} ORDER BY a.seq ASC`, p.values);
+    },
+  );
 
   /** Up to n entries of `feed` below `belowSeq` (newest first). */
-  async function page(sql: Sql, feed: string, belowSeq: bigint | null, n: number): Promise<ActivityRow[]> {
-    const p = new SqlParams();
-    const { text, planning } = pageSql(p, feed, belowSeq, n);
-    return sql.rows<ActivityRow>(`${text} ORDER BY a.seq DESC`, p.values, planning);
-  }
+  // the (feed, seq) index serves both the filter and the order
+  const page = statement(
+    'page',
+    async (sql, feed: string, belowSeq: bigint | null, n: number): Promise<ActivityRow[]> => {
+      const p = new SqlParams();
+      return sql.rows<ActivityRow>(`${pageSql(sql, p, feed, belowSeq, n)} ORDER BY a.seq DESC`, p.values);
+    },
+  );
 
-  /** The asset's feed page with the asset's status (one statement); undefined when there is no such asset. */
-  async function assetPage(
-    sql: Sql,
-    assetId: string,
-    belowSeq: bigint | null,
-    n: number,
-  ): Promise<AssetScoped<ActivityRow> | undefined> {
-    const p = new SqlParams();
-    const page = pageSql(p, assetFeed(assetId), belowSeq, n);
-    const text = assetScopedSql(t, p, assetId, page.text, 'r.seq DESC');
-    return splitAssetScoped(await sql.rows<ActivityRow & { asset_status: string }>(text, p.values, page.planning));
-  }
+  /** The asset's feed page with the asset's status (one statement); undefined when there is no such asset. The (feed, seq) index serves both. */
+  const assetPage = statement(
+    'page',
+    async (sql, assetId: string, belowSeq: bigint | null, n: number): Promise<AssetScoped<ActivityRow> | undefined> => {
+      const p = new SqlParams();
+      const text = assetScopedSql(t, p, assetId, pageSql(sql, p, assetFeed(assetId), belowSeq, n), 'r.seq DESC');
+      return splitAssetScoped(await sql.rows<ActivityRow & { asset_status: string }>(text, p.values));
+    },
+  );
 
   return { page, assetPage, range };
 }

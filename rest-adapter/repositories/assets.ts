@@ -1,7 +1,7 @@
 /** SQL for assets, kinds, accruals, holders, distributions, liquidation data and invariant checks. */
-import { limitLiteral, pageSize, SqlParams } from '../db/params';
+import { statement } from '../db/statement';
+import { limitLiteral, SqlParams } from '../db/params';
 import { AssetScoped, assetScopedSql, splitAssetScoped } from '../db/asset-scoped';
-import { PLANNED_ONCE, type Sql } from '../db/sql';
 import { jsonList } from '../db/json-list';
 import { oneWithChildren } from '../db/with-children';
 import { indexedHeightSql, metadataInt } from './status';
@@ -153,23 +153,22 @@ export function createAssetRepository(t: Tables) {
   const kindColumns =
     'kind_id, kind_class, decimals, bundle, transferable, term, policy_override, bridgeable, multiplier, supply, holder_count, svc20_address';
 
-  async function list(sql: Sql, after: string | null, n: number): Promise<AssetRow[]> {
+  const list = statement('page', async (sql, after: string | null, n: number): Promise<AssetRow[]> => {
     const p = new SqlParams();
     const where = after === null ? '' : `WHERE id > ${p.add(after)}`;
-    const { limit, planning } = pageSize(p, n);
+    const limit = sql.limit(p, n);
     return sql.rows<AssetRow>(
       `SELECT ${summaryColumns} FROM ${t.assets} ${where} ORDER BY id LIMIT ${limit}`,
       p.values,
-      planning,
     );
-  }
+  });
 
   /**
    * The asset with the indexed height, the latest invariant check of each kind and its
    * kinds (by kind_id), in one statement. The checks are aggregated as JSON (their fields
    * are ints, booleans and jsonb, which JSON keeps exactly); the kinds are joined rows.
    */
-  async function detail(sql: Sql, id: string): Promise<AssetDetail | undefined> {
+  const detail = statement('once', async (sql, id: string): Promise<AssetDetail | undefined> => {
     const found = await oneWithChildren<
       AssetDetailRow & { indexed: unknown; latest_checks: InvariantCheckRead[] | null },
       KindRow
@@ -181,32 +180,32 @@ export function createAssetRepository(t: Tables) {
        FROM ${t.assets} WHERE id = $1`,
       [id],
       { table: t.kinds, columns: kindColumns.split(', '), parentKey: 'asset_id', orderBy: 'kind_id' },
-      PLANNED_ONCE,
     );
     if (!found) return undefined;
     const { indexed, latest_checks, ...asset } = found.parent;
     return { asset, indexedHeight: metadataInt(indexed), kinds: found.children, latestChecks: latest_checks ?? [] };
-  }
+  });
 
   /** Accruals by kind then denom, each with Σ claimable (accrued + pending) over its entries. */
-  async function accruals(sql: Sql, assetId: string): Promise<AccrualRow[]> {
+  const accruals = statement('once', async (sql, assetId: string): Promise<AccrualRow[]> => {
     return sql.rows<AccrualRow>(
       `SELECT a.kind_id, a.denom, a.index, a.carry_scaled, a.total_distributed, a.total_paid, a.distributions_count, a.module_held, a.updated_height,
               COALESCE((SELECT sum(c.accrued + ${PENDING_SQL('c', 'a')}) FROM ${t.claimables} c WHERE c.accrual_id = a.id), 0) AS sum_claimable
        FROM ${t.accruals} a WHERE a.asset_id = $1 ORDER BY a.kind_id, a.denom`,
       [assetId],
-      PLANNED_ONCE,
     );
-  }
+  });
 
   /**
    * /v1/assets/{id}/graph in one statement: the asset's status, its kinds, and per kind the
    * top `perKind` holders (units > 0) by units desc, holder asc; undefined when there is no
    * such asset.
    */
-  async function graph(sql: Sql, assetId: string, perKind: number): Promise<AssetGraphRead | undefined> {
-    return sql.one<AssetGraphRead>(
-      `SELECT a.status,
+  const graph = statement(
+    'once',
+    async (sql, assetId: string, perKind: number): Promise<AssetGraphRead | undefined> => {
+      return sql.one<AssetGraphRead>(
+        `SELECT a.status,
               ${jsonList(`SELECT kind_id, kind_class, supply::text, holder_count FROM ${t.kinds} WHERE asset_id = a.id`, 'x.kind_id')} AS kinds,
               ${jsonList(
                 `SELECT k.kind_id, h.holder, h.units::text, h.locked::text, h.locks
@@ -219,35 +218,40 @@ export function createAssetRepository(t: Tables) {
                 'x.kind_id, x.units::numeric DESC, x.holder ASC',
               )} AS holders
        FROM ${t.assets} a WHERE a.id = $1`,
-      [assetId],
-      PLANNED_ONCE,
-    );
-  }
+        [assetId],
+      );
+    },
+  );
 
   /**
    * A page of one kind's holders after the keyset (units, holder), in (units desc, holder
    * asc) order, with the asset's status, whether the kind exists, and the encumbrances the
    * page's locks refer to: one statement; undefined when there is no such asset.
    */
-  async function holdersPage(
-    sql: Sql,
-    assetId: string,
-    kindId: number,
-    after: [bigint, string] | null,
-    n: number,
-  ): Promise<HoldersPageRead | undefined> {
-    const p = new SqlParams();
-    const asset = p.add(assetId);
-    const kindRef = p.add(`${assetId}-${kindId}`);
-    const conditions = [`kind_ref = ${kindRef}`, 'units > 0'];
-    if (after) {
-      const units = p.add(after[0].toString());
-      // `units <= $u` bounds the index range; the OR picks up where the page left off
-      conditions.push(`units <= ${units}`, `(units < ${units} OR (units = ${units} AND holder > ${p.add(after[1])}))`);
-    }
-    const { limit, planning } = pageSize(p, n);
-    return sql.one<HoldersPageRead>(
-      `WITH page AS (SELECT holder, units, locked, locks FROM ${t.holdings} WHERE ${conditions.join(' AND ')} ORDER BY units DESC, holder ASC LIMIT ${limit})
+  const holdersPage = statement(
+    'page', // the (kind_ref, units) index serves both the filter and the order
+    async (
+      sql,
+      assetId: string,
+      kindId: number,
+      after: [bigint, string] | null,
+      n: number,
+    ): Promise<HoldersPageRead | undefined> => {
+      const p = new SqlParams();
+      const asset = p.add(assetId);
+      const kindRef = p.add(`${assetId}-${kindId}`);
+      const conditions = [`kind_ref = ${kindRef}`, 'units > 0'];
+      if (after) {
+        const units = p.add(after[0].toString());
+        // `units <= $u` bounds the index range; the OR picks up where the page left off
+        conditions.push(
+          `units <= ${units}`,
+          `(units < ${units} OR (units = ${units} AND holder > ${p.add(after[1])}))`,
+        );
+      }
+      const limit = sql.limit(p, n);
+      return sql.one<HoldersPageRead>(
+        `WITH page AS (SELECT holder, units, locked, locks FROM ${t.holdings} WHERE ${conditions.join(' AND ')} ORDER BY units DESC, holder ASC LIMIT ${limit})
        SELECT a.status,
               EXISTS (SELECT 1 FROM ${t.kinds} WHERE id = ${kindRef}) AS "kindExists",
               ${jsonList('SELECT holder, units::text, locked::text, locks FROM page', 'x.units::numeric DESC, x.holder ASC')} AS holders,
@@ -258,39 +262,41 @@ export function createAssetRepository(t: Tables) {
                 'x.id',
               )} AS encumbrances
        FROM ${t.assets} a WHERE a.id = ${asset}`,
-      p.values,
-      planning, // the (kind_ref, units) index serves both the filter and the order
-    );
-  }
+        p.values,
+      );
+    },
+  );
 
   /** Up to n distributions of the asset below `belowSeq`, newest first, with the asset's status (one statement); undefined when there is no such asset. */
-  async function distributions(
-    sql: Sql,
-    assetId: string,
-    belowSeq: bigint | null,
-    n: number,
-  ): Promise<AssetScoped<DistributionRow> | undefined> {
-    const p = new SqlParams();
-    const conditions = [`asset_id = ${p.add(assetId)}`];
-    if (belowSeq !== null) conditions.push(`seq < ${p.add(belowSeq.toString())}`);
-    const { limit, planning } = pageSize(p, n);
-    const page = `SELECT seq, height, tx_index, event_index, kind_id, denom, payer, amount, supply, new_index, carry_scaled, tx_hash, block_time
+  const distributions = statement(
+    'page', // the (asset_id, seq) index serves both
+    async (
+      sql,
+      assetId: string,
+      belowSeq: bigint | null,
+      n: number,
+    ): Promise<AssetScoped<DistributionRow> | undefined> => {
+      const p = new SqlParams();
+      const conditions = [`asset_id = ${p.add(assetId)}`];
+      if (belowSeq !== null) conditions.push(`seq < ${p.add(belowSeq.toString())}`);
+      const limit = sql.limit(p, n);
+      const page = `SELECT seq, height, tx_index, event_index, kind_id, denom, payer, amount, supply, new_index, carry_scaled, tx_hash, block_time
        FROM ${t.distributions} WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${limit}`;
-    return splitAssetScoped(
-      await sql.rows<DistributionRow & { asset_status: string }>(
-        assetScopedSql(t, p, assetId, page, 'r.seq DESC'),
-        p.values,
-        planning, // the (asset_id, seq) index serves both
-      ),
-    );
-  }
+      return splitAssetScoped(
+        await sql.rows<DistributionRow & { asset_status: string }>(
+          assetScopedSql(t, p, assetId, page, 'r.seq DESC'),
+          p.values,
+        ),
+      );
+    },
+  );
 
   /**
    * /v1/assets/{id}/liquidation in one statement: the asset's status, its waterfall tiers,
    * its liquidation record (at most one) and its redemption pools by kind then denom;
    * undefined when there is no such asset.
    */
-  async function liquidationRead(sql: Sql, assetId: string): Promise<LiquidationRead | undefined> {
+  const liquidationRead = statement('once', async (sql, assetId: string): Promise<LiquidationRead | undefined> => {
     const row = await sql.one<Omit<LiquidationRead, 'liquidation'> & { liquidation: LiquidationRow[] }>(
       `SELECT a.status,
               (SELECT tiers FROM ${t.waterfalls} WHERE id = a.id) AS tiers,
@@ -298,10 +304,9 @@ export function createAssetRepository(t: Tables) {
               ${jsonList(`SELECT kind_id, denom, amount::text, units_outstanding::text FROM ${t.redemptionPools} WHERE asset_id = a.id`, 'x.kind_id, x.denom')} AS pools
        FROM ${t.assets} a WHERE a.id = $1`,
       [assetId],
-      PLANNED_ONCE,
     );
     return row && { ...row, liquidation: row.liquidation[0] };
-  }
+  });
 
   return {
     list,

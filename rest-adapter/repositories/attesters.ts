@@ -1,5 +1,5 @@
 /** SQL for an attester's per-credential-type aggregates. */
-import { PLANNED_ONCE, type Sql } from '../db/sql';
+import { statement } from '../db/statement';
 import type { Tables } from '../../src/store';
 import { latestBlockTimeSql } from './status';
 
@@ -25,7 +25,7 @@ export function createAttesterRepository(t: Tables) {
    * each). Counted per request because live/expired move with block time. Before the
    * first block every unrevoked attestation is live (the epoch is before any expiry).
    */
-  async function typeCounts(sql: Sql, attester: string): Promise<AttesterRead> {
+  const typeCounts = statement('once', async (sql, attester: string): Promise<AttesterRead> => {
     const rows = await sql.rows<AttesterTypeRow & { latest_block_time: string | null }>(
       `SELECT l.latest_block_time, c.type, c.active, c.revoked, c.expired, c.total
        FROM (SELECT ${latestBlockTimeSql(t)} AS latest_block_time) l
@@ -39,7 +39,6 @@ export function createAttesterRepository(t: Tables) {
        ) c ON true
        ORDER BY c.type`,
       [attester],
-      PLANNED_ONCE,
     );
     return {
       latestBlockTime: rows[0]?.latest_block_time ?? null,
@@ -47,7 +46,7 @@ export function createAttesterRepository(t: Tables) {
         .filter((r) => r.type !== null)
         .map(({ type, active, revoked, expired, total }) => ({ type, active, revoked, expired, total })),
     };
-  }
+  });
 
   return { typeCounts };
 }

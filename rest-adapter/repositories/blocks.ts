@@ -1,6 +1,6 @@
 /** SQL for the block list (a block with its txs: repositories/txs.ts blockWithTxs). */
-import { pageSize, SqlParams } from '../db/params';
-import type { Sql } from '../db/sql';
+import { statement } from '../db/statement';
+import { SqlParams } from '../db/params';
 import type { Tables } from '../../src/store';
 
 export interface BlockRow {
@@ -17,23 +17,22 @@ const blockColumns = BLOCK_COLUMNS.join(', ');
 
 export function createBlockRepository(t: Tables) {
   /** Up to n blocks below `below` (all when null), newest first. */
-  async function blocksBelow(sql: Sql, below: number | null, n: number): Promise<BlockRow[]> {
+  const blocksBelow = statement('page', async (sql, below: number | null, n: number): Promise<BlockRow[]> => {
     const p = new SqlParams();
     const where = below === null ? '' : `WHERE height < ${p.add(below)}`;
-    const { limit, planning } = pageSize(p, n);
+    const limit = sql.limit(p, n);
     return sql.rows<BlockRow>(
       `SELECT ${blockColumns} FROM ${t.blocks} ${where} ORDER BY height DESC LIMIT ${limit}`,
       p.values,
-      planning,
     );
-  }
+  });
   /** The blocks with after < height <= through, oldest first. */
-  async function blocksBetween(sql: Sql, after: number, through: number): Promise<BlockRow[]> {
+  const blocksBetween = statement('values', async (sql, after: number, through: number): Promise<BlockRow[]> => {
     return sql.rows<BlockRow>(
       `SELECT ${blockColumns} FROM ${t.blocks} WHERE height > $1 AND height <= $2 ORDER BY height ASC`,
       [after, through],
     );
-  }
+  });
 
   return { blocksBelow, blocksBetween };
 }

@@ -1,6 +1,6 @@
 /** SQL for bridge routes (with their latest I8 reconciliation) and transfers. */
-import { pageSize, SqlParams } from '../db/params';
-import { PLANNED_ONCE, type Sql } from '../db/sql';
+import { statement } from '../db/statement';
+import { SqlParams } from '../db/params';
 import type { Tables } from '../../src/store';
 import { latestBlockTimeSql } from './status';
 
@@ -83,13 +83,13 @@ export function createBridgeRepository(t: Tables) {
       WHERE route_id = r.id ORDER BY height DESC LIMIT 1
     ) i ON TRUE`;
 
-  async function routes(sql: Sql): Promise<RouteRow[]> {
+  const routes = statement('values', async (sql): Promise<RouteRow[]> => {
     return sql.rows<RouteRow>(`${routeSelect} ORDER BY r.id`);
-  }
+  });
 
-  async function route(sql: Sql, id: string): Promise<RouteRow | undefined> {
-    return sql.one<RouteRow>(`${routeSelect} WHERE r.id = $1`, [id], PLANNED_ONCE);
-  }
+  const route = statement('once', async (sql, id: string): Promise<RouteRow | undefined> => {
+    return sql.one<RouteRow>(`${routeSelect} WHERE r.id = $1`, [id]);
+  });
 
   const transferColumns = `seq, height, tx_index, event_index, tx_hash, route_id, direction, status, sender, recipient, amount, message_id, reason,
               block_time_ns, asset_id, kind_id, bundle`;
@@ -99,40 +99,37 @@ export function createBridgeRepository(t: Tables) {
    * branch orders by its composite index (<column>, seq) so the planner walks it; an
    * account is the union of a sender and a recipient branch per spelling of the party.
    */
-  async function transfers(
-    sql: Sql,
-    filter: TransferFilter,
-    belowSeq: bigint | null,
-    n: number,
-  ): Promise<TransferRow[]> {
-    const p = new SqlParams();
-    const conditions: string[] = [];
-    if (filter.route !== undefined) conditions.push(`route_id = ${p.add(filter.route)}`);
-    if (filter.messageId !== undefined) conditions.push(`message_id = ${p.add(filter.messageId)}`);
-    if (filter.status !== undefined) conditions.push(`status = ${p.add(filter.status)}`);
-    if (belowSeq !== null) conditions.push(`seq < ${p.add(belowSeq.toString())}`);
+  const transfers = statement(
     // all transfers walk the seq index whatever the cursor. A filtered list's order is given by
     // the seq index too: EXPLAIN (GENERIC_PLAN) of a route's list walked it (its heap in seq
-    // order looks cheap), which for a rare route reads every transfer
-    const filtered = Object.values(filter).some((v) => v !== undefined);
-    const { limit, planning } = pageSize(p, n, { filterChoosesIndex: filtered });
-    const select = (extra: string[], lead: string | null) => {
-      const all = [...extra, ...conditions];
-      const where = all.length ? `WHERE ${all.join(' AND ')}` : '';
-      return `SELECT ${transferColumns} FROM ${t.bridgeTransfers} ${where} ORDER BY ${lead ? `${lead} DESC, seq DESC` : 'seq DESC'} LIMIT ${limit}`;
-    };
-    if (filter.account !== undefined) {
-      const union = filter.account
-        .map((value) => {
-          const account = p.add(value);
-          return `(${select([`sender = ${account}`], 'sender')}) UNION (${select([`recipient = ${account}`], 'recipient')})`;
-        })
-        .join(' UNION ');
-      return sql.rows<TransferRow>(`SELECT * FROM (${union}) t ORDER BY seq DESC LIMIT ${limit}`, p.values, planning);
-    }
-    const lead = filter.route !== undefined ? 'route_id' : filter.messageId !== undefined ? 'message_id' : null;
-    return sql.rows<TransferRow>(select([], lead), p.values, planning);
-  }
+    // order looks cheap), which for a rare route reads every transfer: the filter chooses the index
+    (filter: TransferFilter) => (Object.values(filter).some((v) => v !== undefined) ? 'values' : 'page'),
+    async (sql, filter: TransferFilter, belowSeq: bigint | null, n: number): Promise<TransferRow[]> => {
+      const p = new SqlParams();
+      const conditions: string[] = [];
+      if (filter.route !== undefined) conditions.push(`route_id = ${p.add(filter.route)}`);
+      if (filter.messageId !== undefined) conditions.push(`message_id = ${p.add(filter.messageId)}`);
+      if (filter.status !== undefined) conditions.push(`status = ${p.add(filter.status)}`);
+      if (belowSeq !== null) conditions.push(`seq < ${p.add(belowSeq.toString())}`);
+      const limit = sql.limit(p, n);
+      const select = (extra: string[], lead: string | null) => {
+        const all = [...extra, ...conditions];
+        const where = all.length ? `WHERE ${all.join(' AND ')}` : '';
+        return `SELECT ${transferColumns} FROM ${t.bridgeTransfers} ${where} ORDER BY ${lead ? `${lead} DESC, seq DESC` : 'seq DESC'} LIMIT ${limit}`;
+      };
+      if (filter.account !== undefined) {
+        const union = filter.account
+          .map((value) => {
+            const account = p.add(value);
+            return `(${select([`sender = ${account}`], 'sender')}) UNION (${select([`recipient = ${account}`], 'recipient')})`;
+          })
+          .join(' UNION ');
+        return sql.rows<TransferRow>(`SELECT * FROM (${union}) t ORDER BY seq DESC LIMIT ${limit}`, p.values);
+      }
+      const lead = filter.route !== undefined ? 'route_id' : filter.messageId !== undefined ? 'message_id' : null;
+      return sql.rows<TransferRow>(select([], lead), p.values);
+    },
+  );
 
   return { routes, route, transfers };
 }

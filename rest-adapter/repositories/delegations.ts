@@ -1,5 +1,5 @@
 /** SQL for delegations. */
-import { PLANNED_ONCE, type Sql } from '../db/sql';
+import { statement } from '../db/statement';
 import type { Tables } from '../../src/store';
 
 export interface DelegationRow {
@@ -22,13 +22,9 @@ export const DELEGATION_COLUMNS =
   'id, holder, asset_id, delegate, kind_id, units, until, purposes, revocable, ended, created_height, created_tx_hash, ended_height';
 
 export function createDelegationRepository(t: Tables) {
-  async function get(sql: Sql, id: string): Promise<DelegationRow | undefined> {
-    return sql.one<DelegationRow>(
-      `SELECT ${DELEGATION_COLUMNS} FROM ${t.delegations} WHERE id = $1`,
-      [id],
-      PLANNED_ONCE,
-    );
-  }
+  const get = statement('once', async (sql, id: string): Promise<DelegationRow | undefined> => {
+    return sql.one<DelegationRow>(`SELECT ${DELEGATION_COLUMNS} FROM ${t.delegations} WHERE id = $1`, [id]);
+  });
 
   return { get };
 }

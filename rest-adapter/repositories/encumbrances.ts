@@ -1,5 +1,5 @@
 /** SQL for encumbrances and their timelines. */
-import { PLANNED_ONCE, type Sql } from '../db/sql';
+import { statement } from '../db/statement';
 import { oneWithChildren } from '../db/with-children';
 import type { Tables } from '../../src/store';
 
@@ -36,25 +36,24 @@ export interface EncumbranceTimelineRow {
 
 export function createEncumbranceRepository(t: Tables) {
   /** The encumbrance and its timeline (by seq), one statement. */
-  async function withTimeline(
-    sql: Sql,
-    id: string,
-  ): Promise<{ parent: EncumbranceRow; children: EncumbranceTimelineRow[] } | undefined> {
-    return oneWithChildren<EncumbranceRow, EncumbranceTimelineRow>(
-      sql,
-      `SELECT id, kind, asset_id, kind_id, holder, units, beneficiary, income_to_beneficiary, holder_release_after, exercisable, expiry,
+  const withTimeline = statement(
+    'once',
+    async (sql, id: string): Promise<{ parent: EncumbranceRow; children: EncumbranceTimelineRow[] } | undefined> => {
+      return oneWithChildren<EncumbranceRow, EncumbranceTimelineRow>(
+        sql,
+        `SELECT id, kind, asset_id, kind_id, holder, units, beneficiary, income_to_beneficiary, holder_release_after, exercisable, expiry,
               evidence_hash, status, created_height, created_tx_hash, created_at, resolved_height, updated_height
        FROM ${t.encumbrances} WHERE id = $1`,
-      [id],
-      {
-        table: t.encumbranceTimeline,
-        columns: ['event', 'height', 'block_time', 'tx_hash', 'actor', 'actor_role', 'units'],
-        parentKey: 'encumbrance_id',
-        orderBy: 'seq',
-      },
-      PLANNED_ONCE,
-    );
-  }
+        [id],
+        {
+          table: t.encumbranceTimeline,
+          columns: ['event', 'height', 'block_time', 'tx_hash', 'actor', 'actor_role', 'units'],
+          parentKey: 'encumbrance_id',
+          orderBy: 'seq',
+        },
+      );
+    },
+  );
 
   return { withTimeline };
 }

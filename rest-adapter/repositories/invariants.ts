@@ -1,6 +1,6 @@
 /** SQL for the reconciler's latest results. */
+import { statement } from '../db/statement';
 import { SqlParams } from '../db/params';
-import type { Sql } from '../db/sql';
 import type { InvariantCheckRead, Svc20CheckRead, Tables } from '../../src/store';
 
 function assetScope(p: SqlParams, assetId: string | undefined): string {
@@ -26,7 +26,7 @@ export function createInvariantRepository(t: Tables) {
    * the bundle row. Each list is aggregated as JSON, which keeps its fields exactly (text,
    * int4, booleans, jsonb).
    */
-  async function latest(sql: Sql, assetId: string | undefined): Promise<LatestInvariants> {
+  const latest = statement('values', async (sql, assetId: string | undefined): Promise<LatestInvariants> => {
     const p = new SqlParams();
     const scope = assetScope(p, assetId);
     const row = await sql.one<{ checks: InvariantCheckRead[] | null; registry: Svc20CheckRead[] | null }>(
@@ -39,7 +39,7 @@ export function createInvariantRepository(t: Tables) {
       p.values,
     );
     return { checks: row?.checks ?? [], registry: row?.registry ?? [] };
-  }
+  });
 
   return { latest };
 }

@@ -1,5 +1,5 @@
 /** SQL behind /v1/lookup: existence checks by each identifier shape. */
-import { PLANNED_ONCE, type Sql } from '../db/sql';
+import { statement } from '../db/statement';
 import type { Tables } from '../../src/store';
 import { indexedHeightSql, metadataInt } from './status';
 
@@ -35,25 +35,24 @@ export interface IntegerFound {
 
 /** Each shape's candidates in one statement: a lookup is one round trip. */
 export function createLookupRepository(t: Tables) {
-  async function hex64(sql: Sql, assetId: string, txHash: string): Promise<Hex64Found> {
+  const hex64 = statement('once', async (sql, assetId: string, txHash: string): Promise<Hex64Found> => {
     const row = await sql.one<{ asset: boolean; hash: string | null; height: number | null }>(
       `SELECT EXISTS (SELECT 1 FROM ${t.assets} WHERE id = $1) AS asset, x.hash, x.height
        FROM (SELECT 1) one LEFT JOIN ${t.txes} x ON x.id = $2`,
       [assetId, txHash],
-      PLANNED_ONCE,
     );
     return { asset: row?.asset === true, tx: row?.hash ? { hash: row.hash, height: row.height as number } : undefined };
-  }
+  });
 
-  async function txByEthHash(sql: Sql, ethHash: string): Promise<TxRef | undefined> {
-    return sql.one<TxRef>(`SELECT tx_hash AS hash, height FROM ${t.evmTxes} WHERE id = $1`, [ethHash], PLANNED_ONCE);
-  }
+  const txByEthHash = statement('once', async (sql, ethHash: string): Promise<TxRef | undefined> => {
+    return sql.one<TxRef>(`SELECT tx_hash AS hash, height FROM ${t.evmTxes} WHERE id = $1`, [ethHash]);
+  });
 
   /**
    * Assets with a right-token (kind) or bundle-token precompile at the EIP-55 `address`,
    * kinds first, and whether `account` (its bech32 form) has an Account row.
    */
-  async function evmAddress(sql: Sql, address: string, account: string): Promise<EvmAddressFound> {
+  const evmAddress = statement('once', async (sql, address: string, account: string): Promise<EvmAddressFound> => {
     const rows = await sql.rows<{ known: boolean; asset_id: string | null; kind_id: number | null }>(
       `SELECT EXISTS (SELECT 1 FROM ${t.accounts} WHERE id = $2) AS known, tok.asset_id, tok.kind_id
        FROM (SELECT 1) one
@@ -64,28 +63,26 @@ export function createLookupRepository(t: Tables) {
        ) tok ON true
        ORDER BY tok.part, tok.asset_id, tok.kind_id`,
       [address, account],
-      PLANNED_ONCE,
     );
     const tokens = rows
       .filter((r) => r.asset_id !== null)
       .map((r) => ({ asset_id: r.asset_id as string, kind_id: r.kind_id }));
     return { tokens, known: rows[0]?.known === true };
-  }
+  });
 
-  async function integer(sql: Sql, id: string): Promise<IntegerFound> {
+  const integer = statement('once', async (sql, id: string): Promise<IntegerFound> => {
     const row = await sql.one<{ indexed: unknown; settlement: boolean; encumbrance: boolean }>(
       `SELECT ${indexedHeightSql(t)} AS indexed,
               EXISTS (SELECT 1 FROM ${t.settlements} WHERE id = $1) AS settlement,
               EXISTS (SELECT 1 FROM ${t.encumbrances} WHERE id = $1) AS encumbrance`,
       [id],
-      PLANNED_ONCE,
     );
     return {
       indexedHeight: metadataInt(row?.indexed),
       settlement: row?.settlement === true,
       encumbrance: row?.encumbrance === true,
     };
-  }
+  });
 
   return { hex64, txByEthHash, evmAddress, integer };
 }

@@ -1,5 +1,6 @@
 /** SQL for /v1/status: the node's progress (_metadata), the chain counters, reconciliation disagreements; the scalar subqueries other statements read beside their rows. */
-import type { Sql } from '../db/sql';
+import { statement } from '../db/statement';
+import type { HeadReading } from '../db/head';
 import type { Tables } from '../../src/store';
 import { proofJoin, proofOf, type ProofColumns, type ProofRow } from './proofs';
 
@@ -15,18 +16,6 @@ export interface TotalsRow {
   drift_total: number;
   latest_height: number;
   latest_block_time: string;
-}
-
-/** What the app's HeightWatcher polls (http/height-watcher.ts). */
-export interface HeadReading {
-  indexedHeight: number;
-  /** median of the latest block intervals (ms); null with fewer than two blocks */
-  blockIntervalMs: number | null;
-  /**
-   * The reconciler's generation (`reconcilerGenerationSql`): changes whenever a row of its check
-   * tables is written or deleted. Absent when not read: then no answer is tagged by it.
-   */
-  reconcilerGeneration?: string;
 }
 
 /** Block intervals whose median is the head answers' freshness (repositories/status.ts `head`). */
@@ -79,13 +68,13 @@ export interface StatusRead {
 }
 
 export function createStatusRepository(t: Tables) {
-  async function progress(sql: Sql): Promise<Progress> {
+  const progress = statement('values', async (sql): Promise<Progress> => {
     const rows = await sql.rows<{ key: string; value: unknown }>(
       `SELECT key, value FROM ${t.metadata} WHERE key IN ('lastProcessedHeight', 'targetHeight')`,
     );
     const byKey = new Map(rows.map((r) => [r.key, metadataInt(r.value)]));
     return { indexedHeight: byKey.get('lastProcessedHeight') ?? 0, targetHeight: byKey.get('targetHeight') ?? 0 };
-  }
+  });
 
   // Reconciliation rows that disagree (written by the reconciler). Rows not evaluated (older
   // chains) are never drift. Counted per request: the reconciler has no counter yet.
@@ -97,7 +86,7 @@ export function createStatusRepository(t: Tables) {
   const proof = proofJoin(t, 'p', `(SELECT value #>> '{}' FROM ${t.metadata} WHERE key = 'lastProcessedHeight')`);
 
   /** Progress, counters, reconciliation disagreements and the proof in one statement (one snapshot, one round trip). */
-  async function status(sql: Sql): Promise<StatusRead> {
+  const status = statement('values', async (sql): Promise<StatusRead> => {
     const row = await sql.one<
       { indexed: unknown; target: unknown; disagreements: string } & {
         [K in keyof TotalsRow]: TotalsRow[K] | null;
@@ -125,14 +114,14 @@ export function createStatusRepository(t: Tables) {
       reconciliationDisagreements: Number(disagreements),
       proof: proofOf(row),
     };
-  }
+  });
 
   /**
    * What the app's HeightWatcher polls, in one statement (one snapshot): the indexed height, the
    * median of the latest HEAD_INTERVALS block intervals (the freshness of head answers,
    * http/validators.ts) and the reconciler's generation.
    */
-  async function head(sql: Sql): Promise<HeadReading> {
+  const head = statement('values', async (sql): Promise<HeadReading> => {
     const row = await sql.one<{ indexed: unknown; interval_ms: number | null; generation: string }>(
       `SELECT ${indexedHeightSql(t)} AS indexed,
               ${reconcilerGenerationSql(t)} AS generation,
@@ -146,7 +135,7 @@ export function createStatusRepository(t: Tables) {
       blockIntervalMs: row?.interval_ms ?? null,
       reconcilerGeneration: row?.generation,
     };
-  }
+  });
 
   return { progress, status, head };
 }

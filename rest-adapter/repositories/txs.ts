@@ -1,10 +1,11 @@
 /** SQL for transactions (with their events and EVM views): txs pages, a block with its txs, /v1/stats. */
-import { pageSize, SqlParams } from '../db/params';
+import { SqlParams } from '../db/params';
+import { statement } from '../db/statement';
 import { jsonList } from '../db/json-list';
 import { BLOCK_COLUMNS, type BlockRow } from './blocks';
 import { proofJoin, proofOf, type ProofColumns, type ProofRow } from './proofs';
 import { DAILY_SERIES_DAYS, type DayCountRow, indexedHeightSql, metadataInt } from './status';
-import { PLANNED_ONCE, type Sql } from '../db/sql';
+import type { Sql } from '../db/sql';
 import type { Tables } from '../../src/store';
 import type { TxKey, TxPageRead, TxPageRequest } from '../paging/tx-pages';
 
@@ -101,7 +102,15 @@ interface StatsRow extends TxWithEvmRow {
   days: unknown;
 }
 
-/** A row of the page statements: a tx (null columns on an empty page) with the page's figures. */
+/**
+ * The variants of the /v1/txs page statement: `figures` reads the page's rows with the figures
+ * of its height (TxPageFigures); when those are kept (reads/txs.ts), `rows` reads the rows alone
+ * and `keys` only each tx's hash and the stamp of its rendering (height, tx_index, block time),
+ * for a page whose txs the render cache may hold.
+ */
+type PageVariant = 'figures' | 'rows' | 'keys';
+
+/** A row of the page statement: a tx (null columns on an empty page) with the page's figures (`figures` only; `keys` reads a TxStampRow). */
 interface PageRow extends KeyedTxRow {
   indexed: unknown;
   past_bound: boolean;
@@ -113,8 +122,8 @@ interface PageRow extends KeyedTxRow {
 
 /**
  * What a /v1/txs page carries beside its rows that is fixed per indexed height, list (all txs
- * or one method) and page size: kept per height by the route (db/height-memo.ts), so a page
- * whose height's figures are kept is read with `pageKeys` (and `byHashes`) alone.
+ * or one method) and page size: kept per height by reads/txs.ts (reads/height-memo.ts), so a
+ * page whose height's figures are kept is read without them.
  */
 export type TxPageFigures = TxListTotals & Pick<TxPageRead<TxKey>, 'lastBoundary'>;
 
@@ -162,39 +171,72 @@ export function createTxRepository(t: Tables) {
      ${evmJoin}
      ${rest}`;
 
-  /** The SQL pieces of a /v1/txs page read (the list of one method or of all txs). */
-  function pageSql(method: string | undefined, request: TxPageRequest, withEvmViews = true) {
-    const p = new SqlParams();
-    const methodParam = method === undefined ? undefined : p.add(method);
-    const where = (...conditions: string[]) => {
-      const all = methodParam === undefined ? conditions : [`method = ${methodParam}`, ...conditions];
-      return all.length ? `WHERE ${all.join(' AND ')}` : '';
-    };
-    const orderBy = (direction: 'ASC' | 'DESC') =>
-      methodParam === undefined ? `seq ${direction}` : `method ${direction}, seq ${direction}`;
-    const older = request.direction === 'older';
-    const dir = older ? 'DESC' : 'ASC';
-    const bound = request.bound === null ? undefined : p.add(request.bound.toString());
+  /**
+   * The statement of a /v1/txs page (the list of one method or of all txs), in three variants
+   * (`PageVariant`), each with its snapshot's indexed height and whether a row lies past the
+   * request's bound. With a method the ORDER BYs name it too (equal in every row): that is the
+   * order of the (method, seq) index, so the planner walks it instead of scanning (seq) and
+   * filtering, which for a rare method below a deep cursor meant reading most of the table. The
+   * probes keep ORDER BY … LIMIT 1 for the same reason: "any row will do" may otherwise become a
+   * sequential scan, and the rows above a cursor sit at the end of the heap.
+   */
+  const pageStatement = statement(
     // all txs walk the seq index whatever the cursor. A method's page may walk the (method, seq)
     // or the (seq) index, which both give its order; a plan made without knowing the method
     // weighs them by the average method's share, and with few methods the seq walk (its heap in
     // seq order) looks cheaper: for a rare method it reads most of the table (bench/explain.ts
     // showed this for a route's transfers)
-    const { limit, planning } = pageSize(p, request.limit, { filterChoosesIndex: methodParam !== undefined });
-    const total =
-      methodParam === undefined
-        ? `(SELECT tx_count FROM ${t.chainTotals} WHERE id = 'chain')`
-        : `(SELECT count FROM ${t.methodCounts} WHERE id = ${methodParam})`;
-    const pastBound =
-      bound === undefined
-        ? 'false'
-        : `(SELECT 1 FROM ${t.txes} ${where(`seq ${older ? '>=' : '<='} ${bound}`)} ORDER BY ${orderBy(older ? 'ASC' : 'DESC')} LIMIT 1) IS NOT NULL`;
-    const rows = `LEFT JOIN LATERAL (SELECT * FROM ${t.txes} ${where(...(bound === undefined ? [] : [`seq ${older ? '<' : '>'} ${bound}`]))}
+    (method: string | undefined) => (method === undefined ? 'page' : 'values'),
+    async (sql, method: string | undefined, request: TxPageRequest, variant: PageVariant): Promise<PageRow[]> => {
+      const p = new SqlParams();
+      const methodParam = method === undefined ? undefined : p.add(method);
+      const where = (...conditions: string[]) => {
+        const all = methodParam === undefined ? conditions : [`method = ${methodParam}`, ...conditions];
+        return all.length ? `WHERE ${all.join(' AND ')}` : '';
+      };
+      const orderBy = (direction: 'ASC' | 'DESC') =>
+        methodParam === undefined ? `seq ${direction}` : `method ${direction}, seq ${direction}`;
+      const older = request.direction === 'older';
+      const dir = older ? 'DESC' : 'ASC';
+      const bound = request.bound === null ? undefined : p.add(request.bound.toString());
+      const limit = sql.limit(p, request.limit);
+      const pastBound =
+        bound === undefined
+          ? 'false'
+          : `(SELECT 1 FROM ${t.txes} ${where(`seq ${older ? '>=' : '<='} ${bound}`)} ORDER BY ${orderBy(older ? 'ASC' : 'DESC')} LIMIT 1) IS NOT NULL`;
+      const withFigures = variant === 'figures';
+      const total =
+        methodParam === undefined
+          ? `(SELECT tx_count FROM ${t.chainTotals} WHERE id = 'chain')`
+          : `(SELECT count FROM ${t.methodCounts} WHERE id = ${methodParam})`;
+      // the figures: the total (the counters, never count(*)), the last page's boundary key (at
+      // total mod limit from the oldest) and the whole-chain method facet (on the first row only)
+      const figureColumns = withFigures
+        ? `m.total, m.last_height, m.last_tx_index, ${onFirstRow('m.methods', `x.seq ${dir}`)} AS methods, `
+        : '';
+      const figures = withFigures
+        ? `, n.total, k.height AS last_height, k.tx_index AS last_tx_index,
+                    (SELECT coalesce(json_agg(json_build_object('method', method, 'count', count) ORDER BY count DESC, method ASC), '[]')
+                     FROM ${t.methodCounts} WHERE method <> '' AND count > 0) AS methods
+             FROM (SELECT coalesce(${total}, 0) AS total) n
+             LEFT JOIN LATERAL (SELECT height, tx_index FROM ${t.txes} ${where()} ORDER BY ${orderBy('ASC')} LIMIT 1
+                                OFFSET CASE WHEN n.total % ${limit} = 0 THEN ${limit} ELSE n.total % ${limit} END) k ON n.total > ${limit}`
+        : '';
+      const rowColumns =
+        variant === 'keys'
+          ? 'x.hash, x.height, x.tx_index, x.block_time, x.tx_index AS "txIndex"'
+          : `${txSelect}, x.tx_index AS "txIndex", ${evmSelect}`;
+      return sql.rows<PageRow>(
+        `SELECT m.indexed, m.past_bound, ${figureColumns}${rowColumns}
+       FROM (SELECT ${indexedHeightSql(t)} AS indexed, ${pastBound} AS past_bound${figures}) m
+       LEFT JOIN LATERAL (SELECT * FROM ${t.txes} ${where(...(bound === undefined ? [] : [`seq ${older ? '<' : '>'} ${bound}`]))}
                           ORDER BY ${orderBy(dir)} LIMIT ${limit} + 1) x ON true
-       ${withEvmViews ? evmJoin : ''}
-       ORDER BY x.seq ${dir}`;
-    return { p, where, orderBy, dir, limit, total, pastBound, rows, planning };
-  }
+       ${variant === 'keys' ? '' : evmJoin}
+       ORDER BY x.seq ${dir}`,
+        p.values,
+      );
+    },
+  );
 
   /** A page read from its statement's rows (null columns on an empty page), each with the snapshot's figures. */
   function pageAt<R extends TxKey & { hash: string | null }>(
@@ -208,38 +250,13 @@ export function createTxRepository(t: Tables) {
     };
   }
 
-  /**
-   * A /v1/txs page with everything its answer needs, in one statement: the rows beyond
-   * the request's bound (with their EVM views), whether a row lies past the bound, the
-   * last page's boundary key (at total mod limit from the oldest), the total (the
-   * counters, never count(*)), the whole-chain method facet (on the first row only) and the
-   * indexed height. With a method the ORDER BYs name it too (equal in every row): that is the
-   * order of the (method, seq) index, so the planner walks it instead of scanning (seq) and
-   * filtering, which for a rare method below a deep cursor meant reading most of the table.
-   * The probes keep ORDER BY … LIMIT 1 for the same reason: "any row will do" may otherwise
-   * become a sequential scan, and the rows above a cursor sit at the end of the heap.
-   */
+  /** A /v1/txs page with everything its answer needs, in one statement (the `figures` variant). */
   async function page(
     sql: Sql,
     method: string | undefined,
     request: TxPageRequest,
   ): Promise<TxPageAt<KeyedTxRow> & TxPageFigures> {
-    const { p, where, orderBy, dir, limit, total, pastBound, rows, planning } = pageSql(method, request);
-    const read = await sql.rows<PageRow>(
-      `SELECT m.indexed, m.total, m.past_bound, m.last_height, m.last_tx_index,
-              ${onFirstRow('m.methods', `x.seq ${dir}`)} AS methods,
-              ${txSelect}, x.tx_index AS "txIndex", ${evmSelect}
-       FROM (SELECT ${indexedHeightSql(t)} AS indexed, n.total, ${pastBound} AS past_bound,
-                    k.height AS last_height, k.tx_index AS last_tx_index,
-                    (SELECT coalesce(json_agg(json_build_object('method', method, 'count', count) ORDER BY count DESC, method ASC), '[]')
-                     FROM ${t.methodCounts} WHERE method <> '' AND count > 0) AS methods
-             FROM (SELECT coalesce(${total}, 0) AS total) n
-             LEFT JOIN LATERAL (SELECT height, tx_index FROM ${t.txes} ${where()} ORDER BY ${orderBy('ASC')} LIMIT 1
-                                OFFSET CASE WHEN n.total % ${limit} = 0 THEN ${limit} ELSE n.total % ${limit} END) k ON n.total > ${limit}) m
-       ${rows}`,
-      p.values,
-      planning,
-    );
+    const read = await pageStatement(sql, method, request, 'figures');
     const first = read[0];
     return {
       ...pageAt(read),
@@ -252,54 +269,29 @@ export function createTxRepository(t: Tables) {
     };
   }
 
-  /**
-   * The rows of a /v1/txs page, whether a row lies past the bound and the indexed height, in
-   * one statement: `page` without the figures of the height (TxPageFigures), for a page whose
-   * height's figures are kept and whose txs are likely not in the render cache.
-   */
+  /** The rows of a /v1/txs page in one statement, without its figures (the `rows` variant). */
   async function pageRows(sql: Sql, method: string | undefined, request: TxPageRequest): Promise<TxPageAt<KeyedTxRow>> {
-    const { p, pastBound, rows, planning } = pageSql(method, request);
-    const read = await sql.rows<PageRow>(
-      `SELECT m.indexed, m.past_bound, ${txSelect}, x.tx_index AS "txIndex", ${evmSelect}
-       FROM (SELECT ${indexedHeightSql(t)} AS indexed, ${pastBound} AS past_bound) m
-       ${rows}`,
-      p.values,
-      planning,
-    );
-    return pageAt(read);
+    return pageAt(await pageStatement(sql, method, request, 'rows'));
   }
 
-  /**
-   * The keys of a /v1/txs page without the rows' text, whether a row lies past the bound and the
-   * indexed height, in one statement: each tx's hash and the stamp of its rendering (height,
-   * tx_index, block time), for a page whose height's figures are kept (TxPageFigures) and whose
-   * txs the render cache may hold; `byHashes` reads the others (routes/txs.ts).
-   */
+  /** The keys of a /v1/txs page in one statement (the `keys` variant); `byHashes` reads the txs the render cache does not hold (reads/txs.ts). */
   async function pageKeys(sql: Sql, method: string | undefined, request: TxPageRequest): Promise<TxPageAt<TxStampRow>> {
-    const { p, pastBound, rows, planning } = pageSql(method, request, false);
-    const read = await sql.rows<TxStampRow & { indexed: unknown; past_bound: boolean }>(
-      `SELECT m.indexed, m.past_bound, x.hash, x.height, x.tx_index, x.block_time, x.tx_index AS "txIndex"
-       FROM (SELECT ${indexedHeightSql(t)} AS indexed, ${pastBound} AS past_bound) m
-       ${rows}`,
-      p.values,
-      planning,
-    );
-    return pageAt(read);
+    return pageAt<TxStampRow>(await pageStatement(sql, method, request, 'keys'));
   }
 
   /** The txs of these hashes with their EVM views, in no particular order (absent ones left out). */
-  async function byHashes(sql: Sql, hashes: readonly string[]): Promise<TxWithEvmRow[]> {
-    return sql.rows<TxWithEvmRow>(withEvm(t.txes, 'WHERE x.id = ANY($1)'), [hashes], PLANNED_ONCE);
-  }
+  const byHashes = statement('once', async (sql, hashes: readonly string[]): Promise<TxWithEvmRow[]> => {
+    return sql.rows<TxWithEvmRow>(withEvm(t.txes, 'WHERE x.id = ANY($1)'), [hashes]);
+  });
 
   /**
    * /v1/stats in one statement: the indexed height, the tx counter and latest block time,
    * the daily tx counts of the DAILY_SERIES_DAYS UTC days ending on the latest block's day,
    * and the n newest txs (newest first) with their EVM views.
    */
-  async function stats(sql: Sql, n: number): Promise<StatsRead> {
+  const stats = statement('page', async (sql, n: number): Promise<StatsRead> => {
     const p = new SqlParams();
-    const { limit, planning } = pageSize(p, n);
+    const limit = sql.limit(p, n);
     const rows = await sql.rows<StatsRow>(
       `SELECT m.indexed, m.tx_count, m.latest_block_time,
               ${onFirstRow('m.days', 'x.seq DESC')} AS days,
@@ -315,7 +307,6 @@ export function createTxRepository(t: Tables) {
        ${evmJoin}
        ORDER BY x.seq DESC`,
       p.values,
-      planning,
     );
     const first = rows[0];
     return {
@@ -328,19 +319,18 @@ export function createTxRepository(t: Tables) {
       days: (first?.days as DayCountRow[] | null) ?? [],
       latest: rows.filter((r) => r.hash !== null),
     };
-  }
+  });
 
-  async function byHash(sql: Sql, hash: string): Promise<TxWithEvmRow | undefined> {
-    return sql.one<TxWithEvmRow>(withEvm(t.txes, 'WHERE x.id = $1'), [hash], PLANNED_ONCE);
-  }
+  const byHash = statement('once', async (sql, hash: string): Promise<TxWithEvmRow | undefined> => {
+    return sql.one<TxWithEvmRow>(withEvm(t.txes, 'WHERE x.id = $1'), [hash]);
+  });
 
-  async function byEthHash(sql: Sql, ethHash: string): Promise<TxWithEvmRow | undefined> {
+  const byEthHash = statement('once', async (sql, ethHash: string): Promise<TxWithEvmRow | undefined> => {
     return sql.one<TxWithEvmRow>(
       withEvm(`(SELECT * FROM ${t.txes} WHERE id = (SELECT tx_hash FROM ${t.evmTxes} WHERE id = $1))`),
       [ethHash],
-      PLANNED_ONCE,
     );
-  }
+  });
 
   /**
    * The indexed height, the block at `height` (undefined when not stored) with its
@@ -349,7 +339,7 @@ export function createTxRepository(t: Tables) {
    */
   const blockProof = proofJoin(t, 'p', '$1', (roots) => onFirstRow(roots, 'x.tx_index'));
 
-  async function blockWithTxs(sql: Sql, height: bigint): Promise<BlockWithTxs> {
+  const blockWithTxs = statement('once', async (sql, height: bigint): Promise<BlockWithTxs> => {
     const rows = await sql.rows<BlockTxRow>(
       `SELECT ${indexedHeightSql(t)} AS indexed, ${BLOCK_COLUMNS.map((c) => `b.${c} AS blk_${c}`).join(', ')},
               ${onFirstRow('b.events', 'x.tx_index')} AS blk_events, ${blockProof.select},
@@ -361,7 +351,6 @@ export function createTxRepository(t: Tables) {
        ${evmJoin}
        ORDER BY x.tx_index`,
       [height.toString()],
-      PLANNED_ONCE,
     );
     const first = rows[0];
     const block: (BlockRow & { events: unknown }) | undefined =
@@ -382,33 +371,39 @@ export function createTxRepository(t: Tables) {
       txs: rows.filter((r) => r.hash !== null),
       proof: proofOf(first),
     };
-  }
+  });
 
   /**
    * The txs holding an entry of activity feed `feed` with fromSeq <= seq < toSeq (a tx's
    * entries sit in its own seq range), each once, in chain order, with their EVM views.
    */
-  async function ofFeedInRange(sql: Sql, feed: string, fromSeq: bigint, toSeq: bigint): Promise<TxWithEvmRow[]> {
-    return sql.rows<TxWithEvmRow>(
-      withEvm(
-        `(SELECT * FROM ${t.txes} WHERE id IN (SELECT tx_hash FROM ${t.activityEntries}
+  const ofFeedInRange = statement(
+    'values',
+    async (sql, feed: string, fromSeq: bigint, toSeq: bigint): Promise<TxWithEvmRow[]> => {
+      return sql.rows<TxWithEvmRow>(
+        withEvm(
+          `(SELECT * FROM ${t.txes} WHERE id IN (SELECT tx_hash FROM ${t.activityEntries}
            WHERE feed = $1 AND seq >= $2 AND seq < $3 AND tx_hash IS NOT NULL))`,
-        'ORDER BY x.seq',
-      ),
-      [feed, fromSeq.toString(), toSeq.toString()],
-    );
-  }
+          'ORDER BY x.seq',
+        ),
+        [feed, fromSeq.toString(), toSeq.toString()],
+      );
+    },
+  );
 
   /** The txs whose method is `method` with fromSeq <= seq < toSeq, in chain order, with their EVM views (the (method, seq) index). */
-  async function ofMethodInRange(sql: Sql, method: string, fromSeq: bigint, toSeq: bigint): Promise<TxWithEvmRow[]> {
-    return sql.rows<TxWithEvmRow>(
-      withEvm(
-        `(SELECT * FROM ${t.txes} WHERE method = $1 AND seq >= $2 AND seq < $3 ORDER BY method, seq)`,
-        'ORDER BY x.seq',
-      ),
-      [method, fromSeq.toString(), toSeq.toString()],
-    );
-  }
+  const ofMethodInRange = statement(
+    'values',
+    async (sql, method: string, fromSeq: bigint, toSeq: bigint): Promise<TxWithEvmRow[]> => {
+      return sql.rows<TxWithEvmRow>(
+        withEvm(
+          `(SELECT * FROM ${t.txes} WHERE method = $1 AND seq >= $2 AND seq < $3 ORDER BY method, seq)`,
+          'ORDER BY x.seq',
+        ),
+        [method, fromSeq.toString(), toSeq.toString()],
+      );
+    },
+  );
 
   return { page, pageRows, pageKeys, byHashes, stats, byHash, byEthHash, blockWithTxs, ofFeedInRange, ofMethodInRange };
 }

@@ -1,6 +1,5 @@
 /** /v1/assets and every /v1/assets/{id}/… path. */
 import { NotFoundError } from '../../src/lib/errors';
-import { HeightMemo } from '../db/height-memo';
 import { parseAssetIdParam, parseKindId, parseLimit, queryValue } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { seqOf } from '../paging/seq';
@@ -14,7 +13,6 @@ import {
   presentRedemptionPool,
   presentWaterfall,
 } from '../presenters/assets';
-import type { AccrualRow } from '../repositories/assets';
 import type { RouteContext } from './context';
 
 /** Holders per kind in /v1/assets/{id}/graph (openapi.yaml getAssetGraph: the top 100 per kind). */
@@ -27,10 +25,6 @@ function pageParams(req: { query: { limit?: unknown; cursor?: unknown } }) {
 
 export function registerAssetRoutes(ctx: RouteContext): void {
   const { assets, activity } = ctx.repos;
-  // sum_claimable reads every income entry of an accrual (per-holder floors admit no
-  // counter); it only changes when the node indexes a block, so it is kept per height
-  const accrualsByHeight = new HeightMemo<AccrualRow[]>(1000);
-  ctx.onRewind(() => accrualsByHeight.clear());
 
   /** 404 on every /v1/assets/{id}/… path when there is no such asset. */
   function requireAsset<T>(read: T | undefined): T {
@@ -55,16 +49,8 @@ export function registerAssetRoutes(ctx: RouteContext): void {
     '/v1/assets/{id}',
     async (req) => {
       const id = parseAssetIdParam(String(req.params.id));
-      // one statement when sum_claimable is already kept for the height it reads (the usual
-      // case); otherwise again, with the accruals, in one snapshot
-      const detail = requireAsset(await ctx.store.readOne((sql) => assets.detail(sql, id)));
-      const kept = accrualsByHeight.peek(detail.indexedHeight, id);
-      if (kept) return { asset: presentAsset(detail.asset, detail.kinds, kept, detail.latestChecks) };
-      return ctx.store.read(async (sql) => {
-        const again = requireAsset(await assets.detail(sql, id));
-        const accruals = await accrualsByHeight.get(again.indexedHeight, id, () => assets.accruals(sql, id));
-        return { asset: presentAsset(again.asset, again.kinds, accruals, again.latestChecks) };
-      });
+      const read = requireAsset(await ctx.reads.assets.detail(id));
+      return { asset: presentAsset(read.asset, read.kinds, read.accruals, read.latestChecks) };
     },
     { fixedPerHeightAndChecks: true },
   );

@@ -1,5 +1,6 @@
 /** /v1/status and /v1/stats. */
-import { DEFAULT_STATS_LIMIT, parseLimit, queryValue } from '../http/params';
+import { parseLimit, queryValue } from '../http/params';
+import { DEFAULT_STATS_LIMIT } from '../paging/limits';
 import { dailySeries, dailyWindow, presentStatus, utcDay } from '../presenters/status';
 import { timestampMs } from '../presenters/values';
 import type { RouteContext } from './context';

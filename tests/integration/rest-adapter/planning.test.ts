@@ -1,7 +1,8 @@
 /**
  * How the store plans statements (rest-adapter/db/sql.ts), on the node-built store: a
- * statement the repositories mark PLANNED_ONCE runs under a generic plan (PostgreSQL's own
- * counters in pg_prepared_statements say so), every other one under a custom plan; a
+ * statement the repositories declare planned once (rest-adapter/db/statement.ts) runs under a
+ * generic plan (PostgreSQL's own counters in pg_prepared_statements say so), every other one
+ * under a custom plan; a
  * connection changes its plan_cache_mode only when the next statement needs the other one,
  * and a rolled-back transaction (which takes its SET back with it) leaves no wrong mode.
  */

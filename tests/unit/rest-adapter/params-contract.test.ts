@@ -12,7 +12,6 @@ import path from 'path';
 import fc from 'fast-check';
 import { parse } from 'yaml';
 import {
-  DEFAULT_STATS_LIMIT,
   parseAssetFilter,
   parseAssetIdParam,
   parseHeight,
@@ -26,6 +25,7 @@ import {
   parseTxHash,
 } from '../../../rest-adapter/http/params';
 import { CURSORS, readCursor } from '../../../rest-adapter/paging/cursors';
+import { DEFAULT_STATS_LIMIT } from '../../../rest-adapter/paging/limits';
 import { decodeEventId } from '../../../rest-adapter/stream/position';
 
 interface ParamSchema {

@@ -476,7 +476,7 @@ describe('lookup shapes (dispatch order)', () => {
 
 describe('HeightMemo', () => {
   it('computes once per (height, key) and forgets the least recently used', async () => {
-    const { HeightMemo } = await import('../../../rest-adapter/db/height-memo');
+    const { HeightMemo } = await import('../../../rest-adapter/reads/height-memo');
     const memo = new HeightMemo<number>(2);
     let computed = 0;
     const compute = async () => ++computed;
