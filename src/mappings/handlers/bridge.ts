@@ -14,7 +14,7 @@ import type {
   MsgBridgeOut,
 } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
-import { EventCtx, MsgCtx, subjectAccount, subjectAsset } from '../infra/context';
+import { EventCtx, messageJson, MsgCtx, subjectAccount, subjectAsset } from '../infra/context';
 import { expectEqual, recordDrift } from '../entities/drift';
 import { changeStatus } from '../entities/entity';
 import { checkPositionsAfter, moveUnits } from '../domain/positions';
@@ -146,7 +146,7 @@ export async function handleBridgeEscrowIncomeSwept(ctx: EventCtx<EventEscrowInc
 export async function handleBridgeMsgBridgeOut(ctx: MsgCtx): Promise<void> {
   const { tx } = ctx;
   if (tx.code === 0 || tx.codespace !== 'bridge') return;
-  const m = ctx.json as unknown as MsgBridgeOut;
+  const m = messageJson<MsgBridgeOut>(ctx);
   if (m.route_id === undefined) return; // undecodable: the raw tx is still stored
   const route = await load(BridgeRoute, str(m.route_id));
   createRejectedTransfer(ctx, m, route);
