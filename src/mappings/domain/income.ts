@@ -17,21 +17,19 @@
  */
 import { pendingIncome } from '../../lib/accrual';
 import { Accrual, Claimable, Encumbrance, Holding, Kind } from '../../types';
-import { load, markDirty, put, queryAll } from '../infra/block-cache';
+import { load, put, queryAll } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
 import { EntryKey, getAccrual, getClaimable, newAccrual } from '../entities/accruals';
-import { expectEqual } from './drift';
-import { getHolding, type LockJson } from '../entities/holdings';
+import { expectEqual } from '../entities/drift';
+import { change, update } from '../entities/entity';
+import { getHolding, locksOf } from '../entities/holdings';
 
 /** Moves the entry's pending income into `accrued` and snapshots the current index (nothing to do, nothing written, when the index has not moved). */
 export function settle(c: Claimable, accrual: Accrual, height: number): void {
   if (accrual.index === c.snapshotIndex) return;
-  if (accrual.index > c.snapshotIndex && c.units > 0n) {
-    c.accrued += pendingIncome(c.units, accrual.index, c.snapshotIndex);
-  }
-  c.snapshotIndex = accrual.index;
-  c.updatedHeight = height;
-  markDirty(c);
+  const earned = accrual.index > c.snapshotIndex && c.units > 0n;
+  const accrued = earned ? c.accrued + pendingIncome(c.units, accrual.index, c.snapshotIndex) : c.accrued;
+  update({ height }, c, { accrued, snapshotIndex: accrual.index });
 }
 
 function ownKey(kind: Kind, holder: string, denom: string): EntryKey {
@@ -50,7 +48,7 @@ function routedKey(enc: Encumbrance, denom: string): EntryKey {
 }
 
 async function eachAccrual(kind: Kind, fn: (accrual: Accrual, denom: string) => Promise<void>): Promise<void> {
-  for (const denom of kind.accrualDenoms as string[]) {
+  for (const denom of kind.accrualDenoms) {
     const accrual = await getAccrual(kind.assetId, kind.kindId, denom);
     if (accrual) await fn(accrual, denom);
   }
@@ -65,7 +63,7 @@ const ENCUMBRANCE_REF = 'encumbrance/';
 async function routesOf(h: Holding, exceptId?: string): Promise<Encumbrance[]> {
   if (h.routedOut <= 0n) return [];
   const routes: Encumbrance[] = [];
-  for (const lock of h.locks as unknown as LockJson[]) {
+  for (const lock of locksOf(h)) {
     if (!lock.ref.startsWith(ENCUMBRANCE_REF)) continue;
     const id = lock.ref.slice(ENCUMBRANCE_REF.length);
     if (id === exceptId) continue;
@@ -85,7 +83,7 @@ export async function settlePosition(
   h: Holding,
   exceptRouteId?: string,
 ): Promise<void> {
-  if ((kind.accrualDenoms as string[]).length === 0) return;
+  if (kind.accrualDenoms.length === 0) return;
   const routes = await routesOf(h, exceptRouteId);
   await eachAccrual(kind, async (accrual, denom) => {
     settle(await getClaimable(ownKey(kind, h.holder, denom), ctx.height), accrual, ctx.height);
@@ -100,7 +98,7 @@ export async function settlePosition(
  * not by every route the claimer ever had).
  */
 export async function settleForCollect(ctx: EventCtx<unknown>, kind: Kind, claimer: string): Promise<void> {
-  if ((kind.accrualDenoms as string[]).length === 0) return;
+  if (kind.accrualDenoms.length === 0) return;
   await settlePosition(ctx, kind, await getHolding(kind.assetId, kind.kindId, claimer, ctx.height));
   const routesToClaimer = await queryAll(
     Encumbrance,
@@ -120,9 +118,7 @@ export async function settleForCollect(ctx: EventCtx<unknown>, kind: Kind, claim
 export async function syncOwnUnits(ctx: EventCtx<unknown>, kind: Kind, h: Holding): Promise<void> {
   await eachAccrual(kind, async (_accrual, denom) => {
     const c = await getClaimable(ownKey(kind, h.holder, denom), ctx.height);
-    c.units = h.units - h.routedOut;
-    c.updatedHeight = ctx.height;
-    markDirty(c);
+    update(ctx, c, { units: h.units - h.routedOut });
   });
 }
 
@@ -130,16 +126,12 @@ export async function syncOwnUnits(ctx: EventCtx<unknown>, kind: Kind, h: Holdin
 export async function startRouting(ctx: EventCtx<unknown>, kind: Kind, enc: Encumbrance): Promise<void> {
   const h = await getHolding(enc.assetId, enc.kindId, enc.holder, ctx.height);
   await settlePosition(ctx, kind, h, enc.id);
-  h.routedOut += enc.units;
-  h.updatedHeight = ctx.height;
-  markDirty(h);
+  update(ctx, h, { routedOut: h.routedOut + enc.units });
   await syncOwnUnits(ctx, kind, h);
   await eachAccrual(kind, async (accrual, denom) => {
     const c = await getClaimable(routedKey(enc, denom), ctx.height);
     settle(c, accrual, ctx.height);
-    c.units = enc.units;
-    c.updatedHeight = ctx.height;
-    markDirty(c);
+    update(ctx, c, { units: enc.units });
   });
 }
 
@@ -148,15 +140,11 @@ export async function stopRouting(ctx: EventCtx<unknown>, kind: Kind, enc: Encum
   await eachAccrual(kind, async (accrual, denom) => {
     const c = await getClaimable(routedKey(enc, denom), ctx.height);
     settle(c, accrual, ctx.height);
-    c.units = 0n;
-    c.updatedHeight = ctx.height;
-    markDirty(c);
+    update(ctx, c, { units: 0n });
   });
   const h = await getHolding(enc.assetId, enc.kindId, enc.holder, ctx.height);
   await settlePosition(ctx, kind, h); // own entry and the position's other routes
-  h.routedOut -= enc.units;
-  h.updatedHeight = ctx.height;
-  markDirty(h);
+  update(ctx, h, { routedOut: h.routedOut - enc.units });
   await syncOwnUnits(ctx, kind, h);
 }
 
@@ -173,9 +161,7 @@ async function openOwnEntries(ctx: EventCtx<unknown>, kind: Kind, denom: string)
   );
   for (const h of earning) {
     const c = await getClaimable(ownKey(kind, h.holder, denom), ctx.height);
-    c.units = h.units - h.routedOut;
-    c.updatedHeight = ctx.height;
-    markDirty(c);
+    update(ctx, c, { units: h.units - h.routedOut });
   }
 }
 
@@ -191,9 +177,7 @@ async function openRoutedEntries(ctx: EventCtx<unknown>, kind: Kind, denom: stri
   );
   for (const enc of routes) {
     const c = await getClaimable(routedKey(enc, denom), ctx.height);
-    c.units = enc.units;
-    c.updatedHeight = ctx.height;
-    markDirty(c);
+    update(ctx, c, { units: enc.units });
   }
 }
 
@@ -204,8 +188,7 @@ async function openRoutedEntries(ctx: EventCtx<unknown>, kind: Kind, denom: stri
  */
 export async function openAccrual(ctx: EventCtx<unknown>, kind: Kind, denom: string): Promise<Accrual> {
   const accrual = put(Accrual, newAccrual(ctx, kind, denom));
-  kind.accrualDenoms = [...(kind.accrualDenoms as string[]), denom];
-  markDirty(kind);
+  change(kind, { accrualDenoms: [...kind.accrualDenoms, denom] });
   await openOwnEntries(ctx, kind, denom);
   await openRoutedEntries(ctx, kind, denom);
   return accrual;
@@ -216,9 +199,7 @@ export async function payOut(ctx: EventCtx<unknown>, key: EntryKey, accrual: Acc
   const c = await getClaimable(key, ctx.height);
   settle(c, accrual, ctx.height);
   const before = c.accrued;
-  c.accrued -= amount;
-  c.updatedHeight = ctx.height;
-  markDirty(c);
+  update(ctx, c, { accrued: before - amount });
   return before;
 }
 
@@ -239,8 +220,5 @@ export async function checkAccrualAfter(
 
 /** Records that `amount` left the module for an accrual (claim, escrow sweep). */
 export function recordPaid(ctx: EventCtx<unknown>, accrual: Accrual, amount: bigint): void {
-  accrual.totalPaid += amount;
-  accrual.moduleHeld -= amount;
-  accrual.updatedHeight = ctx.height;
-  markDirty(accrual);
+  update(ctx, accrual, { totalPaid: accrual.totalPaid + amount, moduleHeld: accrual.moduleHeld - amount });
 }

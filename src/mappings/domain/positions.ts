@@ -3,21 +3,15 @@
  * holder counts, supply. Every change of units settles the holder's income
  * first (payout index scheme), so accruals stay exact.
  */
-import { Holding, Kind } from '../../types';
+import type { Kind } from '../../types';
 import type { PositionAfter } from '../generated/proto-json';
 import { ensureAccount } from '../entities/accounts';
-import { getHolding, type LockJson, requireKind } from '../entities/holdings';
-import { markDirty } from '../infra/block-cache';
+import { addLockUnits, getHolding, removeLockUnits, requireKind } from '../entities/holdings';
 import type { EventCtx } from '../infra/context';
-import { recordDrift } from '../entities/drift';
-import { expectEqual } from './drift';
+import { expectEqual, recordDrift } from '../entities/drift';
+import { update } from '../entities/entity';
 import { settlePosition, syncOwnUnits } from './income';
-import { big, int } from '../infra/values';
-
-function touch(ctx: EventCtx<unknown>, h: Holding): void {
-  h.updatedHeight = ctx.height;
-  markDirty(h);
-}
+import { int } from '../infra/values';
 
 /** Adds `delta` (may be negative) to a holder's units: income settled first, holder count kept. */
 export async function changeUnits(
@@ -32,16 +26,13 @@ export async function changeUnits(
   const h = await getHolding(assetId, kindId, holder, ctx.height);
   if (kind) await settlePosition(ctx, kind, h);
   const before = h.units;
-  h.units = before + delta;
-  touch(ctx, h);
+  update(ctx, h, { units: before + delta });
   if (!kind) return;
   const holderDelta = (before <= 0n && h.units > 0n ? 1 : 0) - (before > 0n && h.units <= 0n ? 1 : 0);
   if (holderDelta > 0) await ensureAccount(holder, ctx.height); // every holder is a known account (pools and escrows too)
   if (holderDelta !== 0) {
     // the kind row changes only when its holder count does (most moves leave it as it is: no write)
-    kind.holderCount += holderDelta;
-    kind.updatedHeight = ctx.height;
-    markDirty(kind);
+    update(ctx, kind, { holderCount: kind.holderCount + holderDelta });
   }
   await syncOwnUnits(ctx, kind, h);
 }
@@ -61,9 +52,7 @@ export async function moveUnits(
 
 /** Adds `delta` to a kind's supply. */
 export function changeSupply(ctx: EventCtx<unknown>, kind: Kind, delta: bigint): void {
-  kind.supply += delta;
-  kind.updatedHeight = ctx.height;
-  markDirty(kind);
+  update(ctx, kind, { supply: kind.supply + delta });
 }
 
 /** Adds a lock (or adds to the lock with the same ref). */
@@ -75,14 +64,7 @@ export async function addLock(
   ref: string,
   units: bigint,
 ): Promise<void> {
-  const h = await getHolding(assetId, kindId, holder, ctx.height);
-  const locks = h.locks as unknown as LockJson[];
-  const existing = locks.find((l) => l.ref === ref);
-  if (existing) existing.units = (big(existing.units) + units).toString();
-  else locks.push({ ref, units: units.toString() });
-  h.locks = [...locks] as unknown as Holding['locks'];
-  h.locked += units;
-  touch(ctx, h);
+  addLockUnits(ctx, await getHolding(assetId, kindId, holder, ctx.height), ref, units);
 }
 
 /** Removes the lock `ref`; records a drift when the position has no such lock. Returns the units it held. */
@@ -94,16 +76,11 @@ export async function removeLock(
   ref: string,
 ): Promise<bigint> {
   const h = await getHolding(assetId, kindId, holder, ctx.height);
-  const locks = h.locks as unknown as LockJson[];
-  const lock = locks.find((l) => l.ref === ref);
-  if (!lock) {
+  const units = removeLockUnits(ctx, h, ref);
+  if (units === undefined) {
     await recordDrift(ctx, 'Holding', h.id, `locks[${ref}]`, 'present', 'absent');
     return 0n;
   }
-  const units = big(lock.units);
-  h.locks = locks.filter((l) => l !== lock) as unknown as Holding['locks'];
-  h.locked -= units;
-  touch(ctx, h);
   return units;
 }
 

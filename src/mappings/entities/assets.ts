@@ -6,9 +6,9 @@ import { bundleTokenAddress, rightTokenAddress } from '../../lib/ids';
 import { Asset, Kind } from '../../types';
 import type { EventAssetCreated, Kind as KindJson } from '../generated/proto-json';
 import type { EventCtx } from '../infra/context';
-import { load, markDirty, put } from '../infra/block-cache';
+import { load, put } from '../infra/block-cache';
 import { big, enumShort, int, jsonValue, str } from '../infra/values';
-import { recordDrift } from './drift';
+import { requireEntity, touch } from './entity';
 import { kindKey } from './holdings';
 
 function newKind(ctx: EventCtx<unknown>, assetId: string, position: number, k: KindJson): Kind {
@@ -62,10 +62,8 @@ export function createAsset(ctx: EventCtx<unknown>, e: EventAssetCreated): Asset
 }
 
 /** The asset, or undefined after recording that the chain refers to an unknown asset. */
-export async function requireAsset(ctx: EventCtx<unknown>, assetId: string): Promise<Asset | undefined> {
-  const asset = await load(Asset, assetId);
-  if (!asset) await recordDrift(ctx, 'Asset', assetId, 'exists', true, false);
-  return asset;
+export function requireAsset(ctx: EventCtx<unknown>, assetId: string): Promise<Asset | undefined> {
+  return requireEntity(ctx, Asset, 'Asset', assetId);
 }
 
 /**
@@ -74,7 +72,5 @@ export async function requireAsset(ctx: EventCtx<unknown>, assetId: string): Pro
  */
 export async function touchAsset(ctx: EventCtx<unknown>, assetId: string): Promise<void> {
   const asset = await load(Asset, assetId);
-  if (!asset || asset.updatedHeight === ctx.height) return;
-  asset.updatedHeight = ctx.height;
-  markDirty(asset);
+  if (asset && asset.updatedHeight !== ctx.height) touch(ctx, asset);
 }

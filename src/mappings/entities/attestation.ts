@@ -1,9 +1,10 @@
-/** Attestation rows and the per-(attester, type) counters. */
+/** Attestation rows and the per-(attester, type) counters, and how an attestation or a revocation moves them. */
 import { Attestation, AttesterTypeStat } from '../../types';
 import type { EventAttested } from '../generated/proto-json';
 import { load, put } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
-import { date } from '../infra/values';
+import { date, str } from '../infra/values';
+import { touch } from './entity';
 
 /** The attester's counters for `type`, created at zero when missing. */
 export async function getAttesterStat(
@@ -46,4 +47,37 @@ export function createAttestation(ctx: EventCtx<unknown>, id: string, e: EventAt
       updatedHeight: ctx.height,
     }),
   );
+}
+
+/** The attester's counters for `type`, changed at the event in hand. */
+async function changedStat(ctx: EventCtx<unknown>, attester: string, type: string): Promise<AttesterTypeStat> {
+  return touch(ctx, await getAttesterStat(ctx, attester, type));
+}
+
+/** An attestation issued or renewed (a renewal clears a revocation), counted for its attester. */
+export async function attest(ctx: EventCtx<unknown>, id: string, e: EventAttested): Promise<void> {
+  const stat = await changedStat(ctx, e.attester, e.type);
+  const expiry = date(e.expiry) ?? new Date(0);
+  let a = await load(Attestation, id);
+  if (!a) {
+    stat.subjects += 1;
+    a = createAttestation(ctx, id, e);
+  } else if (a.revoked) {
+    stat.revoked -= 1;
+  }
+  a.expiry = expiry;
+  a.revoked = false;
+  a.evidenceHash = str(e.evidence_hash);
+  touch(ctx, a);
+  stat.issued += 1;
+  if (!stat.latestExpiry || stat.latestExpiry < expiry) stat.latestExpiry = expiry;
+}
+
+/** A revocation, counted for its attester (once per attestation in `revoked`, every time in `revocations`). */
+export async function revoke(ctx: EventCtx<unknown>, a: Attestation): Promise<void> {
+  const stat = await changedStat(ctx, a.attester, a.type);
+  stat.revocations += 1;
+  if (!a.revoked) stat.revoked += 1;
+  a.revoked = true;
+  touch(ctx, a);
 }

@@ -1,11 +1,13 @@
 /**
  * BridgeRoute and BridgeTransfer rows: a route with zero counters, a transfer from an
- * EventBridgedOut/In (in flight or completed) or from a MsgBridgeOut the bridge rejected.
+ * EventBridgedOut/In (in flight or completed) or from a MsgBridgeOut the bridge rejected; a
+ * route's counters (in fixed windows of block time) and the income its escrow swept.
  */
 import { AnyJson, BridgeRoute, BridgeTransfer } from '../../types';
 import type { EventBridgedOut, MsgBridgeOut, Route } from '../generated/proto-json';
 import { put } from '../infra/block-cache';
 import type { EventCtx, MsgCtx } from '../infra/context';
+import { requireEntity, touch } from './entity';
 import { big, int, seqOf, str } from '../infra/values';
 
 export function createBridgeRoute(ctx: EventCtx<unknown>, r: Route): BridgeRoute {
@@ -100,4 +102,51 @@ export function createRejectedTransfer(ctx: MsgCtx, m: MsgBridgeOut, route: Brid
       bundle: route?.bundle ?? false,
     }),
   );
+}
+
+export function requireRoute(ctx: EventCtx<unknown>, routeId: string): Promise<BridgeRoute | undefined> {
+  return requireEntity(ctx, BridgeRoute, 'BridgeRoute', routeId);
+}
+
+/** Fixed windows [k*w, (k+1)*w) of block time: the *_used counters restart in a new window. */
+function rollWindow(route: BridgeRoute, blockTimeNs: bigint): void {
+  if (route.windowSeconds <= 0n) return;
+  const seconds = blockTimeNs / 1_000_000_000n;
+  const start = (seconds / route.windowSeconds) * route.windowSeconds;
+  if (start === route.windowStart) return;
+  route.windowStart = start;
+  route.outboundUsed = 0n;
+  route.inboundUsed = 0n;
+}
+
+/** Counts a transfer of `amount` over the route, in the window of the event's block time. */
+export function countTransfer(
+  ctx: EventCtx<unknown>,
+  route: BridgeRoute,
+  direction: 'out' | 'in',
+  amount: bigint,
+): void {
+  rollWindow(route, ctx.blockTimeNs);
+  if (direction === 'out') {
+    route.outbound += amount;
+    route.outboundUsed += amount;
+  } else {
+    route.inbound += amount;
+    route.inboundUsed += amount;
+  }
+  route.transfers += 1;
+  touch(ctx, route);
+}
+
+/** What the route's escrow swept so far, per denom (decimal strings), as BridgeRoute.incomeSwept stores it. */
+export function incomeSweptOf(route: BridgeRoute): Record<string, string> {
+  return route.incomeSwept as Record<string, string>;
+}
+
+/** Adds `amount` of `denom` to the income the route's escrow swept. */
+export function addIncomeSwept(ctx: EventCtx<unknown>, route: BridgeRoute, denom: string, amount: bigint): void {
+  const swept = { ...incomeSweptOf(route) };
+  swept[denom] = (big(swept[denom]) + amount).toString();
+  route.incomeSwept = swept as AnyJson;
+  touch(ctx, route);
 }

@@ -1,9 +1,10 @@
-/** Delegation rows and the per-(account, asset, kind) voting power they move. */
+/** Delegation rows, how one ends, and the per-(account, asset, kind) voting power they move. */
 import { Delegation, VotingPower } from '../../types';
 import type { EventDelegated } from '../generated/proto-json';
 import { load, put } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
 import { big, date, int, str } from '../infra/values';
+import { change, touch } from './entity';
 
 export function createDelegation(ctx: EventCtx<unknown>, e: EventDelegated): Delegation {
   return put(
@@ -48,4 +49,17 @@ export async function getVotingPower(
       }),
     )
   );
+}
+
+/** Moves `units` of voting power in the delegation's kind from holder to delegate (negative to move it back). */
+export async function shiftVotingPower(ctx: EventCtx<unknown>, d: Delegation, units: bigint): Promise<void> {
+  const out = touch(ctx, await getVotingPower(ctx, d.holder, d.assetId, d.kindId));
+  out.delegatedOut += units;
+  const into = touch(ctx, await getVotingPower(ctx, d.delegate, d.assetId, d.kindId));
+  into.delegatedIn += units;
+}
+
+/** The delegation ended (`reason` as the chain states it), by `actor` when one acted. */
+export function endDelegation(ctx: EventCtx<unknown>, d: Delegation, reason: string, actor: string | undefined): void {
+  change(d, { ended: reason, endedActor: actor, endedHeight: ctx.height });
 }

@@ -1,6 +1,8 @@
 /**
- * Drift rows: a post-value the chain stated that disagrees with the derived state (the policy is
- * in domain/drift.ts). Each row is counted into ChainTotals.drift_total.
+ * Drift: a post-value an event carries (positions_after, supply_after, module_held_after,
+ * counters_after, a status change's previous status...) that disagrees with the state the
+ * indexer derived. Policy: the derived value is kept, the disagreement is stored as a Drift row
+ * and counted into ChainTotals.drift_total. Never thrown: a drift must not stop the node.
  */
 import { Drift } from '../../types';
 import { markDirty, put } from '../infra/block-cache';
@@ -38,4 +40,18 @@ export async function recordDrift(
   const totals = await chainTotals(ctx.height, ctx.blockTime);
   totals.driftTotal += 1;
   markDirty(totals);
+}
+
+/** Compares a chain post-value with the derived one; records a drift when they differ. Skips absent post-values. */
+export async function expectEqual(
+  ctx: EventCtx<unknown>,
+  entity: string,
+  entityId: string,
+  field: string,
+  chainValue: bigint | number | string | boolean | undefined | null,
+  derivedValue: bigint | number | string | boolean,
+): Promise<void> {
+  if (chainValue === undefined || chainValue === null) return;
+  if (String(chainValue) !== String(derivedValue))
+    await recordDrift(ctx, entity, entityId, field, chainValue, derivedValue);
 }

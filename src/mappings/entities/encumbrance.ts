@@ -1,9 +1,10 @@
-/** Encumbrance rows (active when created) and their timeline entries. */
+/** Encumbrance rows (active when created, resolved when they end) and their timeline entries. */
 import { AnyJson, Encumbrance, EncumbranceTimelineEntry } from '../../types';
 import type { EventEncumbranceCreated } from '../generated/proto-json';
 import { put } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
 import { big, date, enumShort, int, str } from '../infra/values';
+import { update } from './entity';
 
 export function createEncumbrance(ctx: EventCtx<unknown>, e: EventEncumbranceCreated): Encumbrance {
   return put(
@@ -55,4 +56,9 @@ export function addEncumbranceTimeline(
       units: { asset_id: enc.assetId, kind_id: enc.kindId, units: enc.units.toString() } as AnyJson,
     }),
   );
+}
+
+/** The encumbrance ended at the event in hand (`status`: released, exercised, expired). */
+export function resolveEncumbrance(ctx: EventCtx<unknown>, enc: Encumbrance, status: string): void {
+  update(ctx, enc, { status, resolvedHeight: ctx.height });
 }

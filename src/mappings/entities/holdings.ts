@@ -3,7 +3,8 @@
  * position, stored once it changes).
  */
 import { Holding, Kind } from '../../types';
-import { recordDrift } from './drift';
+import { requireEntity, touch } from './entity';
+import { big } from '../infra/values';
 import { adopt, load } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
 
@@ -26,10 +27,8 @@ export function getKind(assetId: string, kindId: number): Promise<Kind | undefin
 }
 
 /** The kind, or undefined after recording that the chain refers to a kind the indexer does not know. */
-export async function requireKind(ctx: EventCtx<unknown>, assetId: string, kindId: number): Promise<Kind | undefined> {
-  const kind = await getKind(assetId, kindId);
-  if (!kind) await recordDrift(ctx, 'Kind', kindKey(assetId, kindId), 'exists', true, false);
-  return kind;
+export function requireKind(ctx: EventCtx<unknown>, assetId: string, kindId: number): Promise<Kind | undefined> {
+  return requireEntity(ctx, Kind, 'Kind', kindKey(assetId, kindId));
 }
 
 /** The holder's position; a zero position (not yet stored) when it has none. */
@@ -62,4 +61,32 @@ export async function bundleKindIds(assetId: string, kindCount: number): Promise
     if (kind?.bundle) ids.push(k);
   }
   return ids;
+}
+
+/** The locks on a position, as Holding.locks stores them. */
+export function locksOf(h: Holding): LockJson[] {
+  return h.locks as unknown as LockJson[];
+}
+
+/** Adds a lock to the position (or adds to the lock with the same ref). */
+export function addLockUnits(ctx: EventCtx<unknown>, h: Holding, ref: string, units: bigint): void {
+  const locks = locksOf(h);
+  const existing = locks.find((l) => l.ref === ref);
+  if (existing) existing.units = (big(existing.units) + units).toString();
+  else locks.push({ ref, units: units.toString() });
+  h.locks = [...locks] as unknown as Holding['locks'];
+  h.locked += units;
+  touch(ctx, h);
+}
+
+/** Removes the lock `ref` from the position; undefined (nothing changed) when it has no such lock. Returns the units it held. */
+export function removeLockUnits(ctx: EventCtx<unknown>, h: Holding, ref: string): bigint | undefined {
+  const locks = locksOf(h);
+  const lock = locks.find((l) => l.ref === ref);
+  if (!lock) return undefined;
+  const units = big(lock.units);
+  h.locks = locks.filter((l) => l !== lock) as unknown as Holding['locks'];
+  h.locked -= units;
+  touch(ctx, h);
+  return units;
 }

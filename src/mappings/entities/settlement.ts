@@ -1,9 +1,10 @@
-/** Settlement rows (pending at proposal) and their timeline entries. */
+/** Settlement rows (pending at proposal, closed when settled, cancelled or expired) and their timeline entries. */
 import { AnyJson, Settlement, SettlementTimelineEntry } from '../../types';
-import type { EventSettlementProposed } from '../generated/proto-json';
+import type { EventSettlementProposed, Leg as LegJson } from '../generated/proto-json';
 import { put } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
 import { big, date, str } from '../infra/values';
+import { update } from './entity';
 
 /** A proposed settlement; `assetIds` are the assets of its right legs. */
 export function createSettlement(ctx: EventCtx<unknown>, e: EventSettlementProposed, assetIds: string[]): Settlement {
@@ -54,4 +55,14 @@ export function addSettlementTimeline(
       mode: ctx.mode,
     }),
   );
+}
+
+/** The settlement's legs, as Settlement.legs stores them (the event's proto-JSON). */
+export function legsOf(s: Settlement): LegJson[] {
+  return s.legs as unknown as LegJson[];
+}
+
+/** The settlement ended (`status`: STATUS_SETTLED, STATUS_CANCELLED with its reason, STATUS_EXPIRED). */
+export function closeSettlement(ctx: EventCtx<unknown>, s: Settlement, status: string, cancelReason?: string): void {
+  update(ctx, s, cancelReason === undefined ? { status } : { cancelReason, status });
 }

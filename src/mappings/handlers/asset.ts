@@ -4,7 +4,6 @@
  */
 import { ensureAccount } from '../entities/accounts';
 import { createAsset, requireAsset, touchAsset } from '../entities/assets';
-import { markDirty } from '../infra/block-cache';
 import type {
   EventAssetCreated,
   EventAssetStatusChanged,
@@ -16,7 +15,8 @@ import type {
 } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
-import { expectEqual } from '../domain/drift';
+import { expectEqual } from '../entities/drift';
+import { change, changeStatus, update } from '../entities/entity';
 import { changeSupply, changeUnits, checkPositionsAfter } from '../domain/positions';
 import { requireKind } from '../entities/holdings';
 import { big, int, jsonValue, str } from '../infra/values';
@@ -25,8 +25,7 @@ export async function handleAssetCreated(ctx: EventCtx<EventAssetCreated>): Prom
   const e = ctx.decoded;
   const issuer = await ensureAccount(e.issuer, ctx.height);
   await expectEqual(ctx, 'Account', issuer.id, 'assets_created', e.nonce, issuer.assetsCreated);
-  issuer.assetsCreated += 1;
-  markDirty(issuer);
+  change(issuer, { assetsCreated: issuer.assetsCreated + 1 });
   createAsset(ctx, e);
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.issuer);
@@ -49,11 +48,7 @@ export async function handleAssetIssued(ctx: EventCtx<EventIssued>): Promise<voi
 export async function handleAssetIssuanceLocked(ctx: EventCtx<EventIssuanceLocked>): Promise<void> {
   const e = ctx.decoded;
   const asset = await requireAsset(ctx, e.asset_id);
-  if (asset) {
-    asset.issuanceLocked = true;
-    asset.updatedHeight = ctx.height;
-    markDirty(asset);
-  }
+  if (asset) update(ctx, asset, { issuanceLocked: true });
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.issuer);
 }
@@ -61,11 +56,7 @@ export async function handleAssetIssuanceLocked(ctx: EventCtx<EventIssuanceLocke
 export async function handleAssetKindPolicySet(ctx: EventCtx<EventKindPolicySet>): Promise<void> {
   const e = ctx.decoded;
   const kind = await requireKind(ctx, e.asset_id, int(e.kind_id));
-  if (kind) {
-    kind.policyOverride = e.cleared ? undefined : jsonValue(e.policy_override);
-    kind.updatedHeight = ctx.height;
-    markDirty(kind);
-  }
+  if (kind) update(ctx, kind, { policyOverride: e.cleared ? undefined : jsonValue(e.policy_override) });
   await touchAsset(ctx, e.asset_id);
   subjectAsset(ctx, e.asset_id);
 }
@@ -74,9 +65,7 @@ export async function handleAssetKindSplit(ctx: EventCtx<EventKindSplit>): Promi
   const e = ctx.decoded;
   const kind = await requireKind(ctx, e.asset_id, int(e.kind_id));
   if (kind) {
-    kind.multiplier *= big(e.factor);
-    kind.updatedHeight = ctx.height;
-    markDirty(kind);
+    update(ctx, kind, { multiplier: kind.multiplier * big(e.factor) });
     await expectEqual(ctx, 'Kind', kind.id, 'multiplier', e.multiplier_after, kind.multiplier);
   }
   await touchAsset(ctx, e.asset_id);
@@ -86,11 +75,7 @@ export async function handleAssetKindSplit(ctx: EventCtx<EventKindSplit>): Promi
 export async function handleAssetKindBridgeableSet(ctx: EventCtx<EventKindBridgeableSet>): Promise<void> {
   const e = ctx.decoded;
   const kind = await requireKind(ctx, e.asset_id, int(e.kind_id));
-  if (kind) {
-    kind.bridgeable = Boolean(e.bridgeable);
-    kind.updatedHeight = ctx.height;
-    markDirty(kind);
-  }
+  if (kind) update(ctx, kind, { bridgeable: Boolean(e.bridgeable) });
   await touchAsset(ctx, e.asset_id);
   subjectAsset(ctx, e.asset_id);
 }
@@ -98,12 +83,7 @@ export async function handleAssetKindBridgeableSet(ctx: EventCtx<EventKindBridge
 export async function handleAssetStatusChanged(ctx: EventCtx<EventAssetStatusChanged>): Promise<void> {
   const e = ctx.decoded;
   const asset = await requireAsset(ctx, e.asset_id);
-  if (asset) {
-    await expectEqual(ctx, 'Asset', asset.id, 'status', e.previous, asset.status);
-    asset.status = str(e.status);
-    asset.updatedHeight = ctx.height;
-    markDirty(asset);
-  }
+  if (asset) await changeStatus(ctx, 'Asset', asset, e.previous, str(e.status));
   subjectAsset(ctx, e.asset_id);
 }
 

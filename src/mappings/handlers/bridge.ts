@@ -3,8 +3,8 @@
  * in completed, rejected attempts), RIGHT_OUT escrow holdings and the escrow's
  * swept income.
  */
-import { AnyJson, Asset, BridgeRoute } from '../../types';
-import { load, markDirty } from '../infra/block-cache';
+import { Asset, BridgeRoute } from '../../types';
+import { load } from '../infra/block-cache';
 import type {
   RouteCounters as CountersJson,
   EventBridgedOut,
@@ -14,11 +14,18 @@ import type {
   MsgBridgeOut,
 } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
-import { EventCtx, MsgCtx, subjectAccount, subjectAsset } from '../infra/context';
-import { expectEqual } from '../domain/drift';
-import { recordDrift } from '../entities/drift';
+import { EventCtx, messageJson, MsgCtx, subjectAccount, subjectAsset } from '../infra/context';
+import { expectEqual, recordDrift } from '../entities/drift';
+import { changeStatus } from '../entities/entity';
 import { checkPositionsAfter, moveUnits } from '../domain/positions';
-import { createBridgedTransfer, createBridgeRoute, createRejectedTransfer } from '../entities/bridge';
+import {
+  addIncomeSwept,
+  countTransfer,
+  createBridgedTransfer,
+  createBridgeRoute,
+  createRejectedTransfer,
+  requireRoute,
+} from '../entities/bridge';
 import { bundleKindIds, getKind } from '../entities/holdings';
 import { checkAccrualAfter, ownEntry, payOut, recordPaid, settleForCollect } from '../domain/income';
 import { claimableKey, getAccrual } from '../entities/accruals';
@@ -28,23 +35,6 @@ import { big, int, str } from '../infra/values';
 type EventBridged = EventBridgedOut;
 
 const RIGHT_OUT = 'DIRECTION_RIGHT_OUT';
-
-async function requireRoute(ctx: EventCtx<unknown>, routeId: string): Promise<BridgeRoute | undefined> {
-  const route = await load(BridgeRoute, routeId);
-  if (!route) await recordDrift(ctx, 'BridgeRoute', routeId, 'exists', true, false);
-  return route;
-}
-
-/** Fixed windows [k*w, (k+1)*w) of block time: the *_used counters restart in a new window. */
-function rollWindow(route: BridgeRoute, blockTimeNs: bigint): void {
-  if (route.windowSeconds <= 0n) return;
-  const seconds = blockTimeNs / 1_000_000_000n;
-  const start = (seconds / route.windowSeconds) * route.windowSeconds;
-  if (start === route.windowStart) return;
-  route.windowStart = start;
-  route.outboundUsed = 0n;
-  route.inboundUsed = 0n;
-}
 
 async function checkCountersAfter(
   ctx: EventCtx<unknown>,
@@ -91,10 +81,7 @@ export async function handleBridgeRouteStatusChanged(ctx: EventCtx<EventRouteSta
   const e = ctx.decoded;
   const route = await requireRoute(ctx, e.route_id);
   if (route) {
-    await expectEqual(ctx, 'BridgeRoute', route.id, 'status', e.previous, route.status);
-    route.status = str(e.status);
-    route.updatedHeight = ctx.height;
-    markDirty(route);
+    await changeStatus(ctx, 'BridgeRoute', route, e.previous, str(e.status));
     subjectAsset(ctx, route.assetId);
   }
 }
@@ -109,17 +96,7 @@ async function applyBridged(ctx: EventCtx<EventBridged>, direction: 'out' | 'in'
   const local = direction === 'out' ? e.sender : e.recipient;
   const route = await requireRoute(ctx, e.route_id);
   if (route) {
-    rollWindow(route, ctx.blockTimeNs);
-    if (direction === 'out') {
-      route.outbound += amount;
-      route.outboundUsed += amount;
-    } else {
-      route.inbound += amount;
-      route.inboundUsed += amount;
-    }
-    route.transfers += 1;
-    route.updatedHeight = ctx.height;
-    markDirty(route);
+    countTransfer(ctx, route, direction, amount);
     await checkCountersAfter(ctx, route, e.counters_after);
     const [from, to] = direction === 'out' ? [local, route.escrowAddress] : [route.escrowAddress, local];
     await moveRightUnits(ctx, route, from, to, amount);
@@ -143,13 +120,7 @@ export async function handleBridgeEscrowIncomeSwept(ctx: EventCtx<EventEscrowInc
   const e = ctx.decoded;
   const amount = big(e.amount);
   const route = await requireRoute(ctx, e.route_id);
-  if (route) {
-    const swept = { ...(route.incomeSwept as Record<string, string>) };
-    swept[e.denom] = (big(swept[e.denom]) + amount).toString();
-    route.incomeSwept = swept as AnyJson;
-    route.updatedHeight = ctx.height;
-    markDirty(route);
-  }
+  if (route) addIncomeSwept(ctx, route, e.denom, amount);
   const kindId = int(e.kind_id);
   const accrual = await getAccrual(e.asset_id, kindId, e.denom);
   if (accrual) {
@@ -175,7 +146,7 @@ export async function handleBridgeEscrowIncomeSwept(ctx: EventCtx<EventEscrowInc
 export async function handleBridgeMsgBridgeOut(ctx: MsgCtx): Promise<void> {
   const { tx } = ctx;
   if (tx.code === 0 || tx.codespace !== 'bridge') return;
-  const m = ctx.json as unknown as MsgBridgeOut;
+  const m = messageJson<MsgBridgeOut>(ctx);
   if (m.route_id === undefined) return; // undecodable: the raw tx is still stored
   const route = await load(BridgeRoute, str(m.route_id));
   createRejectedTransfer(ctx, m, route);

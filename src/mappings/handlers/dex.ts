@@ -1,11 +1,11 @@
 /** svc.dex.v1: constant-product pools of an asset's whole bundles against a quote denom. */
-import { Asset, DexPool } from '../../types';
-import { load, markDirty } from '../infra/block-cache';
+import { DexPool } from '../../types';
 import type { EventPoolCreated, EventSwapped } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
-import { expectEqual } from '../domain/drift';
-import { recordDrift } from '../entities/drift';
+import { expectEqual } from '../entities/drift';
+import { requireEntity, update } from '../entities/entity';
+import { requireAsset } from '../entities/assets';
 import { checkPositionsAfter, moveUnits } from '../domain/positions';
 import { createDexPool } from '../entities/dex';
 import { bundleKindIds } from '../entities/holdings';
@@ -19,11 +19,8 @@ async function moveBundles(
   to: string,
   units: bigint,
 ): Promise<void> {
-  const asset = await load(Asset, assetId);
-  if (!asset) {
-    await recordDrift(ctx, 'Asset', assetId, 'exists', true, false);
-    return;
-  }
+  const asset = await requireAsset(ctx, assetId);
+  if (!asset) return;
   for (const kindId of await bundleKindIds(assetId, asset.kindCount))
     await moveUnits(ctx, assetId, kindId, from, to, units);
 }
@@ -39,23 +36,14 @@ export async function handleDexPoolCreated(ctx: EventCtx<EventPoolCreated>): Pro
 
 export async function handleDexSwapped(ctx: EventCtx<EventSwapped>): Promise<void> {
   const e = ctx.decoded;
-  const pool = await load(DexPool, str(e.pool_id));
-  if (!pool) {
-    await recordDrift(ctx, 'DexPool', str(e.pool_id), 'exists', true, false);
-  } else {
+  const pool = await requireEntity(ctx, DexPool, 'DexPool', str(e.pool_id));
+  if (pool) {
     const amountIn = big(e.amount_in);
     const amountOut = big(e.amount_out);
-    if (e.sell_base) {
-      pool.baseReserve += amountIn;
-      pool.quoteReserve -= amountOut;
-      await moveBundles(ctx, pool.assetId, e.trader, pool.poolAddress, amountIn);
-    } else {
-      pool.quoteReserve += amountIn;
-      pool.baseReserve -= amountOut;
-      await moveBundles(ctx, pool.assetId, pool.poolAddress, e.trader, amountOut);
-    }
-    pool.updatedHeight = ctx.height;
-    markDirty(pool);
+    const [baseDelta, quoteDelta] = e.sell_base ? [amountIn, -amountOut] : [-amountOut, amountIn];
+    if (e.sell_base) await moveBundles(ctx, pool.assetId, e.trader, pool.poolAddress, amountIn);
+    else await moveBundles(ctx, pool.assetId, pool.poolAddress, e.trader, amountOut);
+    update(ctx, pool, { baseReserve: pool.baseReserve + baseDelta, quoteReserve: pool.quoteReserve + quoteDelta });
     await expectEqual(ctx, 'DexPool', pool.id, 'base_reserve', e.base_reserve_after, pool.baseReserve);
     await expectEqual(ctx, 'DexPool', pool.id, 'quote_reserve', e.quote_reserve_after, pool.quoteReserve);
   }

@@ -4,7 +4,6 @@
  * their income to the beneficiary until it ends.
  */
 import { Encumbrance } from '../../types';
-import { load, markDirty } from '../infra/block-cache';
 import type {
   EventEncumbranceCreated,
   EventEncumbranceExercised,
@@ -13,8 +12,8 @@ import type {
 } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
-import { recordDrift } from '../entities/drift';
-import { addEncumbranceTimeline, createEncumbrance } from '../entities/encumbrance';
+import { requireEntity } from '../entities/entity';
+import { addEncumbranceTimeline, createEncumbrance, resolveEncumbrance } from '../entities/encumbrance';
 import { isIncomeRoute, startRouting, stopRouting } from '../domain/income';
 import { addLock, checkPositionsAfter, moveUnits, removeLock } from '../domain/positions';
 import { getKind } from '../entities/holdings';
@@ -28,10 +27,8 @@ function role(v: unknown): string {
   return enumShort(v, 'ACTOR_ROLE_');
 }
 
-async function requireEncumbrance(ctx: EventCtx<unknown>, id: string): Promise<Encumbrance | undefined> {
-  const enc = await load(Encumbrance, id);
-  if (!enc) await recordDrift(ctx, 'Encumbrance', id, 'exists', true, false);
-  return enc;
+function requireEncumbrance(ctx: EventCtx<unknown>, id: string): Promise<Encumbrance | undefined> {
+  return requireEntity(ctx, Encumbrance, 'Encumbrance', id);
 }
 
 /** Ends an active encumbrance: lock removed, income routing stopped, status set. */
@@ -41,10 +38,7 @@ async function resolve(ctx: EventCtx<unknown>, enc: Encumbrance, status: string)
     const kind = await getKind(enc.assetId, enc.kindId);
     if (kind) await stopRouting(ctx, kind, enc);
   }
-  enc.status = status;
-  enc.resolvedHeight = ctx.height;
-  enc.updatedHeight = ctx.height;
-  markDirty(enc);
+  resolveEncumbrance(ctx, enc, status);
 }
 
 function declareSubjects(ctx: EventCtx<unknown>, enc: Encumbrance, actor?: string): void {

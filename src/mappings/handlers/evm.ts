@@ -10,22 +10,20 @@
  * the outcome only in that event gets it from there.
  */
 import { EvmTx, Tx } from '../../types';
-import { load, markDirty } from '../infra/block-cache';
+import { load } from '../infra/block-cache';
 import { decodeWire } from '../infra/protojson';
 import type { EventEthereumTxExecuted } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, MsgCtx, subjectAccount } from '../infra/context';
 import { recordDrift } from '../entities/drift';
+import { change } from '../entities/entity';
 import { createEvmTx, createUndecodedEvmTx } from '../entities/evm';
 import { evmOutcomeOf, revertString, viewOfMsgEthereumTx } from '../infra/eth';
 import { bech32OfEvm, big, int, str } from '../infra/values';
 
 async function linkTx(txHash: string, ethHash: string): Promise<void> {
   const tx = await load(Tx, txHash);
-  if (tx && !tx.ethHash) {
-    tx.ethHash = ethHash;
-    markDirty(tx);
-  }
+  if (tx && !tx.ethHash) change(tx, { ethHash });
 }
 
 export async function handleEvmMsgEthereumTx(ctx: MsgCtx): Promise<void> {
@@ -85,6 +83,7 @@ export async function handleEvmEthereumTxExecuted(ctx: EventCtx<EventEthereumTxE
   const derived = ctx.tx
     ? evmOutcomeOf({ data: ctx.tx.resultData(), events: ctx.tx.events }, evm.msgIndex, ethHash)
     : null;
+  let outcome: Partial<EvmTx> = {};
   if (derived) {
     const checks: [string, unknown, unknown][] = [
       ['status', stated.status, evm.status],
@@ -96,18 +95,14 @@ export async function handleEvmEthereumTxExecuted(ctx: EventCtx<EventEthereumTxE
       if (String(chainValue) !== String(derivedValue))
         await recordDrift(ctx, 'EvmTx', ethHash, field, chainValue, derivedValue);
     }
-    if (!evm.contractAddress && stated.contractAddress) evm.contractAddress = stated.contractAddress;
+    if (!evm.contractAddress && stated.contractAddress) outcome = { contractAddress: stated.contractAddress };
   } else {
     // a chain that reports the outcome only in this event
-    evm.status = stated.status;
-    evm.gasUsed = stated.gasUsed;
-    evm.vmError = stated.vmError;
-    evm.returnData = stated.returnData;
-    evm.contractAddress = stated.contractAddress;
-    evm.revertReason =
+    const revertReason =
       stated.status === 1 ? undefined : (revertString(str(e.return_data)) ?? (str(e.vm_error) || 'execution reverted'));
+    outcome = { ...stated, revertReason };
   }
-  markDirty(evm);
+  change(evm, outcome);
   await linkTx(txHash, ethHash);
   subjectAccount(ctx, evm.fromAccount, evm.toAccount);
 }

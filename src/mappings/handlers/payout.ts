@@ -3,12 +3,11 @@
  * claims pay accrued income out of Claimable entries.
  */
 import { distribute } from '../../lib/accrual';
-import { markDirty } from '../infra/block-cache';
 import type { EventClaimed, EventDistributed } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
-import { expectEqual } from '../domain/drift';
-import { recordDrift } from '../entities/drift';
+import { expectEqual, recordDrift } from '../entities/drift';
+import { update } from '../entities/entity';
 import { checkAccrualAfter, openAccrual, payOut, recordPaid, settleForCollect } from '../domain/income';
 import { claimableKey, getAccrual } from '../entities/accruals';
 import { createDistribution } from '../entities/payout';
@@ -23,20 +22,23 @@ export async function handlePayoutDistributed(ctx: EventCtx<EventDistributed>): 
   if (kind) {
     const accrual = (await getAccrual(e.asset_id, kindId, e.denom)) ?? (await openAccrual(ctx, kind, e.denom));
     await expectEqual(ctx, 'Kind', kind.id, 'supply', e.supply, kind.supply);
+    let { index, carryScaled } = accrual;
     if (kind.supply > 0n && amount > 0n) {
-      const next = distribute({ index: accrual.index, carryScaled: accrual.carryScaled, supply: kind.supply, amount });
-      accrual.index = next.newIndex;
-      accrual.carryScaled = next.carryScaled;
+      const next = distribute({ index, carryScaled, supply: kind.supply, amount });
+      index = next.newIndex;
+      carryScaled = next.carryScaled;
     } else {
       await recordDrift(ctx, 'Accrual', accrual.id, 'distributable', 'supply > 0', kind.supply);
     }
-    await expectEqual(ctx, 'Accrual', accrual.id, 'index', e.new_index, accrual.index);
-    await expectEqual(ctx, 'Accrual', accrual.id, 'carry_scaled', e.carry_scaled, accrual.carryScaled);
-    accrual.totalDistributed += amount;
-    accrual.moduleHeld += amount;
-    accrual.distributionsCount += 1;
-    accrual.updatedHeight = ctx.height;
-    markDirty(accrual);
+    await expectEqual(ctx, 'Accrual', accrual.id, 'index', e.new_index, index);
+    await expectEqual(ctx, 'Accrual', accrual.id, 'carry_scaled', e.carry_scaled, carryScaled);
+    update(ctx, accrual, {
+      index,
+      carryScaled,
+      totalDistributed: accrual.totalDistributed + amount,
+      moduleHeld: accrual.moduleHeld + amount,
+      distributionsCount: accrual.distributionsCount + 1,
+    });
     await expectEqual(ctx, 'Accrual', accrual.id, 'module_held', e.module_held_after, accrual.moduleHeld);
     await expectEqual(
       ctx,

@@ -4,7 +4,6 @@
  * cancel or expiry the locks end. Coin legs are recorded, not tracked.
  */
 import { Settlement } from '../../types';
-import { load, markDirty } from '../infra/block-cache';
 import type {
   EventSettlementCancelled,
   EventSettlementExpired,
@@ -14,8 +13,8 @@ import type {
 } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
-import { recordDrift } from '../entities/drift';
-import { addSettlementTimeline, createSettlement } from '../entities/settlement';
+import { requireEntity } from '../entities/entity';
+import { addSettlementTimeline, closeSettlement, createSettlement, legsOf } from '../entities/settlement';
 import { addLock, checkPositionsAfter, moveUnits, removeLock } from '../domain/positions';
 import { big, int, str } from '../infra/values';
 
@@ -36,10 +35,8 @@ function rightLegs(legs: readonly LegJson[]): { give: boolean; assetId: string; 
     }));
 }
 
-async function requireSettlement(ctx: EventCtx<unknown>, id: string): Promise<Settlement | undefined> {
-  const s = await load(Settlement, id);
-  if (!s) await recordDrift(ctx, 'Settlement', id, 'exists', true, false);
-  return s;
+function requireSettlement(ctx: EventCtx<unknown>, id: string): Promise<Settlement | undefined> {
+  return requireEntity(ctx, Settlement, 'Settlement', id);
 }
 
 function declareSubjects(ctx: EventCtx<unknown>, s: Settlement): void {
@@ -50,18 +47,12 @@ function declareSubjects(ctx: EventCtx<unknown>, s: Settlement): void {
 /** Ends the escrow locks of the proposer's GIVE right legs (cancel, expiry, settle). */
 async function releaseEscrow(ctx: EventCtx<unknown>, s: Settlement): Promise<void> {
   const done = new Set<string>();
-  for (const leg of rightLegs(s.legs as unknown as LegJson[])) {
+  for (const leg of rightLegs(legsOf(s))) {
     const key = `${leg.assetId}-${leg.kindId}`;
     if (!leg.give || done.has(key)) continue; // one lock per position, whatever the number of legs
     done.add(key);
     await removeLock(ctx, leg.assetId, leg.kindId, s.proposer, escrowRef(s.id));
   }
-}
-
-function close(ctx: EventCtx<unknown>, s: Settlement, status: string): void {
-  s.status = status;
-  s.updatedHeight = ctx.height;
-  markDirty(s);
 }
 
 export async function handleSettlementProposed(ctx: EventCtx<EventSettlementProposed>): Promise<void> {
@@ -82,11 +73,11 @@ export async function handleSettlementSettled(ctx: EventCtx<EventSettlementSettl
   const s = await requireSettlement(ctx, str(e.settlement_id));
   if (s) {
     await releaseEscrow(ctx, s);
-    for (const leg of rightLegs(s.legs as unknown as LegJson[])) {
+    for (const leg of rightLegs(legsOf(s))) {
       const [from, to] = leg.give ? [s.proposer, s.counterparty] : [s.counterparty, s.proposer];
       await moveUnits(ctx, leg.assetId, leg.kindId, from, to, leg.units);
     }
-    close(ctx, s, 'STATUS_SETTLED');
+    closeSettlement(ctx, s, 'STATUS_SETTLED');
     addSettlementTimeline(ctx, s.id, 'settled', e.accepted_by);
     declareSubjects(ctx, s);
   }
@@ -98,8 +89,7 @@ export async function handleSettlementCancelled(ctx: EventCtx<EventSettlementCan
   const s = await requireSettlement(ctx, str(e.settlement_id));
   if (s) {
     await releaseEscrow(ctx, s);
-    s.cancelReason = str(e.reason);
-    close(ctx, s, 'STATUS_CANCELLED');
+    closeSettlement(ctx, s, 'STATUS_CANCELLED', str(e.reason));
     addSettlementTimeline(ctx, s.id, 'cancelled', e.cancelled_by, str(e.reason));
     declareSubjects(ctx, s);
   }
@@ -111,7 +101,7 @@ export async function handleSettlementExpired(ctx: EventCtx<EventSettlementExpir
   const s = await requireSettlement(ctx, str(e.settlement_id));
   if (s) {
     await releaseEscrow(ctx, s);
-    close(ctx, s, 'STATUS_EXPIRED');
+    closeSettlement(ctx, s, 'STATUS_EXPIRED');
     addSettlementTimeline(ctx, s.id, 'expired');
     declareSubjects(ctx, s);
   }

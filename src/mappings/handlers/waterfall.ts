@@ -2,8 +2,7 @@
  * svc.waterfall.v1: liquidation of an asset through ranked tiers into
  * redemption pools, and redemption (burning) of units against those pools.
  */
-import { AnyJson, Liquidation, RedemptionPool, Waterfall } from '../../types';
-import { load, markDirty } from '../infra/block-cache';
+import { Liquidation, RedemptionPool, Waterfall } from '../../types';
 import type {
   EventLiquidationCompleted,
   EventLiquidationStarted,
@@ -11,23 +10,26 @@ import type {
   EventRedemptionFunded,
   EventWaterfallSet,
   RedemptionPool as PoolJson,
-  Tier as TierJson,
   TierPayment as TierPaymentJson,
 } from '../generated/proto-json';
 import type { HandlerTable } from '../infra/dispatch';
 import { EventCtx, subjectAccount, subjectAsset } from '../infra/context';
-import { expectEqual } from '../domain/drift';
-import { recordDrift } from '../entities/drift';
+import { expectEqual } from '../entities/drift';
+import { requireEntity, update } from '../entities/entity';
 import { changeSupply, changeUnits, checkPositionsAfter } from '../domain/positions';
 import { getKind, requireKind } from '../entities/holdings';
-import { getLiquidation, getRedemptionPool, getWaterfall } from '../entities/waterfall';
+import {
+  completeLiquidation,
+  getLiquidation,
+  getRedemptionPool,
+  getWaterfall,
+  recordTierPaid,
+  setTiers,
+  startLiquidation,
+  type StoredTier,
+  tiersOf,
+} from '../entities/waterfall';
 import { big, int, str } from '../infra/values';
-
-interface StoredTier extends TierJson {
-  owed: string;
-  paid: string;
-  cumulative_paid: string;
-}
 
 async function checkPoolAfter(
   ctx: EventCtx<unknown>,
@@ -37,11 +39,6 @@ async function checkPoolAfter(
   if (!after) return;
   await expectEqual(ctx, 'RedemptionPool', p.id, 'amount', after.amount, p.amount);
   await expectEqual(ctx, 'RedemptionPool', p.id, 'units_outstanding', after.units_outstanding, p.unitsOutstanding);
-}
-
-function touchPool(ctx: EventCtx<unknown>, p: RedemptionPool): void {
-  p.updatedHeight = ctx.height;
-  markDirty(p);
 }
 
 export async function handleWaterfallSet(ctx: EventCtx<EventWaterfallSet>): Promise<void> {
@@ -56,10 +53,7 @@ export async function handleWaterfallSet(ctx: EventCtx<EventWaterfallSet>): Prom
       paid: '0',
       cumulative_paid: '0',
     }));
-  const w = await getWaterfall(ctx, e.asset_id);
-  w.tiers = tiers as unknown as AnyJson[];
-  w.updatedHeight = ctx.height;
-  markDirty(w);
+  setTiers(ctx, await getWaterfall(ctx, e.asset_id), tiers);
   subjectAsset(ctx, e.asset_id);
 }
 
@@ -69,12 +63,9 @@ async function applyTierPayments(
   assetId: string,
   payments: readonly TierPaymentJson[],
 ): Promise<void> {
-  const w = await load(Waterfall, assetId);
-  if (!w) {
-    await recordDrift(ctx, 'Waterfall', assetId, 'exists', true, false);
-    return;
-  }
-  const tiers = w.tiers as unknown as StoredTier[];
+  const w = await requireEntity(ctx, Waterfall, 'Waterfall', assetId);
+  if (!w) return;
+  const tiers = tiersOf(w);
   let cumulative = 0n;
   for (const p of payments) {
     const tier = tiers.find((t) => t.rank === int(p.rank));
@@ -83,11 +74,9 @@ async function applyTierPayments(
     const tierId = `${assetId}#${int(p.rank)}`;
     if (tier) await expectEqual(ctx, 'Waterfall', tierId, 'owed', p.owed, big(tier.claim_per_unit) * supply);
     await expectEqual(ctx, 'Waterfall', tierId, 'cumulative_paid', p.cumulative_paid, cumulative);
-    if (tier) Object.assign(tier, { owed: str(p.owed), paid: str(p.paid), cumulative_paid: cumulative.toString() });
+    if (tier) recordTierPaid(tier, { owed: str(p.owed), paid: str(p.paid), cumulative_paid: cumulative.toString() });
   }
-  w.tiers = [...tiers] as unknown as AnyJson[];
-  w.updatedHeight = ctx.height;
-  markDirty(w);
+  setTiers(ctx, w, [...tiers]);
 }
 
 export async function handleWaterfallLiquidationStarted(ctx: EventCtx<EventLiquidationStarted>): Promise<void> {
@@ -96,26 +85,13 @@ export async function handleWaterfallLiquidationStarted(ctx: EventCtx<EventLiqui
   await applyTierPayments(ctx, e.asset_id, payments);
   for (const p of payments) {
     const target = await getRedemptionPool(ctx, e.asset_id, int(p.kind_id), e.denom);
-    target.amount += big(p.paid);
-    target.unitsOutstanding = (await getKind(e.asset_id, int(p.kind_id)))?.supply ?? target.unitsOutstanding;
-    touchPool(ctx, target);
+    const supply = (await getKind(e.asset_id, int(p.kind_id)))?.supply;
+    update(ctx, target, { amount: target.amount + big(p.paid), unitsOutstanding: supply ?? target.unitsOutstanding });
   }
   for (const after of e.pools_after ?? []) {
     await checkPoolAfter(ctx, await getRedemptionPool(ctx, e.asset_id, int(after.kind_id), after.denom), after);
   }
-  const record = await getLiquidation(ctx, e.asset_id);
-  Object.assign(record, {
-    authority: str(e.authority),
-    denom: str(e.denom),
-    proceeds: big(e.proceeds),
-    surplus: big(e.surplus),
-    tiers: payments as unknown as AnyJson[],
-    startedHeight: ctx.height,
-    startedTxHash: str(ctx.txHash),
-    startedAt: ctx.blockTime,
-    completedHeight: undefined,
-  });
-  markDirty(record);
+  startLiquidation(ctx, await getLiquidation(ctx, e.asset_id));
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.authority);
 }
@@ -123,8 +99,7 @@ export async function handleWaterfallLiquidationStarted(ctx: EventCtx<EventLiqui
 export async function handleWaterfallRedemptionFunded(ctx: EventCtx<EventRedemptionFunded>): Promise<void> {
   const e = ctx.decoded;
   const p = await getRedemptionPool(ctx, e.asset_id, int(e.kind_id), e.denom);
-  p.amount += big(e.amount);
-  touchPool(ctx, p);
+  update(ctx, p, { amount: p.amount + big(e.amount) });
   await checkPoolAfter(ctx, p, e.pool_after);
   subjectAsset(ctx, e.asset_id);
   subjectAccount(ctx, e.issuer);
@@ -138,9 +113,7 @@ export async function handleWaterfallRedeemed(ctx: EventCtx<EventRedeemed>): Pro
   // payout = amount * units / units_outstanding (floor), against the pool before this redemption
   const expected = p.unitsOutstanding > 0n ? (p.amount * units) / p.unitsOutstanding : 0n;
   await expectEqual(ctx, 'RedemptionPool', p.id, 'payout', e.amount, expected);
-  p.amount -= big(e.amount);
-  p.unitsOutstanding -= units;
-  touchPool(ctx, p);
+  update(ctx, p, { amount: p.amount - big(e.amount), unitsOutstanding: p.unitsOutstanding - units });
   await changeUnits(ctx, e.asset_id, kindId, e.holder, -units);
   const kind = await requireKind(ctx, e.asset_id, kindId);
   if (kind) {
@@ -155,13 +128,8 @@ export async function handleWaterfallRedeemed(ctx: EventCtx<EventRedeemed>): Pro
 
 export async function handleWaterfallLiquidationCompleted(ctx: EventCtx<EventLiquidationCompleted>): Promise<void> {
   const e = ctx.decoded;
-  const record = await load(Liquidation, e.asset_id);
-  if (record) {
-    record.completedHeight = ctx.height;
-    markDirty(record);
-  } else {
-    await recordDrift(ctx, 'Liquidation', e.asset_id, 'exists', true, false);
-  }
+  const record = await requireEntity(ctx, Liquidation, 'Liquidation', e.asset_id);
+  if (record) completeLiquidation(ctx, record);
   subjectAsset(ctx, e.asset_id);
 }
 

@@ -46,6 +46,14 @@ export interface MsgCtx {
   value: Uint8Array;
 }
 
+/**
+ * The message's proto-JSON as its generated type: the handler table picks a handler by type URL,
+ * so the fields are that type's (any may be absent when the message did not decode).
+ */
+export function messageJson<T>(ctx: MsgCtx): T {
+  return ctx.json as unknown as T;
+}
+
 export interface EventPosition {
   /** null for block-level events */
   tx: TxData | null;
