@@ -1,5 +1,5 @@
 /**
- * Settings of the app services, read from the environment by launcher/config.ts (npm start
+ * Settings of the app services, read from the environment by src/runtime/config.ts (npm start
  * and the app-services container). docs/running.md lists them.
  */
 import type { KeySecret } from './keys';

@@ -1,4 +1,4 @@
-/** What the app services log through: launcher/logger.ts's Logger fits it. */
+/** What the app services log through: src/runtime/logger.ts's Logger fits it. */
 export interface AppLogger {
   debug(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;

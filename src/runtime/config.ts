@@ -5,26 +5,26 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { DEFAULT_CHAIN_CONFIG, isValidChainId, loadChainConfig } from '../src/lib/config';
-import { ConfigError } from '../src/lib/errors';
-import { isIdentifier } from '../src/store';
+import { DEFAULT_CHAIN_CONFIG, isValidChainId, loadChainConfig } from '../lib/config';
+import { ConfigError } from '../lib/errors';
+import { isIdentifier } from '../store';
 import type { LogFormat, LogLevel } from './logger';
-import { renderCacheFromEnv, responseCacheFromEnv, streamFromEnv } from '../rest-adapter/config';
-import type { ResponseCacheOptions } from '../rest-adapter/http/response-cache';
-import type { RenderCacheOptions } from '../rest-adapter/presenters/render-cache';
-import { DEFAULT_STREAM_OPTIONS, type StreamOptions } from '../rest-adapter/stream/options';
+import { renderCacheFromEnv, responseCacheFromEnv, streamFromEnv } from '../../rest-adapter/config';
+import type { ResponseCacheOptions } from '../../rest-adapter/http/response-cache';
+import type { RenderCacheOptions } from '../../rest-adapter/presenters/render-cache';
+import { DEFAULT_STREAM_OPTIONS, type StreamOptions } from '../../rest-adapter/stream/options';
 import {
   APP_SERVICES_DEFAULTS,
   APP_SERVICES_VARIABLES,
   type AppServicesSettings,
   type LenderSettings,
-} from '../app-services/config';
-import type { MarketSettings } from '../app-services/market/eligibility';
-import { KeySecret } from '../app-services/keys';
-import { TRUST_PROXY_ALIAS, trustProxyFromEnv, type TrustProxy } from '../src/http/trust-proxy';
-import type { FairShareSettings } from '../src/http/fair-share';
-import { dbWaitFromEnv, fairShareFromEnv, FAIR_SHARE_VARIABLES } from '../src/http/fair-share-settings';
-import { RECONCILER_DEFAULTS, RECONCILER_VARIABLES, type ReconcilerSettings } from '../reconciler/config';
+} from '../../app-services/config';
+import type { MarketSettings } from '../../app-services/market/eligibility';
+import { KeySecret } from '../../app-services/keys';
+import { TRUST_PROXY_ALIAS, trustProxyFromEnv, type TrustProxy } from '../http/trust-proxy';
+import type { FairShareSettings } from '../http/fair-share';
+import { dbWaitFromEnv, fairShareFromEnv, FAIR_SHARE_VARIABLES } from '../http/fair-share-settings';
+import { RECONCILER_DEFAULTS, RECONCILER_VARIABLES, type ReconcilerSettings } from '../../reconciler/config';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

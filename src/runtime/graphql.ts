@@ -40,10 +40,10 @@ import {
 } from 'postgraphile';
 import { installJsonColumns } from './graphql-json';
 import { GraphqlLimits, pageBoundPlugin, readAllowlist, unitsOfCost } from './graphql-limits';
-import { requestScope, StatementCanceller } from '../src/http/cancel-on-disconnect';
-import type { Decision, FairShare } from '../src/http/fair-share';
-import { DEFAULT_DB_WAIT_MS } from '../src/http/fair-share-settings';
-import { Gate } from '../src/http/gate';
+import { requestScope, StatementCanceller } from '../http/cancel-on-disconnect';
+import type { Decision, FairShare } from '../http/fair-share';
+import { DEFAULT_DB_WAIT_MS } from '../http/fair-share-settings';
+import { Gate } from '../http/gate';
 import { SubqlSubscriptionsPlugin } from './graphql-subscriptions';
 import { GRAPHQL_DEFAULTS, type GraphqlOptions } from './config';
 import type { PgConnection } from './database-url';

@@ -3,9 +3,9 @@
  * entities) and the chain tip, every second: /ready, /metrics and the progress lines
  * ("height / target, blocks/s") all read this one snapshot.
  */
-import type { AppServicesReadiness } from '../app-services';
+import type { AppServicesReadiness } from '../../app-services';
 import type { Pool } from 'pg';
-import { quoteIdent } from '../src/store';
+import { quoteIdent } from '../store';
 import type { Logger } from './logger';
 import type { LauncherMetrics } from './metrics';
 
@@ -29,7 +29,7 @@ export interface Readiness {
   max_lag_blocks: number;
   /** while a changed project indexes beside the serving schema: which serves, and how far the new one is */
   reindex?: { serving: string; into: string; indexed_height: number | null; chain_height: number | null };
-  /** the app services' part (launcher/app-services.ts), once they are mounted */
+  /** the app services' part (src/runtime/app-services.ts), once they are mounted */
   app_services?: AppServicesReadiness;
 }
 

@@ -12,14 +12,14 @@
 import { ChildProcess, spawn } from 'child_process';
 import path from 'path';
 import { Client } from 'pg';
-import { withoutKeyVariables } from '../app-services/keys';
+import { withoutKeyVariables } from '../../app-services/keys';
 import { freePort } from './ports';
 import { stopWhenParentDies } from './watchdog';
 
 export type SubqlDbEnv = Record<'DB_HOST' | 'DB_PORT' | 'DB_USER' | 'DB_PASS' | 'DB_DATABASE', string>;
 
 export interface StartNodeOptions {
-  /** DB_HOST, DB_PORT, DB_USER, DB_PASS, DB_DATABASE (launcher/database-url.ts subqlDbEnv) */
+  /** DB_HOST, DB_PORT, DB_USER, DB_PASS, DB_DATABASE (src/runtime/database-url.ts subqlDbEnv) */
   dbEnv: SubqlDbEnv;
   /** CometBFT RPC URL (--network-endpoint) */
   endpoint: string;
@@ -66,7 +66,7 @@ export interface SubqlNode {
   stop(graceMs?: number): Promise<void>;
 }
 
-const REPO_ROOT = path.resolve(__dirname, '..');
+const REPO_ROOT = path.resolve(__dirname, '../..');
 const LOG_LINES = 500;
 
 function nodeArgs(o: StartNodeOptions, port: number): string[] {

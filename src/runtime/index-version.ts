@@ -19,7 +19,7 @@ import fs from 'fs';
 import path from 'path';
 import type { Pool } from 'pg';
 import { parseDocument } from 'yaml';
-import { quoteIdent } from '../src/store';
+import { quoteIdent } from '../store';
 
 export const FINGERPRINT_KEY = 'svcProjectFingerprint';
 const STORE_FILE = 'store.json';

@@ -4,7 +4,7 @@
  * history), so a mismatch stops the start with what to do about it.
  */
 import type { Pool } from 'pg';
-import { quoteIdent } from '../src/store';
+import { quoteIdent } from '../store';
 import { JournalConflict, type DevnetJournal } from './devnet-journal';
 
 export interface StoredIndex {
