@@ -385,7 +385,7 @@ export class Launcher {
       stream: this.config.stream,
       trustProxy: this.config.trustProxy,
       fairShare: this.fair,
-      logger: { error: (message, error) => log.error(message, { error }) },
+      logger: log,
     });
     this.rest.set(app);
     this.restApp = app;

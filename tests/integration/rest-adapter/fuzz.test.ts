@@ -213,7 +213,7 @@ describe('fuzzed HTTP surface: /v1 and /api as npm start serves them', () => {
         pool: store.pool,
         schema: store.schema,
         hrp: 'svc',
-        logger: { error: (m, e) => void failures.push(`rest logged: ${m} ${String(e)}`) },
+        logger: { error: (m, f) => void failures.push(`rest logged: ${m} ${String(f?.error)}`) },
       }),
     );
     const api = new Slot(services.router);
