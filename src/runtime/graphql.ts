@@ -47,6 +47,7 @@ import { Gate } from '../http/gate';
 import { SubqlSubscriptionsPlugin } from './graphql-subscriptions';
 import { GRAPHQL_DEFAULTS, type GraphqlOptions } from './config';
 import type { PgConnection } from './database-url';
+import { readMetadata } from '../store';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
@@ -105,10 +106,7 @@ function subqlMetadataPlugins(schema: string) {
     resolvers: {
       Query: {
         _metadata: async (_parent: unknown, _args: unknown, context: { pgClient: PoolClient }) => {
-          const { rows } = await context.pgClient.query<{ key: string; value: unknown }>(
-            `SELECT key, value FROM ${table}`,
-          );
-          const by = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+          const by = Object.fromEntries(await readMetadata(context.pgClient, table));
           return {
             ...by,
             lastProcessedTimestamp: by.lastProcessedTimestamp === undefined ? null : String(by.lastProcessedTimestamp),

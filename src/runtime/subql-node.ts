@@ -15,6 +15,7 @@ import { Client } from 'pg';
 import { withoutKeyVariables } from '../../app-services/keys';
 import { freePort } from './ports';
 import { stopWhenParentDies } from './watchdog';
+import { METADATA_KEY, readMetadataValue } from '../store';
 
 export type SubqlDbEnv = Record<'DB_HOST' | 'DB_PORT' | 'DB_USER' | 'DB_PASS' | 'DB_DATABASE', string>;
 
@@ -87,8 +88,8 @@ function nodeArgs(o: StartNodeOptions, port: number): string[] {
 
 async function queryHeight(db: Client, schema: string): Promise<number> {
   try {
-    const r = await db.query(`SELECT value FROM "${schema}"._metadata WHERE key = 'lastProcessedHeight'`);
-    return r.rows.length ? Number(r.rows[0].value) : -1;
+    const value = await readMetadataValue(db, `"${schema}"._metadata`, METADATA_KEY.indexedHeight);
+    return value === undefined ? -1 : Number(value);
   } catch {
     return -1; // schema or _metadata not created yet
   }
