@@ -14,12 +14,15 @@ export const REPO_ROOT = path.resolve(__dirname, '../..');
 const MANIFEST = path.join(REPO_ROOT, 'project.yaml');
 const BUILD_OUTPUT = path.join(REPO_ROOT, 'dist', 'index.js');
 
-/** Newest mtime under a path (src/types is build output, not a source). */
+/** Not sources of the bundle: src/types is build output, src/runtime the launcher's own code. */
+const NOT_SOURCES = [path.join('src', 'types'), path.join('src', 'runtime')];
+
+/** Newest mtime under a path. */
 function newestMtime(p: string): number {
   if (!fs.existsSync(p)) return 0;
   const st = fs.statSync(p);
   if (!st.isDirectory()) return st.mtimeMs;
-  if (path.relative(REPO_ROOT, p) === path.join('src', 'types')) return 0;
+  if (NOT_SOURCES.includes(path.relative(REPO_ROOT, p))) return 0;
   return Math.max(st.mtimeMs, ...fs.readdirSync(p).map((e) => newestMtime(path.join(p, e))));
 }
 
