@@ -10,7 +10,7 @@ import type { ChainClient } from './chain/chain-client';
 import { ChainSigner, type GasSettings } from './chain/signer';
 import { ActorLock } from './actor-lock';
 import { IntentLog, type Intent, type RetrySettings } from './intents/intent-log';
-import type { AppLogger } from './logger';
+import type { PartLogger } from '../src/lib/logger';
 
 export type ActorState = 'standby' | 'recovering' | 'acting' | 'stopped';
 
@@ -43,7 +43,7 @@ export interface KeyActorOptions {
   inclusionTimeoutMs: number;
   reconcileMs: number;
   lockRetryMs: number;
-  log: AppLogger;
+  log: PartLogger;
   workers?: ActorWorker[];
 }
 

@@ -1,11 +1,12 @@
 /**
- * Settings of the app services, read from the environment by launcher/config.ts (npm start
- * and the app-services container). docs/running.md lists them.
+ * Settings of the app services, read from the environment by src/runtime/config.ts (npm start
+ * and the app-services container). Their variables, defaults, bounds and descriptions are one
+ * table (settings.ts); the defaults and the variable list here are read from it.
  */
 import type { KeySecret } from './keys';
-import { DEFAULT_LENDER_TERMS } from './lender/terms';
 import type { MarketSettings } from './market/eligibility';
 import type { SharedRiskSettings } from './risk/exposure';
+import { APP_SETTINGS, type AppSetting } from './settings';
 
 export interface LenderSettings {
   /** LENDER_LTV_BPS: principal as a share of the pledged shares' value */
@@ -103,109 +104,36 @@ export interface DeskSettings {
   cancelBatch: number;
 }
 
-export const APP_SERVICES_DEFAULTS = {
-  schema: 'app',
-  txFee: 5000n,
-  txGas: 2_000_000n,
-  gasAdjustment: 1.3,
-  txGasBase: 100_000n,
-  txGasPerMsg: 40_000n,
-  retryBaseMs: 2000,
-  retryMaxMs: 60_000,
-  inclusionTimeoutMs: 30_000,
-  reconcileMs: 5000,
-  lockRetryMs: 5000,
-  watchMs: 200,
-  launchpadRateLimit: 20,
-  lender: {
-    ...DEFAULT_LENDER_TERMS,
-    maxPoolShareBps: 1000,
-    maxPerBorrower: 5_000_000_000n,
-    maxPerAsset: 10_000_000_000n,
-    maxTotal: 50_000_000_000n,
-    pollMs: 1000,
-    claimEveryMs: 30_000,
-    dust: 1_000_000n,
-    batchMax: 30,
-  } as LenderSettings,
-  desk: {
-    rfqLimit: 5,
-    maxTrade: 5_000_000_000n,
-    pollMs: 500,
-    quoteCacheMs: 2000,
-    rfqIpLimit: 20,
-    maxEscrowBps: 5000,
-    maxEscrowPerAddressBps: 1000,
-    maxPosition: 100_000_000_000n,
-    maxPoolShareBps: 1000,
-    maxTotal: 50_000_000_000n,
-    dust: 1_000_000n,
-    cancelBatch: 20,
-  } as DeskSettings,
-  market: {
-    windowBlocks: 100,
-    maxDivergenceBps: 2000,
-    minPoolAgeBlocks: 100,
-    minPoolReserve: 100_000_000n,
-    trustedReleasers: [],
-    allowlist: [],
-  } as MarketSettings,
-  risk: {
-    maxPerIssuer: 30_000_000_000n,
-    lossCooloffMs: 86_400_000,
-    deskLossToleranceBps: 2000,
-  } as RiskSettings,
-} as const;
+type Table = { readonly [key: string]: AppSetting | Table };
+
+const isSetting = (x: AppSetting | Table): x is AppSetting => typeof x.kind === 'string' && typeof x.env === 'string';
+
+/** Every row of a table, in its order. */
+export function settingRows(table: Table = APP_SETTINGS): AppSetting[] {
+  return Object.values(table).flatMap((x) => (isSetting(x) ? [x] : settingRows(x)));
+}
+
+/** The value a row gives when its variable is unset (seconds become milliseconds). */
+export function defaultOf(row: AppSetting): unknown {
+  return row.kind === 'seconds' ? row.default * 1000 : row.default;
+}
+
+/** The table's defaults in its shape; rows with no default (unset unless the launcher fills them in) left out. */
+function defaultsOf(table: Table): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, x] of Object.entries(table)) {
+    const value = isSetting(x) ? defaultOf(x) : defaultsOf(x);
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/** Every setting at its default, from the table (the keys have none). */
+export const APP_SERVICES_DEFAULTS = (({ keys: _keys, ...settings }) => defaultsOf(settings))(
+  APP_SETTINGS,
+) as unknown as Readonly<Omit<AppServicesSettings, 'keys'>>;
 
 /** Every variable the app services read, with its default as documented. */
-export const APP_SERVICES_VARIABLES: Record<string, string> = {
-  APP_SCHEMA: 'app',
-  LENDER_KEY: '(embedded devnet: its lender account; otherwise unset: the lender does not act)',
-  DESK_KEY: '(embedded devnet: its desk account; otherwise unset: the desk does not act)',
-  APP_TX_FEE: '5000',
-  APP_TX_GAS: '2000000',
-  APP_GAS_ADJUSTMENT: '1.3',
-  APP_TX_GAS_BASE: '100000',
-  APP_TX_GAS_PER_MSG: '40000',
-  APP_RETRY_BASE_MS: '2000',
-  APP_RETRY_MAX_MS: '60000',
-  APP_INCLUSION_TIMEOUT_MS: '30000',
-  APP_RECONCILE_MS: '5000',
-  APP_LOCK_RETRY_MS: '5000',
-  APP_WATCH_MS: '200',
-  LAUNCHPAD_RATE_LIMIT: '20',
-  LENDER_LTV_BPS: '5000',
-  LENDER_LIQUIDATION_LTV_BPS: '8000',
-  LENDER_MAX_PRINCIPAL: '5000000000',
-  LENDER_PLEDGE_WINDOW_S: '120',
-  LENDER_POLL_MS: '1000',
-  LENDER_CLAIM_MS: '30000',
-  LENDER_MAX_POOL_SHARE_BPS: '1000',
-  LENDER_MAX_PER_BORROWER: '5000000000',
-  LENDER_MAX_PER_ASSET: '10000000000',
-  LENDER_MAX_TOTAL: '50000000000',
-  LENDER_DUST: '1000000',
-  LENDER_BATCH_MAX: '30',
-  DESK_RFQ_LIMIT: '5',
-  DESK_MAX_TRADE: '5000000000',
-  DESK_POLL_MS: '500',
-  DESK_QUOTE_CACHE_MS: '2000',
-  DESK_RFQ_IP_LIMIT: '20',
-  DESK_MAX_ESCROW_BPS: '5000',
-  DESK_MAX_ESCROW_PER_ADDRESS_BPS: '1000',
-  DESK_MAX_POSITION: '100000000000',
-  DESK_MAX_POOL_SHARE_BPS: '1000',
-  DESK_MAX_TOTAL: '50000000000',
-  DESK_DUST: '1000000',
-  DESK_CANCEL_BATCH: '20',
-  LENDER_FROM_HEIGHT: '(embedded devnet: the first live height; otherwise 0, every pledge)',
-  PRICE_WINDOW_BLOCKS: '100',
-  PRICE_MAX_DIVERGENCE_BPS: '2000',
-  MARKET_MIN_POOL_AGE_BLOCKS: '100',
-  MARKET_MIN_POOL_RESERVE: '100000000',
-  MARKET_TRUSTED_RELEASERS: "(embedded devnet: the scenario's releaser account; otherwise none)",
-  MARKET_ALLOWLIST: '(none)',
-  RISK_MAX_PER_ISSUER: '30000000000',
-  RISK_LOSS_COOLOFF_S: '86400',
-  RISK_DESK_LOSS_TOLERANCE_BPS: '2000',
-};
+export const APP_SERVICES_VARIABLES: Record<string, string> = Object.fromEntries(
+  settingRows().map((row) => [row.env, row.kind === 'special' ? row.shown : String(row.default)]),
+);

@@ -45,7 +45,7 @@ import { RiskRepository } from './risk/repository';
 import { canonicalDocumentBytes, documentHash, parseMetadataDocument } from './launchpad/document';
 import { LaunchpadRepository } from './launchpad/repository';
 import { META_HASH_RE, registerLaunchpadRoutes } from './launchpad/routes';
-import type { AppLogger } from './logger';
+import type { PartLogger } from '../src/lib/logger';
 import { migrate } from './store/migrations';
 import { ConfigError } from '../src/lib/errors';
 import { quoteIdent, tablesIn } from '../src/store';
@@ -71,7 +71,7 @@ export interface AppServicesOptions {
   chain?: { rpcUrl: string; chainId?: string };
   /** launchpad documents to register at start (the embedded devnet's launches) */
   devnetDocuments?: readonly unknown[];
-  log: AppLogger;
+  log: PartLogger;
   /** failed intents and open intents, for /metrics */
   intentObserver?: IntentObserver;
 }

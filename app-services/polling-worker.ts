@@ -6,7 +6,7 @@
  */
 import type { ActorWorker, KeyActor } from './actor';
 import type { Intent, IntentRequest } from './intents/intent-log';
-import type { AppLogger } from './logger';
+import type { PartLogger } from '../src/lib/logger';
 import { isUndefinedTable } from '../src/store';
 
 export type Step = readonly [name: string, run: () => Promise<void>];
@@ -24,7 +24,7 @@ export abstract class PollingWorker implements ActorWorker {
 
   constructor(
     private readonly pollMs: number,
-    protected readonly log: AppLogger,
+    protected readonly log: PartLogger,
   ) {}
 
   /** The steps of one pass, in order. */

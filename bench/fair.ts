@@ -33,7 +33,7 @@ import os from 'os';
 import path from 'path';
 import { Pool } from 'pg';
 import { performance } from 'perf_hooks';
-import { freePort } from '../launcher/ports';
+import { freePort } from '../src/runtime/ports';
 import { blockPosition, encodeEventId } from '../rest-adapter/stream/position';
 import { createDatabase, startPostgres, uniqueName } from '../tests/harness/postgres';
 import { endpoints } from './endpoints';

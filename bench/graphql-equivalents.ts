@@ -1,6 +1,6 @@
 /**
  * bench:api's PostGraphile column: for each /v1 endpoint that has one, the GraphQL query a
- * client of PostGraphile (launcher/graphql.ts, as `npm start` serves it) sends for the same
+ * client of PostGraphile (src/runtime/graphql.ts, as `npm start` serves it) sends for the same
  * data, with its inputs drawn like the REST request's (bench/endpoints.ts). Each asks for the
  * columns the REST answer is made from, as stored (JSON text stays text: PostGraphile does not
  * decode events). What the REST answer adds and GraphQL cannot ask for in the same request

@@ -45,7 +45,7 @@ import { DirectSecp256k1Wallet } from '@cosmjs/proto-signing';
 import { Client } from 'pg';
 import { connectChain, type ChainClient, type CommittedTx } from '../app-services/chain/chain-client';
 import { privateKey } from '../devnet/scenario/accounts';
-import { freePort } from '../launcher/ports';
+import { freePort } from '../src/runtime/ports';
 import { signTx } from '../src/client/registry';
 import { loadChainConfig } from '../src/lib/config';
 import { benchLauncherEnv, spawnLauncher, stopLauncher, waitLauncherReady } from '../tests/harness/launcher-process';

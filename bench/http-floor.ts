@@ -6,7 +6,7 @@
  */
 import { spawn } from 'child_process';
 import express from 'express';
-import { freePort } from '../launcher/ports';
+import { freePort } from '../src/runtime/ports';
 import { LoadResult, runLoad } from './load';
 
 export const FLOOR_PATH = '/floor';

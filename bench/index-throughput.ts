@@ -57,7 +57,7 @@
 import fs from 'fs';
 import path from 'path';
 import { Client, Pool } from 'pg';
-import { createLogger } from '../launcher/logger';
+import { createLogger } from '../src/runtime/logger';
 import { RECONCILER_DEFAULTS } from '../reconciler/config';
 import { Reconciler } from '../reconciler/reconciler';
 import { startRpcServer } from '../devnet/chain';

@@ -20,7 +20,7 @@ import { Pool } from 'pg';
 import { DEFAULT_POOL_MAX } from '../rest-adapter/config';
 import { createDatabase, startPostgres, uniqueName } from '../tests/harness/postgres';
 import { benchLauncherEnv, spawnLauncher, stopLauncher, waitLauncherReady } from '../tests/harness/launcher-process';
-import { freePort } from '../launcher/ports';
+import { freePort } from '../src/runtime/ports';
 import { endpoints } from './endpoints';
 import { startApiServer } from './lib/api-server';
 import { sampleLoad, summarize, type LoadSamples } from './load';

@@ -18,11 +18,11 @@ import type { Express, RequestHandler } from 'express';
 import { Pool } from 'pg';
 import { closeStreams, createRestApp } from '../rest-adapter/app';
 import { resolveExternalChain, fetchChainStatus } from './chain';
-import type { LauncherConfig } from './config';
-import { devnetIdentity, startEmbeddedDevnet } from './devnet';
-import { checkIdentity, DevnetJournal, JournalConflict } from './devnet-journal';
-import { createGraphqlService, keepPostgraphileOffServer } from './graphql';
-import { createAppServices } from './app-services';
+import type { LauncherConfig } from '../src/runtime/config';
+import { devnetIdentity, startEmbeddedDevnet } from '../src/runtime/devnet';
+import { checkIdentity, DevnetJournal, JournalConflict } from '../src/runtime/devnet-journal';
+import { createGraphqlService, keepPostgraphileOffServer } from '../src/runtime/graphql';
+import { createAppServices } from '../src/runtime/app-services';
 import type { AppServices } from '../app-services';
 import {
   createHttpApp,
@@ -33,14 +33,14 @@ import {
   startingRest,
   UpgradeSlot,
   waitingForReindex,
-} from './http';
-import type { Logger } from './logger';
-import { createMetrics } from './metrics';
+} from '../src/runtime/http';
+import type { Logger } from '../src/runtime/logger';
+import { createMetrics } from '../src/runtime/metrics';
 import { forwardNodeLine } from './node-logs';
-import { freePort } from './ports';
-import { parseDatabaseUrl, subqlDbEnv, type PgConnection } from './database-url';
-import { startPostgres } from './postgres';
-import { ensureProjectBuilt, projectFor, REPO_ROOT } from './project';
+import { freePort } from '../src/runtime/ports';
+import { parseDatabaseUrl, subqlDbEnv, type PgConnection } from '../src/runtime/database-url';
+import { startPostgres } from '../src/runtime/postgres';
+import { ensureProjectBuilt, projectFor, REPO_ROOT } from '../src/runtime/project';
 import {
   dropSchema,
   planIndex,
@@ -50,11 +50,11 @@ import {
   saveServingSchema,
   servingSchemaOf,
   staleBesideSchemas,
-} from './index-version';
-import { IndexWatcher, withAppServices, withReindex, type Readiness } from './readiness';
-import { checkChainId, checkIndexAgainstJournal, readStoredIndex, type ResetHint } from './store-check';
-import { startNode } from './subql-node';
-import { Supervisor, SUPERVISOR_DEFAULTS } from './supervisor';
+} from '../src/runtime/index-version';
+import { IndexWatcher, withAppServices, withReindex, type Readiness } from '../src/runtime/readiness';
+import { checkChainId, checkIndexAgainstJournal, readStoredIndex, type ResetHint } from '../src/runtime/store-check';
+import { startNode } from '../src/runtime/subql-node';
+import { Supervisor, SUPERVISOR_DEFAULTS } from '../src/runtime/supervisor';
 import { Reconciler } from '../reconciler/reconciler';
 import { FairShare } from '../src/http/fair-share';
 import { verify } from '../verify/compare';
@@ -385,7 +385,7 @@ export class Launcher {
       stream: this.config.stream,
       trustProxy: this.config.trustProxy,
       fairShare: this.fair,
-      logger: { error: (message, error) => log.error(message, { error }) },
+      logger: log,
     });
     this.rest.set(app);
     this.restApp = app;
@@ -481,7 +481,7 @@ export class Launcher {
     return dir;
   }
 
-  /** The node, supervised: restarted with a backoff when it dies, given up on after too many exits (launcher/supervisor.ts). */
+  /** The node, supervised: restarted with a backoff when it dies, given up on after too many exits (src/runtime/supervisor.ts). */
   private async startIndexer(db: PgConnection, chain: ChainSource, schema: string, fingerprint: string): Promise<void> {
     const log = this.log.child('node');
     const projectDir = this.project(chain);

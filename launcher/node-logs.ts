@@ -3,7 +3,7 @@
  * lines are chatty, so they go to debug; warnings and errors keep their level. Lines known
  * to be harmless offline are demoted.
  */
-import type { Logger, LogLevel } from './logger';
+import type { Logger, LogLevel } from '../src/runtime/logger';
 
 interface NodeLine {
   level?: string;

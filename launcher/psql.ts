@@ -6,8 +6,8 @@
  */
 import { spawnSync } from 'child_process';
 import path from 'path';
-import { parseDatabaseUrl } from './database-url';
-import { runningEmbeddedDatabase } from './postgres/running';
+import { parseDatabaseUrl } from '../src/runtime/database-url';
+import { runningEmbeddedDatabase } from '../src/runtime/postgres/running';
 
 function main(): number {
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');

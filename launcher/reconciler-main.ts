@@ -10,8 +10,8 @@
  */
 import { Pool } from 'pg';
 import { Reconciler } from '../reconciler/reconciler';
-import { loadServeConfig, type ServeConfig } from './config';
-import { createLogger } from './logger';
+import { loadServeConfig, type ServeConfig } from '../src/runtime/config';
+import { createLogger } from '../src/runtime/logger';
 import { EXIT_CODES } from './start';
 
 function configOrExit(): ServeConfig & { chainRpcUrl: string } {

@@ -13,7 +13,7 @@ import path from 'path';
 import { parseArgs } from 'util';
 import { Pool } from 'pg';
 import { RiskRepository, type LossFilter } from '../app-services/risk/repository';
-import { runningEmbeddedDatabase } from './postgres/running';
+import { runningEmbeddedDatabase } from '../src/runtime/postgres/running';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 

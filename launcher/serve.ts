@@ -14,12 +14,12 @@
 import express from 'express';
 import { Pool } from 'pg';
 import { fetchChainStatus } from './chain';
-import { loadServeConfig, type ServeConfig } from './config';
-import { createAppServices } from './app-services';
-import { lastResort, observe, operations } from './http';
-import { createLogger } from './logger';
-import { createMetrics } from './metrics';
-import { IndexWatcher, withAppServices } from './readiness';
+import { loadServeConfig, type ServeConfig } from '../src/runtime/config';
+import { createAppServices } from '../src/runtime/app-services';
+import { lastResort, observe, operations } from '../src/runtime/http';
+import { createLogger } from '../src/runtime/logger';
+import { createMetrics } from '../src/runtime/metrics';
+import { IndexWatcher, withAppServices } from '../src/runtime/readiness';
 import { EXIT_CODES } from './start';
 import { applyTrustProxy } from '../src/http/trust-proxy';
 import { forgetKeyVariables } from '../app-services/keys';

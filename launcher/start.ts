@@ -11,9 +11,9 @@
  */
 import { forgetKeyVariables } from '../app-services/keys';
 import { isSvcError } from '../src/lib/errors';
-import { loadLauncherConfig, type LauncherConfig } from './config';
-import { JournalConflict } from './devnet-journal';
-import { createLogger, type Logger } from './logger';
+import { loadLauncherConfig, type LauncherConfig } from '../src/runtime/config';
+import { JournalConflict } from '../src/runtime/devnet-journal';
+import { createLogger, type Logger } from '../src/runtime/logger';
 
 export const EXIT_CODES = { failure: 1, config: 2 } as const;
 /** Longest wait for a start still under way once a stop began (its late parts are stopped after). */

@@ -10,7 +10,7 @@
  * rows and fields), 2 when they could not be compared (bad arguments, unreachable, no proofs).
  * docs/indexer.md ("Proof of indexing") and docs/running.md ("Verify a deployment").
  */
-import { storeConfig } from './config';
+import { storeConfig } from '../src/runtime/config';
 import { verify, type VerifyResult } from '../verify/compare';
 import { exitCodeOf, renderReport } from '../verify/report';
 import { DeploymentSource, StoreSource, type ProofSource } from '../verify/sources';

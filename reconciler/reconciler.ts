@@ -7,17 +7,11 @@
  * (retryMs doubling to maxRetryMs). docs/indexer.md ("Reconciler") describes the checks.
  */
 import type { Pool } from 'pg';
+import type { PartLogger } from '../src/lib/logger';
 import { tablesIn, type Tables } from '../src/store';
 import type { ReconcilerSettings } from './config';
 import { runPass, type PassResult } from './pass';
 import { indexedHeight } from './store-snapshot';
-
-/** What the reconciler logs through; the launcher's logger is one (the reconciler does not depend on it). */
-export interface ReconcilerLog {
-  debug(msg: string, fields?: Record<string, unknown>): void;
-  info(msg: string, fields?: Record<string, unknown>): void;
-  warn(msg: string, fields?: Record<string, unknown>): void;
-}
 
 export interface ReconcilerOptions {
   pool: Pool;
@@ -25,7 +19,7 @@ export interface ReconcilerOptions {
   schema: string;
   rpcUrl: string;
   settings: ReconcilerSettings;
-  log: ReconcilerLog;
+  log: PartLogger;
   /** after each attempt: the pass, or the error that made it record nothing */
   onPass?: (outcome: { result?: PassResult; error?: string; seconds: number }) => void;
 }

@@ -11,7 +11,8 @@ import type { Pool } from 'pg';
 import { DEFAULT_CHAIN_CONFIG, isValidDenom, isValidHrp } from '../src/lib/config';
 import { createStore } from './db/sql';
 import { checkRoutesAgainstContract } from './http/contract-check';
-import { errorHandler, Logger, notFound } from './http/errors';
+import { errorHandler, notFound } from './http/errors';
+import type { Logger } from '../src/lib/logger';
 import { getOnly, jsonRoutes } from './http/respond';
 import { compileParameterChecks } from '../src/http/openapi-params';
 import { requestScope, StatementCanceller } from '../src/http/cancel-on-disconnect';
@@ -64,7 +65,7 @@ export interface RestAppOptions {
   /** the document served at /openapi.yaml (default the repository's openapi.yaml) */
   openapiPath?: string;
   /** where internal errors are logged (default console) */
-  logger?: Logger;
+  logger?: Pick<Logger, 'error'>;
   /** wall clock in ms (default Date.now), for wall_clock_lag_seconds */
   now?: () => number;
   /** answers kept per indexed height (http/response-cache.ts); false = none. Default 64 MiB, height polled every 200 ms */
@@ -156,7 +157,10 @@ export function createRestApp(options: RestAppOptions): Express {
   const router = Router({ caseSensitive: true, strict: true });
   const served = ['/openapi.yaml'];
   const checks = compileParameterChecks(openapi);
-  const logger = options.logger ?? { error: (message: string, error?: unknown) => console.error(message, error) };
+  // without a logger: the message and the error on stderr
+  const logger: Pick<Logger, 'error'> = options.logger ?? {
+    error: (message, fields) => console.error(message, fields?.error),
+  };
   const ctx: RouteContext = withReads<Omit<RouteContext, 'reads'>>({
     get: jsonRoutes(router, cache, checks, served, validators),
     store,

@@ -9,7 +9,7 @@
  */
 import { bytesToHex } from '../src/lib/bytes';
 import { privateKey } from '../devnet/scenario/accounts';
-import { devnetAddress } from '../launcher/app-services';
+import { devnetAddress } from '../src/runtime/app-services';
 
 const seed = process.argv[2] ?? process.env.DEVNET_SEED ?? 'svc-devnet';
 process.stdout.write(

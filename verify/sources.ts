@@ -4,7 +4,7 @@
  * the writes log and the rows (the node keeps no history, so the rows are the current ones).
  */
 import { Client, types as pgTypes } from 'pg';
-import { escapeIdent, tablesIn } from '../src/store';
+import { escapeIdent, METADATA_KEY, selectMetadataValue, tablesIn } from '../src/store';
 import { schemaModels, tableOf, type EntityModel } from './model';
 import { fromColumns, fromGraphql, RAW_TEXT_OIDS, type StoredRow } from './values';
 
@@ -109,7 +109,7 @@ export class StoreSource implements ProofSource {
 
   async head(): Promise<number> {
     const rows = await this.query<{ value: unknown }>(
-      `SELECT value FROM ${this.tables.metadata} WHERE key = 'lastProcessedHeight'`,
+      selectMetadataValue(this.tables.metadata, METADATA_KEY.indexedHeight),
     );
     return Number(rows[0]?.value ?? 0);
   }

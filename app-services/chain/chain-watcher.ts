@@ -10,7 +10,7 @@
  * and the indexed store stays complete, so a block the watcher never reads (a restart before
  * it got there) is still seen, later, through the index.
  */
-import type { AppLogger } from '../logger';
+import type { PartLogger } from '../../src/lib/logger';
 import type { ChainClient, CommittedBlock } from './chain-client';
 
 export type BlockListener = (block: CommittedBlock) => void;
@@ -21,7 +21,7 @@ export interface ChainWatcherOptions {
   pollMs: number;
   /** the height to start after (blocks up to it are not read) */
   from(): Promise<number>;
-  log: AppLogger;
+  log: PartLogger;
 }
 
 /** At most this many blocks are read in one round: a long gap is caught up over several. */

@@ -24,7 +24,7 @@ import type { AddressedEvents } from '../chain/addressed-events';
 import { SETTLEMENT_PROPOSED, withSeenProposals } from '../store/indexer-reads';
 import type { ChainQueries } from '../chain/queries';
 import { isFinal, type IntentMessage } from '../intents/intent-log';
-import type { AppLogger } from '../logger';
+import type { PartLogger } from '../../src/lib/logger';
 import * as msg from '../chain/messages';
 import { purchaseRefusal, type DeskLimitSettings, type SharedRiskSettings } from '../risk/exposure';
 import { refusal, type Refusal } from '../risk/reasons';
@@ -55,7 +55,7 @@ export interface DeskWorkerOptions {
   pollMs: number;
   /** proposals to the desk in committed blocks the index has not reached yet */
   seen?: AddressedEvents;
-  log: AppLogger;
+  log: PartLogger;
 }
 
 /** A proposal this close to its expiry is left to the chain's sweep (a cancel could fail in its block). */

@@ -5,11 +5,8 @@
  */
 import type { ErrorRequestHandler } from 'express';
 import { isParamDecodeError } from '../../src/lib/errors';
+import type { Logger } from '../../src/lib/logger';
 import { badRequest, HttpError, sendError } from '../../src/http/http-errors';
-
-export interface ErrorLogger {
-  error(message: string, fields?: Record<string, unknown>): void;
-}
 
 /** body-parser's own errors, by their `type`. */
 function parserError(err: unknown): HttpError | undefined {
@@ -25,7 +22,7 @@ function parserError(err: unknown): HttpError | undefined {
 
 /** `methodsAt(path)`: the methods of the route a path matches ("GET, POST"), for 405s the router could not route. */
 export function errorHandler(
-  log: ErrorLogger,
+  log: Pick<Logger, 'error'>,
   methodsAt: (path: string) => string | undefined = () => undefined,
 ): ErrorRequestHandler {
   return (err, req, res, next) => {

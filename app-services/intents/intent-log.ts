@@ -28,7 +28,7 @@ import type { EncodeObject } from '@cosmjs/proto-signing';
 import type { Pool } from 'pg';
 import type { CommittedTx } from '../chain/chain-client';
 import { expectedSequence, isOutOfGas, isSequenceMismatch, type ChainSigner, type SignedTx } from '../chain/signer';
-import type { AppLogger } from '../logger';
+import type { PartLogger } from '../../src/lib/logger';
 import { quoteIdent, withTransaction } from '../../src/store';
 import { failpoint } from './failpoints';
 
@@ -94,7 +94,7 @@ export interface IntentLogOptions {
   retry?: RetrySettings;
   /** the key's role, in logs and metrics */
   role?: string;
-  log?: AppLogger;
+  log?: PartLogger;
   /** after each intent that settles failed or rejected (for metrics) */
   onFailure?: (intent: Intent) => void;
   /** a signature was refused because another process took the key's lock */

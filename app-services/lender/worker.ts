@@ -21,7 +21,7 @@ import { PollingWorker, type Step } from '../polling-worker';
 import type { AddressedEvents, SeenEvent } from '../chain/addressed-events';
 import type { ChainQueries, ChainSettlement } from '../chain/queries';
 import { isFinal } from '../intents/intent-log';
-import type { AppLogger } from '../logger';
+import type { PartLogger } from '../../src/lib/logger';
 import * as msg from '../chain/messages';
 import { sortPledges, type PledgeSeen, type PledgeSet, type Refusal as SortRefusal } from './pledge-sets';
 import { SETTLEMENT_PROPOSED, withSeenProposals, type ProposalSeen } from '../store/indexer-reads';
@@ -61,7 +61,7 @@ export interface LenderWorkerOptions {
   intentsTable: string;
   /** pledges and proposals to the lender in committed blocks the index has not reached yet */
   seen?: AddressedEvents;
-  log: AppLogger;
+  log: PartLogger;
 }
 
 export const ENCUMBRANCE_CREATED = 'svc.encumbrance.v1.EventEncumbranceCreated';

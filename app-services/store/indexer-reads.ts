@@ -1,6 +1,6 @@
 /** Reads of the indexer's store that more than one service makes (read-only; tables from src/store/tables.ts). */
 import type { Pool } from 'pg';
-import type { Tables } from '../../src/store';
+import { METADATA_KEY, metadataInt, readMetadataValue, type Tables } from '../../src/store';
 import type { SeenEvent } from '../chain/addressed-events';
 import type { IndexedAsset } from '../market/eligibility';
 import type { AssetKind } from '../market/units';
@@ -46,11 +46,7 @@ export function withSeenProposals(indexed: ProposalSeen[], seen: readonly SeenEv
 
 /** The node's latest indexed height (0 before the first block). */
 export async function indexedHeight(pool: Pool, svc: Tables): Promise<number> {
-  const { rows } = await pool.query<{ value: unknown }>(
-    `SELECT value FROM ${svc.metadata} WHERE key = 'lastProcessedHeight'`,
-  );
-  const n = Number(rows[0]?.value);
-  return Number.isSafeInteger(n) && n > 0 ? n : 0;
+  return metadataInt(await readMetadataValue(pool, svc.metadata, METADATA_KEY.indexedHeight));
 }
 
 /** The indexed facts the market's eligibility rules read (app-services/market/eligibility.ts). */

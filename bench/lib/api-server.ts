@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'child_process';
 import fs from 'fs';
 import path from 'path';
-import { freePort } from '../../launcher/ports';
+import { freePort } from '../../src/runtime/ports';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 

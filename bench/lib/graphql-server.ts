@@ -1,13 +1,13 @@
 /**
- * PostGraphile as `npm start` serves it (launcher/graphql.ts: the same plugins, read-only pool
+ * PostGraphile as `npm start` serves it (src/runtime/graphql.ts: the same plugins, read-only pool
  * and JSON computed columns), in its own process like the API, for bench:api's PostGraphile
  * column. Run as a script it serves POST /graphql:
  * `ts-node bench/lib/graphql-server.ts <database url> <schema> <port>`.
  */
 import { spawn, type ChildProcess } from 'child_process';
 import express from 'express';
-import { freePort } from '../../launcher/ports';
-import { createGraphqlService } from '../../launcher/graphql';
+import { freePort } from '../../src/runtime/ports';
+import { createGraphqlService } from '../../src/runtime/graphql';
 
 /** A query every store answers: PostGraphile is up once it does. */
 const READY_QUERY = JSON.stringify({ query: '{ _metadata { lastProcessedHeight } }' });

@@ -6,7 +6,7 @@
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { writeProjectCopy } from '../../launcher/project';
+import { writeProjectCopy } from '../../src/runtime/project';
 
 export const NO_PROOF_PROJECT = 'no-proof';
 

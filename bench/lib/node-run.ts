@@ -32,7 +32,7 @@ import { spawn } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 import { Client } from 'pg';
-import { freePort } from '../../launcher/ports';
+import { freePort } from '../../src/runtime/ports';
 import { type SubqlDbEnv } from '../../tests/harness/subql-node';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');

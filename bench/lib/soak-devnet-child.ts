@@ -1,6 +1,6 @@
 /**
  * The process `npm run soak:devnet` starts, kills and starts again: the embedded devnet of
- * `npm start` (launcher/devnet.ts) on a data directory, printing JSON lines on stdout:
+ * `npm start` (src/runtime/devnet.ts) on a data directory, printing JSON lines on stdout:
  * `ready` once it serves (with what the start replayed), then `memory` every `every` blocks
  * (RSS and heap after a GC, state keys and versions, blocks held in memory).
  *
@@ -8,9 +8,9 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { startEmbeddedDevnet } from '../../launcher/devnet';
-import { DevnetJournal } from '../../launcher/devnet-journal';
-import { createLogger } from '../../launcher/logger';
+import { startEmbeddedDevnet } from '../../src/runtime/devnet';
+import { DevnetJournal } from '../../src/runtime/devnet-journal';
+import { createLogger } from '../../src/runtime/logger';
 
 export interface SoakChildOptions {
   dataDir: string;

@@ -1,6 +1,6 @@
 /**
  * Live mode's block timer, shared by `npm run devnet` (devnet/scenario/start.ts) and the
- * embedded devnet of `npm start` (launcher/devnet.ts, which journals every block).
+ * embedded devnet of `npm start` (src/runtime/devnet.ts, which journals every block).
  */
 import type { StoredBlock } from '../chain';
 import type { ScenarioEngine } from './engine';

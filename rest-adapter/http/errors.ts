@@ -5,13 +5,10 @@
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isParamDecodeError, isSvcError } from '../../src/lib/errors';
+import type { Logger } from '../../src/lib/logger';
 import { HttpError, methodNotAllowed as allow, sendError as send } from '../../src/http/http-errors';
 import { ClientGoneError } from '../../src/http/cancel-on-disconnect';
 import { ERROR_CACHE_CONTROL } from './validators';
-
-export interface Logger {
-  error(message: string, error?: unknown): void;
-}
 
 /** An error answer, never kept by a cache (a tx not found now may be found at the next block). */
 function sendError(...args: Parameters<typeof send>): void {
@@ -43,7 +40,7 @@ function clientErrorStatus(err: unknown): number | undefined {
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
 }
 
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export function errorHandler(logger: Pick<Logger, 'error'>): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
     if (err instanceof ClientGoneError) return void res.destroy(); // nobody to answer
@@ -57,7 +54,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (clientStatus === 404 || (clientStatus !== undefined && FREE_TEXT_PATH_RE.test(req.path)))
       return sendError(res, 'not_found', 'not found');
     if (clientStatus !== undefined) return sendError(res, 'bad_request', 'malformed request');
-    logger.error(`internal error on ${req.method} ${req.originalUrl}`, err);
+    logger.error(`internal error on ${req.method} ${req.originalUrl}`, { error: err });
     sendError(res, 'internal', 'internal error');
   };
 }

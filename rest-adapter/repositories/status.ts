@@ -1,7 +1,14 @@
 /** SQL for /v1/status: the node's progress (_metadata), the chain counters, reconciliation disagreements; the scalar subqueries other statements read beside their rows. */
 import { statement } from '../db/statement';
 import type { HeadReading } from '../db/head';
-import type { Tables } from '../../src/store';
+import {
+  METADATA_KEY,
+  metadataInt,
+  metadataTextSql,
+  metadataValueSql,
+  selectMetadata,
+  type Tables,
+} from '../../src/store';
 import { proofJoin, proofOf, type ProofColumns, type ProofRow } from './proofs';
 
 export interface Progress {
@@ -29,15 +36,11 @@ export interface DayCountRow {
   count: number;
 }
 
-/** A `_metadata` height value as a number (0 when absent or not a positive safe integer). */
-export function metadataInt(value: unknown): number {
-  const n = Number(value);
-  return Number.isSafeInteger(n) && n > 0 ? n : 0;
-}
+export { metadataInt };
 
 /** The node's `_metadata.lastProcessedHeight` as a scalar subquery, for statements that read it beside their rows (parse with metadataInt). */
 export function indexedHeightSql(t: Tables): string {
-  return `(SELECT value FROM ${t.metadata} WHERE key = 'lastProcessedHeight')`;
+  return metadataValueSql(t.metadata, METADATA_KEY.indexedHeight);
 }
 
 /** The latest indexed block's time (ChainTotals; store text, null before the first block) as a scalar subquery. */
@@ -70,7 +73,7 @@ export interface StatusRead {
 export function createStatusRepository(t: Tables) {
   const progress = statement('values', async (sql): Promise<Progress> => {
     const rows = await sql.rows<{ key: string; value: unknown }>(
-      `SELECT key, value FROM ${t.metadata} WHERE key IN ('lastProcessedHeight', 'targetHeight')`,
+      selectMetadata(t.metadata, [METADATA_KEY.indexedHeight, METADATA_KEY.targetHeight]),
     );
     const byKey = new Map(rows.map((r) => [r.key, metadataInt(r.value)]));
     return { indexedHeight: byKey.get('lastProcessedHeight') ?? 0, targetHeight: byKey.get('targetHeight') ?? 0 };
@@ -83,7 +86,7 @@ export function createStatusRepository(t: Tables) {
             + (SELECT count(*) FROM ${t.i8Checks} WHERE evaluated AND NOT agree)`;
 
   // the proof at the indexed height: BlockProof ids are heights as text, as _metadata holds it
-  const proof = proofJoin(t, 'p', `(SELECT value #>> '{}' FROM ${t.metadata} WHERE key = 'lastProcessedHeight')`);
+  const proof = proofJoin(t, 'p', metadataTextSql(t.metadata, METADATA_KEY.indexedHeight));
 
   /** Progress, counters, reconciliation disagreements and the proof in one statement (one snapshot, one round trip). */
   const status = statement('values', async (sql): Promise<StatusRead> => {
@@ -93,7 +96,7 @@ export function createStatusRepository(t: Tables) {
       } & ProofColumns
     >(
       `SELECT ${indexedHeightSql(t)} AS indexed,
-              (SELECT value FROM ${t.metadata} WHERE key = 'targetHeight') AS target,
+              ${metadataValueSql(t.metadata, METADATA_KEY.targetHeight)} AS target,
               c.tx_count, c.drift_total, c.latest_height, c.latest_block_time,
               ${disagreementsSql} AS disagreements, ${proof.select}
        FROM (SELECT 1) one LEFT JOIN ${t.chainTotals} c ON c.id = 'chain' ${proof.join}`,

@@ -14,16 +14,13 @@
  * a server that stopped listening, so `server.close()` is never held by a stream.
  */
 import { detached } from '../../src/http/cancel-on-disconnect';
+import type { Logger } from '../../src/lib/logger';
 import type { Server } from 'net';
 import type { HeightWatcher } from '../http/height-watcher';
 import type { StreamConnection } from './connection';
 import type { StreamEvent } from './events';
 import { filterKey, type StreamFilter } from './filter';
 import { HEIGHTS_PER_READ, mergeInOrder, type StreamSource } from './source';
-
-export interface HubLogger {
-  error(message: string, error?: unknown): void;
-}
 
 interface Group {
   filter: StreamFilter;
@@ -49,7 +46,7 @@ export class StreamHub {
     private readonly watcher: HeightWatcher,
     private readonly source: StreamSource,
     private readonly options: { heartbeatMs: number },
-    private readonly logger: HubLogger,
+    private readonly logger: Pick<Logger, 'error'>,
   ) {
     watcher.onChange((height) => this.onHeight(height));
   }
@@ -156,7 +153,7 @@ export class StreamHub {
       }
     } catch (e) {
       // kept undelivered: the next height or tick tries again from the same place
-      this.logger.error('stream: reading new heights failed', e);
+      this.logger.error('stream: reading new heights failed', { error: e });
     }
   }
 
@@ -181,7 +178,7 @@ export class StreamHub {
   }
 
   private fail(group: Group, error: Error): void {
-    this.logger.error(`stream: reading ${filterKey(group.filter)} failed`, error);
+    this.logger.error(`stream: reading ${filterKey(group.filter)} failed`, { error });
     for (const connection of group.connections)
       connection.close('unavailable', 'the store could not be read; reconnect with Last-Event-ID to resume');
   }

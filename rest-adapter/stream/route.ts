@@ -7,6 +7,7 @@ import type { EventEmitter } from 'events';
 import type { Request, Response, Router } from 'express';
 import type { Server } from 'net';
 import { InvalidInputError } from '../../src/lib/errors';
+import type { Logger } from '../../src/lib/logger';
 import { sendError } from '../../src/http/http-errors';
 import type { FairShare } from '../../src/http/fair-share';
 import { clientKeyOf } from '../../src/http/trust-proxy';
@@ -33,7 +34,7 @@ export interface StreamRouteDeps {
   checks: ParameterChecks;
   /** the document paths served, for the start-up check against openapi.yaml */
   served: string[];
-  logger: { error(message: string, error?: unknown): void };
+  logger: Pick<Logger, 'error'>;
   /** charges each replay read to the client's budget (src/http/fair-share.ts); none: no limit */
   fair?: FairShare;
 }
@@ -179,7 +180,7 @@ export function registerStreamRoute(router: Router, deps: StreamRouteDeps): void
       await replayThenJoin(connection, req, res, deps);
     } catch (e) {
       // the store failed mid-replay: end the stream; the client resumes from its last id
-      deps.logger.error('stream: replay failed', e);
+      deps.logger.error('stream: replay failed', { error: e });
       connection.close('unavailable', 'the store could not be read; reconnect with Last-Event-ID to resume');
     }
   });

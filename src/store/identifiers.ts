@@ -1,6 +1,6 @@
 /**
  * PostgreSQL identifiers, quoted in one place. A name this code creates or that configuration
- * has checked (DB_SCHEMA and APP_SCHEMA in launcher/config.ts, the app services' schema, test
+ * has checked (DB_SCHEMA and APP_SCHEMA in src/runtime/config.ts, the app services' schema, test
  * schemas and databases) goes through quoteIdent, which refuses a name outside IDENTIFIER_RE
  * instead of escaping it into shape. The rest-adapter alone accepts any DB_SCHEMA of at most
  * 63 characters (rest-adapter/config.ts), so the names built from it use escapeIdent.

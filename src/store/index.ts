@@ -7,6 +7,19 @@ export { tablesIn, type TableName, type Tables } from './tables';
 export { IDENTIFIER_RE, escapeIdent, isIdentifier, quoteIdent } from './identifiers';
 export { isUndefinedTable, withTransaction, type TransactionMode } from './transaction';
 export { PENDING_SQL } from './accruals';
+export {
+  METADATA_KEY,
+  metadataInt,
+  metadataTextSql,
+  metadataValueSql,
+  readMetadata,
+  readMetadataValue,
+  selectMetadata,
+  selectMetadataValue,
+  type MetadataKey,
+  type MetadataQueryable,
+  type MetadataRow,
+} from './metadata';
 export type {
   AccrualAnswer,
   I8CheckRow,

@@ -18,7 +18,7 @@ import path from 'path';
 import { Pool } from 'pg';
 import type { Devnet } from '../../devnet/cli';
 import type { ScenarioSummary } from '../../devnet/scenario';
-import { projectIsStale } from '../../launcher/project';
+import { projectIsStale } from '../../src/runtime/project';
 import { createDatabase, subqlDbEnv, TestDatabase, uniqueName } from './postgres';
 import { startNode } from './subql-node';
 

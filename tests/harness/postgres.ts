@@ -1,15 +1,15 @@
 /**
  * Isolated schemas and databases for tests and benchmarks, on the PostgreSQL that
- * launcher/postgres starts (re-exported here with the connection helpers, so tests and
+ * src/runtime/postgres starts (re-exported here with the connection helpers, so tests and
  * bench import one module).
  */
 import crypto from 'crypto';
 import { Client, Pool, PoolConfig } from 'pg';
-import { buildDatabaseUrl, parseDatabaseUrl, type PgConnection } from '../../launcher/database-url';
+import { buildDatabaseUrl, parseDatabaseUrl, type PgConnection } from '../../src/runtime/database-url';
 import { isIdentifier, quoteIdent } from '../../src/store';
 
-export * from '../../launcher/database-url';
-export * from '../../launcher/postgres';
+export * from '../../src/runtime/database-url';
+export * from '../../src/runtime/postgres';
 
 export interface TestSchema {
   schema: string;

@@ -1,2 +1,2 @@
-/** The SubQuery node launcher moved to launcher/subql-node.ts (npm start uses it too); tests keep importing it from here. */
-export * from '../../launcher/subql-node';
+/** The SubQuery node launcher (src/runtime/subql-node.ts, which npm start uses too), re-exported for the tests. */
+export * from '../../src/runtime/subql-node';

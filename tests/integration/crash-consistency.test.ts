@@ -15,7 +15,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { Client } from 'pg';
-import { freePort } from '../../launcher/ports';
+import { freePort } from '../../src/runtime/ports';
 import { runVerify } from '../../launcher/verify-main';
 import { startRpcServer } from '../../devnet/chain';
 import { generateHistory } from '../../devnet/scenario';

@@ -24,7 +24,7 @@ import { createClient } from 'graphql-ws';
 import os from 'os';
 import path from 'path';
 import WebSocket from 'ws';
-import { freePort } from '../../launcher/ports';
+import { freePort } from '../../src/runtime/ports';
 import {
   readDocExamples,
   type CurlRequest,

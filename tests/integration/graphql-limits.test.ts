@@ -1,5 +1,5 @@
 /**
- * GraphQL fair under load, on the node-built store over real HTTP (launcher/graphql.ts as npm
+ * GraphQL fair under load, on the node-built store over real HTTP (src/runtime/graphql.ts as npm
  * start serves it): a connection without `first` is one page, deep, huge and oversized queries
  * are refused with a clear error before they reach the store, an abusive address is refused by
  * its budget while a polite one is served, and a client that goes away cancels its statement.
@@ -8,8 +8,8 @@ import express from 'express';
 import http, { type Server } from 'http';
 import type { AddressInfo } from 'net';
 import { Client } from 'pg';
-import { GRAPHQL_DEFAULTS } from '../../launcher/config';
-import { createGraphqlService, type GraphqlService } from '../../launcher/graphql';
+import { GRAPHQL_DEFAULTS } from '../../src/runtime/config';
+import { createGraphqlService, type GraphqlService } from '../../src/runtime/graphql';
 import { FairShare } from '../../src/http/fair-share';
 import { getIndexedStore, type IndexedStore } from '../harness/indexed-store';
 import { until } from '../harness/until';

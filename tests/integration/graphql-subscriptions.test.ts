@@ -1,5 +1,5 @@
 /**
- * GraphQL subscriptions of `npm start`'s /graphql (launcher/graphql.ts, graphql-subscriptions.ts)
+ * GraphQL subscriptions of `npm start`'s /graphql (src/runtime/graphql.ts, graphql-subscriptions.ts)
  * on a live world: the devnet makes a block every 300 ms, the real node indexes it with
  * `--subscription` (its NOTIFY triggers), and a graphql-ws client (the `graphql-transport-ws`
  * protocol subql-query speaks) subscribes over a real websocket routed by the launcher's upgrade
@@ -10,9 +10,9 @@ import http, { type Server } from 'http';
 import type { AddressInfo } from 'net';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { GRAPHQL_DEFAULTS } from '../../launcher/config';
-import { createGraphqlService, keepPostgraphileOffServer, type GraphqlService } from '../../launcher/graphql';
-import { routeUpgrades, UpgradeSlot } from '../../launcher/http';
+import { GRAPHQL_DEFAULTS } from '../../src/runtime/config';
+import { createGraphqlService, keepPostgraphileOffServer, type GraphqlService } from '../../src/runtime/graphql';
+import { routeUpgrades, UpgradeSlot } from '../../src/runtime/http';
 import { GAS_DENOM } from '../harness/app-chain';
 import { startLiveWorld, type LiveWorld } from '../harness/live-world';
 import { until } from '../harness/until';

@@ -10,7 +10,7 @@ import fs from 'fs';
 import path from 'path';
 import Ajv2019 from 'ajv/dist/2019';
 import { parse } from 'yaml';
-import { CONFIG_VARIABLES } from '../../launcher/config';
+import { CONFIG_VARIABLES } from '../../src/runtime/config';
 
 const ROOT = path.resolve(__dirname, '../..');
 const COMPOSE_FILE = path.join(ROOT, 'docker-compose.yml');

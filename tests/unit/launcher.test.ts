@@ -6,13 +6,13 @@
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { loadLauncherConfig, loadServeConfig } from '../../launcher/config';
-import { startEmbeddedDevnet } from '../../launcher/devnet';
-import { checkIdentity, DevnetJournal, JournalConflict } from '../../launcher/devnet-journal';
-import { createLogger } from '../../launcher/logger';
-import { evaluateReadiness } from '../../launcher/readiness';
+import { loadLauncherConfig, loadServeConfig } from '../../src/runtime/config';
+import { startEmbeddedDevnet } from '../../src/runtime/devnet';
+import { checkIdentity, DevnetJournal, JournalConflict } from '../../src/runtime/devnet-journal';
+import { createLogger } from '../../src/runtime/logger';
+import { evaluateReadiness } from '../../src/runtime/readiness';
 import { main as serveMain } from '../../launcher/serve';
-import { checkChainId, checkIndexAgainstJournal } from '../../launcher/store-check';
+import { checkChainId, checkIndexAgainstJournal } from '../../src/runtime/store-check';
 import { ConfigError } from '../../src/lib/errors';
 
 jest.setTimeout(60_000);

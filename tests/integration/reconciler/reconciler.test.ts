@@ -14,7 +14,7 @@ import { tablesIn } from '../../../src/store';
 import { RECONCILER_DEFAULTS } from '../../../reconciler/config';
 import { runPass, type PassOptions } from '../../../reconciler/pass';
 import { Reconciler } from '../../../reconciler/reconciler';
-import { createLogger } from '../../../launcher/logger';
+import { createLogger } from '../../../src/runtime/logger';
 import { createTestDatabase } from '../../harness/db';
 import { ensureProjectBuilt } from '../../harness/indexed-store';
 import { loadOpenApiValidator } from '../../harness/openapi-validator';

@@ -43,7 +43,7 @@ export async function startApi(options: { now?: () => number } = {}): Promise<Ap
     schema: store.schema,
     hrp: 'svc',
     now: options.now,
-    logger: { error: (m, e) => logged.push(`${m}: ${String(e)}`) },
+    logger: { error: (m, f) => logged.push(`${m}: ${String(f?.error)}`) },
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

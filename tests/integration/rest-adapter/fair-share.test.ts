@@ -84,7 +84,7 @@ async function serve(
     fairShare: o.fairShare ?? false,
     trustProxy: o.trustProxy,
     statementTimeoutMs: o.statementTimeoutMs,
-    logger: { error: (m, e) => logged.push(`${m} ${String(e)}`) },
+    logger: { error: (m, f) => logged.push(`${m} ${String(f?.error)}`) },
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

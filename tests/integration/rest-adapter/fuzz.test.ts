@@ -1,6 +1,6 @@
 /**
  * The HTTP surface fuzzed (fast-check): every path template of openapi.yaml and
- * app-services/openapi.yaml, as `npm start` serves them (launcher/http.ts over the node-built
+ * app-services/openapi.yaml, as `npm start` serves them (src/runtime/http.ts over the node-built
  * store and the app services), with arbitrary path segments and query values — NUL and invalid
  * UTF-8 percent sequences, very long values, numeric edge cases, repeated parameters — and every
  * method. Every answer must be one the contract lists for that path and method (the validator
@@ -13,9 +13,9 @@ import http from 'http';
 import type { AddressInfo } from 'net';
 import { AppServices } from '../../../app-services';
 import { APP_SERVICES_DEFAULTS } from '../../../app-services/config';
-import { createHttpApp, Slot, startingGraphql } from '../../../launcher/http';
-import { createLogger } from '../../../launcher/logger';
-import { createMetrics } from '../../../launcher/metrics';
+import { createHttpApp, Slot, startingGraphql } from '../../../src/runtime/http';
+import { createLogger } from '../../../src/runtime/logger';
+import { createMetrics } from '../../../src/runtime/metrics';
 import { createRestApp } from '../../../rest-adapter/app';
 import { getIndexedStore, type IndexedStore } from '../../harness/indexed-store';
 import { APP_OPENAPI_FILE, loadOpenApiValidator, type OpenApiValidator } from '../../harness/openapi-validator';
@@ -213,7 +213,7 @@ describe('fuzzed HTTP surface: /v1 and /api as npm start serves them', () => {
         pool: store.pool,
         schema: store.schema,
         hrp: 'svc',
-        logger: { error: (m, e) => void failures.push(`rest logged: ${m} ${String(e)}`) },
+        logger: { error: (m, f) => void failures.push(`rest logged: ${m} ${String(f?.error)}`) },
       }),
     );
     const api = new Slot(services.router);

@@ -1,13 +1,13 @@
 /**
- * /graphql (launcher/graphql.ts) over the node-built store of this folder, through real HTTP:
+ * /graphql (src/runtime/graphql.ts) over the node-built store of this folder, through real HTTP:
  * the JSON kept as text (a tx's msgs, fee and events, a block's events) is selectable as JSON
- * values (`msgsJson`, `feeJson`, `eventsJson`: the computed columns of launcher/graphql-json.ts),
+ * values (`msgsJson`, `feeJson`, `eventsJson`: the computed columns of src/runtime/graphql-json.ts),
  * equal to the string fields parsed, which still answer as strings.
  */
 import express from 'express';
 import type { AddressInfo } from 'net';
 import type { Server } from 'http';
-import { createGraphqlService, GraphqlService } from '../../../launcher/graphql';
+import { createGraphqlService, GraphqlService } from '../../../src/runtime/graphql';
 import { getIndexedStore, IndexedStore } from '../../harness/indexed-store';
 
 jest.setTimeout(120_000);

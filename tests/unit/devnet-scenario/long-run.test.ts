@@ -9,10 +9,10 @@
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { startEmbeddedDevnet, type EmbeddedDevnet } from '../../../launcher/devnet';
-import { DevnetJournal } from '../../../launcher/devnet-journal';
-import { readSnapshot } from '../../../launcher/devnet-snapshot';
-import { createLogger } from '../../../launcher/logger';
+import { startEmbeddedDevnet, type EmbeddedDevnet } from '../../../src/runtime/devnet';
+import { DevnetJournal } from '../../../src/runtime/devnet-journal';
+import { readSnapshot } from '../../../src/runtime/devnet-snapshot';
+import { createLogger } from '../../../src/runtime/logger';
 import { queryJson } from '../../../devnet/app';
 import { BlockArchive, startRpcServer, upperHex, type DevnetRpcServer } from '../../../devnet/chain';
 import { generateHistory, type History } from '../../../devnet/scenario';

@@ -8,7 +8,7 @@ import {
   trustProxyFromEnv,
   type TrustProxy,
 } from '../../../src/http/trust-proxy';
-import { loadLauncherConfig } from '../../../launcher/config';
+import { loadLauncherConfig } from '../../../src/runtime/config';
 
 const VALID: [string, TrustProxy][] = [
   ['false', false],

@@ -1,6 +1,6 @@
 import crypto from 'crypto';
 import { buildSchema } from 'graphql';
-import { GraphqlLimits, MAX_PAGE, unitsOfCost } from '../../../launcher/graphql-limits';
+import { GraphqlLimits, MAX_PAGE, unitsOfCost } from '../../../src/runtime/graphql-limits';
 
 // the shape PostGraphile gives the node's tables: connections with nodes/edges/totalCount, relations
 const schema = buildSchema(`

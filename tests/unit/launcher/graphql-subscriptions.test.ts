@@ -3,7 +3,7 @@
  * table's events come on is the one @subql/node-core's trigger notifies, and the `id` /
  * `mutation` arguments filter as subql-query's do.
  */
-import { matchesSubscription, notifyChannel, type EntityEvent } from '../../../launcher/graphql-subscriptions';
+import { matchesSubscription, notifyChannel, type EntityEvent } from '../../../src/runtime/graphql-subscriptions';
 
 describe('GraphQL subscriptions in the subql-query shape', () => {
   let hashName: (schema: string, type: string, table: string) => string;

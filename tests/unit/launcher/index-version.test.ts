@@ -4,7 +4,7 @@
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { loadLauncherConfig } from '../../../launcher/config';
+import { loadLauncherConfig } from '../../../src/runtime/config';
 import {
   besideSchema,
   planIndex,
@@ -12,7 +12,7 @@ import {
   saveServingSchema,
   servingSchemaOf,
   type IndexFacts,
-} from '../../../launcher/index-version';
+} from '../../../src/runtime/index-version';
 
 const OLD = 'a'.repeat(64);
 const NEW = 'b'.repeat(64);

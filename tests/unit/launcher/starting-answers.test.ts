@@ -5,9 +5,9 @@
 import http from 'http';
 import type { RequestHandler } from 'express';
 import type { AddressInfo } from 'net';
-import { createHttpApp, Slot, startingApi, startingGraphql, startingRest } from '../../../launcher/http';
-import { createLogger } from '../../../launcher/logger';
-import { createMetrics } from '../../../launcher/metrics';
+import { createHttpApp, Slot, startingApi, startingGraphql, startingRest } from '../../../src/runtime/http';
+import { createLogger } from '../../../src/runtime/logger';
+import { createMetrics } from '../../../src/runtime/metrics';
 import { loadOpenApiValidator } from '../../harness/openapi-validator';
 
 const openapi = loadOpenApiValidator();

@@ -1,6 +1,6 @@
 /** launcher/supervisor.ts with stand-in children that die when told to. */
-import { createLogger } from '../../../launcher/logger';
-import { Supervisor, type SupervisorOptions } from '../../../launcher/supervisor';
+import { createLogger } from '../../../src/runtime/logger';
+import { Supervisor, type SupervisorOptions } from '../../../src/runtime/supervisor';
 
 const quiet = createLogger({ format: 'json', level: 'error', write: () => undefined });
 

@@ -30,7 +30,7 @@ describe('rest-adapter HTTP layer', () => {
 
   beforeAll(async () => {
     pool = failingPool();
-    const app = createRestApp({ pool, schema: 'svc', hrp: 'svc', logger: { error: (_m, e) => logged.push(e) } });
+    const app = createRestApp({ pool, schema: 'svc', hrp: 'svc', logger: { error: (_m, f) => logged.push(f?.error) } });
     server = await new Promise((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });

@@ -16,7 +16,7 @@ import { refuseUpgrade, type UpgradeHandler } from './graphql';
 import type { Logger } from './logger';
 import type { LauncherMetrics } from './metrics';
 import type { Readiness } from './readiness';
-import { applyTrustProxy, type TrustProxy } from '../src/http/trust-proxy';
+import { applyTrustProxy, type TrustProxy } from '../http/trust-proxy';
 
 /** A handler filled in later (the rest app needs the database, GraphQL the node's tables). */
 export class Slot {

@@ -6,14 +6,14 @@
  */
 import { Pool } from 'pg';
 import { getBytes, ripemd160, sha256, SigningKey } from 'ethers';
-import { AppServices } from '../app-services';
-import type { IntentObserver } from '../app-services/actor';
-import type { AppServicesSettings } from '../app-services/config';
-import { KeySecret } from '../app-services/keys';
-import { privateKey } from '../devnet/scenario/accounts';
-import { LAUNCH_PLANS, metadataDocument } from '../devnet/scenario/flows/launch';
-import { bytesToHex } from '../src/lib/bytes';
-import { toBech32 } from '../src/lib/address';
+import { AppServices } from '../../app-services';
+import type { IntentObserver } from '../../app-services/actor';
+import type { AppServicesSettings } from '../../app-services/config';
+import { KeySecret } from '../../app-services/keys';
+import { privateKey } from '../../devnet/scenario/accounts';
+import { LAUNCH_PLANS, metadataDocument } from '../../devnet/scenario/flows/launch';
+import { bytesToHex } from '../lib/bytes';
+import { toBech32 } from '../lib/address';
 import type { Logger } from './logger';
 
 export interface AppServicesLaunch {

@@ -22,7 +22,7 @@
  * history is the same either way. Their txs are journaled like any broadcast tx and replayed
  * as txs the scenario did not plan.
  */
-import { DEFAULT_CHAIN_CONFIG } from '../src/lib/config';
+import { DEFAULT_CHAIN_CONFIG } from '../lib/config';
 import path from 'path';
 import {
   BlockArchive,
@@ -34,8 +34,8 @@ import {
   type DevnetChain,
   type DevnetRpcServer,
   type StoredBlock,
-} from '../devnet/chain';
-import { generateHistory, liveStartTime, LiveLoop, ScenarioEngine, type MemoryOptions } from '../devnet/scenario';
+} from '../../devnet/chain';
+import { generateHistory, liveStartTime, LiveLoop, ScenarioEngine, type MemoryOptions } from '../../devnet/scenario';
 import { DEFAULT_SNAPSHOT_BLOCKS, DEFAULT_STATE_WINDOW, type DevnetConfig } from './config';
 import {
   DevnetJournal,

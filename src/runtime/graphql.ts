@@ -40,13 +40,14 @@ import {
 } from 'postgraphile';
 import { installJsonColumns } from './graphql-json';
 import { GraphqlLimits, pageBoundPlugin, readAllowlist, unitsOfCost } from './graphql-limits';
-import { requestScope, StatementCanceller } from '../src/http/cancel-on-disconnect';
-import type { Decision, FairShare } from '../src/http/fair-share';
-import { DEFAULT_DB_WAIT_MS } from '../src/http/fair-share-settings';
-import { Gate } from '../src/http/gate';
+import { requestScope, StatementCanceller } from '../http/cancel-on-disconnect';
+import type { Decision, FairShare } from '../http/fair-share';
+import { DEFAULT_DB_WAIT_MS } from '../http/fair-share-settings';
+import { Gate } from '../http/gate';
 import { SubqlSubscriptionsPlugin } from './graphql-subscriptions';
 import { GRAPHQL_DEFAULTS, type GraphqlOptions } from './config';
 import type { PgConnection } from './database-url';
+import { readMetadata } from '../store';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
@@ -105,10 +106,7 @@ function subqlMetadataPlugins(schema: string) {
     resolvers: {
       Query: {
         _metadata: async (_parent: unknown, _args: unknown, context: { pgClient: PoolClient }) => {
-          const { rows } = await context.pgClient.query<{ key: string; value: unknown }>(
-            `SELECT key, value FROM ${table}`,
-          );
-          const by = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+          const by = Object.fromEntries(await readMetadata(context.pgClient, table));
           return {
             ...by,
             lastProcessedTimestamp: by.lastProcessedTimestamp === undefined ? null : String(by.lastProcessedTimestamp),

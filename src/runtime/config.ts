@@ -5,26 +5,28 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { DEFAULT_CHAIN_CONFIG, isValidChainId, loadChainConfig } from '../src/lib/config';
-import { ConfigError } from '../src/lib/errors';
-import { isIdentifier } from '../src/store';
+import { DEFAULT_CHAIN_CONFIG, isValidChainId, loadChainConfig } from '../lib/config';
+import { ConfigError } from '../lib/errors';
+import { isIdentifier } from '../store';
 import type { LogFormat, LogLevel } from './logger';
-import { renderCacheFromEnv, responseCacheFromEnv, streamFromEnv } from '../rest-adapter/config';
-import type { ResponseCacheOptions } from '../rest-adapter/http/response-cache';
-import type { RenderCacheOptions } from '../rest-adapter/presenters/render-cache';
-import { DEFAULT_STREAM_OPTIONS, type StreamOptions } from '../rest-adapter/stream/options';
+import { renderCacheFromEnv, responseCacheFromEnv, streamFromEnv } from '../../rest-adapter/config';
+import type { ResponseCacheOptions } from '../../rest-adapter/http/response-cache';
+import type { RenderCacheOptions } from '../../rest-adapter/presenters/render-cache';
+import { DEFAULT_STREAM_OPTIONS, type StreamOptions } from '../../rest-adapter/stream/options';
+import { APP_SERVICES_VARIABLES, type AppServicesSettings, type LenderSettings } from '../../app-services/config';
+import type { MarketSettings } from '../../app-services/market/eligibility';
 import {
-  APP_SERVICES_DEFAULTS,
-  APP_SERVICES_VARIABLES,
-  type AppServicesSettings,
-  type LenderSettings,
-} from '../app-services/config';
-import type { MarketSettings } from '../app-services/market/eligibility';
-import { KeySecret } from '../app-services/keys';
-import { TRUST_PROXY_ALIAS, trustProxyFromEnv, type TrustProxy } from '../src/http/trust-proxy';
-import type { FairShareSettings } from '../src/http/fair-share';
-import { dbWaitFromEnv, fairShareFromEnv, FAIR_SHARE_VARIABLES } from '../src/http/fair-share-settings';
-import { RECONCILER_DEFAULTS, RECONCILER_VARIABLES, type ReconcilerSettings } from '../reconciler/config';
+  APP_SETTINGS as S,
+  type BigintSetting,
+  type DecimalSetting,
+  type IntegerSetting,
+  type SecondsSetting,
+} from '../../app-services/settings';
+import { KeySecret } from '../../app-services/keys';
+import { TRUST_PROXY_ALIAS, trustProxyFromEnv, type TrustProxy } from '../http/trust-proxy';
+import type { FairShareSettings } from '../http/fair-share';
+import { dbWaitFromEnv, fairShareFromEnv, FAIR_SHARE_VARIABLES } from '../http/fair-share-settings';
+import { RECONCILER_DEFAULTS, RECONCILER_VARIABLES, type ReconcilerSettings } from '../../reconciler/config';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -256,37 +258,47 @@ function bigintOf(env: Env, name: string, fallback: bigint, min: bigint, max: bi
   return n;
 }
 
+/** A numeric app setting by its row of the table (app-services/settings.ts): variable, default and bounds; seconds become ms. */
+function numberSetting(env: Env, row: IntegerSetting | SecondsSetting | DecimalSetting): number {
+  if (row.kind === 'decimal') return decimal(env, row.env, row.default, row.min, row.max);
+  const n = integer(env, row.env, row.default, row.min, row.max);
+  return row.kind === 'seconds' ? n * 1000 : n;
+}
+
+function bigintSetting(env: Env, row: BigintSetting): bigint {
+  return bigintOf(env, row.env, row.default, row.min, row.max);
+}
+
 function secretOf(env: Env, name: string): KeySecret | undefined {
   const raw = read(env, name);
   return raw === undefined ? undefined : new KeySecret(raw, name);
 }
 
 function lenderOf(env: Env): LenderSettings {
-  const d = APP_SERVICES_DEFAULTS.lender;
-  const ltvBps = integer(env, 'LENDER_LTV_BPS', d.ltvBps, 1, 10_000);
-  const liquidationLtvBps = integer(env, 'LENDER_LIQUIDATION_LTV_BPS', d.liquidationLtvBps, 1, 10_000);
+  const ltvBps = numberSetting(env, S.lender.ltvBps);
+  const liquidationLtvBps = numberSetting(env, S.lender.liquidationLtvBps);
   if (liquidationLtvBps <= ltvBps)
     throw new ConfigError(
-      'LENDER_LIQUIDATION_LTV_BPS',
-      `must be above LENDER_LTV_BPS (${ltvBps}), got ${liquidationLtvBps}: a new loan would be liquidated at once`,
+      S.lender.liquidationLtvBps.env,
+      `must be above ${S.lender.ltvBps.env} (${ltvBps}), got ${liquidationLtvBps}: a new loan would be liquidated at once`,
     );
   return {
     ltvBps,
     liquidationLtvBps,
-    maxPrincipal: bigintOf(env, 'LENDER_MAX_PRINCIPAL', d.maxPrincipal, 1n, 10n ** 30n),
-    pledgeWindowMs: integer(env, 'LENDER_PLEDGE_WINDOW_S', d.pledgeWindowMs / 1000, 1, 86_400) * 1000,
-    pollMs: integer(env, 'LENDER_POLL_MS', d.pollMs, 100, 3_600_000),
-    claimEveryMs: integer(env, 'LENDER_CLAIM_MS', d.claimEveryMs, 1000, 86_400_000),
-    maxPoolShareBps: integer(env, 'LENDER_MAX_POOL_SHARE_BPS', d.maxPoolShareBps, 0, 10_000),
-    maxPerBorrower: bigintOf(env, 'LENDER_MAX_PER_BORROWER', d.maxPerBorrower, 0n, 10n ** 30n),
-    maxPerAsset: bigintOf(env, 'LENDER_MAX_PER_ASSET', d.maxPerAsset, 0n, 10n ** 30n),
-    maxTotal: bigintOf(env, 'LENDER_MAX_TOTAL', d.maxTotal, 0n, 10n ** 30n),
-    dust: bigintOf(env, 'LENDER_DUST', d.dust, 0n, 10n ** 30n),
-    batchMax: integer(env, 'LENDER_BATCH_MAX', d.batchMax, 1, 100),
+    maxPrincipal: bigintSetting(env, S.lender.maxPrincipal),
+    pledgeWindowMs: numberSetting(env, S.lender.pledgeWindowMs),
+    pollMs: numberSetting(env, S.lender.pollMs),
+    claimEveryMs: numberSetting(env, S.lender.claimEveryMs),
+    maxPoolShareBps: numberSetting(env, S.lender.maxPoolShareBps),
+    maxPerBorrower: bigintSetting(env, S.lender.maxPerBorrower),
+    maxPerAsset: bigintSetting(env, S.lender.maxPerAsset),
+    maxTotal: bigintSetting(env, S.lender.maxTotal),
+    dust: bigintSetting(env, S.lender.dust),
+    batchMax: numberSetting(env, S.lender.batchMax),
     fromHeight:
-      read(env, 'LENDER_FROM_HEIGHT') === undefined
+      read(env, S.lender.fromHeight.env) === undefined
         ? undefined
-        : integer(env, 'LENDER_FROM_HEIGHT', 0, 0, Number.MAX_SAFE_INTEGER),
+        : integer(env, S.lender.fromHeight.env, 0, 0, Number.MAX_SAFE_INTEGER),
   };
 }
 
@@ -304,67 +316,66 @@ function listOf(env: Env, name: string, valid: RegExp, what: string): string[] |
 }
 
 function marketOf(env: Env): MarketSettings {
-  const d = APP_SERVICES_DEFAULTS.market;
+  const { trustedReleasers, allowlist } = S.market;
   return {
-    windowBlocks: integer(env, 'PRICE_WINDOW_BLOCKS', d.windowBlocks, 1, 100_000),
-    maxDivergenceBps: integer(env, 'PRICE_MAX_DIVERGENCE_BPS', d.maxDivergenceBps, 0, 1_000_000),
-    minPoolAgeBlocks: integer(env, 'MARKET_MIN_POOL_AGE_BLOCKS', d.minPoolAgeBlocks, 0, 100_000_000),
-    minPoolReserve: bigintOf(env, 'MARKET_MIN_POOL_RESERVE', d.minPoolReserve, 0n, 10n ** 30n),
+    windowBlocks: numberSetting(env, S.market.windowBlocks),
+    maxDivergenceBps: numberSetting(env, S.market.maxDivergenceBps),
+    minPoolAgeBlocks: numberSetting(env, S.market.minPoolAgeBlocks),
+    minPoolReserve: bigintSetting(env, S.market.minPoolReserve),
     trustedReleasers:
-      listOf(env, 'MARKET_TRUSTED_RELEASERS', /^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{6,}$/, 'bech32 addresses') ??
-      d.trustedReleasers,
-    allowlist: listOf(env, 'MARKET_ALLOWLIST', /^[0-9a-f]{64}$/, 'asset ids (64 lower-case hex)') ?? d.allowlist,
+      listOf(env, trustedReleasers.env, /^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{6,}$/, 'bech32 addresses') ??
+      trustedReleasers.default,
+    allowlist: listOf(env, allowlist.env, /^[0-9a-f]{64}$/, 'asset ids (64 lower-case hex)') ?? allowlist.default,
   };
 }
 
 function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
-  const d = APP_SERVICES_DEFAULTS;
-  const schema = read(env, 'APP_SCHEMA') ?? d.schema;
+  const schema = read(env, S.schema.env) ?? S.schema.default;
   if (!isIdentifier(schema))
     throw new ConfigError(
-      'APP_SCHEMA',
+      S.schema.env,
       `must be a lower-case PostgreSQL identifier ([a-z_][a-z0-9_]*, at most 63), got "${schema}"`,
     );
   if (schema === indexerSchema)
     throw new ConfigError(
-      'APP_SCHEMA',
+      S.schema.env,
       `must differ from DB_SCHEMA ("${indexerSchema}"): the indexer's schema is read-only to the app services`,
     );
   return {
     schema,
-    keys: { lender: secretOf(env, 'LENDER_KEY'), desk: secretOf(env, 'DESK_KEY') },
-    txFee: bigintOf(env, 'APP_TX_FEE', d.txFee, 0n, 10n ** 30n),
-    txGas: bigintOf(env, 'APP_TX_GAS', d.txGas, 1n, 10n ** 12n),
-    gasAdjustment: decimal(env, 'APP_GAS_ADJUSTMENT', d.gasAdjustment, 1, 10),
-    txGasBase: bigintOf(env, 'APP_TX_GAS_BASE', d.txGasBase, 1n, 10n ** 12n),
-    txGasPerMsg: bigintOf(env, 'APP_TX_GAS_PER_MSG', d.txGasPerMsg, 0n, 10n ** 12n),
-    retryBaseMs: integer(env, 'APP_RETRY_BASE_MS', d.retryBaseMs, 10, 3_600_000),
-    retryMaxMs: integer(env, 'APP_RETRY_MAX_MS', d.retryMaxMs, 10, 86_400_000),
-    inclusionTimeoutMs: integer(env, 'APP_INCLUSION_TIMEOUT_MS', d.inclusionTimeoutMs, 1000, 3_600_000),
-    reconcileMs: integer(env, 'APP_RECONCILE_MS', d.reconcileMs, 100, 3_600_000),
-    lockRetryMs: integer(env, 'APP_LOCK_RETRY_MS', d.lockRetryMs, 100, 3_600_000),
-    watchMs: integer(env, 'APP_WATCH_MS', d.watchMs, 20, 60_000),
-    launchpadRateLimit: integer(env, 'LAUNCHPAD_RATE_LIMIT', d.launchpadRateLimit, 1, 1_000_000),
+    keys: { lender: secretOf(env, S.keys.lender.env), desk: secretOf(env, S.keys.desk.env) },
+    txFee: bigintSetting(env, S.txFee),
+    txGas: bigintSetting(env, S.txGas),
+    gasAdjustment: numberSetting(env, S.gasAdjustment),
+    txGasBase: bigintSetting(env, S.txGasBase),
+    txGasPerMsg: bigintSetting(env, S.txGasPerMsg),
+    retryBaseMs: numberSetting(env, S.retryBaseMs),
+    retryMaxMs: numberSetting(env, S.retryMaxMs),
+    inclusionTimeoutMs: numberSetting(env, S.inclusionTimeoutMs),
+    reconcileMs: numberSetting(env, S.reconcileMs),
+    lockRetryMs: numberSetting(env, S.lockRetryMs),
+    watchMs: numberSetting(env, S.watchMs),
+    launchpadRateLimit: numberSetting(env, S.launchpadRateLimit),
     lender: lenderOf(env),
     market: marketOf(env),
     risk: {
-      maxPerIssuer: bigintOf(env, 'RISK_MAX_PER_ISSUER', d.risk.maxPerIssuer, 0n, 10n ** 30n),
-      lossCooloffMs: integer(env, 'RISK_LOSS_COOLOFF_S', d.risk.lossCooloffMs / 1000, 0, 365 * 86_400) * 1000,
-      deskLossToleranceBps: integer(env, 'RISK_DESK_LOSS_TOLERANCE_BPS', d.risk.deskLossToleranceBps, 0, 10_000),
+      maxPerIssuer: bigintSetting(env, S.risk.maxPerIssuer),
+      lossCooloffMs: numberSetting(env, S.risk.lossCooloffMs),
+      deskLossToleranceBps: numberSetting(env, S.risk.deskLossToleranceBps),
     },
     desk: {
-      rfqLimit: integer(env, 'DESK_RFQ_LIMIT', d.desk.rfqLimit, 1, 1_000_000),
-      maxTrade: bigintOf(env, 'DESK_MAX_TRADE', d.desk.maxTrade, 1n, 10n ** 30n),
-      pollMs: integer(env, 'DESK_POLL_MS', d.desk.pollMs, 100, 3_600_000),
-      quoteCacheMs: integer(env, 'DESK_QUOTE_CACHE_MS', d.desk.quoteCacheMs, 0, 3_600_000),
-      rfqIpLimit: integer(env, 'DESK_RFQ_IP_LIMIT', d.desk.rfqIpLimit, 1, 1_000_000),
-      maxEscrowBps: integer(env, 'DESK_MAX_ESCROW_BPS', d.desk.maxEscrowBps, 0, 10_000),
-      maxEscrowPerAddressBps: integer(env, 'DESK_MAX_ESCROW_PER_ADDRESS_BPS', d.desk.maxEscrowPerAddressBps, 0, 10_000),
-      maxPosition: bigintOf(env, 'DESK_MAX_POSITION', d.desk.maxPosition, 0n, 10n ** 30n),
-      maxPoolShareBps: integer(env, 'DESK_MAX_POOL_SHARE_BPS', d.desk.maxPoolShareBps, 0, 10_000),
-      maxTotal: bigintOf(env, 'DESK_MAX_TOTAL', d.desk.maxTotal, 0n, 10n ** 30n),
-      dust: bigintOf(env, 'DESK_DUST', d.desk.dust, 0n, 10n ** 30n),
-      cancelBatch: integer(env, 'DESK_CANCEL_BATCH', d.desk.cancelBatch, 1, 100),
+      rfqLimit: numberSetting(env, S.desk.rfqLimit),
+      maxTrade: bigintSetting(env, S.desk.maxTrade),
+      pollMs: numberSetting(env, S.desk.pollMs),
+      quoteCacheMs: numberSetting(env, S.desk.quoteCacheMs),
+      rfqIpLimit: numberSetting(env, S.desk.rfqIpLimit),
+      maxEscrowBps: numberSetting(env, S.desk.maxEscrowBps),
+      maxEscrowPerAddressBps: numberSetting(env, S.desk.maxEscrowPerAddressBps),
+      maxPosition: bigintSetting(env, S.desk.maxPosition),
+      maxPoolShareBps: numberSetting(env, S.desk.maxPoolShareBps),
+      maxTotal: bigintSetting(env, S.desk.maxTotal),
+      dust: bigintSetting(env, S.desk.dust),
+      cancelBatch: numberSetting(env, S.desk.cancelBatch),
     },
   };
 }

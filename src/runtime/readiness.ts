@@ -3,9 +3,9 @@
  * entities) and the chain tip, every second: /ready, /metrics and the progress lines
  * ("height / target, blocks/s") all read this one snapshot.
  */
-import type { AppServicesReadiness } from '../app-services';
+import type { AppServicesReadiness } from '../../app-services';
 import type { Pool } from 'pg';
-import { quoteIdent } from '../src/store';
+import { METADATA_KEY, quoteIdent, readMetadata } from '../store';
 import type { Logger } from './logger';
 import type { LauncherMetrics } from './metrics';
 
@@ -29,7 +29,7 @@ export interface Readiness {
   max_lag_blocks: number;
   /** while a changed project indexes beside the serving schema: which serves, and how far the new one is */
   reindex?: { serving: string; into: string; indexed_height: number | null; chain_height: number | null };
-  /** the app services' part (launcher/app-services.ts), once they are mounted */
+  /** the app services' part (src/runtime/app-services.ts), once they are mounted */
   app_services?: AppServicesReadiness;
 }
 
@@ -129,16 +129,18 @@ export class IndexWatcher {
     Pick<IndexState, 'storeReachable' | 'schemaReady' | 'indexedHeight' | 'targetHeight' | 'error'>
   > {
     try {
-      const r = await this.o.pool.query<{ key: string; value: unknown }>(
-        `SELECT key, value FROM ${quoteIdent(this.o.schema)}._metadata WHERE key IN ('lastProcessedHeight', 'targetHeight')`,
-      );
-      const by = new Map(r.rows.map((row) => [row.key, Number(row.value)]));
-      const indexed = by.get('lastProcessedHeight');
+      const { indexedHeight, targetHeight } = METADATA_KEY;
+      const stored = await readMetadata(this.o.pool, `${quoteIdent(this.o.schema)}._metadata`, [
+        indexedHeight,
+        targetHeight,
+      ]);
+      const numberAt = (key: string) => (stored.has(key) ? Number(stored.get(key)) : undefined);
+      const indexed = numberAt(indexedHeight);
       return {
         storeReachable: true,
         schemaReady: indexed !== undefined,
         indexedHeight: indexed,
-        targetHeight: by.get('targetHeight'),
+        targetHeight: numberAt(targetHeight),
       };
     } catch (e) {
       if ((e as { code?: string }).code === '42P01') return { storeReachable: true, schemaReady: false }; // no _metadata yet

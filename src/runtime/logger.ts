@@ -3,21 +3,10 @@
  * fields) for machines, or an aligned, coloured line for a terminal. Every component
  * (launcher, postgres, devnet, node, http) logs through a child logger.
  */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-export type LogFormat = 'json' | 'pretty';
-export type LogFields = Record<string, unknown>;
+import type { LogFields, Logger, LogLevel } from '../lib/logger';
 
-export interface Logger {
-  debug(msg: string, fields?: LogFields): void;
-  info(msg: string, fields?: LogFields): void;
-  warn(msg: string, fields?: LogFields): void;
-  error(msg: string, fields?: LogFields): void;
-  /** written whatever LOG_LEVEL is (as an info line): what a person who started the product must see, such as where it serves */
-  notice(msg: string, fields?: LogFields): void;
-  log(level: LogLevel, msg: string, fields?: LogFields): void;
-  /** the same sink, another component name */
-  child(component: string): Logger;
-}
+export type { LogFields, Logger, LogLevel } from '../lib/logger';
+export type LogFormat = 'json' | 'pretty';
 
 export interface LoggerOptions {
   format: LogFormat;

@@ -4,12 +4,12 @@
  * and `<dir>/devnet.json` names the scenario the chain came from. On restart the journal is
  * replayed through the chain (same txs + times give identical hashes), so an index built on
  * the previous run still matches the chain it resumes on: from the latest snapshot when there
- * is one (only the lines after it, launcher/devnet-snapshot.ts), else from genesis.
+ * is one (only the lines after it, src/runtime/devnet-snapshot.ts), else from genesis.
  */
 import fs from 'fs';
 import path from 'path';
-import { upperHex } from '../devnet/chain';
-import type { StoredBlock } from '../devnet/chain';
+import { upperHex } from '../../devnet/chain';
+import type { StoredBlock } from '../../devnet/chain';
 
 export const JOURNAL_VERSION = 1;
 

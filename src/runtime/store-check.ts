@@ -4,7 +4,7 @@
  * history), so a mismatch stops the start with what to do about it.
  */
 import type { Pool } from 'pg';
-import { quoteIdent } from '../src/store';
+import { METADATA_KEY, quoteIdent, readMetadata } from '../store';
 import { JournalConflict, type DevnetJournal } from './devnet-journal';
 
 export interface StoredIndex {
@@ -24,18 +24,13 @@ export interface ResetHint {
 /** What the store holds; undefined when the node never ran on this schema. */
 export async function readStoredIndex(pool: Pool, schema: string): Promise<StoredIndex | undefined> {
   const s = quoteIdent(schema);
-  let rows: { key: string; value: unknown }[];
+  let by: Map<string, unknown>;
   try {
-    rows = (
-      await pool.query<{ key: string; value: unknown }>(
-        `SELECT key, value FROM ${s}._metadata WHERE key IN ('chain', 'lastProcessedHeight')`,
-      )
-    ).rows;
+    by = await readMetadata(pool, `${s}._metadata`, [METADATA_KEY.chain, METADATA_KEY.indexedHeight]);
   } catch (e) {
     if ((e as { code?: string }).code === '42P01') return undefined; // no _metadata: fresh
     throw e;
   }
-  const by = new Map(rows.map((r) => [r.key, r.value]));
   const height = by.has('lastProcessedHeight') ? Number(by.get('lastProcessedHeight')) : undefined;
   let hash: string | undefined;
   if (height !== undefined) {

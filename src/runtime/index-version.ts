@@ -19,9 +19,9 @@ import fs from 'fs';
 import path from 'path';
 import type { Pool } from 'pg';
 import { parseDocument } from 'yaml';
-import { quoteIdent } from '../src/store';
+import { METADATA_KEY, quoteIdent, readMetadataValue } from '../store';
 
-export const FINGERPRINT_KEY = 'svcProjectFingerprint';
+export const FINGERPRINT_KEY = METADATA_KEY.projectFingerprint;
 const STORE_FILE = 'store.json';
 const FINGERPRINT_FILES = ['schema.graphql', 'project.yaml', path.join('dist', 'index.js')];
 
@@ -48,10 +48,8 @@ export function besideSchema(baseSchema: string, fingerprint: string): string {
 /** The fingerprint recorded in a schema's `_metadata`; null when the node never ran there, '' for a store from before the record. */
 export async function readFingerprint(pool: Pool, schema: string): Promise<string | null> {
   try {
-    const r = await pool.query<{ value: unknown }>(`SELECT value FROM ${quoteIdent(schema)}._metadata WHERE key = $1`, [
-      FINGERPRINT_KEY,
-    ]);
-    return r.rows.length ? String(r.rows[0].value) : '';
+    const value = await readMetadataValue(pool, `${quoteIdent(schema)}._metadata`, FINGERPRINT_KEY);
+    return value === undefined ? '' : String(value);
   } catch (e) {
     if ((e as { code?: string }).code === '42P01') return null; // no _metadata: the node never ran on it
     throw e;

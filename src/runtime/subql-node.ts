@@ -12,14 +12,15 @@
 import { ChildProcess, spawn } from 'child_process';
 import path from 'path';
 import { Client } from 'pg';
-import { withoutKeyVariables } from '../app-services/keys';
+import { withoutKeyVariables } from '../../app-services/keys';
 import { freePort } from './ports';
 import { stopWhenParentDies } from './watchdog';
+import { METADATA_KEY, readMetadataValue } from '../store';
 
 export type SubqlDbEnv = Record<'DB_HOST' | 'DB_PORT' | 'DB_USER' | 'DB_PASS' | 'DB_DATABASE', string>;
 
 export interface StartNodeOptions {
-  /** DB_HOST, DB_PORT, DB_USER, DB_PASS, DB_DATABASE (launcher/database-url.ts subqlDbEnv) */
+  /** DB_HOST, DB_PORT, DB_USER, DB_PASS, DB_DATABASE (src/runtime/database-url.ts subqlDbEnv) */
   dbEnv: SubqlDbEnv;
   /** CometBFT RPC URL (--network-endpoint) */
   endpoint: string;
@@ -66,7 +67,7 @@ export interface SubqlNode {
   stop(graceMs?: number): Promise<void>;
 }
 
-const REPO_ROOT = path.resolve(__dirname, '..');
+const REPO_ROOT = path.resolve(__dirname, '../..');
 const LOG_LINES = 500;
 
 function nodeArgs(o: StartNodeOptions, port: number): string[] {
@@ -87,8 +88,8 @@ function nodeArgs(o: StartNodeOptions, port: number): string[] {
 
 async function queryHeight(db: Client, schema: string): Promise<number> {
   try {
-    const r = await db.query(`SELECT value FROM "${schema}"._metadata WHERE key = 'lastProcessedHeight'`);
-    return r.rows.length ? Number(r.rows[0].value) : -1;
+    const value = await readMetadataValue(db, `"${schema}"._metadata`, METADATA_KEY.indexedHeight);
+    return value === undefined ? -1 : Number(value);
   } catch {
     return -1; // schema or _metadata not created yet
   }

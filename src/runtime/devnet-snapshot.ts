@@ -10,7 +10,7 @@
  */
 import fs from 'fs';
 import path from 'path';
-import type { ScenarioSnapshot } from '../devnet/scenario';
+import type { ScenarioSnapshot } from '../../devnet/scenario';
 import type { JournalAnchor } from './devnet-journal';
 
 export const SNAPSHOT_VERSION = 1;
