@@ -1,13 +1,12 @@
 /**
- * Error responses: always `{error, code}` (openapi `Error`). Library errors carry their
- * code (src/lib/errors.ts); anything else is a server fault, logged here and answered
- * as a bare 500 so no SQL, stack or internal detail reaches the client.
+ * Error responses of /v1: always `{error, code}` (openapi `Error`), never kept by a cache. The
+ * answers are the one error handler's (src/http/error-handler.ts); this file gives /v1's options,
+ * its 404 for unknown paths and its 405.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { isParamDecodeError, isSvcError } from '../../src/lib/errors';
+import { methodNotAllowed as allow, sendError as send } from '../../src/http/http-errors';
 import type { Logger } from '../../src/lib/logger';
-import { HttpError, methodNotAllowed as allow, sendError as send } from '../../src/http/http-errors';
-import { ClientGoneError } from '../../src/http/cancel-on-disconnect';
+import { errorHandler as sharedErrorHandler } from '../../src/http/error-handler';
 import { ERROR_CACHE_CONTROL } from './validators';
 
 /** An error answer, never kept by a cache (a tx not found now may be found at the next block). */
@@ -32,29 +31,14 @@ export const notFound: RequestHandler = (_req, res) => sendError(res, 'not_found
 // nothing there.
 const FREE_TEXT_PATH_RE = /^\/v1\/(lookup|bridge\/routes)\//;
 
-/** 4xx errors raised by Express itself (e.g. an undecodable %-escape in the path). */
-function clientErrorStatus(err: unknown): number | undefined {
-  const status =
-    (err as { status?: unknown; statusCode?: unknown } | null)?.status ??
-    (err as { statusCode?: unknown } | null)?.statusCode;
-  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
-}
-
+/** /v1's configuration of the one error handler (src/http/error-handler.ts). */
 export function errorHandler(logger: Pick<Logger, 'error'>): ErrorRequestHandler {
-  return (err, req, res, next) => {
-    if (res.headersSent) return next(err);
-    if (err instanceof ClientGoneError) return void res.destroy(); // nobody to answer
-    if (err instanceof HttpError) return sendError(res, err.code, err.message, err.headers); // a missed deadline (503)
-    if (isSvcError(err) && err.code !== 'internal') return sendError(res, err.code, err.message);
-    const clientStatus = clientErrorStatus(err);
-    // the router matched a route's pattern before its param failed to decode: the path is one of
-    // ours, so another method than GET is answered as on any other value of that param
-    if (clientStatus !== undefined && isParamDecodeError(err) && req.method !== 'GET' && req.method !== 'HEAD')
-      return methodNotAllowed(req, res, next);
-    if (clientStatus === 404 || (clientStatus !== undefined && FREE_TEXT_PATH_RE.test(req.path)))
-      return sendError(res, 'not_found', 'not found');
-    if (clientStatus !== undefined) return sendError(res, 'bad_request', 'malformed request');
-    logger.error(`internal error on ${req.method} ${req.originalUrl}`, { error: err });
-    sendError(res, 'internal', 'internal error');
-  };
+  return sharedErrorHandler({
+    headers: { 'Cache-Control': ERROR_CACHE_CONTROL },
+    // every /v1 path is GET-only: the router matched a route's pattern before its param failed
+    // to decode, so another method is answered as on any other value of that param
+    methodsAt: () => 'GET',
+    notFoundOn: (req, status) => status === 404 || FREE_TEXT_PATH_RE.test(req.path),
+    logInternal: (err, req) => logger.error(`internal error on ${req.method} ${req.originalUrl}`, { error: err }),
+  });
 }

@@ -1,13 +1,19 @@
 /**
- * Route registration and JSON answers shared by the route files. A route is declared by its
- * openapi.yaml path: its parameters and its 200 answer are typed from the generated `paths`
- * (openapi.generated.ts), so `tsc` fails when a route reads a parameter the document does not
- * name or builds an answer the document does not describe.
+ * The /v1 layer over the contract route registrar (src/http/contract-routes.ts): how a route's
+ * JSON answer is written, through the response cache and with validators (ETag, Cache-Control,
+ * 304). A route is declared by its openapi.yaml path: its parameters and its 200 answer are typed
+ * from the generated `paths` (openapi.generated.ts).
  */
 import type { Request, RequestHandler, Response, Router } from 'express';
-import type { Wire } from '../../src/lib/api-wire';
-import { InvalidInputError } from '../../src/lib/errors';
-import { answerAfterParsers, type ParameterChecks } from '../../src/http/openapi-params';
+import type { ParameterChecks } from '../../src/http/openapi-params';
+import {
+  contractRoutes,
+  expressPath,
+  pathParams,
+  type AnswerOf,
+  type ContractParameters,
+  type JsonPathOf,
+} from '../../src/http/contract-routes';
 import { toJsonBytes } from '../json';
 import type { paths } from '../openapi.generated';
 import { methodNotAllowed } from './errors';
@@ -73,52 +79,16 @@ export interface JsonRouteOptions<P extends JsonPath> {
   immutable?: { exists(params: ContractRequest<P>['params']): boolean };
 }
 
-type GetOf<P extends keyof paths> = paths[P]['get'];
-type OkBodyOf<Op> = Op extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
-
 /** The openapi.yaml paths whose GET answers JSON. */
-export type JsonPath = { [P in keyof paths]: [OkBodyOf<GetOf<P>>] extends [never] ? never : P }[keyof paths];
+export type JsonPath = JsonPathOf<paths, 'get'>;
 
 /** The 200 answer of a path's GET as a route returns it (src/lib/api-wire.ts: a number may be a bigint). */
-export type OkAnswer<P extends JsonPath> = Wire<OkBodyOf<GetOf<P>>>;
-
-type ParametersIn<P extends JsonPath, In extends 'path' | 'query'> =
-  GetOf<P> extends { parameters: { [K in In]?: infer X } } ? NonNullable<X> : never;
-/** The document's names of one kind of parameter; none when it declares none. */
-type Named<X, V> = [X] extends [never] ? { [K in never]: V } : { [K in keyof X]-?: V };
+export type OkAnswer<P extends JsonPath> = AnswerOf<paths, P, 'get'>;
 
 /** What a route reads of its request: only the parameters its path's GET declares. */
-export interface ContractRequest<P extends JsonPath> {
-  /** path parameters as the router decoded them */
-  params: Named<ParametersIn<P, 'path'>, string>;
-  /** query values as Express's simple parser gives them (http/params.ts `queryValue` takes one) */
-  query: Partial<Named<ParametersIn<P, 'query'>, unknown>>;
-}
+export type ContractRequest<P extends JsonPath> = ContractParameters<paths, P, 'get'>;
 
-/** `/v1/assets/{id}` (openapi.yaml) → `/v1/assets/:id` (Express). */
-export function expressPath(documentPath: string): string {
-  return documentPath.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ':$1');
-}
-
-/**
- * The decoded path parameters of a request path when it is one of `documentPath`
- * (`/v1/txs/{hash}`): what the router would give the route, for the checks made before routing.
- */
-export function pathParams(documentPath: string): (path: string) => Record<string, string> | undefined {
-  const parts = documentPath.split(/\{([A-Za-z_][A-Za-z0-9_]*)\}/);
-  const names = parts.filter((_p, i) => i % 2 === 1);
-  const source = parts.map((p, i) => (i % 2 === 1 ? '([^/]+)' : p.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&'))).join('');
-  const re = new RegExp(`^${source}$`);
-  return (path) => {
-    const m = re.exec(path);
-    if (!m) return undefined;
-    try {
-      return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(m[i + 1])]));
-    } catch {
-      return undefined; // an undecodable escape: the router refuses it
-    }
-  };
-}
+export { expressPath, pathParams };
 
 /** How a route's answers are tagged (http/validators.ts). */
 function tagKindOf(options: {
@@ -147,45 +117,44 @@ export function jsonRoutes(
   served: string[] = [],
   validators?: Validators,
 ) {
+  const routes = contractRoutes<paths>(router, {
+    parameters: checks,
+    served: (_method, path) => void served.push(path),
+    methodNotAllowed: () => methodNotAllowed,
+  });
   return function getJson<P extends JsonPath>(
     path: P,
     answer: (req: ContractRequest<P>) => Promise<OkAnswer<P>>,
     options: JsonRouteOptions<P> = {},
   ): void {
-    served.push(path);
     const { immutable } = options;
     const tags = tagKindOf(options);
     if (immutable && validators) {
       const exists = immutable.exists as (params: Record<string, string>) => boolean;
       validators.addIdentityRoute({ match: pathParams(path), exists });
     }
-    const check = checks('GET', path);
-    const checkedAnswer = (req: Request) =>
-      answerAfterParsers(
-        check(req),
-        () => answer(req as unknown as ContractRequest<P>),
-        (message) => new InvalidInputError(message),
-      );
-    const compute = async (req: Request) => toJsonBytes(await checkedAnswer(req));
-    const made = async (req: Request): Promise<{ body: Buffer; outcome?: CacheOutcome }> => {
-      const { fixedPerHeight, fixedPerHeightAndChecks } = options;
-      if (!cache || !(fixedPerHeight || fixedPerHeightAndChecks)) return { body: await compute(req) };
-      // the raw URL: /v1/txs?limit=5 and /v1/txs?limit=05 are different keys with equal answers, which is only a miss
-      return cache.answer(req.originalUrl, () => compute(req), { perGeneration: !fixedPerHeight });
-    };
-    getOnly(router, expressPath(path), async (req, res) => {
-      if (!validators) {
+    routes.get(path, answer, (checkedAnswer) => {
+      const compute = async (req: Request) => toJsonBytes((await checkedAnswer(req)) as OkAnswer<P>);
+      const made = async (req: Request): Promise<{ body: Buffer; outcome?: CacheOutcome }> => {
+        const { fixedPerHeight, fixedPerHeightAndChecks } = options;
+        if (!cache || !(fixedPerHeight || fixedPerHeightAndChecks)) return { body: await compute(req) };
+        // the raw URL: /v1/txs?limit=5 and /v1/txs?limit=05 are different keys with equal answers, which is only a miss
+        return cache.answer(req.originalUrl, () => compute(req), { perGeneration: !fixedPerHeight });
+      };
+      return async (req, res) => {
+        if (!validators) {
+          const { body, outcome } = await made(req);
+          return sendJsonBytes(res, body, outcome);
+        }
+        // a tag known without the answer was compared before routing (Validators.notModified)
+        const started = validators.position;
         const { body, outcome } = await made(req);
-        return sendJsonBytes(res, body, outcome);
-      }
-      // a tag known without the answer was compared before routing (Validators.notModified)
-      const started = validators.position;
-      const { body, outcome } = await made(req);
-      validators.start(); // after a request that reached the store: a refused one (400) starts nothing
-      const validation = validators.ofAnswer(tags, req, started, body);
-      if (ifNoneMatchHits(req.headers['if-none-match'], validation.etag))
-        return sendNotModified(res, validation, outcome ? { 'Cache-Status': CACHE_STATUS[outcome] } : {});
-      sendJsonBytes(res, body, outcome, validation);
+        validators.start(); // after a request that reached the store: a refused one (400) starts nothing
+        const validation = validators.ofAnswer(tags, req, started, body);
+        if (ifNoneMatchHits(req.headers['if-none-match'], validation.etag))
+          return sendNotModified(res, validation, outcome ? { 'Cache-Status': CACHE_STATUS[outcome] } : {});
+        sendJsonBytes(res, body, outcome, validation);
+      };
     });
   };
 }
