@@ -1,5 +1,5 @@
 /**
- * The subql-query compatible subscriptions (launcher/graphql-subscriptions.ts): the channel a
+ * The subql-query compatible subscriptions (src/runtime/graphql-subscriptions.ts): the channel a
  * table's events come on is the one @subql/node-core's trigger notifies, and the `id` /
  * `mutation` arguments filter as subql-query's do.
  */

@@ -1,4 +1,4 @@
-/** launcher/supervisor.ts with stand-in children that die when told to. */
+/** src/runtime/supervisor.ts with stand-in children that die when told to. */
 import { createLogger } from '../../../src/runtime/logger';
 import { Supervisor, type SupervisorOptions } from '../../../src/runtime/supervisor';
 

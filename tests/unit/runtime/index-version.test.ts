@@ -1,5 +1,5 @@
 /**
- * What npm start does with a store indexed by another version of the project (launcher/index-version.ts).
+ * What npm start does with a store indexed by another version of the project (src/runtime/index-version.ts).
  */
 import fs from 'fs';
 import os from 'os';
