@@ -23,7 +23,7 @@ import type { Market } from '../market/eligibility';
 import type { AddressedEvents } from '../chain/addressed-events';
 import { SETTLEMENT_PROPOSED, withSeenProposals } from '../store/indexer-reads';
 import type { ChainQueries } from '../chain/queries';
-import { isFinal, type IntentMessage } from '../intents/intent-log';
+import { isFinal } from '../intents/intent-log';
 import type { PartLogger } from '../../src/lib/logger';
 import * as msg from '../chain/messages';
 import { purchaseRefusal, type DeskLimitSettings, type SharedRiskSettings } from '../risk/exposure';
@@ -72,7 +72,7 @@ export const deskIntentIds = {
 };
 
 /** The desk's proposal for an RFQ: its own side given (escrowed at propose), the requester's asked. */
-export function rfqProposal(desk: string, r: RfqRow, denom: string, kindIds: number[]): IntentMessage {
+export function rfqProposal(desk: string, r: RfqRow, denom: string, kindIds: number[]): msg.IntentMessage {
   const coin = { direction: r.side === 'sell' ? GIVE : ASK, coin: { denom, amount: r.amount } };
   const rights = kindIds.map((k) => ({
     direction: r.side === 'sell' ? ASK : GIVE,
