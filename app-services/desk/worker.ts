@@ -25,6 +25,8 @@ import { SETTLEMENT_PROPOSED, withSeenProposals } from '../store/indexer-reads';
 import type { ChainQueries } from '../chain/queries';
 import { isFinal } from '../intents/intent-log';
 import type { PartLogger } from '../../src/lib/logger';
+import { decodeTypedEvent } from '../../src/lib/typed-event';
+import type { EventSettlementProposed } from '../../src/mappings/generated/proto-json';
 import * as msg from '../chain/messages';
 import { purchaseRefusal, type DeskLimitSettings, type SharedRiskSettings } from '../risk/exposure';
 import { refusal, type Refusal } from '../risk/reasons';
@@ -151,9 +153,10 @@ export class DeskWorker extends PollingWorker {
   private async settlementIdOf(txHash: string): Promise<string> {
     const tx = await this.actor.signer.chainClient.findTx(txHash);
     const event = tx?.events.find((e) => e.type === 'svc.settlement.v1.EventSettlementProposed');
-    const raw = event?.attributes.find((a) => a.key === 'settlement_id')?.value;
-    if (raw === undefined) throw new Error(`tx ${txHash} proposed no settlement`);
-    return String(JSON.parse(raw));
+    const decoded =
+      event && (decodeTypedEvent(event.type, event.attributes) as Partial<EventSettlementProposed> | null);
+    if (decoded?.settlement_id === undefined) throw new Error(`tx ${txHash} proposed no settlement`);
+    return String(decoded.settlement_id);
   }
 
   /** Accepts a previous pass or process left in flight: done on the chain, or not to be done. */
