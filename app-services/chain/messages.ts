@@ -1,5 +1,10 @@
 /** The services' chain messages, as the intent log stores them (proto-JSON values; cosmjs JSON for bank). */
-import type { IntentMessage } from '../intents/intent-log';
+import type { EncodeObject } from '@cosmjs/proto-signing';
+
+/** A message as stored: type URL and a JSON value (proto-JSON for svc messages, cosmjs JSON for bank). */
+export interface IntentMessage extends EncodeObject {
+  value: Record<string, unknown>;
+}
 
 const m = (typeUrl: string, value: Record<string, unknown>): IntentMessage => ({ typeUrl, value });
 

@@ -23,8 +23,10 @@ import type { Market } from '../market/eligibility';
 import type { AddressedEvents } from '../chain/addressed-events';
 import { SETTLEMENT_PROPOSED, withSeenProposals } from '../store/indexer-reads';
 import type { ChainQueries } from '../chain/queries';
-import { isFinal, type IntentMessage } from '../intents/intent-log';
+import { isFinal } from '../intents/intent-log';
 import type { PartLogger } from '../../src/lib/logger';
+import { decodeTypedEvent } from '../../src/lib/typed-event';
+import type { EventSettlementProposed } from '../../src/mappings/generated/proto-json';
 import * as msg from '../chain/messages';
 import { purchaseRefusal, type DeskLimitSettings, type SharedRiskSettings } from '../risk/exposure';
 import { refusal, type Refusal } from '../risk/reasons';
@@ -72,7 +74,7 @@ export const deskIntentIds = {
 };
 
 /** The desk's proposal for an RFQ: its own side given (escrowed at propose), the requester's asked. */
-export function rfqProposal(desk: string, r: RfqRow, denom: string, kindIds: number[]): IntentMessage {
+export function rfqProposal(desk: string, r: RfqRow, denom: string, kindIds: number[]): msg.IntentMessage {
   const coin = { direction: r.side === 'sell' ? GIVE : ASK, coin: { denom, amount: r.amount } };
   const rights = kindIds.map((k) => ({
     direction: r.side === 'sell' ? ASK : GIVE,
@@ -151,9 +153,10 @@ export class DeskWorker extends PollingWorker {
   private async settlementIdOf(txHash: string): Promise<string> {
     const tx = await this.actor.signer.chainClient.findTx(txHash);
     const event = tx?.events.find((e) => e.type === 'svc.settlement.v1.EventSettlementProposed');
-    const raw = event?.attributes.find((a) => a.key === 'settlement_id')?.value;
-    if (raw === undefined) throw new Error(`tx ${txHash} proposed no settlement`);
-    return String(JSON.parse(raw));
+    const decoded =
+      event && (decodeTypedEvent(event.type, event.attributes) as Partial<EventSettlementProposed> | null);
+    if (decoded?.settlement_id === undefined) throw new Error(`tx ${txHash} proposed no settlement`);
+    return String(decoded.settlement_id);
   }
 
   /** Accepts a previous pass or process left in flight: done on the chain, or not to be done. */

@@ -24,9 +24,9 @@
  * cut before the chain sees anything (the intent, its signed bytes) commit with
  * synchronous_commit on, whatever the server's default.
  */
-import type { EncodeObject } from '@cosmjs/proto-signing';
 import type { Pool } from 'pg';
 import type { CommittedTx } from '../chain/chain-client';
+import type { IntentMessage } from '../chain/messages';
 import { expectedSequence, isOutOfGas, isSequenceMismatch, type ChainSigner, type SignedTx } from '../chain/signer';
 import type { PartLogger } from '../../src/lib/logger';
 import { quoteIdent, withTransaction } from '../../src/store';
@@ -34,11 +34,6 @@ import { failpoint } from './failpoints';
 
 export type IntentStatus = 'pending' | 'signed' | 'committed' | 'failed' | 'rejected';
 const FINAL: readonly IntentStatus[] = ['committed', 'failed', 'rejected'];
-
-/** A message as stored: type URL and a JSON value (proto-JSON for svc messages, cosmjs JSON for bank). */
-export interface IntentMessage extends EncodeObject {
-  value: Record<string, unknown>;
-}
 
 export interface IntentRequest {
   /** the action's identity; the same id never acts twice */

@@ -22,6 +22,8 @@ import type { AddressedEvents, SeenEvent } from '../chain/addressed-events';
 import type { ChainQueries, ChainSettlement } from '../chain/queries';
 import { isFinal } from '../intents/intent-log';
 import type { PartLogger } from '../../src/lib/logger';
+import { decodeTypedEvent } from '../../src/lib/typed-event';
+import type { EventClaimed } from '../../src/mappings/generated/proto-json';
 import * as msg from '../chain/messages';
 import { sortPledges, type PledgeSeen, type PledgeSet, type Refusal as SortRefusal } from './pledge-sets';
 import { SETTLEMENT_PROPOSED, withSeenProposals, type ProposalSeen } from '../store/indexer-reads';
@@ -573,13 +575,7 @@ export class LenderWorker extends PollingWorker {
       if (!tx) continue;
       const entries = tx.events
         .filter((e) => e.type === 'svc.payout.v1.EventClaimed')
-        .flatMap(
-          (e) =>
-            JSON.parse(e.attributes.find((a) => a.key === 'entries')?.value ?? '[]') as {
-              ref?: string;
-              amount?: string;
-            }[],
-        )
+        .flatMap((e) => (decodeTypedEvent(e.type, e.attributes) as Partial<EventClaimed> | null)?.entries ?? [])
         .map((x) => ({ ref: String(x.ref ?? ''), amount: String(x.amount ?? '0') }));
       await this.o.repository.recordClaim(hash, entries);
     }
