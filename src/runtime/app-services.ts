@@ -6,33 +6,23 @@
  */
 import { Pool } from 'pg';
 import { getBytes, ripemd160, sha256, SigningKey } from 'ethers';
-import { AppServices } from '../../app-services';
-import type { IntentObserver } from '../../app-services/actor';
+import { AppServices, type AppServicesOptions } from '../../app-services';
 import type { AppServicesSettings } from '../../app-services/config';
 import { KeySecret } from '../../app-services/keys';
 import { privateKey } from '../../devnet/scenario/accounts';
 import { LAUNCH_PLANS, metadataDocument } from '../../devnet/scenario/flows/launch';
 import { bytesToHex } from '../lib/bytes';
 import { toBech32 } from '../lib/address';
-import type { Logger } from './logger';
 
-export interface AppServicesLaunch {
-  databaseUrl: string;
-  settings: AppServicesSettings;
-  hrp: string;
-  gasDenom: string;
-  stableDenom: string;
-  /** DB_SCHEMA: the indexer's store, read-only to the services */
-  indexerSchema: string;
-  /** the chain the services act on; undefined: they only serve reads */
-  chain?: { rpcUrl: string; chainId?: string };
+/**
+ * What the services take (AppServicesOptions) less what this module makes for them (their pool, the
+ * devnet's launch documents), and the embedded devnet they may run beside.
+ */
+export interface AppServicesLaunch extends Omit<AppServicesOptions, 'pool' | 'devnetDocuments'> {
   /** set when the chain is the embedded devnet of this seed */
   devnetSeed?: string;
   /** the embedded devnet's first live height: its history's loans were the scripted lender's */
   devnetLiveFrom?: number;
-  log: Logger;
-  /** /metrics: failed and open intents */
-  intentObserver?: IntentObserver;
 }
 
 /** The cosmos address of one of the embedded devnet's role accounts (ripemd160(sha256(compressed public key))). */
