@@ -4,7 +4,14 @@
  * (the node commits a batch's entities and its `_metadata` in one transaction).
  */
 import type { Pool, PoolClient } from 'pg';
-import { METADATA_KEY, readMetadataValue, withTransaction, type AccrualAnswer, type Tables } from '../src/store';
+import {
+  METADATA_KEY,
+  metadataInt,
+  readMetadataValue,
+  withTransaction,
+  type AccrualAnswer,
+  type Tables,
+} from '../src/store';
 
 export interface IndexedKind {
   kindId: number;
@@ -39,7 +46,7 @@ export interface StoreSnapshot {
 
 /** The node's last processed height (0 before its first block). */
 export async function indexedHeight(pool: Pool | PoolClient, t: Tables): Promise<number> {
-  return Number((await readMetadataValue(pool, t.metadata, METADATA_KEY.indexedHeight)) ?? 0) || 0;
+  return metadataInt(await readMetadataValue(pool, t.metadata, METADATA_KEY.indexedHeight));
 }
 
 interface KindRow {

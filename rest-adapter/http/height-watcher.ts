@@ -13,8 +13,6 @@
 import { detached } from '../../src/http/cancel-on-disconnect';
 import type { HeadReading } from '../db/head';
 
-export type { HeadReading };
-
 export type HeightListener = (height: number | undefined, previous: number | undefined) => void;
 
 export class HeightWatcher {

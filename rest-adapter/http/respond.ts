@@ -8,7 +8,6 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import type { ParameterChecks } from '../../src/http/openapi-params';
 import {
   contractRoutes,
-  expressPath,
   pathParams,
   type AnswerOf,
   type ContractParameters,
@@ -87,8 +86,6 @@ export type OkAnswer<P extends JsonPath> = AnswerOf<paths, P, 'get'>;
 
 /** What a route reads of its request: only the parameters its path's GET declares. */
 export type ContractRequest<P extends JsonPath> = ContractParameters<paths, P, 'get'>;
-
-export { expressPath, pathParams };
 
 /** How a route's answers are tagged (http/validators.ts). */
 function tagKindOf(options: {

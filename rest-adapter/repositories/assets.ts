@@ -4,7 +4,8 @@ import { limitLiteral, SqlParams } from '../db/params';
 import { AssetScoped, assetScopedSql, splitAssetScoped } from '../db/asset-scoped';
 import { jsonList } from '../db/json-list';
 import { oneWithChildren } from '../db/with-children';
-import { indexedHeightSql, metadataInt } from './status';
+import { metadataInt } from '../../src/store';
+import { indexedHeightSql } from './status';
 import { latestChecksSql } from './invariants';
 import { PENDING_SQL, type InvariantCheckRead, type Tables } from '../../src/store';
 

@@ -1,7 +1,8 @@
 /** SQL behind /v1/lookup: existence checks by each identifier shape. */
 import { statement } from '../db/statement';
 import type { Tables } from '../../src/store';
-import { indexedHeightSql, metadataInt } from './status';
+import { metadataInt } from '../../src/store';
+import { indexedHeightSql } from './status';
 
 export interface TxRef {
   hash: string;

@@ -36,8 +36,6 @@ export interface DayCountRow {
   count: number;
 }
 
-export { metadataInt };
-
 /** The node's `_metadata.lastProcessedHeight` as a scalar subquery, for statements that read it beside their rows (parse with metadataInt). */
 export function indexedHeightSql(t: Tables): string {
   return metadataValueSql(t.metadata, METADATA_KEY.indexedHeight);

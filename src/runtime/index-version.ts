@@ -19,7 +19,7 @@ import fs from 'fs';
 import path from 'path';
 import type { Pool } from 'pg';
 import { parseDocument } from 'yaml';
-import { METADATA_KEY, quoteIdent, readMetadataValue } from '../store';
+import { isUndefinedTable, METADATA_KEY, quoteIdent, readMetadataValue } from '../store';
 
 export const FINGERPRINT_KEY = METADATA_KEY.projectFingerprint;
 const STORE_FILE = 'store.json';
@@ -51,7 +51,7 @@ export async function readFingerprint(pool: Pool, schema: string): Promise<strin
     const value = await readMetadataValue(pool, `${quoteIdent(schema)}._metadata`, FINGERPRINT_KEY);
     return value === undefined ? '' : String(value);
   } catch (e) {
-    if ((e as { code?: string }).code === '42P01') return null; // no _metadata: the node never ran on it
+    if (isUndefinedTable(e)) return null; // no _metadata: the node never ran on it
     throw e;
   }
 }
@@ -66,7 +66,7 @@ export async function recordFingerprint(pool: Pool, schema: string, fingerprint:
     );
     return true;
   } catch (e) {
-    if ((e as { code?: string }).code === '42P01') return false;
+    if (isUndefinedTable(e)) return false;
     throw e;
   }
 }

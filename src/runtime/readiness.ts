@@ -5,7 +5,7 @@
  */
 import type { AppServicesReadiness } from '../../app-services';
 import type { Pool } from 'pg';
-import { METADATA_KEY, quoteIdent, readMetadata } from '../store';
+import { isUndefinedTable, METADATA_KEY, quoteIdent, readMetadata } from '../store';
 import type { Logger } from './logger';
 import type { LauncherMetrics } from './metrics';
 
@@ -143,7 +143,7 @@ export class IndexWatcher {
         targetHeight: numberAt(targetHeight),
       };
     } catch (e) {
-      if ((e as { code?: string }).code === '42P01') return { storeReachable: true, schemaReady: false }; // no _metadata yet
+      if (isUndefinedTable(e)) return { storeReachable: true, schemaReady: false }; // no _metadata yet
       return { storeReachable: false, schemaReady: false, error: (e as Error).message };
     }
   }

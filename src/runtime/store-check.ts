@@ -4,7 +4,7 @@
  * history), so a mismatch stops the start with what to do about it.
  */
 import type { Pool } from 'pg';
-import { METADATA_KEY, quoteIdent, readMetadata } from '../store';
+import { isUndefinedTable, METADATA_KEY, quoteIdent, readMetadata } from '../store';
 import { JournalConflict, type DevnetJournal } from './devnet-journal';
 
 export interface StoredIndex {
@@ -28,7 +28,7 @@ export async function readStoredIndex(pool: Pool, schema: string): Promise<Store
   try {
     by = await readMetadata(pool, `${s}._metadata`, [METADATA_KEY.chain, METADATA_KEY.indexedHeight]);
   } catch (e) {
-    if ((e as { code?: string }).code === '42P01') return undefined; // no _metadata: fresh
+    if (isUndefinedTable(e)) return undefined; // no _metadata: fresh
     throw e;
   }
   const height = by.has('lastProcessedHeight') ? Number(by.get('lastProcessedHeight')) : undefined;

@@ -15,7 +15,7 @@ import { Client } from 'pg';
 import { withoutKeyVariables } from '../../app-services/keys';
 import { freePort } from './ports';
 import { stopWhenParentDies } from './watchdog';
-import { METADATA_KEY, readMetadataValue } from '../store';
+import { METADATA_KEY, quoteIdent, readMetadataValue } from '../store';
 
 export type SubqlDbEnv = Record<'DB_HOST' | 'DB_PORT' | 'DB_USER' | 'DB_PASS' | 'DB_DATABASE', string>;
 
@@ -88,7 +88,7 @@ function nodeArgs(o: StartNodeOptions, port: number): string[] {
 
 async function queryHeight(db: Client, schema: string): Promise<number> {
   try {
-    const value = await readMetadataValue(db, `"${schema}"._metadata`, METADATA_KEY.indexedHeight);
+    const value = await readMetadataValue(db, `${quoteIdent(schema)}._metadata`, METADATA_KEY.indexedHeight);
     return value === undefined ? -1 : Number(value);
   } catch {
     return -1; // schema or _metadata not created yet

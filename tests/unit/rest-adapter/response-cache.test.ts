@@ -1,5 +1,6 @@
 /** The response cache's rules (rest-adapter/http/response-cache.ts) with a scripted height. */
-import { HeightWatcher, type HeadReading } from '../../../rest-adapter/http/height-watcher';
+import type { HeadReading } from '../../../rest-adapter/db/head';
+import { HeightWatcher } from '../../../rest-adapter/http/height-watcher';
 import { ResponseCache } from '../../../rest-adapter/http/response-cache';
 import { ClientGoneError } from '../../../src/http/cancel-on-disconnect';
 

@@ -10,7 +10,8 @@ import express, { Router } from 'express';
 import { compileParameterChecks } from '../../../src/http/openapi-params';
 import { DEFAULT_OPENAPI_PATH } from '../../../rest-adapter/app';
 import { HeightWatcher } from '../../../rest-adapter/http/height-watcher';
-import { jsonRoutes, pathParams } from '../../../rest-adapter/http/respond';
+import { pathParams } from '../../../src/http/contract-routes';
+import { jsonRoutes } from '../../../rest-adapter/http/respond';
 import { bytesTag, IMMUTABLE_CACHE_CONTROL, ifNoneMatchHits, Validators } from '../../../rest-adapter/http/validators';
 import { ResponseCache } from '../../../rest-adapter/http/response-cache';
 
