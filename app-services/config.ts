@@ -6,7 +6,8 @@
 import type { KeySecret } from './keys';
 import type { MarketSettings } from './market/eligibility';
 import type { SharedRiskSettings } from './risk/exposure';
-import { APP_SETTINGS, type AppSetting } from './settings';
+import { defaultsOf, variablesOf } from '../src/lib/settings';
+import { APP_SETTINGS } from './settings';
 
 export interface LenderSettings {
   /** LENDER_LTV_BPS: principal as a share of the pledged shares' value */
@@ -104,36 +105,10 @@ export interface DeskSettings {
   cancelBatch: number;
 }
 
-type Table = { readonly [key: string]: AppSetting | Table };
-
-const isSetting = (x: AppSetting | Table): x is AppSetting => typeof x.kind === 'string' && typeof x.env === 'string';
-
-/** Every row of a table, in its order. */
-export function settingRows(table: Table = APP_SETTINGS): AppSetting[] {
-  return Object.values(table).flatMap((x) => (isSetting(x) ? [x] : settingRows(x)));
-}
-
-/** The value a row gives when its variable is unset (seconds become milliseconds). */
-export function defaultOf(row: AppSetting): unknown {
-  return row.kind === 'seconds' ? row.default * 1000 : row.default;
-}
-
-/** The table's defaults in its shape; rows with no default (unset unless the launcher fills them in) left out. */
-function defaultsOf(table: Table): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, x] of Object.entries(table)) {
-    const value = isSetting(x) ? defaultOf(x) : defaultsOf(x);
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
-}
-
 /** Every setting at its default, from the table (the keys have none). */
 export const APP_SERVICES_DEFAULTS = (({ keys: _keys, ...settings }) => defaultsOf(settings))(
   APP_SETTINGS,
 ) as unknown as Readonly<Omit<AppServicesSettings, 'keys'>>;
 
 /** Every variable the app services read, with its default as documented. */
-export const APP_SERVICES_VARIABLES: Record<string, string> = Object.fromEntries(
-  settingRows().map((row) => [row.env, row.kind === 'special' ? row.shown : String(row.default)]),
-);
+export const APP_SERVICES_VARIABLES: Record<string, string> = variablesOf(APP_SETTINGS);

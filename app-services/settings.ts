@@ -1,111 +1,12 @@
 /**
- * The app services' settings as one table: for each, the environment variable, its default, its
- * bounds and what it does. The parser (src/runtime/config.ts), the defaults (APP_SERVICES_DEFAULTS),
- * the variable list (APP_SERVICES_VARIABLES) and the documentation's tables (docs/app-services.md,
- * docs/running.md: tests/unit/app-services/settings-docs.test.ts keeps them in step) all come from
- * here. The table has the shape of the settings, so each row sits where its value goes.
+ * The app services' settings as one table (src/lib/settings.ts): for each, the environment
+ * variable, its default, its bounds and what it does as docs/app-services.md's tables say it. The
+ * parser (src/runtime/config.ts), the defaults (APP_SERVICES_DEFAULTS), the variable list
+ * (APP_SERVICES_VARIABLES) and the documentation's tables (tests/unit/runtime/settings-docs.test.ts)
+ * all come from here.
  */
+import { bigint, decimal, integer, seconds, special } from '../src/lib/settings';
 import { DEFAULT_LENDER_TERMS } from './lender/terms';
-
-interface Described {
-  /** the environment variable */
-  env: string;
-  /** what it does, as docs/app-services.md's tables say it (Markdown) */
-  description: string;
-}
-
-/** A whole number from `min` to `max`. */
-export interface IntegerSetting extends Described {
-  kind: 'integer';
-  default: number;
-  min: number;
-  max: number;
-}
-
-/** A whole number of seconds from `min` to `max`; the setting holds it in milliseconds. */
-export interface SecondsSetting extends Described {
-  kind: 'seconds';
-  /** in seconds, as the variable is written */
-  default: number;
-  min: number;
-  max: number;
-}
-
-/** A decimal number from `min` to `max`. */
-export interface DecimalSetting extends Described {
-  kind: 'decimal';
-  default: number;
-  min: number;
-  max: number;
-}
-
-/** A whole number of base units (bigint) from `min` to `max`. */
-export interface BigintSetting extends Described {
-  kind: 'bigint';
-  default: bigint;
-  min: bigint;
-  max: bigint;
-}
-
-/** A setting the parser checks in its own way (a schema name, a key, a list, an optional height). */
-export interface SpecialSetting<T> extends Described {
-  kind: 'special';
-  /** undefined: unset unless the launcher fills it in */
-  default: T;
-  /** the default as the variable list shows it */
-  shown: string;
-  /** the default as the documentation's tables show it (Markdown) */
-  documented: string;
-}
-
-export type AppSetting = IntegerSetting | SecondsSetting | DecimalSetting | BigintSetting | SpecialSetting<unknown>;
-
-const integer = (env: string, dflt: number, min: number, max: number, description: string): IntegerSetting => ({
-  kind: 'integer',
-  env,
-  default: dflt,
-  min,
-  max,
-  description,
-});
-const seconds = (env: string, dflt: number, min: number, max: number, description: string): SecondsSetting => ({
-  kind: 'seconds',
-  env,
-  default: dflt,
-  min,
-  max,
-  description,
-});
-const decimal = (env: string, dflt: number, min: number, max: number, description: string): DecimalSetting => ({
-  kind: 'decimal',
-  env,
-  default: dflt,
-  min,
-  max,
-  description,
-});
-const bigint = (env: string, dflt: bigint, min: bigint, max: bigint, description: string): BigintSetting => ({
-  kind: 'bigint',
-  env,
-  default: dflt,
-  min,
-  max,
-  description,
-});
-const special = <T>(
-  env: string,
-  dflt: T,
-  shown: string,
-  documented: string,
-  description: string,
-): SpecialSetting<T> => ({
-  kind: 'special',
-  env,
-  default: dflt,
-  shown,
-  documented,
-  description,
-});
 
 export const APP_SETTINGS = {
   schema: special(

@@ -1,40 +1,57 @@
 /**
- * The fair-share settings from the environment, read the same way by the rest-adapter process
- * and by npm start (a bad value is a ConfigError naming the variable):
- *
- *   RATE_LIMIT_PER_S     units a client's budget refills each second (default 300; 0 = no per-client limit)
- *   RATE_LIMIT_BURST     units a client may spend at once (default 600)
- *   API_KEYS_FILE        JSON file of API keys with their own budgets (default none):
- *                        [{"name": "explorer", "sha256": "<hex SHA-256 of the key>", "per_second": 3000, "burst": 30000}]
- *                        Only the keys' hashes are configured; a client sends its key as
- *                        `Authorization: Bearer <key>` or `X-API-Key: <key>`.
- *   LOAD_SHED_DELAY_MS   event-loop delay above which clients spending fast are answered 503 (default 500; 0 = never)
- *   DB_WAIT_MS           how long a request waits for a store connection before it is answered 503 (default 1000)
+ * The fair-share settings (RATE_LIMIT_*, API_KEYS_FILE, LOAD_SHED_DELAY_MS, DB_WAIT_MS) as one table
+ * (src/lib/settings.ts), read the same way by the rest-adapter process and by npm start (a bad value
+ * is a ConfigError naming the variable). An API_KEYS_FILE holds only the keys' SHA-256 hashes; a
+ * client sends its key as `Authorization: Bearer <key>` or `X-API-Key: <key>`.
  */
 import fs from 'fs';
 import { ConfigError } from '../lib/errors';
+import { envValue, integer, readSetting, special, variablesOf, type Env } from '../lib/settings';
 import { DEFAULT_FAIR_SHARE, DEFAULT_PER_CLIENT, type ApiKey, type FairShareSettings } from './fair-share';
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 export const DEFAULT_DB_WAIT_MS = 1000;
 
-/** The variables and their defaults as documented (docs/running.md, docs/rest-adapter.md). */
-export const FAIR_SHARE_VARIABLES: Record<string, string> = {
-  RATE_LIMIT_PER_S: String(DEFAULT_PER_CLIENT.perSecond),
-  RATE_LIMIT_BURST: String(DEFAULT_PER_CLIENT.burst),
-  API_KEYS_FILE: '(none)',
-  LOAD_SHED_DELAY_MS: String(DEFAULT_FAIR_SHARE.shedDelayMs),
-  DB_WAIT_MS: String(DEFAULT_DB_WAIT_MS),
-};
+/** The fair-share settings as a table (src/lib/settings.ts), as docs/running.md describes them. */
+export const FAIR_SHARE_SETTINGS = {
+  perSecond: integer(
+    'RATE_LIMIT_PER_S',
+    DEFAULT_PER_CLIENT.perSecond,
+    0,
+    1e9,
+    "units a client's budget on `/v1`, `/v1/stream` and `/graphql` refills each second (a point read costs 1, a page of 100 txs 21: [Fair share](#fair-share-budgets-deadlines-load-shedding)); `0`: no per-client limit",
+  ),
+  burst: integer(
+    'RATE_LIMIT_BURST',
+    DEFAULT_PER_CLIENT.burst,
+    1,
+    1e12,
+    'units a client may spend at once (at least `RATE_LIMIT_PER_S`)',
+  ),
+  apiKeysFile: special(
+    'API_KEYS_FILE',
+    undefined,
+    '(none)',
+    'none',
+    'JSON file of API keys with their own budgets: `[{"name": "explorer", "sha256": "<hex SHA-256 of the key>", "per_second": 3000, "burst": 30000}]`; a client sends `Authorization: Bearer <key>` or `X-API-Key: <key>`; an unknown key is answered 401. Only hashes are configured; keys are never logged',
+  ),
+  shedDelayMs: integer(
+    'LOAD_SHED_DELAY_MS',
+    DEFAULT_FAIR_SHARE.shedDelayMs,
+    0,
+    60_000,
+    "when the event loop's delay exceeds this, requests of clients that have spent more than half of their burst are answered 503 with `Retry-After`; `0`: never",
+  ),
+  dbWaitMs: integer(
+    'DB_WAIT_MS',
+    DEFAULT_DB_WAIT_MS,
+    1,
+    600_000,
+    'how long a `/v1` or GraphQL request waits for a store connection before it is answered 503 with `Retry-After`',
+  ),
+} as const;
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
-  if (!(n >= min && n <= max)) throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
-  return n;
-}
+/** The variables and their defaults as documented (docs/running.md, docs/rest-adapter.md). */
+export const FAIR_SHARE_VARIABLES: Record<string, string> = variablesOf(FAIR_SHARE_SETTINGS);
 
 const KEY_NAME_RE = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -73,11 +90,12 @@ export function parseApiKeys(text: string, variable = 'API_KEYS_FILE'): ApiKey[]
 }
 
 export function fairShareFromEnv(env: Env): FairShareSettings {
-  const perSecond = integer(env, 'RATE_LIMIT_PER_S', DEFAULT_PER_CLIENT.perSecond, 0, 1e9);
-  const burst = integer(env, 'RATE_LIMIT_BURST', DEFAULT_PER_CLIENT.burst, 1, 1e12);
+  const S = FAIR_SHARE_SETTINGS;
+  const perSecond = readSetting(env, S.perSecond);
+  const burst = readSetting(env, S.burst);
   if (perSecond > 0 && burst < perSecond)
     throw new ConfigError('RATE_LIMIT_BURST', `must be at least RATE_LIMIT_PER_S (${perSecond}), got ${burst}`);
-  const file = env.API_KEYS_FILE?.trim();
+  const file = envValue(env, S.apiKeysFile.env);
   let keys: ApiKey[] = [];
   if (file) {
     let text: string;
@@ -91,10 +109,10 @@ export function fairShareFromEnv(env: Env): FairShareSettings {
   return {
     perClient: perSecond === 0 ? false : { perSecond, burst },
     keys,
-    shedDelayMs: integer(env, 'LOAD_SHED_DELAY_MS', DEFAULT_FAIR_SHARE.shedDelayMs, 0, 60_000),
+    shedDelayMs: readSetting(env, S.shedDelayMs),
   };
 }
 
 export function dbWaitFromEnv(env: Env): number {
-  return integer(env, 'DB_WAIT_MS', DEFAULT_DB_WAIT_MS, 1, 600_000);
+  return readSetting(env, FAIR_SHARE_SETTINGS.dbWaitMs);
 }

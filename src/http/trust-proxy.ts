@@ -24,6 +24,7 @@ import type { IncomingMessage } from 'http';
 import type { Express } from 'express';
 import proxyaddr from 'proxy-addr';
 import { ConfigError } from '../lib/errors';
+import { special } from '../lib/settings';
 
 export type TrustProxy = false | { hops: number } | { subnets: string[] };
 
@@ -33,6 +34,24 @@ const NAMED_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
 /** The setting's name, and the older name still read when it is unset. */
 export const TRUST_PROXY_VARIABLE = 'TRUST_PROXY';
 export const TRUST_PROXY_ALIAS = 'APP_TRUST_PROXY';
+
+/** The two variables as rows of a settings table (src/lib/settings.ts), as docs/running.md describes them. */
+export const TRUST_PROXY_SETTINGS = {
+  rule: special(
+    TRUST_PROXY_VARIABLE,
+    false,
+    'false',
+    '`false`',
+    "the product's one client-address rule, for `/v1`, `/v1/stream`, `/graphql` and `/api`: behind a load balancer, the number of proxies in front (`1`), or their addresses/subnets (`10.0.0.0/8,loopback`); the client address of every per-client limit is then the `X-Forwarded-For` entry the nearest untrusted hop added. `true` (trust every entry, including those a client writes) is refused ([Fair share](#fair-share-budgets-deadlines-load-shedding))",
+  ),
+  olderName: special(
+    TRUST_PROXY_ALIAS,
+    undefined,
+    '(the older name of TRUST_PROXY, still read)',
+    'the older name of `TRUST_PROXY`',
+    'still read when `TRUST_PROXY` is unset; both set to different rules stops the start',
+  ),
+} as const;
 
 /** Why `entry` is not an address, a subnet or a named range; null when it is one. */
 function subnetProblem(entry: string): string | null {

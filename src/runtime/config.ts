@@ -1,34 +1,50 @@
 /**
  * Configuration of `npm start`, read from the environment once and validated: a bad value
  * throws a ConfigError naming the variable (start.ts prints it and exits with code 2).
- * docs/running.md has the table; CONFIG_VARIABLES below is its source of truth.
+ * Every variable is a row of a settings table (src/lib/settings.ts): npm start's own in
+ * ./settings.ts, the others in their parts (app services, reconciler, /v1 caches, fair share,
+ * trust proxy); rows read themselves (`readSettings`), and what the tables cannot say (URLs,
+ * schema names, keys, lists, checks between two values) is read here. CONFIG_VARIABLES lists them
+ * all; docs/running.md's table is checked against the rows (tests/unit/runtime/settings-docs.test.ts).
  */
 import fs from 'fs';
 import path from 'path';
 import { DEFAULT_CHAIN_CONFIG, isValidChainId, loadChainConfig } from '../lib/config';
 import { ConfigError } from '../lib/errors';
+import {
+  choice,
+  envValue as read,
+  readInteger,
+  readSetting,
+  readSettingOr,
+  readSettings,
+  variablesOf,
+  type Env,
+} from '../lib/settings';
 import { isIdentifier } from '../store';
 import type { LogFormat, LogLevel } from './logger';
-import { renderCacheFromEnv, responseCacheFromEnv, streamFromEnv } from '../../rest-adapter/config';
+import { DEFAULT_SNAPSHOT_BLOCKS, DEFAULT_STATE_WINDOW, LOG_FORMATS, START_SETTINGS as START } from './settings';
+import {
+  DB_PORT,
+  renderCacheFromEnv,
+  responseCacheFromEnv,
+  SHARED_REST_VARIABLES,
+  streamFromEnv,
+} from '../../rest-adapter/config';
 import type { ResponseCacheOptions } from '../../rest-adapter/http/response-cache';
 import type { RenderCacheOptions } from '../../rest-adapter/presenters/render-cache';
-import { DEFAULT_STREAM_OPTIONS, type StreamOptions } from '../../rest-adapter/stream/options';
+import type { StreamOptions } from '../../rest-adapter/stream/options';
 import { APP_SERVICES_VARIABLES, type AppServicesSettings, type LenderSettings } from '../../app-services/config';
 import type { MarketSettings } from '../../app-services/market/eligibility';
-import {
-  APP_SETTINGS as S,
-  type BigintSetting,
-  type DecimalSetting,
-  type IntegerSetting,
-  type SecondsSetting,
-} from '../../app-services/settings';
+import { APP_SETTINGS as S } from '../../app-services/settings';
 import { KeySecret } from '../../app-services/keys';
-import { TRUST_PROXY_ALIAS, trustProxyFromEnv, type TrustProxy } from '../http/trust-proxy';
+import { TRUST_PROXY_SETTINGS, trustProxyFromEnv, type TrustProxy } from '../http/trust-proxy';
 import type { FairShareSettings } from '../http/fair-share';
 import { dbWaitFromEnv, fairShareFromEnv, FAIR_SHARE_VARIABLES } from '../http/fair-share-settings';
-import { RECONCILER_DEFAULTS, RECONCILER_VARIABLES, type ReconcilerSettings } from '../../reconciler/config';
+import { RECONCILER_VARIABLES, reconcilerFromEnv, type ReconcilerSettings } from '../../reconciler/config';
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env };
+export { DEFAULT_SNAPSHOT_BLOCKS, DEFAULT_STATE_WINDOW };
 
 export interface DevnetConfig {
   seed: string;
@@ -41,11 +57,6 @@ export interface DevnetConfig {
   /** a snapshot every this many blocks, so a restart replays at most that many; 0 = none (replay from genesis). Default DEFAULT_SNAPSHOT_BLOCKS */
   snapshotBlocks?: number;
 }
-
-/** The reconciler checks the indexer's last processed height, a few blocks behind in live mode; 1,000 heights is ~17 minutes at 1 s. */
-export const DEFAULT_STATE_WINDOW = 1000;
-/** At most 500 blocks to replay on a restart (under 30 s at the replay's 16–33 blocks/s). */
-export const DEFAULT_SNAPSHOT_BLOCKS = 500;
 
 export interface LauncherConfig {
   port: number;
@@ -106,93 +117,17 @@ export interface GraphqlOptions {
   allowlistFile?: string;
 }
 
-export const GRAPHQL_DEFAULTS: GraphqlOptions = {
-  subscriptions: true,
-  maxWebsockets: 500,
-  maxDepth: 10,
-  maxCost: 10_000,
-  statementTimeoutMs: 10_000,
-};
+export const GRAPHQL_DEFAULTS: GraphqlOptions = Object.freeze(readSettings({}, START.graphql));
 
 /** Every variable npm start reads, with its default as documented (docs/running.md). */
 export const CONFIG_VARIABLES: Record<string, string> = {
-  PORT: '3000',
-  HOST: '127.0.0.1',
-  DATA_DIR: '.data',
-  DATABASE_URL: '(embedded PostgreSQL in DATA_DIR/postgres)',
-  CHAIN_RPC_URL: '(embedded devnet)',
-  CHAIN_ID: '(reported by CHAIN_RPC_URL)',
-  DB_SCHEMA: 'svc',
-  DEVNET_SEED: 'svc-devnet',
-  DEVNET_HISTORY_BLOCKS: '200',
-  DEVNET_BLOCK_MS: '1000',
-  DEVNET_TXS_PER_BLOCK: '10',
-  DEVNET_PORT: '26657',
-  DEVNET_STATE_WINDOW: String(1000),
-  DEVNET_SNAPSHOT_BLOCKS: String(500),
-  READY_MAX_LAG_BLOCKS: '10',
-  PROGRESS_INTERVAL_MS: '5000',
-  LOG_FORMAT: 'pretty on a terminal, json otherwise',
-  LOG_LEVEL: 'info',
-  NODE_BATCH_SIZE: '100',
-  NODE_WORKERS: '0',
-  GRAPHQL_SUBSCRIPTIONS: String(GRAPHQL_DEFAULTS.subscriptions),
-  GRAPHQL_WS_MAX_CONNECTIONS: String(GRAPHQL_DEFAULTS.maxWebsockets),
-  GRAPHQL_MAX_DEPTH: String(GRAPHQL_DEFAULTS.maxDepth),
-  GRAPHQL_MAX_COST: String(GRAPHQL_DEFAULTS.maxCost),
-  GRAPHQL_STATEMENT_TIMEOUT_MS: String(GRAPHQL_DEFAULTS.statementTimeoutMs),
-  GRAPHQL_ALLOWLIST_FILE: '(none: any query within the limits)',
-  TRUST_PROXY: 'false',
-  [TRUST_PROXY_ALIAS]: '(the older name of TRUST_PROXY, still read)',
+  ...variablesOf(START),
+  ...variablesOf(TRUST_PROXY_SETTINGS),
   ...FAIR_SHARE_VARIABLES,
-  RESPONSE_CACHE_MB: '64',
-  RESPONSE_CACHE_POLL_MS: '200',
-  RENDER_CACHE_MB: '64',
-  STREAM_MAX_CONNECTIONS: String(DEFAULT_STREAM_OPTIONS.maxConnections),
-  STREAM_MAX_PER_CLIENT: String(DEFAULT_STREAM_OPTIONS.maxPerClient),
-  STREAM_HEARTBEAT_MS: String(DEFAULT_STREAM_OPTIONS.heartbeatMs),
-  STREAM_RETRY_MS: String(DEFAULT_STREAM_OPTIONS.retryMs),
-  STREAM_MAX_BUFFER_BYTES: String(DEFAULT_STREAM_OPTIONS.maxBufferBytes),
-  STREAM_REPLAY_MAX_BLOCKS: String(DEFAULT_STREAM_OPTIONS.replayMaxBlocks),
+  ...SHARED_REST_VARIABLES,
   ...APP_SERVICES_VARIABLES,
   ...RECONCILER_VARIABLES,
 };
-
-const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
-const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty'];
-
-function read(env: Env, name: string): string | undefined {
-  const v = env[name];
-  return v === undefined || v.trim() === '' ? undefined : v.trim();
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
-  if (!(n >= min && n <= max)) throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
-  return n;
-}
-
-function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  const n = /^[0-9]+(\.[0-9]+)?$/.test(raw) ? Number(raw) : NaN;
-  if (!(n >= min && n <= max)) throw new ConfigError(name, `must be a number from ${min} to ${max}, got "${raw}"`);
-  return n;
-}
-
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const raw = read(env, name)?.toLowerCase();
-  if (raw === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(raw))
-    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
-  return raw as T;
-}
-
-function flag(env: Env, name: string, fallback: boolean): boolean {
-  return oneOf(env, name, ['true', 'false'], fallback ? 'true' : 'false') === 'true';
-}
 
 function url(env: Env, name: string, protocols: string[], example: string): string | undefined {
   const raw = read(env, name);
@@ -227,46 +162,19 @@ function chainOf(env: Env): LauncherConfig['chain'] {
 }
 
 function devnetOf(env: Env): DevnetConfig {
-  const seed = read(env, 'DEVNET_SEED') ?? 'svc-devnet';
-  if (seed.length > 100) throw new ConfigError('DEVNET_SEED', 'must be at most 100 characters');
-  return {
-    seed,
-    historyBlocks: integer(env, 'DEVNET_HISTORY_BLOCKS', 200, 0, 100_000),
-    blockMs: integer(env, 'DEVNET_BLOCK_MS', 1000, 100, 3_600_000),
-    txsPerBlock: integer(env, 'DEVNET_TXS_PER_BLOCK', 10, 0, 1000),
-    port: integer(env, 'DEVNET_PORT', 26657, 0, 65535),
-    stateWindow: integer(env, 'DEVNET_STATE_WINDOW', DEFAULT_STATE_WINDOW, 0, 100_000_000),
-    snapshotBlocks: integer(env, 'DEVNET_SNAPSHOT_BLOCKS', DEFAULT_SNAPSHOT_BLOCKS, 0, 100_000_000),
-  };
+  const seed = read(env, START.devnet.seed.env) ?? START.devnet.seed.default;
+  if (seed.length > 100) throw new ConfigError(START.devnet.seed.env, 'must be at most 100 characters');
+  return { seed, ...readSettings(env, START.devnet) };
 }
 
 function schemaOf(env: Env): string {
-  const schema = read(env, 'DB_SCHEMA') ?? 'svc';
+  const schema = read(env, START.schema.env) ?? START.schema.default;
   if (!isIdentifier(schema))
     throw new ConfigError(
-      'DB_SCHEMA',
+      START.schema.env,
       `must be a lower-case PostgreSQL identifier ([a-z_][a-z0-9_]*, at most 63), got "${schema}"`,
     );
   return schema;
-}
-
-function bigintOf(env: Env, name: string, fallback: bigint, min: bigint, max: bigint): bigint {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  const n = /^[0-9]{1,30}$/.test(raw) ? BigInt(raw) : -1n;
-  if (n < min || n > max) throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
-  return n;
-}
-
-/** A numeric app setting by its row of the table (app-services/settings.ts): variable, default and bounds; seconds become ms. */
-function numberSetting(env: Env, row: IntegerSetting | SecondsSetting | DecimalSetting): number {
-  if (row.kind === 'decimal') return decimal(env, row.env, row.default, row.min, row.max);
-  const n = integer(env, row.env, row.default, row.min, row.max);
-  return row.kind === 'seconds' ? n * 1000 : n;
-}
-
-function bigintSetting(env: Env, row: BigintSetting): bigint {
-  return bigintOf(env, row.env, row.default, row.min, row.max);
 }
 
 function secretOf(env: Env, name: string): KeySecret | undefined {
@@ -274,31 +182,19 @@ function secretOf(env: Env, name: string): KeySecret | undefined {
   return raw === undefined ? undefined : new KeySecret(raw, name);
 }
 
-function lenderOf(env: Env): LenderSettings {
-  const ltvBps = numberSetting(env, S.lender.ltvBps);
-  const liquidationLtvBps = numberSetting(env, S.lender.liquidationLtvBps);
+/** The lender's rows read, checked against each other, with LENDER_FROM_HEIGHT (unset unless given). */
+function lenderOf(env: Env, lender: Omit<LenderSettings, 'fromHeight'>): LenderSettings {
+  const { ltvBps, liquidationLtvBps } = lender;
   if (liquidationLtvBps <= ltvBps)
     throw new ConfigError(
       S.lender.liquidationLtvBps.env,
       `must be above ${S.lender.ltvBps.env} (${ltvBps}), got ${liquidationLtvBps}: a new loan would be liquidated at once`,
     );
+  const fromHeight = S.lender.fromHeight.env;
   return {
-    ltvBps,
-    liquidationLtvBps,
-    maxPrincipal: bigintSetting(env, S.lender.maxPrincipal),
-    pledgeWindowMs: numberSetting(env, S.lender.pledgeWindowMs),
-    pollMs: numberSetting(env, S.lender.pollMs),
-    claimEveryMs: numberSetting(env, S.lender.claimEveryMs),
-    maxPoolShareBps: numberSetting(env, S.lender.maxPoolShareBps),
-    maxPerBorrower: bigintSetting(env, S.lender.maxPerBorrower),
-    maxPerAsset: bigintSetting(env, S.lender.maxPerAsset),
-    maxTotal: bigintSetting(env, S.lender.maxTotal),
-    dust: bigintSetting(env, S.lender.dust),
-    batchMax: numberSetting(env, S.lender.batchMax),
+    ...lender,
     fromHeight:
-      read(env, S.lender.fromHeight.env) === undefined
-        ? undefined
-        : integer(env, S.lender.fromHeight.env, 0, 0, Number.MAX_SAFE_INTEGER),
+      read(env, fromHeight) === undefined ? undefined : readInteger(env, fromHeight, 0, 0, Number.MAX_SAFE_INTEGER),
   };
 }
 
@@ -315,13 +211,11 @@ function listOf(env: Env, name: string, valid: RegExp, what: string): string[] |
   return items;
 }
 
-function marketOf(env: Env): MarketSettings {
+/** The market's rows read, with its two lists. */
+function marketOf(env: Env, market: Omit<MarketSettings, 'trustedReleasers' | 'allowlist'>): MarketSettings {
   const { trustedReleasers, allowlist } = S.market;
   return {
-    windowBlocks: numberSetting(env, S.market.windowBlocks),
-    maxDivergenceBps: numberSetting(env, S.market.maxDivergenceBps),
-    minPoolAgeBlocks: numberSetting(env, S.market.minPoolAgeBlocks),
-    minPoolReserve: bigintSetting(env, S.market.minPoolReserve),
+    ...market,
     trustedReleasers:
       listOf(env, trustedReleasers.env, /^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{6,}$/, 'bech32 addresses') ??
       trustedReleasers.default,
@@ -341,73 +235,30 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
       S.schema.env,
       `must differ from DB_SCHEMA ("${indexerSchema}"): the indexer's schema is read-only to the app services`,
     );
+  const settings = readSettings(env, S);
   return {
+    ...settings,
     schema,
     keys: { lender: secretOf(env, S.keys.lender.env), desk: secretOf(env, S.keys.desk.env) },
-    txFee: bigintSetting(env, S.txFee),
-    txGas: bigintSetting(env, S.txGas),
-    gasAdjustment: numberSetting(env, S.gasAdjustment),
-    txGasBase: bigintSetting(env, S.txGasBase),
-    txGasPerMsg: bigintSetting(env, S.txGasPerMsg),
-    retryBaseMs: numberSetting(env, S.retryBaseMs),
-    retryMaxMs: numberSetting(env, S.retryMaxMs),
-    inclusionTimeoutMs: numberSetting(env, S.inclusionTimeoutMs),
-    reconcileMs: numberSetting(env, S.reconcileMs),
-    lockRetryMs: numberSetting(env, S.lockRetryMs),
-    watchMs: numberSetting(env, S.watchMs),
-    launchpadRateLimit: numberSetting(env, S.launchpadRateLimit),
-    lender: lenderOf(env),
-    market: marketOf(env),
-    risk: {
-      maxPerIssuer: bigintSetting(env, S.risk.maxPerIssuer),
-      lossCooloffMs: numberSetting(env, S.risk.lossCooloffMs),
-      deskLossToleranceBps: numberSetting(env, S.risk.deskLossToleranceBps),
-    },
-    desk: {
-      rfqLimit: numberSetting(env, S.desk.rfqLimit),
-      maxTrade: bigintSetting(env, S.desk.maxTrade),
-      pollMs: numberSetting(env, S.desk.pollMs),
-      quoteCacheMs: numberSetting(env, S.desk.quoteCacheMs),
-      rfqIpLimit: numberSetting(env, S.desk.rfqIpLimit),
-      maxEscrowBps: numberSetting(env, S.desk.maxEscrowBps),
-      maxEscrowPerAddressBps: numberSetting(env, S.desk.maxEscrowPerAddressBps),
-      maxPosition: bigintSetting(env, S.desk.maxPosition),
-      maxPoolShareBps: numberSetting(env, S.desk.maxPoolShareBps),
-      maxTotal: bigintSetting(env, S.desk.maxTotal),
-      dust: bigintSetting(env, S.desk.dust),
-      cancelBatch: numberSetting(env, S.desk.cancelBatch),
-    },
+    lender: lenderOf(env, settings.lender),
+    market: marketOf(env, settings.market),
   };
 }
 
 function graphqlOf(env: Env): GraphqlOptions {
-  const d = GRAPHQL_DEFAULTS;
-  const allowlistFile = read(env, 'GRAPHQL_ALLOWLIST_FILE');
+  const allowlistFile = read(env, START.graphql.allowlistFile.env);
+  return { ...readSettings(env, START.graphql), ...(allowlistFile ? { allowlistFile } : {}) };
+}
+
+/** LOG_FORMAT (pretty on a terminal, json otherwise) and LOG_LEVEL. */
+function logOf(env: Env, stdoutIsTTY: boolean): { format: LogFormat; level: LogLevel } {
+  const { format } = START.log;
   return {
-    subscriptions: flag(env, 'GRAPHQL_SUBSCRIPTIONS', d.subscriptions),
-    maxWebsockets: integer(env, 'GRAPHQL_WS_MAX_CONNECTIONS', d.maxWebsockets, 1, 100_000),
-    maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', d.maxDepth, 2, 100),
-    maxCost: integer(env, 'GRAPHQL_MAX_COST', d.maxCost, 100, 10_000_000),
-    statementTimeoutMs: integer(env, 'GRAPHQL_STATEMENT_TIMEOUT_MS', d.statementTimeoutMs, 100, 3_600_000),
-    ...(allowlistFile ? { allowlistFile } : {}),
+    format: readSetting(env, choice(format.env, stdoutIsTTY ? 'pretty' : 'json', LOG_FORMATS, format.description)),
+    level: readSetting(env, START.log.level),
   };
 }
 
-function reconcilerOf(env: Env): ReconcilerSettings {
-  const d = RECONCILER_DEFAULTS;
-  const retryMs = integer(env, 'RECONCILE_RETRY_MS', d.retryMs, 100, 3_600_000);
-  return {
-    ...d,
-    everyBlocks: integer(env, 'RECONCILE_EVERY_BLOCKS', d.everyBlocks, 0, 10_000_000),
-    minIntervalMs: integer(env, 'RECONCILE_MIN_INTERVAL_MS', d.minIntervalMs, 0, 86_400_000),
-    queryTimeoutMs: integer(env, 'RECONCILE_QUERY_TIMEOUT_MS', d.queryTimeoutMs, 100, 600_000),
-    concurrency: integer(env, 'RECONCILE_CONCURRENCY', d.concurrency, 1, 64),
-    retryMs,
-    maxRetryMs: Math.max(retryMs, d.maxRetryMs),
-  };
-}
-
-/** Reads and validates the whole configuration (throws ConfigError naming the first bad variable). */
 /** npm start's own arguments (after `--`): only `--reindex`. */
 function startArgs(args: readonly string[]): { reindex: boolean } {
   const unknown = args.filter((a) => a !== '--reindex');
@@ -417,7 +268,7 @@ function startArgs(args: readonly string[]): { reindex: boolean } {
 }
 
 function projectDirOf(env: Env, cwd: string): string | undefined {
-  const dir = read(env, 'PROJECT_DIR');
+  const dir = read(env, START.projectDir.env);
   if (dir === undefined) return undefined;
   const abs = path.resolve(cwd, dir);
   for (const f of ['project.yaml', 'schema.graphql', path.join('dist', 'index.js')])
@@ -434,23 +285,17 @@ export function loadLauncherConfig(
   return {
     ...startArgs(opts.args ?? []),
     projectDir: projectDirOf(env, opts.cwd),
-    port: integer(env, 'PORT', 3000, 0, 65535),
-    host: read(env, 'HOST') ?? '127.0.0.1',
-    dataDir: path.resolve(opts.cwd, read(env, 'DATA_DIR') ?? '.data'),
+    port: readSetting(env, START.port),
+    host: read(env, START.host.env) ?? START.host.default,
+    dataDir: path.resolve(opts.cwd, read(env, START.dataDir.env) ?? START.dataDir.default),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database'),
     chain: chainOf(env),
     schema: schemaOf(env),
     devnet: devnetOf(env),
-    readyMaxLagBlocks: integer(env, 'READY_MAX_LAG_BLOCKS', 10, 0, 1_000_000),
-    progressIntervalMs: integer(env, 'PROGRESS_INTERVAL_MS', 5000, 500, 600_000),
-    log: {
-      format: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, opts.stdoutIsTTY ? 'pretty' : 'json'),
-      level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    },
-    node: {
-      batchSize: integer(env, 'NODE_BATCH_SIZE', 100, 1, 1000),
-      workers: integer(env, 'NODE_WORKERS', 0, 0, 64),
-    },
+    readyMaxLagBlocks: readSetting(env, START.readyMaxLagBlocks),
+    progressIntervalMs: readSetting(env, START.progressIntervalMs),
+    log: logOf(env, opts.stdoutIsTTY),
+    node: readSettings(env, START.node),
     graphql: graphqlOf(env),
     responseCache: responseCacheFromEnv(env),
     renderCache: renderCacheFromEnv(env),
@@ -462,7 +307,7 @@ export function loadLauncherConfig(
     gasDenom: chainConfig.gasDenom,
     stableDenom: chainConfig.stableDenom,
     app: appServicesOf(env, schemaOf(env)),
-    reconciler: reconcilerOf(env),
+    reconciler: reconcilerFromEnv(env),
   };
 }
 
@@ -506,7 +351,7 @@ function databaseUrlOf(env: Env): string {
     );
   const u = new URL('postgres://localhost');
   u.hostname = host;
-  u.port = String(integer(env, 'DB_PORT', 5432, 1, 65535));
+  u.port = String(readSetting(env, DB_PORT));
   u.username = read(env, 'DB_USER') ?? 'postgres';
   u.password = env.DB_PASS ?? '';
   u.pathname = `/${read(env, 'DB_DATABASE') ?? 'postgres'}`;
@@ -523,22 +368,19 @@ function chainIdOf(env: Env): string | undefined {
 export function loadServeConfig(env: Env, opts: { stdoutIsTTY: boolean }): ServeConfig {
   const chainConfig = loadChainConfig(env);
   return {
-    port: integer(env, 'PORT', 3002, 0, 65535),
-    host: read(env, 'HOST') ?? '0.0.0.0',
+    port: readSettingOr(env, START.port, 3002),
+    host: read(env, START.host.env) ?? '0.0.0.0',
     databaseUrl: databaseUrlOf(env),
     schema: schemaOf(env),
     chainRpcUrl: url(env, 'CHAIN_RPC_URL', ['http:', 'https:'], 'http://host:26657')?.replace(/\/+$/, ''),
-    readyMaxLagBlocks: integer(env, 'READY_MAX_LAG_BLOCKS', 10, 0, 1_000_000),
-    log: {
-      format: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, opts.stdoutIsTTY ? 'pretty' : 'json'),
-      level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    },
+    readyMaxLagBlocks: readSetting(env, START.readyMaxLagBlocks),
+    log: logOf(env, opts.stdoutIsTTY),
     chainId: chainIdOf(env),
     app: appServicesOf(env, schemaOf(env)),
     hrp: chainConfig.hrp,
     gasDenom: chainConfig.gasDenom,
     stableDenom: chainConfig.stableDenom,
-    reconciler: reconcilerOf(env),
+    reconciler: reconcilerFromEnv(env),
     trustProxy: trustProxyFromEnv(env),
   };
 }
