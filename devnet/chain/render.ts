@@ -98,6 +98,11 @@ export interface ExecResult {
   data: Uint8Array;
 }
 
+/** A tx outcome that did nothing and succeeded: no gas, no events, no data. */
+export function emptySuccess(): ExecResult {
+  return { code: 0, codespace: '', log: '', gasWanted: 0n, gasUsed: 0n, events: [], data: new Uint8Array(0) };
+}
+
 /** abci.ExecTxResult / ResponseCheckTx via jsonpb (EmitDefaults, OrigName-like snake_case tags). */
 export function execResultJson(r: ExecResult): Json {
   return {

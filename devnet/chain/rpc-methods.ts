@@ -8,7 +8,7 @@ import { SimulateRequest, SimulateResponse } from 'cosmjs-types/cosmos/tx/v1beta
 import type { DevnetChain, StoredTx } from './chain';
 import { MempoolError } from './chain';
 import { merkleProof, sha256, upperHex } from './hashing';
-import { timeJson, execResultJson, Json } from './render';
+import { timeJson, emptySuccess, execResultJson, Json } from './render';
 import {
   boolParam,
   bytesParam,
@@ -41,15 +41,7 @@ const BLOCKCHAIN_LIMIT = 20;
 const DEFAULT_PER_PAGE = 30;
 const MAX_PER_PAGE = 100;
 const EMPTY_BLOCK_ID_JSON = '{"hash":"","parts":{"total":0,"hash":""}}';
-const EMPTY_EXEC_RESULT = execResultJson({
-  code: 0,
-  codespace: '',
-  log: '',
-  gasWanted: 0n,
-  gasUsed: 0n,
-  events: [],
-  data: new Uint8Array(0),
-});
+const EMPTY_EXEC_RESULT = execResultJson(emptySuccess());
 
 const json = (value: Json): string => JSON.stringify(value);
 

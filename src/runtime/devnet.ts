@@ -27,6 +27,7 @@ import path from 'path';
 import {
   BlockArchive,
   DEFAULT_RECENT_BLOCKS,
+  emptySuccess,
   startRpcServer,
   txHashHex,
   upperHex,
@@ -132,16 +133,7 @@ async function history(o: EmbeddedDevnetOptions, memory: MemoryOptions): Promise
   return h.engine;
 }
 
-const PLANNED_OK = (hash: string): CheckTxResult => ({
-  hash,
-  code: 0,
-  codespace: '',
-  log: '',
-  gasWanted: 0n,
-  gasUsed: 0n,
-  events: [],
-  data: new Uint8Array(0),
-});
+const PLANNED_OK = (hash: string): CheckTxResult => ({ hash, ...emptySuccess() });
 
 /**
  * The chain as the scenario sees it during a replay: its CheckTx only notes what the
