@@ -5,7 +5,8 @@
  */
 import http from 'http';
 import type { AddressInfo } from 'net';
-import { ChainAtHeight, ChainUnavailable, QueryNotServed } from '../../../reconciler/chain-at-height';
+import { ChainAtHeight } from '../../../reconciler/chain-at-height';
+import { ChainUnavailable, QueryNotServed } from '../../../src/client';
 import { decodeMessage, encodeMessage } from '../../../src/lib/contract';
 import { bytesToHex } from '../../../src/lib/bytes';
 
