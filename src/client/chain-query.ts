@@ -92,7 +92,9 @@ export class ChainQueryClient {
     request: QueryRequest<P>,
     options?: QueryOptions,
   ): Promise<QueryAnswer<P>> {
-    const o = { ...this.defaults, ...options };
+    // an option given as undefined leaves the client's default in place
+    const given = Object.entries(options ?? {}).filter(([, v]) => v !== undefined);
+    const o: QueryOptions = { ...this.defaults, ...Object.fromEntries(given) };
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.ask(path, request, o);

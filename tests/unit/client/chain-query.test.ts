@@ -40,7 +40,11 @@ describe('ChainQueryClient: what it asks', () => {
     await expect(client.query(SUPPLY, { asset_id: ASSET, kind_id: 1 }, { height: 7 })).resolves.toMatchObject({
       supply: '10',
     });
-    expect(asked.map((a) => a.body.params.height)).toEqual(['5', '7']);
+    // an option given as undefined is no option
+    await expect(client.query(SUPPLY, { asset_id: ASSET, kind_id: 1 }, { height: undefined })).rejects.toThrow(
+      /asked at height 5/,
+    );
+    expect(asked.map((a) => a.body.params.height)).toEqual(['5', '7', '5']);
   });
 });
 
