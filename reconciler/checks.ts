@@ -7,7 +7,7 @@
 import { getAddress } from 'ethers';
 import { outstanding } from '../src/lib/bridge-route';
 import type { AccrualAnswer, I8CheckRow, InvariantCheckRow, SupplySnapshot, Svc20CheckRow } from '../src/store';
-import type { RegistryEntry } from './chain-at-height';
+import type { TokenRegistryEntry } from '../src/mappings/generated/proto-json';
 
 export const ABSENT: SupplySnapshot = Object.freeze({
   exists: false,
@@ -70,7 +70,7 @@ export interface IndexedTokens {
 }
 
 /** Registry answer: the entries, 'not-served' (chain older than 0.9.0), or null (the chain has no such asset). */
-export type RegistryAnswer = RegistryEntry[] | 'not-served' | null;
+export type RegistryAnswer = TokenRegistryEntry[] | 'not-served' | null;
 
 function sameAddress(a: string, b: string): boolean {
   try {

@@ -4,7 +4,8 @@
  */
 import type { Pool } from 'pg';
 import type { AccrualAnswer, I8CheckRow, InvariantCheckRow, SupplySnapshot, Svc20CheckRow, Tables } from '../src/store';
-import { ChainAtHeight, ChainUnavailable, QueryNotServed } from './chain-at-height';
+import { ChainUnavailable, QueryNotServed } from '../src/client';
+import { ChainAtHeight } from './chain-at-height';
 import {
   ABSENT,
   accrualsOf,

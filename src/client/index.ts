@@ -1,3 +1,5 @@
-/** Chain client helpers: the svc cosmjs registry, offline signing, contract ABCI queries. */
+/** Chain client helpers: the svc cosmjs registry, offline signing, contract queries. */
 export * from './registry';
-export * from './abci-query';
+export * from './query-paths';
+export * from './query-errors';
+export * from './chain-query';

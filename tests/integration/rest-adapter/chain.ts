@@ -1,13 +1,13 @@
 /** The devnet the store was built from, as ground truth: contract queries and raw blocks over RPC. */
 import { sha256 } from '@noble/hashes/sha2';
-import { abciQuery, queryMethodTypes } from '../../../src/client/abci-query';
+import { ChainQueryClient, type QueryPath, type QueryRequest } from '../../../src/client';
 import { devnetRpc } from './api';
 
 /** A contract query (proto-JSON in and out) at the latest height. */
 export async function chainQuery<
   T = Record<string, any>, // eslint-disable-line @typescript-eslint/no-explicit-any -- answers are asserted field by field
->(url: string, path: string, request: Record<string, unknown>): Promise<T> {
-  return (await abciQuery<T>(url, path, queryMethodTypes(path).requestType, request)).value;
+>(url: string, path: QueryPath, request: Record<string, unknown>): Promise<T> {
+  return (await new ChainQueryClient(url).query(path, request as unknown as QueryRequest<QueryPath>)) as T;
 }
 
 /** Consensus hashes of every tx of every block 1..height, as the chain computes them (sha256 of the raw tx). */

@@ -8,7 +8,7 @@ import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { createSvcApp } from '../../../devnet/app';
 import { DevnetChain, startRpcServer } from '../../../devnet/chain';
-import { abciQuery } from '../../../src/client/abci-query';
+import { ChainQueryClient } from '../../../src/client';
 import { signTx, svcRegistry } from '../../../src/client/registry';
 import { deriveAssetId } from '../../../src/lib/ids';
 import { CHAIN_ID, T0, testWallet, TestWallet } from './helpers';
@@ -96,12 +96,10 @@ describe('devnet chain with the real svc app', () => {
           ?.attributes.find((a) => a.key === 'msg_index')?.value,
       ).toBe('0');
 
-      const supply = await abciQuery(
-        server.url,
-        '/svc.asset.v1.Query/KindSupply',
-        'svc.asset.v1.QueryKindSupplyRequest',
-        { asset_id: assetId, kind_id: 0 },
-      );
+      const supply = await new ChainQueryClient(server.url).queryWithHeight('/svc.asset.v1.Query/KindSupply', {
+        asset_id: assetId,
+        kind_id: 0,
+      });
       expect(supply.value).toMatchObject({ supply: '1000', holder_count: '2' });
 
       const tooMuch = await client.signAndBroadcast(

@@ -8,7 +8,7 @@ import { toHex } from '@cosmjs/encoding';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { DevnetChain, DevnetRpcServer, headerHash, startRpcServer } from '../../../devnet/chain';
 import { svcRegistry } from '../../../src/client/registry';
-import { abciQuery, AbciQueryError, queryMethodTypes } from '../../../src/client/abci-query';
+import { AbciQueryError, ChainQueryClient, queryMethodTypes } from '../../../src/client';
 import { ASSET_ID, fixture, signed, T0, transferMsg, FEE, CHAIN_ID } from './helpers';
 
 type Fixture = Awaited<ReturnType<typeof fixture>>;
@@ -173,33 +173,24 @@ describe('devnet RPC with cosmjs Comet38Client', () => {
     expect(json.result.header).toEqual(JSON.parse(chain.block(3)!.blockJson).block.header);
   });
 
-  it('abciQuery (src/client) encodes the contract request and decodes the contract response', async () => {
+  it('ChainQueryClient (src/client) encodes the contract request and decodes the contract response', async () => {
     expect(queryMethodTypes('/svc.asset.v1.Query/KindSupply')).toEqual({
       requestType: 'svc.asset.v1.QueryKindSupplyRequest',
       responseType: 'svc.asset.v1.QueryKindSupplyResponse',
     });
-    const viaUrl = await abciQuery(
-      server.url,
+    const queries = new ChainQueryClient(server.url);
+    const latest = await queries.queryWithHeight('/svc.asset.v1.Query/KindSupply', { asset_id: ASSET_ID, kind_id: 1 });
+    expect(latest).toEqual({ value: { supply: '1000', holder_count: '2', multiplier: '1' }, height: 3 });
+    const atTwo = await queries.queryWithHeight(
       '/svc.asset.v1.Query/KindSupply',
-      'svc.asset.v1.QueryKindSupplyRequest',
       { asset_id: ASSET_ID, kind_id: 1 },
+      { height: 2 },
     );
-    expect(viaUrl).toEqual({ value: { supply: '1000', holder_count: '2', multiplier: '1' }, height: 3 });
-    const viaClient = await abciQuery(
-      client,
-      '/svc.asset.v1.Query/KindSupply',
-      'svc.asset.v1.QueryKindSupplyRequest',
-      { asset_id: ASSET_ID, kind_id: 1 },
-      2,
-    );
-    expect(viaClient.height).toBe(2);
-    const missing = abciQuery(client, '/svc.asset.v1.Query/KindSupply', 'svc.asset.v1.QueryKindSupplyRequest', {
-      asset_id: 'cd'.repeat(32),
-      kind_id: 1,
-    });
+    expect(atTwo.height).toBe(2);
+    const missing = queries.query('/svc.asset.v1.Query/KindSupply', { asset_id: 'cd'.repeat(32), kind_id: 1 });
     await expect(missing).rejects.toBeInstanceOf(AbciQueryError);
     await expect(missing).rejects.toMatchObject({ code: 2, codespace: 'asset' });
-    await expect(abciQuery(client, '/svc.asset.v1.Query/Nope', 'x', {})).rejects.toThrow(/unknown query path/);
+    expect(() => queryMethodTypes('/svc.asset.v1.Query/Nope')).toThrow(/unknown query path/);
   });
 
   it('abci_query answers from the app with proto bytes', async () => {

@@ -13,7 +13,7 @@ import {
   type IndexedRoute,
   type IndexedTokens,
 } from '../../../reconciler/checks';
-import type { RegistryEntry } from '../../../reconciler/chain-at-height';
+import type { TokenRegistryEntry } from '../../../src/mappings/generated/proto-json';
 import type { AccrualAnswer, SupplySnapshot } from '../../../src/store';
 
 const H = 1234;
@@ -207,7 +207,7 @@ describe('registryChecks', () => {
       { kindId: 1, svc20Address: addr(0x11) },
     ],
   };
-  const entries = (): RegistryEntry[] => [
+  const entries = (): TokenRegistryEntry[] => [
     { kind_id: 0, bundle: true, address: addr(0xb0) },
     { kind_id: 1, bundle: false, address: addr(0x11) },
     { kind_id: 2, bundle: false, address: addr(0x12) },
@@ -258,7 +258,7 @@ describe('registryChecks', () => {
       bundleAddress: addr(0xb0),
       kinds: [10, 2, 1].map((k) => ({ kindId: k, svc20Address: addr(k) })),
     };
-    const chain: RegistryEntry[] = [
+    const chain: TokenRegistryEntry[] = [
       { kind_id: 0, bundle: true, address: addr(0xb0) },
       { kind_id: 10, bundle: false, address: addr(10) },
       { kind_id: 1, bundle: false, address: addr(1) },
