@@ -269,3 +269,10 @@ export async function launchEquity(
   if (created.code !== 0) throw new Error(`MsgCreatePool failed: ${created.log}`);
   return { assetId, poolId: Number(created.responses[0]?.pool_id ?? 1), kindCount: kinds.length };
 }
+
+/** `steps` one after the other (one issuer's assets: each takes the next nonce), to run beside other issuers' launches. */
+export async function inTurn<T>(...steps: (() => Promise<T>)[]): Promise<T[]> {
+  const done: T[] = [];
+  for (const step of steps) done.push(await step());
+  return done;
+}
