@@ -166,7 +166,7 @@ const STORE_USERS_ELSEWHERE = ['tests/integration/proof-of-indexing.test.ts'];
 
 /**
  * Whether this jest run selects the rest-adapter integration tests, or another user of the store
- * (it costs ~30 s): yes for a full run, or when a path pattern matches them;
+ * (it costs ~20 s): yes for a full run, or when a path pattern matches them;
  * SVC_TEST_WITH_INDEXED_STORE forces.
  */
 export function runNeedsIndexedStore(
