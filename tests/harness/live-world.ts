@@ -136,19 +136,15 @@ export async function startLiveWorld(o: LiveWorldOptions): Promise<LiveWorld> {
         `CheckTx refused ${messages.map((m) => m.typeUrl).join(', ')}: ${check.codespace}/${check.code} ${check.log}`,
       );
     sequences.set(key.address, sequence + 1n);
-    for (let i = 0; i < 100; i++) {
-      const tx = chain.tx(check.hash);
-      if (tx)
-        return {
-          hash: check.hash,
-          height: tx.height,
-          code: tx.result.code,
-          log: tx.result.log,
-          responses: responsesOf(tx),
-        };
-      await new Promise((r) => setTimeout(r, blockMs / 3));
-    }
-    throw new Error(`tx ${check.hash} not in a block`);
+    const tx = await chain.waitForTx(check.hash, 100 * blockMs);
+    if (!tx) throw new Error(`tx ${check.hash} not in a block`);
+    return {
+      hash: check.hash,
+      height: tx.height,
+      code: tx.result.code,
+      log: tx.result.log,
+      responses: responsesOf(tx),
+    };
   }
 
   return {
@@ -272,4 +268,11 @@ export async function launchEquity(
   ]);
   if (created.code !== 0) throw new Error(`MsgCreatePool failed: ${created.log}`);
   return { assetId, poolId: Number(created.responses[0]?.pool_id ?? 1), kindCount: kinds.length };
+}
+
+/** `steps` one after the other (one issuer's assets: each takes the next nonce), to run beside other issuers' launches. */
+export async function inTurn<T>(...steps: (() => Promise<T>)[]): Promise<T[]> {
+  const done: T[] = [];
+  for (const step of steps) done.push(await step());
+  return done;
 }

@@ -9,6 +9,6 @@ export async function until<T>(
     const v = await probe();
     if (v !== undefined) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${o.context ? `; ${o.context()}` : ''}`);
-    await new Promise((r) => setTimeout(r, o.everyMs ?? 250));
+    await new Promise((r) => setTimeout(r, o.everyMs ?? 100));
   }
 }

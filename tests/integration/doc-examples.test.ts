@@ -123,7 +123,7 @@ describe('every runnable example of README.md and docs/*.md, on npm start’s de
         const res = await fetch(`${base}/ready`).catch(() => undefined);
         return res?.status === 200 ? true : undefined;
       },
-      { ms: READY_TIMEOUT_MS, everyMs: 500, context: logTail },
+      { ms: READY_TIMEOUT_MS, everyMs: 100, context: logTail },
     );
     readyMs = Date.now() - started;
     const introspection = await graphqlPost(getIntrospectionQuery());

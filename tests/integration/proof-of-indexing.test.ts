@@ -161,7 +161,7 @@ describe('proof of indexing: two deployments of one history, and a build that re
             .catch(() => undefined);
           if (s && s.indexed_height >= height) return;
           if (Date.now() > deadline) throw new Error(`npm start did not index ${height} blocks`);
-          await new Promise((r) => setTimeout(r, 500));
+          await new Promise((r) => setTimeout(r, 100));
         }
       })(),
     ]);

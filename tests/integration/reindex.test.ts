@@ -98,7 +98,7 @@ async function waitFor(s: Started, what: string, check: () => Promise<boolean>):
       if (s.child.exitCode !== null) throw new Error(`npm start exited with ${s.child.exitCode}:\n${logTail(s)}`);
       return (await check()) || undefined;
     },
-    { ms: 180_000, everyMs: 250, context: () => logTail(s) },
+    { ms: 180_000, everyMs: 100, context: () => logTail(s) },
   );
 }
 

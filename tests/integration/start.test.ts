@@ -90,7 +90,7 @@ async function waitReady(s: Started): Promise<Readiness> {
     } catch {
       /* not listening yet */
     }
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`not ready after ${READY_TIMEOUT_MS} ms:\n${logTail(s)}`);
 }
@@ -161,7 +161,7 @@ async function stopAndCheckNothingLeft(s: Started): Promise<void> {
   const deadline = Date.now() + 5000; // watchdogs poll once a second
   let left = [...tree, ...children].filter(alive);
   while (left.length && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 100));
     left = left.filter(alive);
   }
   const described = left.map((pid) =>
@@ -243,7 +243,7 @@ async function servesAnOutsideUser(s: Started): Promise<void> {
       }
       return undefined;
     },
-    { ms: 90_000, everyMs: 1000 },
+    { ms: 90_000, everyMs: 250 },
   );
   const o = { url: s.base, rpc: rpcOf(s), asset: 'LNW', account: 'visitor', seed: 'svc-devnet', log: () => undefined };
   const loan = await runExample('borrow', o);
@@ -295,7 +295,7 @@ describe('npm start (embedded default)', () => {
     const deadline = Date.now() + 20_000;
     let second = first;
     while (second <= first && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 1000));
+      await new Promise((r) => setTimeout(r, 100));
       second = await indexedHeight(s.base);
     }
     expect(second).toBeGreaterThan(first);
@@ -373,7 +373,7 @@ describe('npm start (embedded default)', () => {
         const r = await getJson<Invariants>(`${s.base}/v1/invariants`);
         return r.body.checks.length > 0 ? r.body : undefined;
       },
-      { ms: 60_000, everyMs: 500 },
+      { ms: 60_000, everyMs: 100 },
     );
     expect(invariants.checks.every((c) => c.agree)).toBe(true);
     expect(invariants.svc20_registry.length).toBeGreaterThan(invariants.checks.length);
@@ -473,7 +473,7 @@ describe('npm start (embedded default)', () => {
     await until(
       'indexing to go on after the restart',
       async () => ((await indexedHeight(s.base)) > during ? true : undefined),
-      { ms: 30_000, everyMs: 500 },
+      { ms: 30_000, everyMs: 100 },
     );
     expect(await (await fetch(`${s.base}/metrics`)).text()).toMatch(/^svc_restarts_total\{part="subql-node"\} 1$/m);
     await stopAndCheckNothingLeft(s);

@@ -13,7 +13,14 @@ import { principalFor, DEFAULT_LENDER_TERMS } from '../../../app-services/lender
 import { sharesValue } from '../../../app-services/market/units';
 import { intentIds } from '../../../app-services/lender/worker';
 import { STABLE_DENOM, type TestKey } from '../../harness/app-chain';
-import { launchEquity, startLiveWorld, type EquityAsset, type LiveWorld, type Msg } from '../../harness/live-world';
+import {
+  inTurn,
+  launchEquity,
+  startLiveWorld,
+  type EquityAsset,
+  type LiveWorld,
+  type Msg,
+} from '../../harness/live-world';
 import { until as waitFor } from '../../harness/until';
 import { startAppApi, type AppApi } from './api';
 
@@ -95,60 +102,70 @@ beforeAll(async () => {
   });
   k = world.keys as typeof k;
   chain = new ChainQueries(world.rpcUrl);
-  real = await launchEquity(world, {
-    issuer: k.issuer,
-    metaHash: '',
-    holders: ['borrower', 'trader', 'pumper', 'junkPledger'].map((name) => ({
-      key: world.keys[name],
-      units: 10_000n * WHOLE,
-    })),
-    poolShares: 1000n,
-    poolQuote: 2_000_000_000n,
-  });
-  // the attacks' assets, made at once so their pools age together
+  // the assets, made at once so their pools age together (an issuer's second asset after its first: nonces)
   const borrowers = ['b1', 'b2', 'b3'].map((name) => ({ key: world.keys[name], units: 1000n * WHOLE }));
-  dumped = await launchEquity(world, {
-    issuer: k.dumper,
-    metaHash: '',
-    holders: borrowers,
-    poolShares: 10_000n,
-    poolQuote: 20_000n * WHOLE,
-  });
-  dumpedTwo = await launchEquity(world, {
-    issuer: k.dumper,
-    nonce: 1n,
-    metaHash: '',
-    holders: borrowers,
-    poolShares: 10_000n,
-    poolQuote: 20_000n * WHOLE,
-  });
-  sold = await launchEquity(world, {
-    issuer: k.twoAssets,
-    metaHash: documentHash(ISSUER_DOC),
-    holders: [{ key: k.twoAssets, units: 10_000n * WHOLE }],
-    poolShares: 10_000n,
-    poolQuote: 20_000n * WHOLE,
-  });
-  pledged = await launchEquity(world, {
-    issuer: k.twoAssets,
-    nonce: 1n,
-    metaHash: '',
-    holders: [{ key: k.twoAssets, units: 10_000n * WHOLE }],
-    poolShares: 10_000n,
-    poolQuote: 20_000n * WHOLE,
-  });
-  oddKinds = await launchEquity(world, {
-    issuer: k.oddKinds,
-    metaHash: '',
-    holders: [{ key: k.oddKinds, units: 10_000n * WHOLE }],
-    poolShares: 1000n,
-    poolQuote: 2_000n * WHOLE,
-    kinds: [
-      { class: 'KIND_CLASS_ECONOMIC', decimals: 0, bundle: false },
-      { class: 'KIND_CLASS_INCOME' },
-      { class: 'KIND_CLASS_VOTE' },
-    ],
-  });
+  [real, [dumped, dumpedTwo], [sold, pledged], oddKinds] = await Promise.all([
+    launchEquity(world, {
+      issuer: k.issuer,
+      metaHash: '',
+      holders: ['borrower', 'trader', 'pumper', 'junkPledger'].map((name) => ({
+        key: world.keys[name],
+        units: 10_000n * WHOLE,
+      })),
+      poolShares: 1000n,
+      poolQuote: 2_000_000_000n,
+    }),
+    inTurn(
+      () =>
+        launchEquity(world, {
+          issuer: k.dumper,
+          metaHash: '',
+          holders: borrowers,
+          poolShares: 10_000n,
+          poolQuote: 20_000n * WHOLE,
+        }),
+      () =>
+        launchEquity(world, {
+          issuer: k.dumper,
+          nonce: 1n,
+          metaHash: '',
+          holders: borrowers,
+          poolShares: 10_000n,
+          poolQuote: 20_000n * WHOLE,
+        }),
+    ),
+    inTurn(
+      () =>
+        launchEquity(world, {
+          issuer: k.twoAssets,
+          metaHash: documentHash(ISSUER_DOC),
+          holders: [{ key: k.twoAssets, units: 10_000n * WHOLE }],
+          poolShares: 10_000n,
+          poolQuote: 20_000n * WHOLE,
+        }),
+      () =>
+        launchEquity(world, {
+          issuer: k.twoAssets,
+          nonce: 1n,
+          metaHash: '',
+          holders: [{ key: k.twoAssets, units: 10_000n * WHOLE }],
+          poolShares: 10_000n,
+          poolQuote: 20_000n * WHOLE,
+        }),
+    ),
+    launchEquity(world, {
+      issuer: k.oddKinds,
+      metaHash: '',
+      holders: [{ key: k.oddKinds, units: 10_000n * WHOLE }],
+      poolShares: 1000n,
+      poolQuote: 2_000n * WHOLE,
+      kinds: [
+        { class: 'KIND_CLASS_ECONOMIC', decimals: 0, bundle: false },
+        { class: 'KIND_CLASS_INCOME' },
+        { class: 'KIND_CLASS_VOTE' },
+      ],
+    }),
+  ]);
   api = await startAppApi({
     database: { pool: world.pool, url: world.db.url },
     chain: { rpcUrl: world.rpcUrl },
