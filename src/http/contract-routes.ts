@@ -59,9 +59,10 @@ type Answer<Paths, P extends keyof Paths, M extends ContractMethod> = (
 ) => Promise<AnswerOf<Paths, P, M>> | AnswerOf<Paths, P, M>;
 
 /**
- * A POST route's answer; its parameters were checked before it runs. `checkBody` throws 400 bad_request when the JSON body breaks the
- * operation's requestBody schema. The route calls it right after its own parser accepted the body,
- * before it acts, so the parser's messages stay the ones clients see.
+ * A POST route's answer (its parameters were checked before it runs); `checkBody` throws 400
+ * bad_request when the JSON body breaks the operation's requestBody schema. The route calls it
+ * right after its own parser accepted the body, before it acts, so the parser's messages stay the
+ * ones clients see.
  */
 type PostAnswer<Paths, P extends keyof Paths> = (
   req: ContractRequestOf<Paths, P, 'post'>,

@@ -6,8 +6,8 @@
  * value-dependent reason the schema cannot state, such as an address checksum, stays there).
  *
  * The parameters are checked in the document's order (the path item's, then the operation's) and
- * the first refusal is the answer. A parameter is refused when it is required and missing (or
- * empty), given more than once (Express's simple query parser gives an array), or refused by its
+ * the first refusal is the answer. A parameter is refused when it is required and missing (or, in
+ * the query, empty), given more than once (Express's simple query parser gives an array), or refused by its
  * schema; the text of each refusal is the parameter's `x-error-message`: one string for any
  * refusal of its value, or a map of `invalid` (any refusal of the value), a schema keyword
  * (`maximum`: refused by that keyword), `missing` and `repeated`. An integer parameter arrives as
