@@ -35,7 +35,9 @@ export function routeContractProblems(documentText: string, served: readonly str
     const schema = doc.components?.parameters?.[name]?.schema ?? {};
     for (const key of ['minimum', 'maximum', 'default'] as const)
       if (schema[key] !== bounds[key])
-        problems.push(`parameter ${name}: the document's ${key} is ${schema[key]}, paging/limits.ts says ${bounds[key]}`);
+        problems.push(
+          `parameter ${name}: the document's ${key} is ${schema[key]}, paging/limits.ts says ${bounds[key]}`,
+        );
   }
   return problems;
 }
