@@ -1859,10 +1859,10 @@ export interface operations {
             query?: {
                 /** @description Page size, a base-10 integer 1..100; default 20. Not an integer or outside 1..100 → 400 bad_request (never clamped). */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from a previous answer of the same list (`next_cursor`; for /v1/txs also `prev_cursor` or `last_cursor`); repeat the same filters and `limit`. Absent or empty = first page. Malformed, or from another list → 400 bad_request. Today base64url of at most 512 characters; do not parse it. */
-                cursor?: components["parameters"]["Cursor"];
                 /** @description Type URL of the first message, form `/<pkg>.<Msg>` (for example `/svc.rights.v1.MsgTransfer`, `/ethermint.evm.v1.MsgEthereumTx`). Any other form gives 400; a well-formed type URL nobody used gives an empty page with total 0. */
                 method?: string;
+                /** @description Opaque cursor from a previous answer of the same list (`next_cursor`; for /v1/txs also `prev_cursor` or `last_cursor`); repeat the same filters and `limit`. Absent or empty = first page. Malformed, or from another list → 400 bad_request. Today base64url of at most 512 characters; do not parse it. */
+                cursor?: components["parameters"]["Cursor"];
             };
             header?: {
                 /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */

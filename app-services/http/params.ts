@@ -1,11 +1,12 @@
-/** Request values the /api routes share, parsed before the document's own check (src/http/openapi-params.ts). */
+/**
+ * Request values the /api routes share, converted once the document's check of the request
+ * (src/http/openapi-params.ts: present, given once) accepted them.
+ */
 import { tryParseAccountAddress } from '../../src/lib/address';
 import { badRequest } from '../../src/http/http-errors';
 
-/** A required `address` query parameter (bech32 or 0x, EIP-55 when mixed case), as canonical bech32. */
-export function addressParam(raw: unknown, hrp: string): string {
-  if (raw === undefined || raw === '') throw badRequest('address is required (a bech32 or 0x account address)');
-  if (typeof raw !== 'string') throw badRequest('address must be given once');
+/** An `address` query parameter (bech32 or 0x, EIP-55 when mixed case) as canonical bech32; a 400 when it is none of the chain's. */
+export function addressParam(raw: string, hrp: string): string {
   const address = tryParseAccountAddress(raw, hrp);
   if (!address)
     throw badRequest(

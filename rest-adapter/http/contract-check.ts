@@ -2,7 +2,8 @@
  * The start-up check of the routes against openapi.yaml. The route types (http/respond.ts) make
  * `tsc` refuse a parameter or an answer the document does not describe; what types cannot see is
  * checked here when the app is built: every documented path is served and nothing else, and the
- * bounds the hand parsers of http/params.ts apply are the ones the document states.
+ * page bounds and defaults the code assumes (paging/limits.ts: defaults, costs, statement plans)
+ * are the ones the document states.
  */
 import { parse } from 'yaml';
 import { documentedOperations, operationProblems } from '../../src/http/openapi-routes';
@@ -34,7 +35,9 @@ export function routeContractProblems(documentText: string, served: readonly str
     const schema = doc.components?.parameters?.[name]?.schema ?? {};
     for (const key of ['minimum', 'maximum', 'default'] as const)
       if (schema[key] !== bounds[key])
-        problems.push(`parameter ${name}: the document's ${key} is ${schema[key]}, params.ts applies ${bounds[key]}`);
+        problems.push(
+          `parameter ${name}: the document's ${key} is ${schema[key]}, paging/limits.ts says ${bounds[key]}`,
+        );
   }
   return problems;
 }

@@ -103,7 +103,7 @@ function tagKindOf(options: {
  * go through `cache` when there is one. `served` collects the document paths registered, for
  * the start-up check against openapi.yaml.
  * `checks` (src/http/openapi-params.ts, compiled from openapi.yaml) checks a route's path and query
- * values against the document's schemas after the route's hand parsers accepted them. With
+ * values against the document's schemas before the route runs. With
  * `validators` every 200 carries an ETag and Cache-Control, and a matching If-None-Match is
  * answered 304 (before routing, by Validators.notModified, when its tag is known without the answer).
  */

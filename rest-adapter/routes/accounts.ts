@@ -1,5 +1,5 @@
 /** /v1/accounts/{addr}, its attestations and its activity feed. */
-import { parseAddressParam, parseLimit, queryValue } from '../http/params';
+import { parseAddressParam, parseLimit } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { seqOf } from '../paging/seq';
 import {
@@ -21,7 +21,7 @@ export function registerAccountRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/accounts/{addr}',
     async (req) => {
-      const address = parseAddressParam(String(req.params.addr), ctx.hrp);
+      const address = parseAddressParam(req.params.addr, ctx.hrp);
       const account = address.bech32;
       const read = await ctx.store.readOne((sql) => accounts.overview(sql, account));
       const latest = apiTime(read.latestBlockTime);
@@ -45,7 +45,7 @@ export function registerAccountRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/accounts/{addr}/attestations',
     async (req) => {
-      const account = parseAddressParam(String(req.params.addr), ctx.hrp).bech32;
+      const account = parseAddressParam(req.params.addr, ctx.hrp).bech32;
       const read = await ctx.store.readOne((sql) => accounts.attestationsWithTime(sql, account));
       const latest = apiTime(read.latestBlockTime);
       const latestMs = Date.parse(latest);
@@ -61,9 +61,9 @@ export function registerAccountRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/accounts/{addr}/events',
     async (req) => {
-      const account = parseAddressParam(String(req.params.addr), ctx.hrp).bech32;
-      const limit = parseLimit(queryValue(req.query, 'limit'));
-      const cursor = readCursor(CURSORS.accountEvents, queryValue(req.query, 'cursor'));
+      const account = parseAddressParam(req.params.addr, ctx.hrp).bech32;
+      const limit = parseLimit(req.query.limit);
+      const cursor = readCursor(CURSORS.accountEvents, req.query.cursor);
       const rows = await ctx.store.readOne((sql) =>
         activity.page(sql, accountFeed(account), cursor ? seqOf(...cursor) : null, limit + 1),
       );

@@ -1,6 +1,6 @@
 /** /v1/assets and every /v1/assets/{id}/… path. */
 import { NotFoundError } from '../../src/lib/errors';
-import { parseAssetIdParam, parseKindId, parseLimit, queryValue } from '../http/params';
+import { parseKindId, parseLimit } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { seqOf } from '../paging/seq';
 import { presentDistribution } from '../presenters/activity';
@@ -19,8 +19,8 @@ import type { RouteContext } from './context';
 export const GRAPH_HOLDERS_PER_KIND = 100;
 
 /** The paged /v1/assets… paths' `limit` and `cursor` (openapi.yaml `Limit`, `Cursor`). */
-function pageParams(req: { query: { limit?: unknown; cursor?: unknown } }) {
-  return { limit: parseLimit(queryValue(req.query, 'limit')), cursor: queryValue(req.query, 'cursor') };
+function pageParams(req: { query: { limit?: string; cursor?: string } }) {
+  return { limit: parseLimit(req.query.limit), cursor: req.query.cursor };
 }
 
 export function registerAssetRoutes(ctx: RouteContext): void {
@@ -48,7 +48,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/assets/{id}',
     async (req) => {
-      const id = parseAssetIdParam(String(req.params.id));
+      const id = req.params.id;
       const read = requireAsset(await ctx.reads.assets.detail(id));
       return { asset: presentAsset(read.asset, read.kinds, read.accruals, read.latestChecks) };
     },
@@ -58,7 +58,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/assets/{id}/graph',
     async (req) => {
-      const id = parseAssetIdParam(String(req.params.id));
+      const id = req.params.id;
       const { status, kinds, holders } = requireAsset(
         await ctx.store.readOne((sql) => assets.graph(sql, id, GRAPH_HOLDERS_PER_KIND)),
       );
@@ -80,8 +80,8 @@ export function registerAssetRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/assets/{id}/kinds/{kind}/holders',
     async (req) => {
-      const id = parseAssetIdParam(String(req.params.id));
-      const kindId = parseKindId(String(req.params.kind));
+      const id = req.params.id;
+      const kindId = parseKindId(req.params.kind);
       const { limit, cursor: raw } = pageParams(req);
       const cursor = readCursor(CURSORS.holders, raw);
       const read = requireAsset(
@@ -105,7 +105,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/assets/{id}/distributions',
     async (req) => {
-      const id = parseAssetIdParam(String(req.params.id));
+      const id = req.params.id;
       const { limit, cursor: raw } = pageParams(req);
       const cursor = readCursor(CURSORS.distributions, raw);
       const found = requireAsset(
@@ -122,7 +122,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/assets/{id}/liquidation',
     async (req) => {
-      const id = parseAssetIdParam(String(req.params.id));
+      const id = req.params.id;
       const { status, tiers, liquidation, pools } = requireAsset(
         await ctx.store.readOne((sql) => assets.liquidationRead(sql, id)),
       );
@@ -140,7 +140,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/assets/{id}/events',
     async (req) => {
-      const id = parseAssetIdParam(String(req.params.id));
+      const id = req.params.id;
       const { limit, cursor: raw } = pageParams(req);
       const cursor = readCursor(CURSORS.assetEvents, raw);
       const found = requireAsset(

@@ -9,7 +9,7 @@ export function registerAttesterRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/attesters/{addr}',
     async (req) => {
-      const attester = parseAddressParam(String(req.params.addr), ctx.hrp).bech32;
+      const attester = parseAddressParam(req.params.addr, ctx.hrp).bech32;
       const read = await ctx.store.readOne((sql) => attesters.typeCounts(sql, attester));
       return { attester, types: read.types, latest_block_time: apiTime(read.latestBlockTime) };
     },

@@ -1,6 +1,6 @@
 /** /v1/blocks and /v1/blocks/{height}. */
 import { NotFoundError } from '../../src/lib/errors';
-import { parseHeight, parseLimit, queryValue } from '../http/params';
+import { parseHeight, parseLimit } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { presentBlock } from '../presenters/blocks';
 import { BLOCK_LEVEL, presentEvents } from '../presenters/events';
@@ -21,8 +21,8 @@ export function registerBlockRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/blocks',
     async (req) => {
-      const limit = parseLimit(queryValue(req.query, 'limit'));
-      const cursor = readCursor(CURSORS.blocks, queryValue(req.query, 'cursor'));
+      const limit = parseLimit(req.query.limit);
+      const cursor = readCursor(CURSORS.blocks, req.query.cursor);
       const rows = await ctx.store.readOne((sql) => blocks.blocksBelow(sql, cursor ? cursor[0] : null, limit + 1));
       const page = keysetPage(rows, limit, (last) => writeCursor(CURSORS.blocks, [last.height]));
       return { blocks: page.items.map(presentBlock), next_cursor: page.nextCursor };
@@ -33,7 +33,7 @@ export function registerBlockRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/blocks/{height}',
     async (req) => {
-      const height = parseHeight(String(req.params.height));
+      const height = parseHeight(req.params.height);
       const {
         indexedHeight,
         block,

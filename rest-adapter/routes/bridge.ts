@@ -1,14 +1,7 @@
 /** /v1/bridge/routes, /v1/bridge/routes/{id}, /v1/bridge/transfers. */
 import { NotFoundError } from '../../src/lib/errors';
 import type { RouteRow } from '../repositories/bridge';
-import {
-  isStorableText,
-  parseLimit,
-  parseMessageId,
-  parseTransferAccount,
-  parseTransferStatus,
-  queryValue,
-} from '../http/params';
+import { isStorableText, parseLimit, parseMessageId, parseTransferAccount } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { presentRoute, presentTransfer } from '../presenters/bridge';
 import { timestampMs } from '../presenters/values';
@@ -35,7 +28,7 @@ export function registerBridgeRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/bridge/routes/{id}',
     async (req) => {
-      const id = String(req.params.id);
+      const id = req.params.id;
       if (!isStorableText(id)) throw new NotFoundError('route not found');
       const row = await ctx.store.readOne((sql) => bridge.route(sql, id));
       if (!row) throw new NotFoundError('route not found');
@@ -48,13 +41,13 @@ export function registerBridgeRoutes(ctx: RouteContext): void {
     '/v1/bridge/transfers',
     async (req) => {
       const filter = {
-        route: queryValue(req.query, 'route'),
-        status: parseTransferStatus(queryValue(req.query, 'status')),
-        account: parseTransferAccount(queryValue(req.query, 'account'), ctx.hrp),
-        messageId: parseMessageId(queryValue(req.query, 'message_id')),
+        route: req.query.route,
+        status: req.query.status,
+        account: parseTransferAccount(req.query.account, ctx.hrp),
+        messageId: parseMessageId(req.query.message_id),
       };
-      const limit = parseLimit(queryValue(req.query, 'limit'));
-      const cursor = readCursor(CURSORS.bridgeTransfers, queryValue(req.query, 'cursor'));
+      const limit = parseLimit(req.query.limit);
+      const cursor = readCursor(CURSORS.bridgeTransfers, req.query.cursor);
       if (filter.route !== undefined && !isStorableText(filter.route)) return { transfers: [], next_cursor: null };
       const rows = await ctx.store.readOne((sql) =>
         bridge.transfers(sql, filter, cursor ? cursor[0] : null, limit + 1),

@@ -10,7 +10,7 @@ export function registerDelegationRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/delegations/{id}',
     async (req) => {
-      const id = parseNumericId(String(req.params.id));
+      const id = parseNumericId(req.params.id);
       const row = await ctx.store.readOne((sql) => delegations.get(sql, id));
       if (!row) throw new NotFoundError('delegation not found');
       return { delegation: presentDelegation(row) };

@@ -10,7 +10,7 @@ export function registerEncumbranceRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/encumbrances/{id}',
     async (req) => {
-      const id = parseNumericId(String(req.params.id));
+      const id = parseNumericId(req.params.id);
       const found = await ctx.store.readOne((sql) => encumbrances.withTimeline(sql, id));
       if (!found) throw new NotFoundError('encumbrance not found');
       return {

@@ -1,5 +1,4 @@
 /** /v1/invariants. */
-import { parseAssetFilter, queryValue } from '../http/params';
 import { presentInvariantCheck } from '../presenters/invariants';
 import type { Svc20CheckRead } from '../../src/store';
 import type { RouteContext } from './context';
@@ -23,7 +22,7 @@ export function registerInvariantRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/invariants',
     async (req) => {
-      const asset = parseAssetFilter(queryValue(req.query, 'asset'));
+      const asset = req.query.asset;
       const { checks, registry } = await ctx.store.readOne((sql) => invariants.latest(sql, asset));
       return { checks: checks.map(presentInvariantCheck), svc20_registry: registry.map(presentSvc20Check) };
     },

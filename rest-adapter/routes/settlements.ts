@@ -1,6 +1,6 @@
 /** /v1/settlements and /v1/settlements/{id}. */
 import { NotFoundError } from '../../src/lib/errors';
-import { parseAccountFilter, parseLimit, parseNumericId, parseSettlementStatus, queryValue } from '../http/params';
+import { parseAccountFilter, parseLimit, parseNumericId, parseSettlementStatus } from '../http/params';
 import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
 import { presentSettlement, presentSettlementTimeline } from '../presenters/settlements';
 import type { RouteContext } from './context';
@@ -12,11 +12,11 @@ export function registerSettlementRoutes(ctx: RouteContext): void {
     '/v1/settlements',
     async (req) => {
       const filter = {
-        party: parseAccountFilter(queryValue(req.query, 'party'), ctx.hrp, 'party'),
-        status: parseSettlementStatus(queryValue(req.query, 'status')),
+        party: parseAccountFilter(req.query.party, ctx.hrp, 'party'),
+        status: parseSettlementStatus(req.query.status),
       };
-      const limit = parseLimit(queryValue(req.query, 'limit'));
-      const cursor = readCursor(CURSORS.settlements, queryValue(req.query, 'cursor'));
+      const limit = parseLimit(req.query.limit);
+      const cursor = readCursor(CURSORS.settlements, req.query.cursor);
       const rows = await ctx.store.readOne((sql) =>
         settlements.list(sql, filter, cursor ? cursor[0] : null, limit + 1),
       );
@@ -29,7 +29,7 @@ export function registerSettlementRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/settlements/{id}',
     async (req) => {
-      const id = parseNumericId(String(req.params.id));
+      const id = parseNumericId(req.params.id);
       const found = await ctx.store.readOne((sql) => settlements.withTimeline(sql, id));
       if (!found) throw new NotFoundError('settlement not found');
       return {

@@ -1,5 +1,5 @@
 /** /v1/status and /v1/stats. */
-import { parseLimit, queryValue } from '../http/params';
+import { parseLimit } from '../http/params';
 import { DEFAULT_STATS_LIMIT } from '../paging/limits';
 import { dailySeries, dailyWindow, presentStatus, utcDay } from '../presenters/status';
 import { timestampMs } from '../presenters/values';
@@ -16,7 +16,7 @@ export function registerStatusRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/stats',
     async (req) => {
-      const limit = parseLimit(queryValue(req.query, 'limit'), DEFAULT_STATS_LIMIT);
+      const limit = parseLimit(req.query.limit, DEFAULT_STATS_LIMIT);
       const read = await ctx.store.readOne((sql) => txs.stats(sql, limit));
       // the series ends on the latest block's day ("where block time is now"); before the
       // first block it ends today, all zeros

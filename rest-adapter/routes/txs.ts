@@ -1,26 +1,17 @@
 /** /v1/txs and /v1/txs/{hash}. */
 import { NotFoundError } from '../../src/lib/errors';
 import type { TxStampRow } from '../repositories/txs';
-import { parseLimit, parseMethod, parseTxHash, queryValue } from '../http/params';
+import { parseLimit, parseTxHash } from '../http/params';
 import { decodeTxCursor, txPageOf, txPageRequest } from '../paging/tx-pages';
 import type { RouteContext } from './context';
-
-/** The hash a tx path names as the store keeps it (upper-case consensus, lower-case EVM); '' when it is not one. */
-function storedHash(raw: string): string {
-  try {
-    return parseTxHash(raw).hash;
-  } catch {
-    return '';
-  }
-}
 
 export function registerTxRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/txs',
     async (req) => {
-      const limit = parseLimit(queryValue(req.query, 'limit'));
-      const method = parseMethod(queryValue(req.query, 'method'));
-      const position = decodeTxCursor(queryValue(req.query, 'cursor'));
+      const limit = parseLimit(req.query.limit);
+      const method = req.query.method;
+      const position = decodeTxCursor(req.query.cursor);
       const request = txPageRequest(position, limit);
       const read = await ctx.reads.txs.page(method, request);
       const page = txPageOf<TxStampRow>(request, read);
@@ -39,11 +30,11 @@ export function registerTxRoutes(ctx: RouteContext): void {
   ctx.get(
     '/v1/txs/{hash}',
     async (req) => {
-      const query = parseTxHash(String(req.params.hash));
+      const query = parseTxHash(req.params.hash);
       const tx = await ctx.reads.txs.one(query);
       if (!tx) throw new NotFoundError('tx not found');
       return tx;
     },
-    { fixedPerHeight: true, immutable: { exists: (params) => ctx.rendered(storedHash(params.hash)) } },
+    { fixedPerHeight: true, immutable: { exists: (params) => ctx.rendered(parseTxHash(params.hash).hash) } },
   );
 }

@@ -1,9 +1,10 @@
 /**
- * The one filter of a stream: `account`, `asset` or `method`, or none (the chain). Each is
- * parsed as the list routes parse it, so a value the stream accepts is one they accept.
+ * The one filter of a stream: `account`, `asset` or `method`, or none (the chain). An account is
+ * parsed as the list routes parse it; an asset or method is as given, the document's check of the
+ * request (stream/route.ts) refusing a malformed one before the filter is used.
  */
 import { InvalidInputError } from '../../src/lib/errors';
-import { parseAddressParam, parseAssetIdParam, parseMethod, queryValue, type QueryValues } from '../http/params';
+import { parseAddressParam, queryValue, type QueryValues } from '../http/params';
 import { accountFeed, assetFeed } from '../repositories/activity';
 
 export type StreamFilter =
@@ -21,8 +22,8 @@ export function parseStreamFilter(query: QueryValues, hrp: string): StreamFilter
   const account = queryValue(query, 'account');
   if (account !== undefined) return { kind: 'account', account: parseAddressParam(account, hrp).bech32 };
   const asset = queryValue(query, 'asset');
-  if (asset !== undefined) return { kind: 'asset', assetId: parseAssetIdParam(asset, 'asset') };
-  const method = parseMethod(queryValue(query, 'method'));
+  if (asset !== undefined) return { kind: 'asset', assetId: asset };
+  const method = queryValue(query, 'method');
   if (method !== undefined) return { kind: 'method', method };
   return { kind: 'chain' };
 }

@@ -135,10 +135,11 @@ export function registerStreamRoute(router: Router, deps: StreamRouteDeps): void
   deps.served.push(STREAM_PATH);
   const check = deps.checks('GET', STREAM_PATH);
   getOnly(router, STREAM_PATH, async (req, res) => {
+    // one filter at most, an account's checksum, then the document's word on each value
     const filter = parseStreamFilter(req.query, deps.hrp);
-    const resume = resumePoint(req);
     const problem = check(req);
     if (problem !== undefined) throw new InvalidInputError(problem);
+    const resume = resumePoint(req);
 
     const indexed = await deps.hub.deliveredHeight();
     if (indexed === undefined) return sendError(res, 'unavailable', 'the store cannot be read; retry later');

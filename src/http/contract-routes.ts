@@ -3,9 +3,11 @@
  * (app-services, app-services/openapi.yaml). A route is declared by its document path and method:
  * its parameters and its 200 answer are typed from that document's generated `paths`
  * (openapi.generated.ts), so `tsc` fails when a route reads a parameter the document does not name
- * or returns an answer the document does not describe. The route returns its answer; the
- * registrar applies the document's checks (src/http/openapi-params.ts) and hands the answer to a
- * responder, which writes it. Any other method on the path is a 405 with `Allow`.
+ * or returns an answer the document does not describe. Before a route runs, the registrar checks
+ * its path and query parameters against the document (src/http/openapi-params.ts: in the
+ * document's order, the first refusal a 400 bad_request with the parameter's `x-error-message`),
+ * so a route reads only single values its schemas accepted and merely converts them. The route
+ * returns its answer, which a responder writes. Any other method on the path is a 405 with `Allow`.
  * What differs between the parts is given as options: where the router is mounted, the 405 answer
  * and, per GET route, how the answer is written (/v1 layers its response cache and validators
  * there, rest-adapter/http/respond.ts).
@@ -13,7 +15,7 @@
 import type { Request, RequestHandler, Router } from 'express';
 import type { Wire } from '../lib/api-wire';
 import { badRequest, methodNotAllowed as allowOnly } from './http-errors';
-import { answerAfterParsers, type BodyChecks, type ParameterChecks } from './openapi-params';
+import type { BodyChecks, OperationCheck, ParameterChecks } from './openapi-params';
 
 export type ContractMethod = 'get' | 'post';
 
@@ -34,15 +36,15 @@ export type AnswerOf<Paths, P extends keyof Paths, M extends ContractMethod> = W
 type ParametersIn<Op, In extends 'path' | 'query'> = Op extends { parameters: { [K in In]?: infer X } }
   ? NonNullable<X>
   : never;
-/** The document's names of one kind of parameter; none when it declares none. */
-type Named<X, V> = [X] extends [never] ? { [K in never]: V } : { [K in keyof X]-?: V };
+/** The document's names of one kind of parameter, optional where the document's are; none when it declares none. */
+type Named<X, V> = [X] extends [never] ? { [K in never]: V } : { [K in keyof X]: V };
 
 /** The parameters a route may read: only those its operation declares. */
 export interface ContractParameters<Paths, P extends keyof Paths, M extends ContractMethod> {
-  /** path parameters as the router decoded them */
+  /** path parameters as the router decoded them, accepted by the document */
   params: Named<ParametersIn<OperationOf<Paths, P, M>, 'path'>, string>;
-  /** query values as Express's simple parser gives them (a repeated key is an array) */
-  query: Partial<Named<ParametersIn<OperationOf<Paths, P, M>, 'query'>, unknown>>;
+  /** query values as given, each once and accepted by the document (a required one present) */
+  query: Named<ParametersIn<OperationOf<Paths, P, M>, 'query'>, string>;
 }
 
 /** The request as a route sees it: Express's, with only the parameters its operation declares. */
@@ -57,9 +59,10 @@ type Answer<Paths, P extends keyof Paths, M extends ContractMethod> = (
 ) => Promise<AnswerOf<Paths, P, M>> | AnswerOf<Paths, P, M>;
 
 /**
- * A POST route's answer; `checkBody` throws 400 bad_request when the JSON body breaks the
- * operation's requestBody schema. The route calls it right after its own parser accepted the body,
- * before it acts, so the parser's messages stay the ones clients see.
+ * A POST route's answer (its parameters were checked before it runs); `checkBody` throws 400
+ * bad_request when the JSON body breaks the operation's requestBody schema. The route calls it
+ * right after its own parser accepted the body, before it acts, so the parser's messages stay the
+ * ones clients see.
  */
 type PostAnswer<Paths, P extends keyof Paths> = (
   req: ContractRequestOf<Paths, P, 'post'>,
@@ -120,11 +123,19 @@ export function pathParams(documentPath: string): (path: string) => Record<strin
   };
 }
 
+/** Runs `answer` once the request's parameters pass `check`; else a 400 bad_request with its refusal. */
+function checkedFirst<T>(check: OperationCheck, answer: (req: Request) => Promise<T> | T) {
+  return async (req: Request): Promise<T> => {
+    const problem = check(req);
+    if (problem !== undefined) throw badRequest(problem);
+    return answer(req);
+  };
+}
+
 /**
  * Registers routes of the document whose generated `paths` is `Paths` on `router`. The document's
- * schemas apply to path and query values on a GET after the route's hand parsers accepted them (a
- * parser's 400 keeps its message), on a POST (whose answer acts) before the route runs; to a
- * POST's JSON body when the route calls `checkBody`.
+ * schemas apply to path and query values before any route runs (GET and POST alike); to a POST's
+ * JSON body when the route calls `checkBody`.
  */
 export function contractRoutes<Paths>(router: Router, options: ContractRoutesOptions): ContractRoutes<Paths> {
   const { parameters, mount = '' } = options;
@@ -133,29 +144,22 @@ export function contractRoutes<Paths>(router: Router, options: ContractRoutesOpt
     get(path, answer, respond = sendJson) {
       const documentPath = String(path);
       options.served?.('GET', documentPath);
-      const check = parameters('GET', documentPath);
-      const checked = (req: Request) =>
-        answerAfterParsers(
-          check(req),
-          () => answer(req as unknown as ContractRequestOf<Paths, typeof path, 'get'>),
-          badRequest,
-        );
+      const checked = checkedFirst(parameters('GET', documentPath), (req) =>
+        answer(req as unknown as ContractRequestOf<Paths, typeof path, 'get'>),
+      );
       router.route(expressPath(documentPath, mount)).get(respond(checked)).all(refuse('GET'));
     },
     post(path, answer) {
       const documentPath = String(path);
       if (!options.bodyParser) throw new Error(`POST ${documentPath}: the registrar has no body parser`);
       options.served?.('POST', documentPath);
-      const check = parameters('POST', documentPath);
       const checkBody = options.body?.('POST', documentPath) ?? (() => undefined);
-      const checked = async (req: Request) => {
-        const problem = check(req);
-        if (problem !== undefined) throw badRequest(problem);
-        return answer(req as unknown as ContractRequestOf<Paths, typeof path, 'post'>, () => {
+      const checked = checkedFirst(parameters('POST', documentPath), (req) =>
+        answer(req as unknown as ContractRequestOf<Paths, typeof path, 'post'>, () => {
           const bodyProblem = checkBody(req.body);
           if (bodyProblem !== undefined) throw badRequest(bodyProblem);
-        });
-      };
+        }),
+      );
       router.route(expressPath(documentPath, mount)).post(options.bodyParser, sendJson(checked)).all(refuse('POST'));
     },
   };

@@ -1,13 +1,19 @@
 /**
  * The path and query parameters of each operation (and the JSON body of those that take one)
  * checked against its OpenAPI document's own schemas (ajv), compiled once when an HTTP part builds
- * its router. The hand parsers of the routes
- * still run first and keep their exact messages; this check is the document's word on what they
- * accepted: a value a parser accepts and the schema refuses is a 400 naming the parameter and the
- * schema rule. While the parsers agree with the document (tests/unit/rest-adapter/params-contract.test.ts)
- * it never answers; it is what keeps a parser made laxer from serving values the contract forbids.
- * Only the parameters present are checked (a missing one is the parser's to default or refuse), and
- * a parameter the document does not name is not looked at (unknown query keys stay ignored).
+ * its router. This is the one check of a parameter: the registrar (src/http/contract-routes.ts)
+ * applies it before the route runs, and the route's own code only converts what it accepted (a
+ * value-dependent reason the schema cannot state, such as an address checksum, stays there).
+ *
+ * The parameters are checked in the document's order (the path item's, then the operation's) and
+ * the first refusal is the answer. A parameter is refused when it is required and missing (or, in
+ * the query, empty), given more than once (Express's simple query parser gives an array), or refused by its
+ * schema; the text of each refusal is the parameter's `x-error-message`: one string for any
+ * refusal of its value, or a map of `invalid` (any refusal of the value), a schema keyword
+ * (`maximum`: refused by that keyword), `missing` and `repeated`. An integer parameter arrives as
+ * text: its base-10 digits (at most the parameter's `x-max-digits`) are its value, any other text
+ * is not an integer. A parameter the document does not name is not looked at (unknown query keys
+ * stay ignored).
  */
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -18,10 +24,33 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 type Location = 'path' | 'query';
 
+/** A parameter's refusal texts (`x-error-message`): the value's, per schema keyword, and the request's. */
+interface ErrorMessages {
+  invalid?: string;
+  missing?: string;
+  repeated?: string;
+  [keyword: string]: string | undefined;
+}
+
+interface Schema {
+  $ref?: string;
+  type?: string;
+  pattern?: string;
+  enum?: unknown[];
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+}
+
 interface Parameter {
   name: string;
   in: string;
+  required?: boolean;
+  schema?: Schema;
   $ref?: string;
+  'x-error-message'?: string | ErrorMessages;
+  'x-max-digits'?: number;
 }
 
 interface RequestBody {
@@ -30,7 +59,7 @@ interface RequestBody {
 
 interface OpenApiDocument {
   paths?: Record<string, Record<string, unknown> & { parameters?: Parameter[] }>;
-  components?: { parameters?: Record<string, Parameter> };
+  components?: { parameters?: Record<string, Parameter>; schemas?: Record<string, Schema> };
 }
 
 /** The values of a request as the router gives them. */
@@ -39,18 +68,14 @@ export interface RequestValues {
   query: Record<string, unknown>;
 }
 
-/** One parameter's compiled check: `value` is the single property of the object validated. */
-interface ParameterCheck {
-  name: string;
-  in: Location;
-  validate: ValidateFunction;
-}
-
-/** Why a request's parameters break its operation's schemas; undefined when they do not. */
+/** Why a request's parameters break its operation's schemas (the first refusal's text); undefined when they do not. */
 export type OperationCheck = (values: RequestValues) => string | undefined;
 
 /** The check of `<METHOD> <document path>`. */
 export type ParameterChecks = (method: string, path: string) => OperationCheck;
+
+/** One parameter's compiled check: its refusal of a raw value, undefined when it accepts it. */
+type ParameterCheck = (raw: unknown) => string | undefined;
 
 /** A JSON pointer token (RFC 6901). */
 const pointerToken = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -64,9 +89,72 @@ function resolveParameter(doc: OpenApiDocument, p: Parameter): { parameter: Para
   return { parameter, pointer: `/components/parameters/${pointerToken(name)}` };
 }
 
-function parameterChecksOf(ajv: Ajv, doc: OpenApiDocument, path: string, method: string): ParameterCheck[] {
+/** `#/components/schemas/AssetId` → the schema it names (a schema without `$ref` is itself). */
+function resolveSchema(doc: OpenApiDocument, schema: Schema | undefined): Schema {
+  if (!schema?.$ref) return schema ?? {};
+  return resolveSchema(doc, doc.components?.schemas?.[schema.$ref.replace('#/components/schemas/', '')]);
+}
+
+/** Whether a schema refuses some string or integer value at all (then its refusal needs a text). */
+function constrains(schema: Schema): boolean {
+  const keywords: Array<keyof Schema> = ['pattern', 'enum', 'minLength', 'maxLength', 'minimum', 'maximum'];
+  return schema.type === 'integer' || keywords.some((k) => schema[k] !== undefined);
+}
+
+/** The parameter's `x-error-message` as a map; its generic texts where it names none. */
+function errorMessages(
+  parameter: Parameter,
+  where: string,
+  constrained: boolean,
+): Required<Pick<ErrorMessages, 'missing' | 'repeated'>> & ErrorMessages {
+  const given = parameter['x-error-message'];
+  const messages: ErrorMessages = typeof given === 'string' ? { invalid: given } : { ...given };
+  if (constrained && messages.invalid === undefined)
+    throw new Error(`openapi parameter ${parameter.in}:${parameter.name} of ${where} has no x-error-message`);
+  return {
+    missing: `${parameter.in} parameter ${parameter.name} is required`,
+    repeated: `${parameter.in} parameter ${parameter.name} given more than once`,
+    ...messages,
+  };
+}
+
+/** The value an integer parameter's text stands for: its digits as a number, else the text (not an integer). */
+function integerDecoder(maxDigits: number | undefined): (text: string) => unknown {
+  const digits = new RegExp(`^[0-9]{1,${maxDigits ?? ''}}$`);
+  return (text) => (digits.test(text) ? Number(text) : text);
+}
+
+function parameterCheck(ajv: Ajv, doc: OpenApiDocument, raw: Parameter, inline: string, where: string): ParameterCheck {
+  const { parameter, pointer } = resolveParameter(doc, raw);
+  const schema = resolveSchema(doc, parameter.schema);
+  const messages = errorMessages(parameter, where, constrains(schema));
+  // the value is the single property of the object validated, so a `$ref` into the document resolves
+  const validate = ajv.compile({
+    type: 'object',
+    properties: { value: { $ref: `${DOC_ID}#${pointer || inline}/schema` } },
+  });
+  const decode = schema.type === 'integer' ? integerDecoder(parameter['x-max-digits']) : (text: string) => text;
+  return (value) => {
+    // a required query parameter may not be empty (OpenAPI's allowEmptyValue is false unless said)
+    if (value === undefined || (value === '' && parameter.required && parameter.in === 'query'))
+      return parameter.required ? messages.missing : undefined;
+    if (typeof value !== 'string') return messages.repeated;
+    if (validate({ value: decode(value) })) return undefined;
+    return refusal(validate, messages, parameter);
+  };
+}
+
+/** The text of the schema's refusal: its keyword's own (`maximum`), else the parameter's, else ajv's words. */
+function refusal(validate: ValidateFunction, messages: ErrorMessages, parameter: Parameter): string {
+  const error = validate.errors?.[0];
+  const text = (error && messages[error.keyword]) ?? messages.invalid;
+  return text ?? `${parameter.in} parameter ${parameter.name} ${error?.message ?? 'does not match its schema'}`;
+}
+
+function operationCheck(ajv: Ajv, doc: OpenApiDocument, path: string, method: string): OperationCheck {
   const item = doc.paths?.[path] ?? {};
   const operation = (item[method] ?? {}) as { parameters?: Parameter[] };
+  const where = `${method.toUpperCase()} ${path}`;
   const located: Array<[Parameter, string]> = [
     ...(item.parameters ?? []).map((p, i): [Parameter, string] => [p, `/paths/${pointerToken(path)}/parameters/${i}`]),
     ...(operation.parameters ?? []).map((p, i): [Parameter, string] => [
@@ -74,28 +162,16 @@ function parameterChecksOf(ajv: Ajv, doc: OpenApiDocument, path: string, method:
       `/paths/${pointerToken(path)}/${method}/parameters/${i}`,
     ]),
   ];
-  return located.flatMap(([raw, inline]) => {
-    const { parameter, pointer } = resolveParameter(doc, raw);
+  const checks = located.flatMap(([raw, inline]) => {
+    const { parameter } = resolveParameter(doc, raw);
     if (parameter.in !== 'path' && parameter.in !== 'query') return [];
-    const schemaRef = `${DOC_ID}#${pointer || inline}/schema`;
-    // an object around the value so ajv's type coercion can turn the query string "5" into the integer 5
-    const validate = ajv.compile({ type: 'object', properties: { value: { $ref: schemaRef } } });
-    return [{ name: parameter.name, in: parameter.in, validate }];
+    const location: Location = parameter.in;
+    return [{ name: parameter.name, in: location, check: parameterCheck(ajv, doc, raw, inline, where) }];
   });
-}
-
-/** `must match pattern "^…$"` as ajv words it, with where the value was. */
-function describe(check: ParameterCheck): string {
-  const error = check.validate.errors?.[0];
-  return `${check.in} parameter ${check.name} ${error?.message ?? 'does not match its schema'}`;
-}
-
-function operationCheck(checks: ParameterCheck[]): OperationCheck {
   return ({ params, query }) => {
-    for (const check of checks) {
-      const value = (check.in === 'path' ? params : query)[check.name];
-      if (value === undefined) continue;
-      if (!check.validate({ value })) return describe(check);
+    for (const { name, in: location, check } of checks) {
+      const problem = check((location === 'path' ? params : query)[name]);
+      if (problem !== undefined) return problem;
     }
     return undefined;
   };
@@ -149,36 +225,17 @@ export function compileBodyChecks(documentText: string): BodyChecks {
 /**
  * Compiles the parameter checks of every operation of a document once; the result gives the check
  * of `<METHOD> <document path>` (an operation the document lacks has none to apply: the start-up
- * check of src/http/openapi-routes.ts refuses such a route).
+ * check of src/http/openapi-routes.ts refuses such a route). Throws when a parameter whose schema
+ * can refuse a value has no `x-error-message`.
  */
 export function compileParameterChecks(documentText: string): ParameterChecks {
   const doc = parse(documentText) as OpenApiDocument;
-  // query and path values are strings: type coercion lets "5" be the integer 5
-  const ajv = documentAjv(doc, { coerceTypes: true });
+  // no type coercion: an integer parameter's text is decoded by the document's rule (integerDecoder)
+  const ajv = documentAjv(doc, { coerceTypes: false });
   const checks = new Map<string, OperationCheck>();
   for (const [path, item] of Object.entries(doc.paths ?? {}))
     for (const method of Object.keys(item).filter((key) => METHODS.includes(key)))
-      checks.set(`${method.toUpperCase()} ${path}`, operationCheck(parameterChecksOf(ajv, doc, path, method)));
+      checks.set(`${method.toUpperCase()} ${path}`, operationCheck(ajv, doc, path, method));
   const none: OperationCheck = () => undefined;
   return (method, path) => checks.get(`${method.toUpperCase()} ${path}`) ?? none;
-}
-
-/**
- * The route's answer, with the schema's refusal (`problem`) applied after the hand parsers: when
- * the answer throws a 400 of its own (a parser refused, with its exact message) that stands;
- * otherwise the parsers accepted what the schema refuses, and the answer is `refuse(problem)`.
- * Routes that reach here with a problem are GETs, whose answer only reads.
- */
-export async function answerAfterParsers<T>(
-  problem: string | undefined,
-  answer: () => Promise<T> | T,
-  refuse: (message: string) => Error,
-): Promise<T> {
-  if (problem === undefined) return answer();
-  try {
-    await answer();
-  } catch (err) {
-    if ((err as { code?: unknown } | null)?.code === 'bad_request') throw err;
-  }
-  throw refuse(problem);
 }

@@ -24,33 +24,8 @@ export function operationProblems(documented: readonly string[], served: readonl
   ];
 }
 
-/**
- * Throws, naming each disagreement, when a part serves other operations than its document describes
- * or a hand parser's pattern is not the document's (`patterns`: schema name → the RegExp applied).
- */
-export function checkServedOperations(
-  what: string,
-  documentText: string,
-  served: readonly string[],
-  patterns: Record<string, RegExp> = {},
-): void {
-  const doc = parse(documentText);
-  const problems = [...operationProblems(documentedOperations(doc), served), ...patternProblems(doc, patterns)];
+/** Throws, naming each disagreement, when a part serves other operations than its document describes. */
+export function checkServedOperations(what: string, documentText: string, served: readonly string[]): void {
+  const problems = operationProblems(documentedOperations(parse(documentText)), served);
   if (problems.length) throw new Error(`${what} disagree with their OpenAPI document:\n  ${problems.join('\n  ')}`);
-}
-
-/**
- * Why hand-written parameter patterns and the document's schemas disagree: `expected` maps a
- * `components.schemas` name to the RegExp a route applies; empty when each is the schema's `pattern`.
- */
-export function patternProblems(
-  doc: { components?: { schemas?: Record<string, { pattern?: string }> } },
-  expected: Record<string, RegExp>,
-): string[] {
-  return Object.entries(expected)
-    .filter(([name, re]) => doc.components?.schemas?.[name]?.pattern !== re.source)
-    .map(
-      ([name, re]) =>
-        `schema ${name}: the document's pattern is ${doc.components?.schemas?.[name]?.pattern}, the route applies ${re.source}`,
-    );
 }

@@ -1,14 +1,14 @@
 /**
- * src/http/openapi-params.ts: path and query values checked against the document's own schemas
- * after the hand parsers, and a parser made laxer than its schema caught by that check.
+ * src/http/openapi-params.ts: path and query values checked against the document's own schemas in
+ * the document's order, each refusal the parameter's `x-error-message`; the registrar applies the
+ * check before a route runs. (Every real parameter's message: tests/unit/http/parameter-messages.test.ts.)
  */
 import fs from 'fs';
 import type { AddressInfo } from 'net';
 import type { Server } from 'http';
 import express, { Router } from 'express';
 import { stringify } from 'yaml';
-import { answerAfterParsers, compileBodyChecks, compileParameterChecks } from '../../../src/http/openapi-params';
-import { InvalidInputError, NotFoundError } from '../../../src/lib/errors';
+import { compileBodyChecks, compileParameterChecks } from '../../../src/http/openapi-params';
 import { jsonRoutes } from '../../../rest-adapter/http/respond';
 import { errorHandler } from '../../../rest-adapter/http/errors';
 import { DEFAULT_OPENAPI_PATH } from '../../../rest-adapter/app';
@@ -16,60 +16,104 @@ import { APP_OPENAPI_PATH } from '../../../app-services/index';
 import { appRoutes } from '../../../app-services/http/routes';
 import { errorHandler as appErrorHandler } from '../../../app-services/http/errors';
 
-const FAKE_DOCUMENT = stringify({
-  openapi: '3.0.3',
-  info: { title: 'fake', version: '1' },
-  paths: {
-    '/things/{id}': {
-      parameters: [{ name: 'id', in: 'path', required: true, schema: { $ref: '#/components/schemas/ThreeDigits' } }],
-      get: {
+const LIMIT = {
+  name: 'limit',
+  in: 'query',
+  'x-error-message': 'limit must be 1..100',
+  'x-max-digits': 3,
+  schema: { type: 'integer', minimum: 1, maximum: 100 },
+};
+
+function fakeDocument(getParameters: unknown[]): string {
+  return stringify({
+    openapi: '3.0.3',
+    info: { title: 'fake', version: '1' },
+    paths: {
+      '/things/{id}': {
         parameters: [
-          { $ref: '#/components/parameters/Limit' },
-          { name: 'h', in: 'header', schema: { type: 'integer' } },
+          {
+            name: 'id',
+            in: 'path',
+            required: true,
+            'x-error-message': { invalid: 'id must be a number', maximum: 'id is too big' },
+            schema: { $ref: '#/components/schemas/SmallId' },
+          },
         ],
-        responses: {},
+        get: { parameters: getParameters, responses: {} },
       },
     },
-  },
-  components: {
-    schemas: { ThreeDigits: { type: 'string', pattern: '^[0-9]{3}$' } },
-    parameters: { Limit: { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } } },
-  },
-});
+    components: {
+      schemas: { SmallId: { type: 'integer', minimum: 0, maximum: 999 } },
+      parameters: { Limit: LIMIT },
+    },
+  });
+}
 
 describe('compileParameterChecks', () => {
-  const check = compileParameterChecks(FAKE_DOCUMENT)('GET', '/things/{id}');
+  const check = compileParameterChecks(
+    fakeDocument([
+      { $ref: '#/components/parameters/Limit' },
+      {
+        name: 'who',
+        in: 'query',
+        required: true,
+        'x-error-message': { missing: 'who is required' },
+        schema: { type: 'string' },
+      },
+      {
+        name: 'tag',
+        in: 'query',
+        'x-error-message': 'tag must be a or b',
+        schema: { type: 'string', enum: ['a', 'b'] },
+      },
+      { name: 'h', in: 'header', schema: { type: 'integer' } },
+    ]),
+  )('GET', '/things/{id}');
+  const ok = { params: { id: '7' }, query: { who: 'x' } };
 
-  it('accepts values the schemas accept (a query integer arrives as a string)', () => {
-    expect(check({ params: { id: '123' }, query: { limit: '100' } })).toBeUndefined();
+  it('accepts values the schemas accept (an integer arrives as its digits)', () => {
+    expect(check({ params: { id: '007' }, query: { limit: '100', who: 'x', tag: 'a' } })).toBeUndefined();
   });
 
-  it('names the parameter and the schema rule it breaks (path-level and $ref parameters)', () => {
-    expect(check({ params: { id: '12' }, query: {} })).toBe('path parameter id must match pattern "^[0-9]{3}$"');
-    expect(check({ params: { id: '123' }, query: { limit: '0' } })).toBe('query parameter limit must be >= 1');
-    expect(check({ params: { id: '123' }, query: { limit: 'x' } })).toBe('query parameter limit must be integer');
+  it("answers a refusal with the parameter's x-error-message: one text, or a text per keyword", () => {
+    expect(check({ ...ok, query: { ...ok.query, limit: '0' } })).toBe('limit must be 1..100');
+    expect(check({ ...ok, query: { ...ok.query, tag: 'c' } })).toBe('tag must be a or b');
+    expect(check({ ...ok, params: { id: 'x' } })).toBe('id must be a number');
+    expect(check({ ...ok, params: { id: '1000' } })).toBe('id is too big');
   });
 
-  it('looks only at the documented path and query parameters present', () => {
-    expect(check({ params: { id: '123' }, query: { other: 'anything', h: 'x' } })).toBeUndefined();
-    expect(check({ params: { id: '123' }, query: {} })).toBeUndefined();
+  it('reads an integer from base-10 digits only, at most x-max-digits of them', () => {
+    for (const limit of ['1e2', ' 5', '+5', '0x10', '1.0', '', '0010'])
+      expect(check({ ...ok, query: { ...ok.query, limit } })).toBe('limit must be 1..100');
+    expect(check({ ...ok, query: { ...ok.query, limit: '010' } })).toBeUndefined();
+  });
+
+  it('refuses a parameter given twice or a required one missing or empty, generically unless the document words it', () => {
+    expect(check({ ...ok, query: { ...ok.query, tag: ['a', 'b'] } })).toBe('query parameter tag given more than once');
+    expect(check({ ...ok, query: {} })).toBe('who is required');
+    expect(check({ ...ok, query: { who: '' } })).toBe('who is required');
+  });
+
+  it("checks in the document's order (the path item's parameters first); the first refusal wins", () => {
+    expect(check({ params: { id: 'x' }, query: { limit: '0', tag: 'c' } })).toBe('id must be a number');
+    expect(check({ params: { id: '1' }, query: { limit: '0', tag: 'c' } })).toBe('limit must be 1..100');
+    expect(check({ params: { id: '1' }, query: { limit: '1', tag: 'c' } })).toBe('who is required');
+  });
+
+  it('looks only at the documented path and query parameters', () => {
+    expect(check({ ...ok, query: { ...ok.query, other: ['x', 'y'], h: 'x' } })).toBeUndefined();
   });
 
   it('has nothing to apply to an operation the document lacks', () => {
-    expect(compileParameterChecks(FAKE_DOCUMENT)('POST', '/things/{id}')({ params: { id: '' }, query: {} })).toBe(
+    expect(compileParameterChecks(fakeDocument([]))('POST', '/things/{id}')({ params: { id: 'x' }, query: {} })).toBe(
       undefined,
     );
   });
 
-  it('compiles every operation of both real documents and applies their schemas', () => {
-    const v1 = compileParameterChecks(fs.readFileSync(DEFAULT_OPENAPI_PATH, 'utf8'));
-    expect(v1('GET', '/v1/txs')({ params: {}, query: { limit: '101' } })).toBe('query parameter limit must be <= 100');
-    expect(v1('GET', '/v1/assets/{id}')({ params: { id: 'A'.repeat(64) }, query: {} })).toBe(
-      'path parameter id must match pattern "^[0-9a-f]{64}$"',
-    );
-    const api = compileParameterChecks(fs.readFileSync(APP_OPENAPI_PATH, 'utf8'));
-    expect(api('GET', '/api/launchpad/metadata/{meta_hash}')({ params: { meta_hash: 'ab' }, query: {} })).toBe(
-      'path parameter meta_hash must match pattern "^[0-9a-f]{64}$"',
+  it('refuses a document whose constrained parameter has no x-error-message', () => {
+    const bare = { name: 'n', in: 'query', schema: { type: 'string', pattern: '^a$' } };
+    expect(() => compileParameterChecks(fakeDocument([bare]))).toThrow(
+      'openapi parameter query:n of GET /things/{id} has no x-error-message',
     );
   });
 });
@@ -92,31 +136,6 @@ describe('compileBodyChecks', () => {
   });
 });
 
-describe('answerAfterParsers', () => {
-  const refuse = (message: string) => new InvalidInputError(message);
-
-  it('answers as the route does when the schema has nothing to say', async () => {
-    await expect(answerAfterParsers(undefined, () => 7, refuse)).resolves.toBe(7);
-  });
-
-  it("keeps the hand parser's own refusal", async () => {
-    const parser = () => {
-      throw new InvalidInputError('id must be exact');
-    };
-    await expect(answerAfterParsers('path parameter id …', parser, refuse)).rejects.toThrow('id must be exact');
-  });
-
-  it("refuses with the schema's message what the parser let through, whatever the route answered", async () => {
-    await expect(answerAfterParsers('path parameter id bad', () => 7, refuse)).rejects.toThrow('path parameter id bad');
-    const missing = () => {
-      throw new NotFoundError('asset');
-    };
-    await expect(answerAfterParsers('path parameter id bad', missing, refuse)).rejects.toMatchObject({
-      code: 'bad_request',
-    });
-  });
-});
-
 async function listen(app: express.Express): Promise<{ server: Server; base: string }> {
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -124,22 +143,21 @@ async function listen(app: express.Express): Promise<{ server: Server; base: str
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-describe('a route whose hand parser is laxer than the document', () => {
+describe('the registrar checks parameters before the route runs', () => {
   let servers: Server[] = [];
   afterAll(() => Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())))));
 
-  it('/v1: the document refuses what the parser accepts, with 400 bad_request naming the parameter', async () => {
+  it('/v1: a refused parameter is a 400 bad_request with its text, and the route does not run', async () => {
     const router = Router({ caseSensitive: true, strict: true });
     const checks = compileParameterChecks(fs.readFileSync(DEFAULT_OPENAPI_PATH, 'utf8'));
-    let answered = 0;
+    const ran: string[] = [];
     jsonRoutes(
       router,
       undefined,
       checks,
     )('/v1/assets/{id}', async (req) => {
-      if (req.params.id === 'strict') throw new InvalidInputError('asset id must be 64 lower-case hex characters');
-      answered++; // a lax parser: any id goes
-      throw new NotFoundError('asset');
+      ran.push(req.params.id);
+      return {} as never;
     });
     const app = express()
       .use(router)
@@ -147,39 +165,28 @@ describe('a route whose hand parser is laxer than the document', () => {
     const { server, base } = await listen(app);
     servers = [...servers, server];
 
-    const lax = await fetch(`${base}/v1/assets/ABC`);
-    expect(lax.status).toBe(400);
-    expect(await lax.json()).toEqual({
-      error: 'path parameter id must match pattern "^[0-9a-f]{64}$"',
-      code: 'bad_request',
-    });
-    expect(answered).toBe(1);
-
-    const strict = await fetch(`${base}/v1/assets/strict`);
-    expect(await strict.json()).toEqual({
-      error: 'asset id must be 64 lower-case hex characters',
-      code: 'bad_request',
-    });
-
-    const good = await fetch(`${base}/v1/assets/${'a'.repeat(64)}`);
-    expect(good.status).toBe(404);
+    const bad = await fetch(`${base}/v1/assets/ABC`);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: 'asset id must be 64 lower-case hex characters', code: 'bad_request' });
+    expect(ran).toEqual([]);
   });
 
-  it('/api: a GET is refused after its lax parser, a POST before its route acts', async () => {
+  it('/api: a GET and a POST alike', async () => {
     const router = Router({ caseSensitive: true, strict: true });
     const real = compileParameterChecks(fs.readFileSync(APP_OPENAPI_PATH, 'utf8'));
     // the document's POSTs take no path or query parameter: a fake check stands for one that would
     const parameters = (method: string, path: string) =>
-      method === 'POST' ? () => 'query parameter x must be integer' : real(method, path);
+      method === 'POST' ? () => 'x must be an integer' : real(method, path);
     const checks = { parameters, body: compileBodyChecks(fs.readFileSync(APP_OPENAPI_PATH, 'utf8')) };
-    let acted = 0;
+    let ran = 0;
     const routes = appRoutes(router, checks);
-    routes.get('/api/launchpad/metadata/{meta_hash}', () => {
-      throw new NotFoundError('metadata'); // a lax parser: any meta_hash goes
+    routes.get('/api/lender/loans', () => {
+      ran++;
+      return {} as never;
     });
     routes.post('/api/launchpad/metadata', () => {
-      acted++;
-      throw new NotFoundError('never');
+      ran++;
+      return {} as never;
     });
     const app = express()
       .use('/api', router)
@@ -187,10 +194,12 @@ describe('a route whose hand parser is laxer than the document', () => {
     const { server, base } = await listen(app);
     servers = [...servers, server];
 
-    const lax = await fetch(`${base}/api/launchpad/metadata/XYZ`);
-    expect(lax.status).toBe(400);
-    expect(await lax.json()).toEqual({
-      error: 'path parameter meta_hash must match pattern "^[0-9a-f]{64}$"',
+    const twice = await fetch(`${base}/api/lender/loans?address=a&address=b`);
+    expect(twice.status).toBe(400);
+    expect(await twice.json()).toEqual({ error: 'address must be given once', code: 'bad_request' });
+    const missing = await fetch(`${base}/api/lender/loans`);
+    expect(await missing.json()).toEqual({
+      error: 'address is required (a bech32 or 0x account address)',
       code: 'bad_request',
     });
     const post = await fetch(`${base}/api/launchpad/metadata`, {
@@ -198,8 +207,8 @@ describe('a route whose hand parser is laxer than the document', () => {
       headers: { 'content-type': 'application/json' },
       body: '{}',
     });
-    expect(await post.json()).toEqual({ error: 'query parameter x must be integer', code: 'bad_request' });
-    expect(acted).toBe(0);
+    expect(await post.json()).toEqual({ error: 'x must be an integer', code: 'bad_request' });
+    expect(ran).toBe(0);
   });
 
   it('/api: a POST body its lax parser accepts is refused by the document before the route acts', async () => {

@@ -22,7 +22,7 @@ describe('the routes against openapi.yaml at start', () => {
   it('name a page bound of the document the parser does not apply', () => {
     const changed = document.replace(/(\n {4}Limit:[\s\S]*?maximum: )100/, '$1200');
     expect(routeContractProblems(changed, documentedGets)).toEqual([
-      "parameter Limit: the document's maximum is 200, params.ts applies 100",
+      "parameter Limit: the document's maximum is 200, paging/limits.ts says 100",
     ]);
   });
 });

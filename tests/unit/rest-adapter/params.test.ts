@@ -1,19 +1,19 @@
-/** Request parameter parsing: every malformed input is an InvalidInputError (400). */
+/**
+ * Request parameters as the routes convert them once the document accepted them
+ * (tests/unit/http/parameter-messages.test.ts), and the refusals left to them (an address's
+ * checksum, a uint64 beyond a JSON number's precision): each an InvalidInputError (400).
+ */
 import { InvalidInputError } from '../../../src/lib/errors';
 import { toBech32, toChecksumAddress } from '../../../src/lib/address';
 import {
   parseAccountFilter,
   parseAddressParam,
-  parseAssetFilter,
-  parseAssetIdParam,
   parseHeight,
   parseKindId,
   parseLimit,
   parseMessageId,
-  parseMethod,
   parseNumericId,
   parseSettlementStatus,
-  parseTransferStatus,
   parseTxHash,
   queryValue,
 } from '../../../rest-adapter/http/params';
@@ -27,23 +27,16 @@ function rejects(f: () => unknown): void {
 }
 
 describe('limit', () => {
-  it('defaults when absent and accepts 1..100', () => {
+  it('defaults when absent and reads the digits the document accepted', () => {
     expect(parseLimit(undefined)).toBe(20);
     expect(parseLimit(undefined, 6)).toBe(6);
     expect(parseLimit('1')).toBe(1);
     expect(parseLimit('100')).toBe(100);
     expect(parseLimit('007')).toBe(7);
   });
-
-  it.each(['0', '101', '1000', '-1', '1.5', '1e2', ' 5', '5 ', '+5', '', 'abc', '0x10', '99999999999999999999'])(
-    'refuses %j (never clamps)',
-    (raw) => {
-      rejects(() => parseLimit(raw));
-    },
-  );
 });
 
-describe('query values', () => {
+describe('query values (/v1/stream)', () => {
   it('refuses a known parameter given twice and passes single values through', () => {
     expect(queryValue({ limit: '5' }, 'limit')).toBe('5');
     expect(queryValue<{ limit?: string }>({}, 'limit')).toBeUndefined();
@@ -57,37 +50,25 @@ describe('path ids', () => {
     expect(parseHeight('0')).toBe(0n);
     expect(parseHeight('42')).toBe(42n);
     expect(parseHeight('123456789012345678901234567890')).toBe(123456789012345678901234567890n);
-    for (const raw of ['-1', '1.0', 'x', '', ' 1', '1a']) rejects(() => parseHeight(raw));
   });
 
-  it('kind: a uint32', () => {
+  it('kind: a number', () => {
     expect(parseKindId('0')).toBe(0);
     expect(parseKindId('4294967295')).toBe(4294967295);
-    for (const raw of ['4294967296', '-1', 'x', '1.5', '']) rejects(() => parseKindId(raw));
   });
 
-  it('settlement/encumbrance/delegation id: a uint64 in canonical decimal', () => {
+  it('settlement/encumbrance/delegation id: a uint64 in canonical decimal, its bound exact', () => {
     expect(parseNumericId('7')).toBe('7');
     expect(parseNumericId('007')).toBe('7');
     expect(parseNumericId('18446744073709551615')).toBe('18446744073709551615');
-    for (const raw of ['18446744073709551616', '-1', 'x', '1.0', '']) rejects(() => parseNumericId(raw));
-  });
-
-  it('asset id: 64 lower-case hex only', () => {
-    const id = 'ab'.repeat(32);
-    expect(parseAssetIdParam(id)).toBe(id);
-    for (const raw of [id.toUpperCase(), id.slice(2), id + '00', 'zz'.repeat(32), '0x' + id])
-      rejects(() => parseAssetIdParam(raw));
-    expect(parseAssetFilter(undefined)).toBeUndefined();
-    rejects(() => parseAssetFilter('AB'.repeat(32)));
+    // the document's maximum, a JSON number, is 2^64 and lets this through
+    expect(() => parseNumericId('18446744073709551616')).toThrow(new InvalidInputError('id is out of range'));
   });
 
   it('tx hash: 64 hex any case (answered upper-case) or 0x + 64 hex (lower-case)', () => {
     const hex = 'aB'.repeat(32);
     expect(parseTxHash(hex)).toEqual({ kind: 'consensus', hash: hex.toUpperCase() });
     expect(parseTxHash('0x' + hex)).toEqual({ kind: 'eth', hash: '0x' + hex.toLowerCase() });
-    for (const raw of [hex.slice(1), '0x' + hex.slice(1), '0X' + hex, 'g'.repeat(64), ''])
-      rejects(() => parseTxHash(raw));
   });
 });
 
@@ -123,29 +104,15 @@ describe('addresses', () => {
 });
 
 describe('filters', () => {
-  it('settlement status: enum names and short forms', () => {
+  it('settlement status: enum names and short forms, as the enum name', () => {
     expect(parseSettlementStatus('pending')).toBe('STATUS_PENDING');
+    expect(parseSettlementStatus('cancelled')).toBe('STATUS_CANCELLED');
     expect(parseSettlementStatus('STATUS_EXPIRED')).toBe('STATUS_EXPIRED');
     expect(parseSettlementStatus(undefined)).toBeUndefined();
-    for (const raw of ['PENDING', 'Pending', 'status_pending', 'open', '', 'toString', '__proto__'])
-      rejects(() => parseSettlementStatus(raw));
   });
 
-  it('transfer status, message id, method', () => {
-    expect(parseTransferStatus('in_flight')).toBe('in_flight');
-    rejects(() => parseTransferStatus('done'));
+  it('message id: compared lower-case', () => {
     expect(parseMessageId('0x' + 'AB'.repeat(32))).toBe('0x' + 'ab'.repeat(32));
-    rejects(() => parseMessageId('ab'.repeat(32)));
-    expect(parseMethod('/svc.rights.v1.MsgTransfer')).toBe('/svc.rights.v1.MsgTransfer');
-    expect(parseMethod('/cosmos.bank.v1beta1.MsgSend')).toBe('/cosmos.bank.v1beta1.MsgSend');
-    for (const raw of [
-      'MsgTransfer',
-      '/MsgTransfer',
-      'svc.rights.v1.MsgTransfer',
-      '/svc..Msg',
-      '/svc.rights.v1.Msg Transfer',
-      '',
-    ])
-      rejects(() => parseMethod(raw));
+    expect(parseMessageId(undefined)).toBeUndefined();
   });
 });

@@ -66,7 +66,7 @@ describe('stream event ids', () => {
 });
 
 describe('stream filters', () => {
-  it('take at most one of account, asset, method, parsed as the list routes parse them', () => {
+  it('take at most one of account, asset, method, an account parsed as the list routes parse it', () => {
     expect(parseStreamFilter({}, HRP)).toEqual({ kind: 'chain' });
     expect(parseStreamFilter({ account: BOB }, HRP)).toEqual({ kind: 'account', account: BOB });
     expect(parseStreamFilter({ asset: ASSET }, HRP)).toEqual({ kind: 'asset', assetId: ASSET });
@@ -79,8 +79,6 @@ describe('stream filters', () => {
       { asset: ASSET, method: '/svc.rights.v1.MsgTransfer' },
       { account: 'svc1nope' },
       { account: BOB.toUpperCase().slice(0, 10) },
-      { asset: ASSET.toUpperCase() },
-      { method: 'MsgTransfer' },
       { account: [BOB, BOB] },
     ])
       expect([query, codeOf(() => parseStreamFilter(query, HRP))]).toEqual([query, 'bad_request']);
