@@ -38,13 +38,19 @@ async function cloneSchema(pool: Pool, from: string, to: string): Promise<void> 
   }
 }
 
-/** A pool that records, per checked-out connection, the statements a request ran. */
+/**
+ * A pool that records, per checked-out connection, the statements a request ran. A session is
+ * listed at its first statement, not at checkout: a connection the height watcher has checked out
+ * but not yet used would otherwise be counted as a request's read (nothing tells it apart yet).
+ */
 function recordingPool(base: Pool): { pool: Pool; sessions: string[][] } {
   const sessions: string[][] = [];
   const pool = observedPool(base, () => {
     const statements: string[] = [];
-    sessions.push(statements);
-    return (query) => statements.push(typeof query === 'string' ? query : String((query as { text: string }).text));
+    return (query) => {
+      if (statements.length === 0) sessions.push(statements);
+      statements.push(typeof query === 'string' ? query : String((query as { text: string }).text));
+    };
   });
   return { pool, sessions };
 }
