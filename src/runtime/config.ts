@@ -23,7 +23,7 @@ import {
 } from '../lib/settings';
 import { isIdentifier } from '../store';
 import type { LogFormat, LogLevel } from './logger';
-import { DEFAULT_SNAPSHOT_BLOCKS, DEFAULT_STATE_WINDOW, LOG_FORMATS, START_SETTINGS as START } from './settings';
+import { LOG_FORMATS, START_SETTINGS as START } from './settings';
 import {
   DB_PORT,
   renderCacheFromEnv,
@@ -42,9 +42,6 @@ import { TRUST_PROXY_SETTINGS, trustProxyFromEnv, type TrustProxy } from '../htt
 import type { FairShareSettings } from '../http/fair-share';
 import { dbWaitFromEnv, fairShareFromEnv, FAIR_SHARE_VARIABLES } from '../http/fair-share-settings';
 import { RECONCILER_VARIABLES, reconcilerFromEnv, type ReconcilerSettings } from '../../reconciler/config';
-
-export type { Env };
-export { DEFAULT_SNAPSHOT_BLOCKS, DEFAULT_STATE_WINDOW };
 
 export interface DevnetConfig {
   seed: string;

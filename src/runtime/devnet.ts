@@ -37,7 +37,8 @@ import {
   type StoredBlock,
 } from '../../devnet/chain';
 import { generateHistory, liveStartTime, LiveLoop, ScenarioEngine, type MemoryOptions } from '../../devnet/scenario';
-import { DEFAULT_SNAPSHOT_BLOCKS, DEFAULT_STATE_WINDOW, type DevnetConfig } from './config';
+import type { DevnetConfig } from './config';
+import { DEFAULT_SNAPSHOT_BLOCKS, DEFAULT_STATE_WINDOW } from './settings';
 import {
   DevnetJournal,
   JournalConflict,
