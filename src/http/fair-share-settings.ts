@@ -1,5 +1,5 @@
 /**
- * The fair-share settings (RATE_LIMIT_*, API_KEYS_FILE, LOAD_SHED_DELAY_MS, DB_WAIT_MS) as one table
+ * The fair-share settings (RATE_LIMIT_* with RATE_LIMIT_CONTENTION_MS, API_KEYS_FILE, LOAD_SHED_DELAY_MS, DB_WAIT_MS) as one table
  * (src/lib/settings.ts), read the same way by the rest-adapter process and by npm start (a bad value
  * is a ConfigError naming the variable). An API_KEYS_FILE holds only the keys' SHA-256 hashes; a
  * client sends its key as `Authorization: Bearer <key>` or `X-API-Key: <key>`.
@@ -7,7 +7,13 @@
 import fs from 'fs';
 import { ConfigError } from '../lib/errors';
 import { envValue, integer, readSetting, special, variablesOf, type Env } from '../lib/settings';
-import { DEFAULT_FAIR_SHARE, DEFAULT_PER_CLIENT, type ApiKey, type FairShareSettings } from './fair-share';
+import {
+  DEFAULT_CONTENTION_MS,
+  DEFAULT_FAIR_SHARE,
+  DEFAULT_PER_CLIENT,
+  type ApiKey,
+  type FairShareSettings,
+} from './fair-share';
 
 export const DEFAULT_DB_WAIT_MS = 1000;
 
@@ -26,6 +32,13 @@ export const FAIR_SHARE_SETTINGS = {
     1,
     1e12,
     'units a client may spend at once (at least `RATE_LIMIT_PER_S`)',
+  ),
+  contentionMs: integer(
+    'RATE_LIMIT_CONTENTION_MS',
+    DEFAULT_CONTENTION_MS,
+    0,
+    3_600_000,
+    'budgets bite only while another client has asked within this many ms: a client alone beyond its budget is served (on idle capacity, no debt) instead of 429; `0`: budgets always bite (a fixed rate per client)',
   ),
   apiKeysFile: special(
     'API_KEYS_FILE',
@@ -110,6 +123,7 @@ export function fairShareFromEnv(env: Env): FairShareSettings {
     perClient: perSecond === 0 ? false : { perSecond, burst },
     keys,
     shedDelayMs: readSetting(env, S.shedDelayMs),
+    contentionMs: readSetting(env, S.contentionMs),
   };
 }
 

@@ -7,6 +7,12 @@
  * the charge is settled when the answer's status is known: a 304 costs NOT_MODIFIED_COST, a
  * refused request (4xx) at most REFUSED_COST, whatever its estimate was.
  *
+ * The budgets bite only under contention (work-conserving): a request beyond its client's budget is
+ * still served when no other client has asked within the last `contentionMs` (RATE_LIMIT_CONTENTION_MS,
+ * 1 s), since nobody waits for what it takes; it empties the bucket but runs no debt, so the client
+ * holds its fair share again the moment another client asks. With another client asking, every
+ * client's budget is its share, in the units of its requests' costs (costs.ts), as before.
+ *
  * Every answer of a limited client carries the IETF RateLimit fields
  * (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Policy: "client";q=<burst>;w=<seconds to
  * refill>` and `RateLimit: "client";r=<units left>;t=<seconds until full>`. Beyond the budget:
@@ -24,7 +30,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'http'
 import type { Request, Response } from 'express';
 import { sendError } from './http-errors';
 import { LoadShedder } from './load-shedder';
-import { TokenBuckets, type Budget } from './token-buckets';
+import { TokenBuckets, type Budget, type Take } from './token-buckets';
 import { clientKeyOf } from './trust-proxy';
 
 export type { Budget } from './token-buckets';
@@ -45,6 +51,12 @@ export interface FairShareSettings {
   keys: readonly ApiKey[];
   /** event-loop delay (ms) above which spending clients are answered 503 (LOAD_SHED_DELAY_MS); 0: never */
   shedDelayMs: number;
+  /**
+   * how long (ms) after another client's request budgets bite (RATE_LIMIT_CONTENTION_MS); a
+   * client beyond its budget with nobody else asking that long is served; 0: budgets always bite
+   * (a fixed rate); default DEFAULT_CONTENTION_MS
+   */
+  contentionMs?: number;
 }
 
 /**
@@ -56,10 +68,18 @@ export interface FairShareSettings {
  */
 export const DEFAULT_PER_CLIENT: Budget = { perSecond: 300, burst: 600 };
 
+/**
+ * A client beyond its budget is served while no other client has asked for a second: a paced
+ * client asking more than once a second keeps every other client to its budget (bench:fair), and
+ * a client alone gets what the server can give.
+ */
+export const DEFAULT_CONTENTION_MS = 1000;
+
 export const DEFAULT_FAIR_SHARE: FairShareSettings = {
   perClient: DEFAULT_PER_CLIENT,
   keys: [],
   shedDelayMs: 500,
+  contentionMs: DEFAULT_CONTENTION_MS,
 };
 
 /** What a 304 costs: the check of a tag, no store read, no body. */
@@ -73,7 +93,12 @@ const MAX_JAILED = 100_000;
 
 /** A request let through (and charged), or how to refuse it. */
 export type Decision =
-  | { ok: true; client: Client }
+  | {
+      ok: true;
+      client: Client;
+      /** units taken from the client's bucket: the cost, or what was left when it was served on idle capacity */
+      charged: number;
+    }
   | {
       ok: false;
       code: 'unauthorized' | 'too_many_requests' | 'unavailable';
@@ -109,12 +134,37 @@ function structuredInteger(n: number): string {
   return String(Math.max(0, Math.floor(n)));
 }
 
+/**
+ * Who asked last: the most recent request of any client and the most recent one of a client
+ * other than that one, so "has another client than c asked since t" is two comparisons.
+ */
+export class Contention {
+  private last?: { id: string; at: number };
+  private prev?: { id: string; at: number };
+
+  asked(id: string, at: number): void {
+    if (this.last?.id === id) this.last.at = at;
+    else {
+      this.prev = this.last;
+      this.last = { id, at };
+    }
+  }
+
+  /** When a client other than `id` last asked (-Infinity: never). */
+  otherSince(id: string): number {
+    const other = this.last && this.last.id !== id ? this.last : this.prev;
+    return other?.at ?? -Infinity;
+  }
+}
+
 export class FairShare {
   private readonly buckets: TokenBuckets;
   private readonly keys = new Map<string, ApiKey>();
   private readonly clients = new WeakMap<IncomingMessage, Client>();
   /** client id → until when it was told to wait (Retry-After) */
   private readonly jailed = new Map<string, number>();
+  private readonly contention = new Contention();
+  private readonly contentionMs: number;
   readonly shedder: LoadShedder;
 
   constructor(
@@ -126,6 +176,32 @@ export class FairShare {
     this.buckets = new TokenBuckets(100_000, now);
     for (const key of settings.keys) this.keys.set(key.sha256.toLowerCase(), key);
     this.shedder = new LoadShedder(settings.shedDelayMs);
+    this.contentionMs = settings.contentionMs ?? DEFAULT_CONTENTION_MS;
+  }
+
+  /**
+   * Whether `client`'s budget bites now: another client asked within `contentionMs` (it would
+   * wait for what this one takes). Records `client`'s own request.
+   */
+  private contended(client: Client): boolean {
+    const now = this.now();
+    const contended = this.contentionMs <= 0 || now - this.contention.otherSince(client.id) < this.contentionMs;
+    this.contention.asked(client.id, now);
+    return contended;
+  }
+
+  /**
+   * Takes `cost` from the client's bucket; beyond it, with nobody else asking, takes what is left
+   * and lets the request through (served on idle capacity, no debt). The units taken, or the
+   * refusal.
+   */
+  private takeShare(client: Client, budget: Budget, cost: number): { charged: number } | { refused: Take } {
+    const contended = this.contended(client);
+    const taken = this.buckets.take(client.id, budget, cost);
+    if (taken.allowed) return { charged: cost };
+    if (contended) return { refused: taken };
+    this.buckets.adjust(client.id, budget, -taken.remaining);
+    return { charged: taken.remaining };
   }
 
   /** The request's client; undefined when it sends a key that is not configured. */
@@ -163,7 +239,7 @@ export class FairShare {
   /**
    * Charges `cost` units to the request's client, or says how to refuse it: 401 for a key that
    * is not configured, 503 when the process is overloaded and the client spends fast, 429 beyond
-   * its budget.
+   * its budget while another client is asking.
    */
   decide(req: IncomingMessage, cost: number): Decision {
     const client = this.identify(req);
@@ -184,9 +260,13 @@ export class FairShare {
         retryAfterSeconds: 1,
         client,
       };
-    if (!client.budget) return { ok: true, client };
-    const taken = this.buckets.take(client.id, client.budget, cost);
-    if (taken.allowed) return { ok: true, client };
+    if (!client.budget) {
+      this.contended(client);
+      return { ok: true, client, charged: 0 };
+    }
+    const share = this.takeShare(client, client.budget, cost);
+    if ('charged' in share) return { ok: true, client, charged: share.charged };
+    const taken = share.refused;
     return {
       ok: false,
       code: 'too_many_requests',
@@ -205,7 +285,7 @@ export class FairShare {
   admit(req: Request, res: Response, cost: number): boolean {
     const decision = this.decide(req, cost);
     if (decision.ok) {
-      this.settleAnswer(res, decision.client, cost);
+      this.settleAnswer(res, decision.client, cost, decision.charged);
       return true;
     }
     const send = () => sendError(res, decision.code, decision.message, decision.headers);
@@ -266,7 +346,8 @@ export class FairShare {
   }
 
   /**
-   * Resolves once the client's bucket holds `cost` units and takes them (at once when it does):
+   * Resolves once the client's bucket holds `cost` units and takes them (at once when it does, or
+   * when no other client is asking, as `decide`):
    * for work that is already under way and waits instead of being refused (a stream's replay).
    * Resolves false when `gone()` turns true first.
    */
@@ -274,26 +355,28 @@ export class FairShare {
     if (!client.budget) return true;
     for (;;) {
       if (gone()) return false;
-      const taken = this.buckets.take(client.id, client.budget, cost);
-      if (taken.allowed) return true;
+      const share = this.takeShare(client, client.budget, cost);
+      if ('charged' in share) return true;
+      const taken = share.refused;
       const waitMs = Math.min(1000, ((cost - taken.remaining) / client.budget.perSecond) * 1000);
       await new Promise((resolve) => setTimeout(resolve, Math.max(10, waitMs)));
     }
   }
 
   /**
-   * For a request `decide` let through at `cost`: the answer's status settles the charge, and its
+   * For a request `decide` let through at `cost` (`charged` of it taken: less when it was served on
+   * idle capacity): the answer's status settles the charge, and its
    * headers get the RateLimit fields, when Node writes them (every answer goes through writeHead,
    * an implicit one included).
    */
-  settleAnswer(res: ServerResponse, client: Client, cost: number): void {
+  settleAnswer(res: ServerResponse, client: Client, cost: number, charged = cost): void {
     const budget = client.budget;
     if (!budget) return;
     const writeHead = res.writeHead;
     res.writeHead = ((status: number, ...rest: unknown[]) => {
       res.writeHead = writeHead;
       const owed = status === 304 ? NOT_MODIFIED_COST : status >= 400 ? Math.min(cost, REFUSED_COST) : cost;
-      if (owed < cost) this.buckets.adjust(client.id, budget, cost - owed);
+      if (owed < charged) this.buckets.adjust(client.id, budget, charged - owed);
       const { remaining, fullInSeconds } = this.buckets.peek(client.id, budget);
       const fields = this.fields(client, budget, remaining, fullInSeconds);
       // headers given to writeHead win over those set before; set ours on both forms

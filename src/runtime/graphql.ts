@@ -347,7 +347,7 @@ export async function createGraphqlService(
   const run = (req: Request, res: Response, next: NextFunction, cost: number) => {
     const decision = front.fair?.decide(req, cost);
     if (decision && refused(front.fair!, decision, req, res)) return;
-    if (decision?.ok) front.fair!.settleAnswer(res, decision.client, cost);
+    if (decision?.ok) front.fair!.settleAnswer(res, decision.client, cost, decision.charged);
     void gate.enter().then((release) => {
       if (!release)
         return refuse(res, 503, 'unavailable', 'every GraphQL connection stayed busy past the deadline; retry later', {

@@ -7,12 +7,21 @@ import { fairShareFromEnv, parseApiKeys } from '../../../src/http/fair-share-set
 const HASH = sha256Hex('k');
 
 describe('fair-share settings', () => {
-  test('defaults: 300 units a second, 600 at once, shedding above 500 ms of event-loop delay', () => {
-    expect(fairShareFromEnv({})).toEqual({ perClient: { perSecond: 300, burst: 600 }, keys: [], shedDelayMs: 500 });
-    expect(fairShareFromEnv({ RATE_LIMIT_PER_S: '0', LOAD_SHED_DELAY_MS: '0' })).toMatchObject({
+  test('defaults: 300 units a second, 600 at once, biting while another client asked within 1 s, shedding above 500 ms of event-loop delay', () => {
+    expect(fairShareFromEnv({})).toEqual({
+      perClient: { perSecond: 300, burst: 600 },
+      keys: [],
+      shedDelayMs: 500,
+      contentionMs: 1000,
+    });
+    expect(
+      fairShareFromEnv({ RATE_LIMIT_PER_S: '0', LOAD_SHED_DELAY_MS: '0', RATE_LIMIT_CONTENTION_MS: '0' }),
+    ).toMatchObject({
       perClient: false,
       shedDelayMs: 0,
+      contentionMs: 0,
     });
+    expect(() => fairShareFromEnv({ RATE_LIMIT_CONTENTION_MS: '-1' })).toThrow(/^RATE_LIMIT_CONTENTION_MS/);
     expect(() => fairShareFromEnv({ RATE_LIMIT_PER_S: '100', RATE_LIMIT_BURST: '10' })).toThrow(
       /^RATE_LIMIT_BURST: must be at least RATE_LIMIT_PER_S/,
     );

@@ -1,6 +1,6 @@
-/** The fair share over real HTTP on loopback: budgets, headers, refusals, keys, shedding. */
+/** The fair share over real HTTP on loopback: budgets, headers, refusals, keys, shedding, idle capacity. */
 import express from 'express';
-import http, { type Server } from 'http';
+import http, { type IncomingMessage, type Server } from 'http';
 import type { AddressInfo, Socket } from 'net';
 import { FairShare, sha256Hex, type FairShareSettings } from '../../../src/http/fair-share';
 
@@ -68,6 +68,26 @@ describe('FairShare', () => {
     await new Promise((r) => server.close(r));
   });
 
+  /** Another client (127.0.0.3) asks: budgets bite from now (the clock stands still: for good). */
+  const contend = async () => expect((await get(port, '/ok', { from: '127.0.0.3' })).status).toBe(200);
+
+  test('an idle server never refuses: a sequential client alone is served beyond its budget, and refused once another client asks', async () => {
+    const alone = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const answers: Answer[] = [];
+    // 20 requests of 10 units, 200 units against a budget of 30 and no refill: nobody else asks
+    for (let i = 0; i < 20; i++) answers.push(await get(port, '/ok?cost=10', { agent: alone, from: '127.0.0.2' }));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    // the headers still say where it stands: its budget is spent, the rest was the server's idle capacity
+    expect(answers[1].headers.ratelimit).toBe('"client";r=10;t=2');
+    expect(answers[19].headers.ratelimit).toBe('"client";r=0;t=3');
+    await contend();
+    const refused = await get(port, '/ok?cost=10', { agent: alone, from: '127.0.0.2' });
+    expect(refused.status).toBe(429);
+    // no debt from what it took alone: its wait is that of an empty bucket (10 units at 10 a second)
+    expect(refused.headers['retry-after']).toBe('1');
+    alone.destroy();
+  });
+
   test('every answer carries the IETF RateLimit fields of the client address budget', async () => {
     const a = await get(port, '/ok?cost=5');
     expect(a.status).toBe(200);
@@ -76,6 +96,7 @@ describe('FairShare', () => {
   });
 
   test('attack: one address spending everything gets 429 with Retry-After; another address is still served', async () => {
+    await contend();
     const abusive = new http.Agent({ keepAlive: true, maxSockets: 1 });
     expect((await get(port, '/ok?cost=21', { agent: abusive, from: '127.0.0.2' })).status).toBe(200);
     const refused = await get(port, '/ok?cost=21', { agent: abusive, from: '127.0.0.2' });
@@ -96,6 +117,7 @@ describe('FairShare', () => {
   });
 
   test('attack: a client that ignores Retry-After and reconnects gets its next refusal only once that time has passed', async () => {
+    await contend();
     expect((await get(port, '/ok?cost=30', { from: '127.0.0.2' })).status).toBe(200);
     const first = await get(port, '/ok?cost=30', { from: '127.0.0.2' }); // a new connection each time
     expect(first.status).toBe(429);
@@ -109,6 +131,7 @@ describe('FairShare', () => {
   });
 
   test('attack: X-Forwarded-For is not a way to a fresh budget (the rule is the socket peer here)', async () => {
+    await contend();
     for (let i = 0; i < 3; i++) await get(port, '/ok?cost=10', { headers: { 'X-Forwarded-For': `203.0.113.${i}` } });
     const r = await get(port, '/ok?cost=10', { headers: { 'X-Forwarded-For': '198.51.100.1' } });
     expect(r.status).toBe(429);
@@ -147,5 +170,65 @@ describe('FairShare', () => {
     expect(JSON.parse(shed.body).code).toBe('unavailable');
     expect(shed.headers['retry-after']).toBe('1');
     expect((await get(port, '/ok', { from: '127.0.0.1' })).status).toBe(200);
+  });
+});
+
+/** A request of `address` (or with `key`), as `decide` sees it. */
+const request = (address: string, key?: string) =>
+  ({ address, headers: key ? { 'x-api-key': key } : {} }) as unknown as IncomingMessage;
+
+describe('FairShare: budgets bite under contention only', () => {
+  let clock = 1_000_000;
+  const make = (contentionMs?: number) =>
+    new FairShare(
+      { perClient: { perSecond: 10, burst: 30 }, keys: [], shedDelayMs: 0, contentionMs },
+      (req) => (req as unknown as { address: string }).address,
+      () => clock,
+    );
+
+  test('a client alone beyond its budget is served until another client asks, and again once nobody has for contentionMs', () => {
+    const fair = make(1000);
+    const a = request('10.0.0.1');
+    const b = request('10.0.0.2');
+    expect(fair.decide(a, 30)).toMatchObject({ ok: true, charged: 30 });
+    // alone: its bucket is empty, the request is served on idle capacity (charged what was left: nothing)
+    expect(fair.decide(a, 30)).toMatchObject({ ok: true, charged: 0 });
+    expect(fair.decide(b, 1)).toMatchObject({ ok: true, charged: 1 });
+    clock += 999; // b asked 999 ms ago: a's budget bites (it holds 9.99 units of the 30 asked)
+    expect(fair.decide(a, 30)).toMatchObject({ ok: false, code: 'too_many_requests', retryAfterSeconds: 3 });
+    clock += 1; // nobody else for 1000 ms: served again
+    expect(fair.decide(a, 30)).toMatchObject({ ok: true, charged: 10 });
+    expect(fair.headers(fair.identify(a)!).RateLimit).toBe('"client";r=0;t=3');
+    fair.close();
+  });
+
+  test('every client of two that keep asking is held to its budget; contentionMs 0 is a fixed rate even alone', () => {
+    const shared = make(1000);
+    const [a, b] = [request('10.0.0.1'), request('10.0.0.2')];
+    const served = { a: 0, b: 0 };
+    for (let i = 0; i < 10; i++) {
+      if (shared.decide(a, 10).ok) served.a++;
+      if (shared.decide(b, 10).ok) served.b++;
+    }
+    expect(served).toEqual({ a: 3, b: 3 });
+    shared.close();
+    const fixed = make(0);
+    const statuses = [0, 1, 2, 3].map(() => fixed.decide(a, 10).ok);
+    expect(statuses).toEqual([true, true, true, false]);
+    fixed.close();
+  });
+
+  test("a stream's replay alone reads on without waiting for its budget; with another client asking it waits", async () => {
+    const fair = make(1000);
+    const a = request('10.0.0.1');
+    const client = fair.identify(a)!;
+    for (let i = 0; i < 5; i++) await expect(fair.take(client, 30, () => false)).resolves.toBe(true);
+    fair.decide(request('10.0.0.2'), 1);
+    let gone = false;
+    const waiting = fair.take(client, 30, () => gone);
+    await new Promise((r) => setTimeout(r, 50));
+    gone = true;
+    await expect(waiting).resolves.toBe(false);
+    fair.close();
   });
 });
