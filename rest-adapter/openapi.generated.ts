@@ -1616,7 +1616,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description 429 too_many_requests: the client's budget does not hold this request's cost (see x-design-choices `rate-limits`), or (/v1/stream) too many open streams in total or from this client address. Nothing was read. Wait `Retry-After` seconds: the connection is not read again before that. */
+        /** @description 429 too_many_requests: the client's budget does not hold this request's cost while another client is asking (see x-design-choices `rate-limits`), or (/v1/stream) too many open streams in total or from this client address. Nothing was read. Wait `Retry-After` seconds: the connection is not read again before that. */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];

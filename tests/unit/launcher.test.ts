@@ -73,8 +73,13 @@ describe('configuration', () => {
       statementTimeoutMs: 10_000,
       allowlistFile: '/etc/svc/ops.json',
     });
-    // one budget per client address by default; one client-address rule for every surface
-    expect(c.fairShare).toEqual({ perClient: { perSecond: 300, burst: 600 }, keys: [], shedDelayMs: 500 });
+    // one budget per client address by default, biting while another client asked within 1 s; one client-address rule for every surface
+    expect(c.fairShare).toEqual({
+      perClient: { perSecond: 300, burst: 600 },
+      keys: [],
+      shedDelayMs: 500,
+      contentionMs: 1000,
+    });
     expect(c.trustProxy).toBe(false);
     expect(c.dbWaitMs).toBe(1000);
     expect(load({ RATE_LIMIT_PER_S: '0' }).fairShare.perClient).toBe(false);

@@ -142,6 +142,22 @@ describe('fair under load: /v1', () => {
     }
   });
 
+  test('an idle server never refuses: an address alone walks pages beyond its budget; once another address asks, it gets 429', async () => {
+    const api = await serve(store, { fairShare: frozenFair() });
+    try {
+      const alone: number[] = [];
+      // 4 pages of 100 txs: 84 units of a budget of 60 that never refills, and nobody else asks
+      for (let i = 0; i < 4; i++) alone.push((await get(api.base, '/v1/txs?limit=100', { from: '127.0.0.2' })).status);
+      expect(alone).toEqual([200, 200, 200, 200]);
+      expect((await get(api.base, `/v1/txs/${txHash}`, { from: '127.0.0.1' })).status).toBe(200);
+      const contended = await get(api.base, '/v1/txs?limit=100', { from: '127.0.0.2' });
+      expect([contended.status, contended.body.code]).toEqual([429, 'too_many_requests']);
+      expect(contended.headers.ratelimit).toBe('"client";r=0;t=60');
+    } finally {
+      await api.close();
+    }
+  });
+
   test("attack: the stream's replay is charged too; reconnecting from far back is refused once the budget is spent", async () => {
     // a budget the whole history's replay (~230 heights, ~60 units) surely spends
     const small = new FairShare(
@@ -151,6 +167,8 @@ describe('fair under load: /v1', () => {
     );
     const api = await serve(store, { fairShare: small });
     try {
+      // another address asks (the clock stands still: for good), so the replayer's budget bites
+      expect((await get(api.base, '/v1/status', { from: '127.0.0.1' })).status).toBe(200);
       const from = encodeEventId(blockPosition(1));
       const statuses: number[] = [];
       for (let i = 0; i < 2; i++) {
@@ -195,6 +213,8 @@ describe('fair under load: /v1', () => {
     const api = await serve(store, { fairShare: frozenFair(), trustProxy: { hops: 1 } });
     const proxy = await startForwardingProxy(api.base);
     try {
+      // another client (straight to the API, not through the proxy) asks: budgets bite
+      expect((await get(api.base, '/v1/status', { from: '127.0.0.3' })).status).toBe(200);
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) {
         const r = await get(proxy.url, '/v1/txs?limit=100', { headers: { 'X-Forwarded-For': `203.0.113.${i}` } });
