@@ -33,7 +33,7 @@ const nodeGlobals = Object.fromEntries(
   ].map((name) => [name, 'readonly']),
 );
 
-const tsFiles = ['**/*.ts', '**/*.mts', '**/*.cts'];
+const tsFiles = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
 
 export default [
   {
@@ -46,6 +46,7 @@ export default [
       '**/generated/**',
       '**/*.generated.*',
       '**/*.d.ts',
+      'explorer/dist/**',
     ],
   },
   js.configs.recommended,

@@ -40,6 +40,7 @@ import { forwardNodeLine } from './node-logs';
 import { freePort } from '../src/runtime/ports';
 import { parseDatabaseUrl, subqlDbEnv, type PgConnection } from '../src/runtime/database-url';
 import { startPostgres } from '../src/runtime/postgres';
+import { ensureExplorerBuilt, explorerHandler } from '../src/runtime/explorer';
 import { ensureProjectBuilt, projectFor, REPO_ROOT } from '../src/runtime/project';
 import {
   dropSchema,
@@ -152,6 +153,9 @@ export class Launcher {
     await this.listen();
     const journal = this.config.chain ? undefined : this.openJournal();
     const build = this.config.projectDir ? Promise.resolve(false) : ensureProjectBuilt(this.log.child('build'));
+    ensureExplorerBuilt(this.log.child('explorer')).catch((e: unknown) =>
+      this.log.warn('the explorer bundle could not be built: / is not served', { error: e }),
+    );
     const chainAndDb = this.startDatabase().then(async (db) => ({ db, chain: await this.startChain(db, journal) }));
     const [, { db, chain }] = await Promise.all([build, chainAndDb]);
     const fingerprint = projectFingerprint(this.config.projectDir ?? REPO_ROOT);
@@ -294,6 +298,7 @@ export class Launcher {
       metrics: this.metrics,
       log: this.log.child('http'),
       startedAt: this.startedAt,
+      explorer: explorerHandler(),
     });
     const server = http.createServer(app);
     server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts

@@ -7,6 +7,7 @@
  *   /health                the process is up: always 200
  *   /ready                 store reachable and lag within READY_MAX_LAG_BLOCKS: 200, else 503 with reasons
  *   /metrics               Prometheus text
+ *   /, /explorer/*         the explorer page (explorer.ts), when the launcher gives it
  * The server listens before anything else starts, so /health and /ready answer during start-up.
  */
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
@@ -100,6 +101,8 @@ export interface HttpDeps {
   startedAt: number;
   /** which proxies' X-Forwarded-For entries name the client (TRUST_PROXY), for every per-client limit */
   trustProxy?: TrustProxy;
+  /** the explorer page at / (explorerHandler); without it / is an unknown path */
+  explorer?: RequestHandler;
 }
 
 function sendJson(res: Response, status: number, body: unknown): void {
@@ -196,6 +199,7 @@ export function createHttpApp(deps: HttpDeps): Express {
   applyTrustProxy(app, deps.trustProxy ?? false);
   app.use(observe(deps));
   operations(app, deps);
+  if (deps.explorer) app.use(deps.explorer);
   app.use('/api', deps.api.handle);
   app.use(['/graphql', '/graphiql'], (req, res, next) => {
     // postgraphile matches its routes on the full URL: hand it the request unchanged
