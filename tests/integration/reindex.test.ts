@@ -11,7 +11,9 @@ import fs from 'fs';
 import http from 'http';
 import os from 'os';
 import path from 'path';
+import { spawnSync } from 'child_process';
 import { Client } from 'pg';
+import { psqlInvocation } from '../../launcher/psql';
 import { freePort } from '../../src/runtime/ports';
 import { writeProjectCopy } from '../../src/runtime/project';
 import type { Readiness } from '../../src/runtime/readiness';
@@ -141,6 +143,26 @@ async function sql(url: string, text: string): Promise<Record<string, unknown>[]
   }
 }
 
+/** `npm run psql -- -tAc <query>` on DATA_DIR, as a user runs it (pg with its PGOPTIONS where no psql client is installed). */
+async function npmRunPsql(dataDir: string, query: string): Promise<string> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+  for (const v of ['DATABASE_URL', 'DB_SCHEMA', 'APP_SCHEMA', 'PGOPTIONS']) delete env[v];
+  const run = psqlInvocation(env, ['-tAc', query]);
+  if ('error' in run) throw new Error(run.error);
+  const r = spawnSync('psql', run.args, { env: run.env, encoding: 'utf8' });
+  if ((r.error as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') {
+    if (r.status !== 0) throw new Error(`psql exited ${r.status}: ${r.stderr}`);
+    return r.stdout.trim();
+  }
+  const c = new Client({ connectionString: run.conn.url, options: run.env.PGOPTIONS });
+  await c.connect();
+  try {
+    return String(Object.values((await c.query(query)).rows[0] as object)[0]);
+  } finally {
+    await c.end();
+  }
+}
+
 async function stop(s: Started): Promise<void> {
   s.child.kill('SIGTERM');
   expect(await s.exited).toBe(0);
@@ -195,6 +217,9 @@ test('embedded store: the changed project indexes beside the old schema, which s
     const readiness = (await (await fetch(`${second.base}/ready`)).json()) as Readiness;
     expect(readiness.reindex).toBeUndefined();
     expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'store.json'), 'utf8'))).toEqual({ schema: into });
+    // the README's SQL after the switch: npm run psql's search_path follows the serving schema
+    expect(Number(await npmRunPsql(dataDir, 'SELECT count(*) FROM txes'))).toBeGreaterThan(0);
+    expect(await npmRunPsql(dataDir, 'SELECT current_schema()')).toBe(into);
     // the proofs of both compared before the old was dropped: a field no mapping writes changes no row
     const verdict = second.lines.find((l) => typeof l.msg === 'string' && /^verify: (agree|DIFFER|cannot)/.test(l.msg));
     expect(String(verdict?.msg)).toMatch(/^verify: agree: the proofs at \d+ are equal/);
