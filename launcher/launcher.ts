@@ -51,7 +51,14 @@ import {
   servingSchemaOf,
   staleBesideSchemas,
 } from '../src/runtime/index-version';
-import { IndexWatcher, withAppServices, withReindex, type Readiness } from '../src/runtime/readiness';
+import {
+  IndexWatcher,
+  reindexProgress,
+  withAppServices,
+  withReindex,
+  type Readiness,
+  type ReindexProgress,
+} from '../src/runtime/readiness';
 import { checkChainId, checkIndexAgainstJournal, readStoredIndex, type ResetHint } from '../src/runtime/store-check';
 import { startNode } from '../src/runtime/subql-node';
 import { Supervisor, SUPERVISOR_DEFAULTS } from '../src/runtime/supervisor';
@@ -99,10 +106,19 @@ async function compareIndexes(db: PgConnection, into: string, old: string, log: 
 export class StartAborted extends Error {}
 
 export class Launcher {
-  private readonly startedAt = Date.now();
-  /** where the store is, for the ready banner (never the password itself) */
-  private storeLine = '';
-  private readonly metrics = createMetrics();
+  /** when the process started: the banner's times include ts-node's load before this module ran */
+  private readonly startedAt = Math.round(Date.now() - process.uptime() * 1000);
+  /** where the store is, for the ready banner (never the password itself), given the serving schema */
+  private storeLine: () => string = () => '';
+  /** the chain's RPC URL, for the ready banner (the examples' --rpc) */
+  private chainRpc: string | undefined;
+  private announced = false;
+  private servingAnnounced = false;
+  private announceTimer: NodeJS.Timeout | undefined;
+  private readonly metrics = createMetrics({
+    ready: () => this.readiness().ready,
+    reindex: () => this.reindexProgress(),
+  });
   private readonly rest = new Slot(startingRest);
   private readonly graphql = new Slot(startingGraphql);
   private readonly graphqlUpgrades = new UpgradeSlot();
@@ -206,7 +222,6 @@ export class Launcher {
       },
     );
     this.api.set(waitingForReindex);
-    await this.watch(db, chain);
     const caughtUp = new Promise<void>((resolve) => {
       const pool = new Pool({ connectionString: db.url, max: 1, options: '-c statement_timeout=5000' });
       pool.on('error', () => undefined);
@@ -216,8 +231,9 @@ export class Launcher {
         chainTip: chain.tip,
         maxLagBlocks: this.config.readyMaxLagBlocks,
         progressIntervalMs: this.config.progressIntervalMs,
-        metrics: createMetrics(), // its own: /metrics shows the serving schema
+        metrics: createMetrics(), // its own: /metrics shows the serving schema, and this one's progress as svc_reindex_*
         log,
+        progressLabel: `reindexing into ${into}:`,
         onFirstReady: () => resolve(),
       });
       this.reindex = { serving, into, watcher };
@@ -230,6 +246,7 @@ export class Launcher {
         () => undefined,
       );
     });
+    await this.watch(db, chain);
     await this.startIndexer(db, chain, into, fingerprint);
     await caughtUp;
     if (this.stopRequested) return;
@@ -243,10 +260,11 @@ export class Launcher {
     const old = { rest: this.releaseRest, watcher: this.releaseWatcher, app: this.restApp };
     this.schema = schema;
     saveServingSchema(this.config.dataDir, schema);
+    this.watcher?.stop(); // the frozen schema's: its last reading stands until the new one's first
     await this.mountRest(db);
+    this.reindex = undefined; // with /v1 on the new schema: its /v1/status and /ready no longer name a reindex
     await this.enableGraphql(db); // releases the old schema's
     await this.watch(db, chain);
-    this.reindex = undefined;
     await this.releaseReindexWatcher?.();
     if (old.app) {
       closeStreams(old.app, 'the API switched to a reindexed store; reconnect with Last-Event-ID to resume');
@@ -343,7 +361,8 @@ export class Launcher {
     if (this.config.databaseUrl) {
       const conn = parseDatabaseUrl(this.config.databaseUrl);
       log.info('using DATABASE_URL', { host: conn.host, port: conn.port, database: conn.database });
-      this.storeLine = `PostgreSQL ${conn.host}:${conn.port}, database ${conn.database} (DATABASE_URL), schemas ${this.schema} and ${this.config.app.schema}`;
+      this.storeLine = () =>
+        `PostgreSQL ${conn.host}:${conn.port}, database ${conn.database} (DATABASE_URL), schemas ${this.schema} and ${this.config.app.schema}`;
       await this.mountRest(conn);
       return conn;
     }
@@ -362,7 +381,7 @@ export class Launcher {
     });
     await this.own('postgres', () => pg.stop());
     log.info('embedded PostgreSQL up', { pid: pg.pid, port: pg.port, data_dir: dataDir, ms: Date.now() - started });
-    this.storeLine =
+    this.storeLine = () =>
       `embedded PostgreSQL ${pg.user}@${pg.host}:${pg.port}, database ${pg.database}, schemas ${this.schema} and ${this.config.app.schema}; ` +
       `password in ${dataDir}.password; npm run psql connects`;
     await this.mountRest(pg);
@@ -386,6 +405,8 @@ export class Launcher {
       trustProxy: this.config.trustProxy,
       fairShare: this.fair,
       logger: log,
+      // the chain's tip as the watcher last read it (the serving schema's node may not be running: a reindex), and the reindex's progress
+      live: () => ({ chainHeight: this.watcher?.state.chainHeight, reindex: this.reindexProgress() }),
     });
     this.rest.set(app);
     this.restApp = app;
@@ -440,6 +461,7 @@ export class Launcher {
       servicesMode: true,
     });
     await this.own('devnet', () => devnet.close());
+    this.chainRpc = devnet.url;
     log.info('devnet live', {
       rpc: devnet.url,
       chain_id: devnet.chainId,
@@ -463,6 +485,7 @@ export class Launcher {
       log.warn('waiting for the chain RPC', { rpc: rpcUrl, error }),
     );
     checkChainId(index, status.chainId, this.resetHint());
+    this.chainRpc = rpcUrl;
     log.info('using CHAIN_RPC_URL', {
       rpc: rpcUrl,
       chain_id: status.chainId,
@@ -582,8 +605,12 @@ export class Launcher {
       progressIntervalMs: this.config.progressIntervalMs,
       metrics: this.metrics,
       log: this.log.child('index'),
-      onSchemaReady: () => void this.enableGraphql(db),
-      onFirstReady: (r) => this.announceReady(r),
+      onSchemaReady: () => {
+        void this.enableGraphql(db);
+        if (this.reindex) this.announceServing();
+      },
+      onFirstReady: () => this.announceWhenReady(),
+      quiet: () => this.reindex !== undefined, // frozen: the reindex watcher reports progress
     });
     await watcher.start();
     this.watcher = watcher;
@@ -630,19 +657,61 @@ export class Launcher {
     );
   }
 
-  /** The ready banner, printed whatever LOG_LEVEL is: where everything is served, and the store. */
-  private announceReady(r: Readiness): void {
-    const seconds = ((Date.now() - this.startedAt) / 1000).toFixed(1);
+  /**
+   * The ready banner, printed whatever LOG_LEVEL is, once /ready answers 200 (not before: the
+   * index may be within reach of the chain while the app services migrate, or a reindex runs).
+   */
+  private announceWhenReady(): void {
+    if (this.announced || this.stopRequested) return;
+    clearTimeout(this.announceTimer);
+    const r = this.readiness();
+    if (r.ready) {
+      this.announced = true;
+      return this.banner(`ready after ${this.elapsed()} s`, r);
+    }
+    if (!this.reindex && !this.servingAnnounced) {
+      this.servingAnnounced = true;
+      this.log.notice(`serving after ${this.elapsed()} s; not ready yet: ${r.reasons.join('; ')}`);
+    }
+    this.announceTimer = setTimeout(() => this.announceWhenReady(), 250);
+    this.announceTimer.unref();
+  }
+
+  /** While a reindex runs: where the old index serves, frozen, and that the ready banner follows the switch. */
+  private announceServing(): void {
+    if (this.servingAnnounced) return;
+    this.servingAnnounced = true;
+    const r = this.readiness();
+    this.banner(
+      `serving after ${this.elapsed()} s from ${this.schema}, frozen at height ${r.indexed_height ?? 0} while the changed project is reindexed ` +
+        `into ${r.reindex?.into}; not ready (/ready 503) until the switch, the ready banner follows it`,
+      r,
+    );
+  }
+
+  /** Seconds since the process started (ts-node's load included). */
+  private elapsed(): string {
+    return ((Date.now() - this.startedAt) / 1000).toFixed(1);
+  }
+
+  private banner(headline: string, r: Readiness): void {
     const base = this.baseUrl();
-    this.log.notice(`ready after ${seconds} s`, { indexed_height: r.indexed_height, chain_height: r.chain_height });
+    this.log.notice(headline, { indexed_height: r.indexed_height, chain_height: r.chain_height });
     for (const [what, where] of [
       ['REST API', `${base}/v1/status`],
       ['GraphQL', `${base}/graphql`],
       ['app services', `${base}/api/openapi.yaml`],
       ['health', `${base}/health, ${base}/ready, ${base}/metrics`],
-      ['store', this.storeLine],
+      ['store', this.storeLine()],
+      ...(this.chainRpc ? [['chain RPC', this.chainRpc]] : []),
     ])
       this.log.notice(`  ${what.padEnd(12)} ${where}`);
+  }
+
+  /** How far a reindex is, while one runs. */
+  reindexProgress(): ReindexProgress | undefined {
+    const r = this.reindex;
+    return r && reindexProgress(r.serving, r.into, r.watcher.readiness(), r.watcher.rate());
   }
 
   readiness(): Readiness {
@@ -666,8 +735,8 @@ export class Launcher {
     // while the node restarts the API serves the last committed state, but is not ready
     const nodeDown = this.nodeSupervisor?.notRunningReason();
     let index = nodeDown ? { ...watched, ready: false, reasons: [...watched.reasons, nodeDown] } : watched;
-    if (this.reindex)
-      index = withReindex(index, this.reindex.serving, this.reindex.into, this.reindex.watcher.readiness());
+    const reindex = this.reindexProgress();
+    if (reindex) index = withReindex(index, reindex);
     return withAppServices(
       index,
       this.appServices?.readiness() ?? { ready: false, reasons: ['app services: starting'], actors: [] },
@@ -683,6 +752,7 @@ export class Launcher {
   /** Stops every part in reverse start order (HTTP first). Safe to call more than once. */
   stop(): Promise<void> {
     this.stopRequested = true;
+    clearTimeout(this.announceTimer);
     this.teardown ??= this.closeAll();
     return this.teardown;
   }
