@@ -200,7 +200,7 @@ async function borrow(user: User, o: ExampleOptions): Promise<Json> {
   const opened = await user.chain.findTx(loan.open_tx);
   const blocks = (opened?.height ?? 0) - lastPledge;
   user.log(
-    `loan ${loan.id} active: principal ${stable(loan.principal)} paid in block ${opened?.height} (${blocks} blocks after the last pledge)${loan.limited_by ? `, limited by ${loan.limited_by}: ${loan.detail}` : ''}`,
+    `loan ${loan.id} active: principal ${stable(loan.principal)} paid in block ${opened?.height} (${blocks} block${blocks === 1 ? '' : 's'} after the last pledge)${loan.limited_by ? `, limited by ${loan.limited_by}: ${loan.detail}` : ''}`,
   );
   return { ...loan, blocks_after_last_pledge: blocks };
 }

@@ -197,7 +197,7 @@ export async function verify(a: ProofSource, b: ProofSource, options: VerifyOpti
       throw new Error(`no proof at ${h} on ${!pa ? a.label : b.label}, although it has proofs from ${from} on`);
     return [pa, pb];
   };
-  progress(`common heights ${from}..${to} (heads ${heads[0]} and ${heads[1]})`);
+  progress(`comparing the proofs at ${to}, the last height both have (bisecting from ${from} if they differ)`);
   let at = await probe(to);
   if (at[0].hash === at[1].hash) return { outcome: 'agree', from, to, probes, heads };
   let first = to;
