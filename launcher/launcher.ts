@@ -36,8 +36,9 @@ import {
 } from '../src/runtime/http';
 import type { Logger } from '../src/runtime/logger';
 import { createMetrics } from '../src/runtime/metrics';
-import { forwardNodeLine } from './node-logs';
+import { forwardNodeLine, proofChainBroken } from './node-logs';
 import { freePort } from '../src/runtime/ports';
+import { removeRunningStart, writeRunningStart } from '../src/runtime/running-file';
 import { parseDatabaseUrl, subqlDbEnv, type PgConnection } from '../src/runtime/database-url';
 import { startPostgres } from '../src/runtime/postgres';
 import { ensureProjectBuilt, projectFor, REPO_ROOT } from '../src/runtime/project';
@@ -329,6 +330,7 @@ export class Launcher {
     });
     this.server = server;
     const base = this.baseUrl();
+    writeRunningStart(this.config.dataDir, { pid: process.pid, url: base });
     this.log.info(`listening on ${base}`, { pid: process.pid });
     for (const [what, p] of [
       ['REST API', '/v1/status'],
@@ -433,6 +435,13 @@ export class Launcher {
   private async startChain(db: PgConnection, journal: DevnetJournal | undefined): Promise<ChainSource> {
     const index = await this.storedIndex(db);
     const chain = journal ? await this.startDevnet(journal, index) : await this.externalChain(index);
+    if (!this.stopRequested)
+      writeRunningStart(this.config.dataDir, {
+        pid: process.pid,
+        url: this.baseUrl(),
+        rpc: chain.endpoint,
+        chain_id: chain.chainId,
+      });
     if (index?.indexedHeight !== undefined)
       this.log.info('resuming the index', { indexed_height: index.indexedHeight, schema: this.schema });
     return chain;
@@ -508,6 +517,16 @@ export class Launcher {
   private async startIndexer(db: PgConnection, chain: ChainSource, schema: string, fingerprint: string): Promise<void> {
     const log = this.log.child('node');
     const projectDir = this.project(chain);
+    // a broken chain of proofs fails every block from there on: said once, and with the give-up
+    let proofBroken: string | undefined;
+    const onLog = (line: string) => {
+      forwardNodeLine(line, log);
+      const broken = proofChainBroken(line);
+      if (broken && proofBroken === undefined) {
+        proofBroken = broken;
+        log.error(`${broken}; the node fails this block at every restart until that is fixed`);
+      }
+    };
     const supervisor = new Supervisor({
       name: 'the SubQuery node',
       ...SUPERVISOR_DEFAULTS,
@@ -525,7 +544,7 @@ export class Launcher {
           // --subscription: NOTIFY triggers on the entity tables, the feed of /graphql's subscriptions
           extraArgs: ['--output-fmt=json', ...(this.config.graphql.subscriptions ? ['--subscription'] : [])],
           ownProcessGroup: true,
-          onLog: (line) => forwardNodeLine(line, log),
+          onLog,
           onUnexpectedExit: (code, signal) => onExit(`code ${code}, signal ${signal}`),
         });
         log.info('subql-node-cosmos running', {
@@ -537,7 +556,12 @@ export class Launcher {
         return node;
       },
       onRestart: () => this.metrics.countRestart('subql-node'),
-      onGiveUp: (message) => this.onFatal(`${message}; its last lines are above (LOG_LEVEL=debug shows all)`),
+      onGiveUp: (message) =>
+        this.onFatal(
+          proofBroken
+            ? `${message}: ${proofBroken}`
+            : `${message}; its last lines are above (LOG_LEVEL=debug shows all)`,
+        ),
     });
     await supervisor.start();
     this.nodeSupervisor = supervisor;
@@ -764,6 +788,7 @@ export class Launcher {
   }
 
   private async closeAll(): Promise<void> {
+    removeRunningStart(this.config.dataDir);
     await this.closeHttp();
     await this.closeParts();
   }
