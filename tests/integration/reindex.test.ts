@@ -259,7 +259,14 @@ test('embedded store: the changed project indexes beside the old schema, which s
     expect(msgs[servingBanner]?.msg).toMatch(
       /frozen at height \d+ while the changed project is reindexed into svc_[0-9a-f]{8}; not ready/,
     );
-    expect(msgs.findIndex((l) => l.msg.startsWith('ready after'))).toBeGreaterThan(switched);
+    const readyBanner = msgs.findIndex((l) => l.msg.startsWith('ready after'));
+    const lastProgress = msgs.reduce(
+      (last, l, i) => (l.component === 'reindex' && l.msg.startsWith('reindexing into') ? i : last),
+      -1,
+    );
+    expect(readyBanner).toBeGreaterThan(servingBanner);
+    expect(readyBanner).toBeGreaterThan(lastProgress);
+    expect(switched).toBeGreaterThan(servingBanner);
     expect(msgs.filter((l) => l.component === 'index' && l.msg.startsWith('indexing '))).toEqual([]);
     expect(msgs.some((l) => l.component === 'reindex' && l.msg.startsWith(`reindexing into ${into}:`))).toBe(true);
     const verdict = second.lines.find((l) => typeof l.msg === 'string' && /^verify: (agree|DIFFER|cannot)/.test(l.msg));
