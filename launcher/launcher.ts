@@ -36,7 +36,8 @@ import {
 } from '../src/runtime/http';
 import type { Logger } from '../src/runtime/logger';
 import { createMetrics } from '../src/runtime/metrics';
-import { forwardNodeLine, proofChainBroken } from './node-logs';
+import { forwardNodeLine } from './node-logs';
+import { proofChainBroken } from '../src/runtime/node-errors';
 import { freePort } from '../src/runtime/ports';
 import { removeRunningStart, writeRunningStart } from '../src/runtime/running-file';
 import { parseDatabaseUrl, subqlDbEnv, type PgConnection } from '../src/runtime/database-url';

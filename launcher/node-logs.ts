@@ -40,9 +40,3 @@ export function forwardNodeLine(line: string, log: Logger): void {
   if (level !== 'debug' && HARMLESS.some((re) => re.test(message))) level = 'debug';
   log.log(level, message, { category: parsed.category });
 }
-
-/** The mappings' error where a height's proof cannot be chained (src/mappings/entities/proof.ts), from a node line; undefined otherwise. */
-export function proofChainBroken(line: string): string | undefined {
-  const m = /(proof of indexing: the chain of proofs is broken: [^"\n\\]*)/.exec(line);
-  return m?.[1].trim();
-}

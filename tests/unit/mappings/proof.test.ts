@@ -9,7 +9,7 @@ import { blockProofHash, entitiesRoot, leafPrefix, rowLeaf } from '../../../src/
 import { assetCreated, assetIssued, kind } from './harness/asset-events';
 import { fakeBlock, typed, type TxSpec } from './harness/fake-block';
 import { installFakeStore, type FakeStore } from './harness/fake-store';
-import { proofChainBroken } from '../../../launcher/node-logs';
+import { proofChainBroken } from '../../../src/runtime/node-errors';
 
 const ISSUER = toBech32(new Uint8Array(20).fill(0x11));
 const ALICE = toBech32(new Uint8Array(20).fill(0x22));
@@ -126,7 +126,7 @@ describe('the proof of indexing the block handler keeps', () => {
       `proof of indexing: the chain of proofs is broken: the proof of height ${base + 3} is missing, although this store has proofs`,
     );
     expect(store.row('BlockProof', String(base + 4))).toBeUndefined();
-    // npm start's supervisor finds it in the node's JSON line (launcher/node-logs.ts) and reports it
+    // npm start's supervisor finds it in the node's JSON line (src/runtime/node-errors.ts) and reports it
     const nodeLine = JSON.stringify({
       level: 'error',
       message: `Failed to index block at height ${base + 4} handleBlock(Error: ${error.message}\n    at x.js:1:1)`,
