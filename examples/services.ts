@@ -11,11 +11,15 @@
  * `visitor`, which the scenario never signs for: it holds 10,000 shares of each pooled asset
  * and a million stable units. Amounts are in whole units of the stable denom.
  *
- * Options (or the variables in brackets): --url (EXAMPLE_URL, default http://127.0.0.1:3000),
- * --rpc (EXAMPLE_RPC, default http://127.0.0.1:26657), --asset (a symbol or an asset id, default
+ * Options (or the variables in brackets): --url (EXAMPLE_URL) and --rpc (EXAMPLE_RPC), by
+ * default those of the npm start running on DATA_DIR (its DATA_DIR/npm-start.json; else
+ * http://127.0.0.1:3000 and http://127.0.0.1:26657), --asset (a symbol or an asset id, default
  * LNW), --account (a cast name, default visitor), --seed (DEVNET_SEED, default svc-devnet).
- * Every step is printed; a refusal prints the service's reason and exits 1.
+ * Before it signs anything it checks that --url indexes the chain --rpc serves (the same block
+ * hash at the API's indexed height), and refuses a mismatched pair in one line (exit 2).
+ * Every step is printed; a refusal prints the service's reason and exits 1; no stack traces.
  */
+import path from 'path';
 import { parseArgs } from 'util';
 import { DirectSecp256k1Wallet } from '@cosmjs/proto-signing';
 import { connectChain, type ChainClient, type CommittedTx } from '../app-services/chain/chain-client';
@@ -23,6 +27,7 @@ import { ChainQueries } from '../app-services/chain/queries';
 import { privateKey } from '../devnet/scenario/accounts';
 import { signTx } from '../src/client/registry';
 import { loadChainConfig } from '../src/lib/config';
+import { runningStart } from '../src/runtime/running-file';
 
 const WHOLE = 1_000_000n;
 const BPS = 10_000n;
@@ -38,6 +43,76 @@ interface Msg {
 }
 
 class Refused extends Error {}
+/** --url and --rpc that are not one deployment, or one that does not answer: exit 2. */
+export class NotOneDeployment extends Error {}
+
+const DEFAULT_URL = 'http://127.0.0.1:3000';
+const DEFAULT_RPC = 'http://127.0.0.1:26657';
+
+/** An error's message with its cause's (fetch's "fetch failed" says nothing without it). */
+function described(e: unknown): string {
+  // duck-typed: fetch's errors may come from another realm
+  const asError = (x: unknown) =>
+    typeof x === 'object' && x !== null && 'message' in x ? (x as NodeJS.ErrnoException) : undefined;
+  const error = asError(e);
+  if (!error) return String(e);
+  const cause = asError((error as { cause?: unknown }).cause);
+  return cause ? `${error.message}: ${cause.code ?? cause.message}` : error.message;
+}
+
+/** --url and --rpc as given, else EXAMPLE_URL / EXAMPLE_RPC, else the npm start running on DATA_DIR, else the defaults. */
+export function endpointsOf(
+  given: { url?: string; rpc?: string },
+  env: NodeJS.ProcessEnv,
+  cwd = process.cwd(),
+): { url: string; rpc: string; from: string } {
+  const dataDir = path.resolve(cwd, env.DATA_DIR ?? '.data');
+  const running = runningStart(dataDir);
+  const url = given.url ?? env.EXAMPLE_URL ?? running?.url ?? DEFAULT_URL;
+  const rpc = given.rpc ?? env.EXAMPLE_RPC ?? running?.rpc ?? DEFAULT_RPC;
+  const from = running
+    ? `the npm start running on DATA_DIR ${dataDir} (pid ${running.pid})`
+    : `no npm start found on DATA_DIR ${dataDir}: the defaults`;
+  return { url: url.replace(/\/+$/, ''), rpc: rpc.replace(/\/+$/, ''), from };
+}
+
+async function getJson(url: string, what: string): Promise<Json> {
+  let res: Response;
+  try {
+    res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  } catch (e) {
+    throw new NotOneDeployment(
+      `cannot reach ${what} at ${url} (${described(e)}): is npm start running? Its ready banner prints both addresses; pass --url and --rpc, or set DATA_DIR to the one it runs on`,
+    );
+  }
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    throw new NotOneDeployment(`${url} answered ${res.status}, not JSON: is ${what} there?`);
+  }
+}
+
+/** Refuses --url and --rpc unless the API's indexed block is the chain's block at that height. */
+export async function checkOneDeployment(url: string, rpc: string): Promise<void> {
+  const status = await getJson(`${url}/v1/status`, 'the API (--url)');
+  const height = Number(status.indexed_height);
+  if (!Number.isInteger(height) || height < 1) return; // nothing indexed yet: nothing to compare
+  const [block, chain] = await Promise.all([
+    getJson(`${url}/v1/blocks/${height}`, 'the API (--url)'),
+    getJson(`${rpc}/block?height=${height}`, 'the chain RPC (--rpc)'),
+  ]);
+  const indexed = String(block.hash ?? '').toUpperCase();
+  const served = String(chain.result?.block_id?.hash ?? '').toUpperCase();
+  if (!served)
+    throw new NotOneDeployment(
+      `the chain RPC at ${rpc} has no block ${height}, which ${url} has indexed: --url and --rpc are not one deployment; pass the --rpc of the npm start serving ${url} (its ready banner prints it)`,
+    );
+  if (indexed !== served)
+    throw new NotOneDeployment(
+      `--url ${url} and --rpc ${rpc} are not one deployment: block ${height} is ${indexed.slice(0, 12)}… in the API, ${served.slice(0, 12)}… on the chain; pass the --rpc of the npm start serving ${url} (its ready banner prints it)`,
+    );
+}
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const stable = (n: bigint | string) => `${(Number(n) / 1e6).toLocaleString('en-US', { maximumFractionDigits: 6 })}`;
@@ -200,7 +275,7 @@ async function borrow(user: User, o: ExampleOptions): Promise<Json> {
   const opened = await user.chain.findTx(loan.open_tx);
   const blocks = (opened?.height ?? 0) - lastPledge;
   user.log(
-    `loan ${loan.id} active: principal ${stable(loan.principal)} paid in block ${opened?.height} (${blocks} blocks after the last pledge)${loan.limited_by ? `, limited by ${loan.limited_by}: ${loan.detail}` : ''}`,
+    `loan ${loan.id} active: principal ${stable(loan.principal)} paid in block ${opened?.height} (${blocks} block${blocks === 1 ? '' : 's'} after the last pledge)${loan.limited_by ? `, limited by ${loan.limited_by}: ${loan.detail}` : ''}`,
   );
   return { ...loan, blocks_after_last_pledge: blocks };
 }
@@ -275,6 +350,7 @@ async function trade(user: User, o: ExampleOptions, side: 'sell' | 'buy'): Promi
 }
 
 export async function runExample(command: string, o: ExampleOptions): Promise<Json> {
+  await checkOneDeployment(o.url, o.rpc);
   const user = await User.open(o);
   try {
     user.log(`as ${o.account} (${user.address}), services at ${o.url}, chain at ${o.rpc}`);
@@ -291,8 +367,8 @@ async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
-      url: { type: 'string', default: process.env.EXAMPLE_URL ?? 'http://127.0.0.1:3000' },
-      rpc: { type: 'string', default: process.env.EXAMPLE_RPC ?? 'http://127.0.0.1:26657' },
+      url: { type: 'string' },
+      rpc: { type: 'string' },
       asset: { type: 'string', default: 'LNW' },
       account: { type: 'string', default: 'visitor' },
       seed: { type: 'string', default: process.env.DEVNET_SEED ?? 'svc-devnet' },
@@ -301,9 +377,11 @@ async function main(): Promise<void> {
   });
   if (values.amount !== undefined && !/^[1-9][0-9]{0,15}$/.test(values.amount))
     throw new Refused('--amount must be a positive whole number of stable units');
+  const { url, rpc, from } = endpointsOf(values, process.env);
+  if (values.url === undefined || values.rpc === undefined) say(`services and chain from ${from}`);
   await runExample(positionals[0] ?? '', {
-    url: values.url!,
-    rpc: values.rpc!,
+    url,
+    rpc,
     asset: values.asset!,
     account: values.account!,
     seed: values.seed!,
@@ -313,6 +391,9 @@ async function main(): Promise<void> {
 
 if (require.main === module)
   main().catch((e) => {
-    process.stderr.write(`${e instanceof Refused ? e.message : e instanceof Error ? e.stack : String(e)}\n`);
-    process.exit(1);
+    // one line, never a stack trace: a refusal's reason, or what failed and why
+    process.stderr.write(
+      `${e instanceof Refused || e instanceof NotOneDeployment ? e.message : `example failed: ${described(e)}`}\n`,
+    );
+    process.exit(e instanceof NotOneDeployment ? 2 : 1);
   });

@@ -37,7 +37,9 @@ import {
 import type { Logger } from '../src/runtime/logger';
 import { createMetrics } from '../src/runtime/metrics';
 import { forwardNodeLine } from './node-logs';
+import { proofChainBroken } from '../src/runtime/node-errors';
 import { freePort } from '../src/runtime/ports';
+import { removeRunningStart, writeRunningStart } from '../src/runtime/running-file';
 import { parseDatabaseUrl, subqlDbEnv, type PgConnection } from '../src/runtime/database-url';
 import { startPostgres } from '../src/runtime/postgres';
 import { ensureExplorerBuilt, explorerHandler } from '../src/runtime/explorer';
@@ -52,7 +54,14 @@ import {
   servingSchemaOf,
   staleBesideSchemas,
 } from '../src/runtime/index-version';
-import { IndexWatcher, withAppServices, withReindex, type Readiness } from '../src/runtime/readiness';
+import {
+  IndexWatcher,
+  reindexProgress,
+  withAppServices,
+  withReindex,
+  type Readiness,
+  type ReindexProgress,
+} from '../src/runtime/readiness';
 import { checkChainId, checkIndexAgainstJournal, readStoredIndex, type ResetHint } from '../src/runtime/store-check';
 import { startNode } from '../src/runtime/subql-node';
 import { Supervisor, SUPERVISOR_DEFAULTS } from '../src/runtime/supervisor';
@@ -100,10 +109,19 @@ async function compareIndexes(db: PgConnection, into: string, old: string, log: 
 export class StartAborted extends Error {}
 
 export class Launcher {
-  private readonly startedAt = Date.now();
-  /** where the store is, for the ready banner (never the password itself) */
-  private storeLine = '';
-  private readonly metrics = createMetrics();
+  /** when the process started: the banner's times include ts-node's load before this module ran */
+  private readonly startedAt = Math.round(Date.now() - process.uptime() * 1000);
+  /** where the store is, for the ready banner (never the password itself), given the serving schema */
+  private storeLine: () => string = () => '';
+  /** the chain's RPC URL, for the ready banner (the examples' --rpc) */
+  private chainRpc: string | undefined;
+  private announced = false;
+  private servingAnnounced = false;
+  private announceTimer: NodeJS.Timeout | undefined;
+  private readonly metrics = createMetrics({
+    ready: () => this.readiness().ready,
+    reindex: () => this.reindexProgress(),
+  });
   private readonly rest = new Slot(startingRest);
   private readonly graphql = new Slot(startingGraphql);
   private readonly graphqlUpgrades = new UpgradeSlot();
@@ -210,7 +228,6 @@ export class Launcher {
       },
     );
     this.api.set(waitingForReindex);
-    await this.watch(db, chain);
     const caughtUp = new Promise<void>((resolve) => {
       const pool = new Pool({ connectionString: db.url, max: 1, options: '-c statement_timeout=5000' });
       pool.on('error', () => undefined);
@@ -220,8 +237,9 @@ export class Launcher {
         chainTip: chain.tip,
         maxLagBlocks: this.config.readyMaxLagBlocks,
         progressIntervalMs: this.config.progressIntervalMs,
-        metrics: createMetrics(), // its own: /metrics shows the serving schema
+        metrics: createMetrics(), // its own: /metrics shows the serving schema, and this one's progress as svc_reindex_*
         log,
+        progressLabel: `reindexing into ${into}:`,
         onFirstReady: () => resolve(),
       });
       this.reindex = { serving, into, watcher };
@@ -234,6 +252,7 @@ export class Launcher {
         () => undefined,
       );
     });
+    await this.watch(db, chain);
     await this.startIndexer(db, chain, into, fingerprint);
     await caughtUp;
     if (this.stopRequested) return;
@@ -247,10 +266,11 @@ export class Launcher {
     const old = { rest: this.releaseRest, watcher: this.releaseWatcher, app: this.restApp };
     this.schema = schema;
     saveServingSchema(this.config.dataDir, schema);
+    this.watcher?.stop(); // the frozen schema's: its last reading stands until the new one's first
     await this.mountRest(db);
+    this.reindex = undefined; // with /v1 on the new schema: its /v1/status and /ready no longer name a reindex
     await this.enableGraphql(db); // releases the old schema's
     await this.watch(db, chain);
-    this.reindex = undefined;
     await this.releaseReindexWatcher?.();
     if (old.app) {
       closeStreams(old.app, 'the API switched to a reindexed store; reconnect with Last-Event-ID to resume');
@@ -316,6 +336,7 @@ export class Launcher {
     });
     this.server = server;
     const base = this.baseUrl();
+    writeRunningStart(this.config.dataDir, { pid: process.pid, url: base });
     this.log.info(`listening on ${base}`, { pid: process.pid });
     for (const [what, p] of [
       ['REST API', '/v1/status'],
@@ -348,7 +369,8 @@ export class Launcher {
     if (this.config.databaseUrl) {
       const conn = parseDatabaseUrl(this.config.databaseUrl);
       log.info('using DATABASE_URL', { host: conn.host, port: conn.port, database: conn.database });
-      this.storeLine = `PostgreSQL ${conn.host}:${conn.port}, database ${conn.database} (DATABASE_URL), schemas ${this.schema} and ${this.config.app.schema}`;
+      this.storeLine = () =>
+        `PostgreSQL ${conn.host}:${conn.port}, database ${conn.database} (DATABASE_URL), schemas ${this.schema} and ${this.config.app.schema}`;
       await this.mountRest(conn);
       return conn;
     }
@@ -367,7 +389,7 @@ export class Launcher {
     });
     await this.own('postgres', () => pg.stop());
     log.info('embedded PostgreSQL up', { pid: pg.pid, port: pg.port, data_dir: dataDir, ms: Date.now() - started });
-    this.storeLine =
+    this.storeLine = () =>
       `embedded PostgreSQL ${pg.user}@${pg.host}:${pg.port}, database ${pg.database}, schemas ${this.schema} and ${this.config.app.schema}; ` +
       `password in ${dataDir}.password; npm run psql connects`;
     await this.mountRest(pg);
@@ -391,6 +413,8 @@ export class Launcher {
       trustProxy: this.config.trustProxy,
       fairShare: this.fair,
       logger: log,
+      // the chain's tip as the watcher last read it (the serving schema's node may not be running: a reindex), and the reindex's progress
+      live: () => ({ chainHeight: this.watcher?.state.chainHeight, reindex: this.reindexProgress() }),
     });
     this.rest.set(app);
     this.restApp = app;
@@ -417,6 +441,13 @@ export class Launcher {
   private async startChain(db: PgConnection, journal: DevnetJournal | undefined): Promise<ChainSource> {
     const index = await this.storedIndex(db);
     const chain = journal ? await this.startDevnet(journal, index) : await this.externalChain(index);
+    if (!this.stopRequested)
+      writeRunningStart(this.config.dataDir, {
+        pid: process.pid,
+        url: this.baseUrl(),
+        rpc: chain.endpoint,
+        chain_id: chain.chainId,
+      });
     if (index?.indexedHeight !== undefined)
       this.log.info('resuming the index', { indexed_height: index.indexedHeight, schema: this.schema });
     return chain;
@@ -445,6 +476,7 @@ export class Launcher {
       servicesMode: true,
     });
     await this.own('devnet', () => devnet.close());
+    this.chainRpc = devnet.url;
     log.info('devnet live', {
       rpc: devnet.url,
       chain_id: devnet.chainId,
@@ -468,6 +500,7 @@ export class Launcher {
       log.warn('waiting for the chain RPC', { rpc: rpcUrl, error }),
     );
     checkChainId(index, status.chainId, this.resetHint());
+    this.chainRpc = rpcUrl;
     log.info('using CHAIN_RPC_URL', {
       rpc: rpcUrl,
       chain_id: status.chainId,
@@ -490,6 +523,16 @@ export class Launcher {
   private async startIndexer(db: PgConnection, chain: ChainSource, schema: string, fingerprint: string): Promise<void> {
     const log = this.log.child('node');
     const projectDir = this.project(chain);
+    // a broken chain of proofs fails every block from there on: said once, and with the give-up
+    let proofBroken: string | undefined;
+    const onLog = (line: string) => {
+      forwardNodeLine(line, log);
+      const broken = proofChainBroken(line);
+      if (broken && proofBroken === undefined) {
+        proofBroken = broken;
+        log.error(`${broken}; the node fails this block at every restart until that is fixed`);
+      }
+    };
     const supervisor = new Supervisor({
       name: 'the SubQuery node',
       ...SUPERVISOR_DEFAULTS,
@@ -507,7 +550,7 @@ export class Launcher {
           // --subscription: NOTIFY triggers on the entity tables, the feed of /graphql's subscriptions
           extraArgs: ['--output-fmt=json', ...(this.config.graphql.subscriptions ? ['--subscription'] : [])],
           ownProcessGroup: true,
-          onLog: (line) => forwardNodeLine(line, log),
+          onLog,
           onUnexpectedExit: (code, signal) => onExit(`code ${code}, signal ${signal}`),
         });
         log.info('subql-node-cosmos running', {
@@ -519,7 +562,12 @@ export class Launcher {
         return node;
       },
       onRestart: () => this.metrics.countRestart('subql-node'),
-      onGiveUp: (message) => this.onFatal(`${message}; its last lines are above (LOG_LEVEL=debug shows all)`),
+      onGiveUp: (message) =>
+        this.onFatal(
+          proofBroken
+            ? `${message}: ${proofBroken}`
+            : `${message}; its last lines are above (LOG_LEVEL=debug shows all)`,
+        ),
     });
     await supervisor.start();
     this.nodeSupervisor = supervisor;
@@ -587,8 +635,12 @@ export class Launcher {
       progressIntervalMs: this.config.progressIntervalMs,
       metrics: this.metrics,
       log: this.log.child('index'),
-      onSchemaReady: () => void this.enableGraphql(db),
-      onFirstReady: (r) => this.announceReady(r),
+      onSchemaReady: () => {
+        void this.enableGraphql(db);
+        if (this.reindex) this.announceServing();
+      },
+      onFirstReady: () => this.announceWhenReady(),
+      quiet: () => this.reindex !== undefined, // frozen: the reindex watcher reports progress
     });
     await watcher.start();
     this.watcher = watcher;
@@ -635,19 +687,61 @@ export class Launcher {
     );
   }
 
-  /** The ready banner, printed whatever LOG_LEVEL is: where everything is served, and the store. */
-  private announceReady(r: Readiness): void {
-    const seconds = ((Date.now() - this.startedAt) / 1000).toFixed(1);
+  /**
+   * The ready banner, printed whatever LOG_LEVEL is, once /ready answers 200 (not before: the
+   * index may be within reach of the chain while the app services migrate, or a reindex runs).
+   */
+  private announceWhenReady(): void {
+    if (this.announced || this.stopRequested) return;
+    clearTimeout(this.announceTimer);
+    const r = this.readiness();
+    if (r.ready) {
+      this.announced = true;
+      return this.banner(`ready after ${this.elapsed()} s`, r);
+    }
+    if (!this.reindex && !this.servingAnnounced) {
+      this.servingAnnounced = true;
+      this.log.notice(`serving after ${this.elapsed()} s; not ready yet: ${r.reasons.join('; ')}`);
+    }
+    this.announceTimer = setTimeout(() => this.announceWhenReady(), 250);
+    this.announceTimer.unref();
+  }
+
+  /** While a reindex runs: where the old index serves, frozen, and that the ready banner follows the switch. */
+  private announceServing(): void {
+    if (this.servingAnnounced) return;
+    this.servingAnnounced = true;
+    const r = this.readiness();
+    this.banner(
+      `serving after ${this.elapsed()} s from ${this.schema}, frozen at height ${r.indexed_height ?? 0} while the changed project is reindexed ` +
+        `into ${r.reindex?.into}; not ready (/ready 503) until the switch, the ready banner follows it`,
+      r,
+    );
+  }
+
+  /** Seconds since the process started (ts-node's load included). */
+  private elapsed(): string {
+    return ((Date.now() - this.startedAt) / 1000).toFixed(1);
+  }
+
+  private banner(headline: string, r: Readiness): void {
     const base = this.baseUrl();
-    this.log.notice(`ready after ${seconds} s`, { indexed_height: r.indexed_height, chain_height: r.chain_height });
+    this.log.notice(headline, { indexed_height: r.indexed_height, chain_height: r.chain_height });
     for (const [what, where] of [
       ['REST API', `${base}/v1/status`],
       ['GraphQL', `${base}/graphql`],
       ['app services', `${base}/api/openapi.yaml`],
       ['health', `${base}/health, ${base}/ready, ${base}/metrics`],
-      ['store', this.storeLine],
+      ['store', this.storeLine()],
+      ...(this.chainRpc ? [['chain RPC', this.chainRpc]] : []),
     ])
       this.log.notice(`  ${what.padEnd(12)} ${where}`);
+  }
+
+  /** How far a reindex is, while one runs. */
+  reindexProgress(): ReindexProgress | undefined {
+    const r = this.reindex;
+    return r && reindexProgress(r.serving, r.into, r.watcher.readiness(), r.watcher.rate());
   }
 
   readiness(): Readiness {
@@ -671,8 +765,8 @@ export class Launcher {
     // while the node restarts the API serves the last committed state, but is not ready
     const nodeDown = this.nodeSupervisor?.notRunningReason();
     let index = nodeDown ? { ...watched, ready: false, reasons: [...watched.reasons, nodeDown] } : watched;
-    if (this.reindex)
-      index = withReindex(index, this.reindex.serving, this.reindex.into, this.reindex.watcher.readiness());
+    const reindex = this.reindexProgress();
+    if (reindex) index = withReindex(index, reindex);
     return withAppServices(
       index,
       this.appServices?.readiness() ?? { ready: false, reasons: ['app services: starting'], actors: [] },
@@ -688,6 +782,7 @@ export class Launcher {
   /** Stops every part in reverse start order (HTTP first). Safe to call more than once. */
   stop(): Promise<void> {
     this.stopRequested = true;
+    clearTimeout(this.announceTimer);
     this.teardown ??= this.closeAll();
     return this.teardown;
   }
@@ -699,6 +794,7 @@ export class Launcher {
   }
 
   private async closeAll(): Promise<void> {
+    removeRunningStart(this.config.dataDir);
     await this.closeHttp();
     await this.closeParts();
   }

@@ -20,7 +20,7 @@ const LEVELS: Record<string, LogLevel> = {
   fatal: 'error',
 };
 
-/** DESIGN.md: offline, the GitHub dictionary lookup fails with an ERROR and nothing else is affected. */
+/** docs/indexer.md ("Running the node"): offline, the GitHub dictionary lookup fails with an ERROR and nothing else is affected. */
 const HARMLESS = [/dictionary/i, /network-config|raw\.githubusercontent|github/i, /does not support SSL/i];
 
 function parse(line: string): NodeLine | undefined {

@@ -80,6 +80,11 @@ async function run(config: LauncherConfig, log: Logger): Promise<void> {
 export async function main(): Promise<void> {
   const config = configOrExit();
   const log = createLogger({ format: config.log.format, level: config.log.level });
+  // the first line, before ts-node compiles the launcher's modules (seconds on a loaded machine)
+  log.info(`starting: configuration read after ${process.uptime().toFixed(1)} s; loading the launcher`, {
+    pid: process.pid,
+    data_dir: config.dataDir,
+  });
   await run(config, log);
 }
 

@@ -25,6 +25,7 @@ import { bytesTag, ifNoneMatchHits, Validators } from './http/validators';
 import { RenderCache, type RenderCacheOptions } from './presenters/render-cache';
 import { keptTx, presentTxRows, renderTxRows } from './presenters/txs';
 import { presentActivity } from './presenters/activity';
+import type { LiveStatus } from './presenters/status';
 import { withReads } from './reads';
 import { createRepositories } from './repositories';
 import { registerAccountRoutes } from './routes/accounts';
@@ -46,9 +47,8 @@ import { checkStreamOptions, DEFAULT_STREAM_OPTIONS, type StreamOptions } from '
 import { registerStreamRoute } from './stream/route';
 import { StreamSource } from './stream/source';
 
-export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
-export const DEFAULT_RESPONSE_CACHE: ResponseCacheOptions = { maxBytes: 64 * 1024 * 1024, pollMs: 200 };
-export const DEFAULT_RENDER_CACHE: RenderCacheOptions = { maxBytes: 64 * 1024 * 1024 };
+import { DEFAULT_RENDER_CACHE, DEFAULT_RESPONSE_CACHE, DEFAULT_STATEMENT_TIMEOUT_MS } from './defaults';
+export { DEFAULT_RENDER_CACHE, DEFAULT_RESPONSE_CACHE, DEFAULT_STATEMENT_TIMEOUT_MS };
 export const DEFAULT_OPENAPI_PATH = path.resolve(__dirname, '..', 'openapi.yaml');
 
 export interface RestAppOptions {
@@ -88,6 +88,12 @@ export interface RestAppOptions {
    * serves GraphQL (one budget per client across both). Default false: no limit (tools and tests).
    */
   fairShare?: FairShareSettings | FairShare | false;
+  /**
+   * What the process serving this app knows now beside the store (npm start: its watchers), for
+   * /v1/status: the chain's tip (chain_height is at least it, so the lag is true while the
+   * serving index's node is stopped) and, while a reindex runs, its progress. Default none.
+   */
+  live?: () => LiveStatus;
 }
 
 function checkOptions(o: RestAppOptions): void {
@@ -175,6 +181,7 @@ export function createRestApp(options: RestAppOptions): Express {
     indexedHeight: () => watcher.current,
     onRewind: (listener) => watcher.onRewind(listener),
     now: options.now ?? Date.now,
+    live: options.live ?? (() => ({})),
   });
 
   const app = express();

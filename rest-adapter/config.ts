@@ -14,7 +14,7 @@ import { loadChainConfig } from '../src/lib/config';
 import type { FairShareSettings } from '../src/http/fair-share';
 import { dbWaitFromEnv, fairShareFromEnv } from '../src/http/fair-share-settings';
 import { trustProxyFromEnv, type TrustProxy } from '../src/http/trust-proxy';
-import { DEFAULT_RENDER_CACHE, DEFAULT_RESPONSE_CACHE, DEFAULT_STATEMENT_TIMEOUT_MS } from './app';
+import { DEFAULT_RENDER_CACHE, DEFAULT_RESPONSE_CACHE, DEFAULT_STATEMENT_TIMEOUT_MS } from './defaults';
 import type { ResponseCacheOptions } from './http/response-cache';
 import type { RenderCacheOptions } from './presenters/render-cache';
 import { DEFAULT_STREAM_OPTIONS, type StreamOptions } from './stream/options';

@@ -671,7 +671,7 @@ export interface components {
             chain_height: components["schemas"]["Height"];
             /**
              * Format: int64
-             * @description chain_height - indexed_height.
+             * @description chain_height - indexed_height, the serving index's lag. chain_height is the tip the indexer last saw, or under npm start the tip its watcher read (at most a second old), whichever is higher: while a reindex runs the serving index's node is stopped, and this is still the lag behind the live chain.
              */
             lag_blocks: number;
             latest_block_time: components["schemas"]["Timestamp"];
@@ -687,6 +687,33 @@ export interface components {
             drift_total: number;
             /** @description Extension (x-extensions proof-of-indexing): the proof of indexing at indexed_height; null before the first block or where the store keeps no proof. */
             proof: components["schemas"]["Proof"] | components["schemas"]["JsonNull"];
+            reindex?: components["schemas"]["StatusReindex"];
+        };
+        /** @description Present only while npm start reindexes a changed project beside the serving index (docs/running.md, "After a project change"): every other field describes the serving index, which no longer moves; this one how far the new index is. /ready answers 503 until the switch. */
+        StatusReindex: {
+            /** @description The schema answering now (frozen). */
+            serving: string;
+            /** @description The schema the changed project is indexed into; it serves after the switch. */
+            into: string;
+            /**
+             * Format: int64
+             * @description The new index's height; null before its first block.
+             */
+            indexed_height: number | null;
+            /** Format: int64 */
+            chain_height: number | null;
+            /**
+             * Format: int64
+             * @description chain_height - indexed_height of the new index.
+             */
+            lag_blocks: number | null;
+            /** @description The new index's rate over the last ten seconds. */
+            blocks_per_s: number | null;
+            /**
+             * Format: int64
+             * @description Expected seconds until the new index has caught up (lag_blocks / blocks_per_s); null while the rate is unknown.
+             */
+            eta_s: number | null;
         };
         /** @description Extension (x-extensions proof-of-indexing): the proof of indexing of one height, as the indexer keeps it (entity BlockProof, also in GraphQL as `blockProofs`). `hash` = sha256 over the height, `block_hash`, `entities_root` and `previous`; `entities_root` = sha256 over `roots`; each root = sha256 over the leaves of the rows of that entity type the height wrote, by id. Covers every row the block wrote in the indexer's entity tables; not `_metadata`, the reconciler's check rows, the app services' tables, or later changes made to the store by anything but the indexer. */
         Proof: {

@@ -8,7 +8,7 @@
  * wrote it, the fields. A row rewritten since is named with the fields that differ now, marked so.
  */
 import { displayValue, fieldCodes, leafPrefix, rowLeaf } from '../src/lib/proof';
-import { RowsUnavailable, type HeightProof, type ProofSource, type WritesLog } from './sources';
+import { RowsUnavailable, type ChainBreak, type HeightProof, type ProofSource, type WritesLog } from './sources';
 import type { StoredRow } from './values';
 
 export interface FieldDifference {
@@ -165,6 +165,17 @@ async function diagnose(
   return diagnosis;
 }
 
+function brokenChain(label: string, height: number, from: number, why: ChainBreak['why']): string {
+  const what =
+    why === 'missing'
+      ? `the proof of ${height - 1} was missing when ${height} was proved`
+      : `the proof of ${height} does not chain to the proof of ${height - 1}`;
+  return (
+    `the proofs on ${label} are not one chain from ${from}: ${what}, so equal proofs above it would not ` +
+    `cover the heights below it (a BlockProof row removed or changed in that store?); reindex it`
+  );
+}
+
 /** Compares `a` ("this deployment") with `b` over their common heights. */
 export async function verify(a: ProofSource, b: ProofSource, options: VerifyOptions = {}): Promise<VerifyResult> {
   const progress = options.progress ?? (() => undefined);
@@ -189,15 +200,26 @@ export async function verify(a: ProofSource, b: ProofSource, options: VerifyOpti
       heads,
     };
   const from = firsts[0]!;
+  const breaks = await Promise.all(sources.map((s) => s.firstBreak?.(from, to) ?? Promise.resolve(null)));
+  for (const [i, broken] of breaks.entries())
+    if (broken)
+      return {
+        outcome: 'cannot',
+        reason: brokenChain(sources[i].label, broken.height, from, broken.why),
+        heads,
+      };
   let probes = 0;
   const probe = async (h: number): Promise<[HeightProof, HeightProof]> => {
     probes++;
     const [pa, pb] = await Promise.all(sources.map((s) => s.proof(h)));
     if (!pa || !pb)
       throw new Error(`no proof at ${h} on ${!pa ? a.label : b.label}, although it has proofs from ${from} on`);
+    // a chain restarted mid-store (an indexer that fell back to '' where h-1's proof was missing)
+    for (const [i, p] of [pa, pb].entries())
+      if (h > from && p.previous === '') throw new Error(brokenChain(sources[i].label, h, from, 'missing'));
     return [pa, pb];
   };
-  progress(`common heights ${from}..${to} (heads ${heads[0]} and ${heads[1]})`);
+  progress(`comparing the proofs at ${to}, the last height both have (bisecting from ${from} if they differ)`);
   let at = await probe(to);
   if (at[0].hash === at[1].hash) return { outcome: 'agree', from, to, probes, heads };
   let first = to;

@@ -34,7 +34,19 @@ export interface ProofSource {
   writes(height: number): Promise<WritesLog | null>;
   /** the rows of `type` with these ids that the store holds now; throws RowsUnavailable likewise */
   rows(type: string, ids: readonly string[]): Promise<Map<string, StoredRow>>;
+  /**
+   * The first height in (from, to] whose proof is not chained to the one before (h-1's missing,
+   * or `previous` not its hash), where a source can scan them all at once (a store); a source
+   * without it is checked at each height verify probes.
+   */
+  firstBreak?(from: number, to: number): Promise<ChainBreak | null>;
   close(): Promise<void>;
+}
+
+export interface ChainBreak {
+  height: number;
+  /** h-1 has no proof, or h's previous is not h-1's hash */
+  why: 'missing' | 'unchained';
 }
 
 /** A source that can name heights and types but not read rows (a deployment whose GraphQL does not answer). */
@@ -120,6 +132,18 @@ export class StoreSource implements ProofSource {
       [upTo],
     );
     return rows[0]?.h ?? null;
+  }
+
+  async firstBreak(from: number, to: number): Promise<ChainBreak | null> {
+    const rows = await this.query<{ height: number; missing: boolean }>(
+      `SELECT p.height, q.hash IS NULL AS missing FROM ${this.tables.blockProofs} p
+         LEFT JOIN ${this.tables.blockProofs} q ON q.height = p.height - 1
+        WHERE p.height > $1 AND p.height <= $2 AND (q.hash IS NULL OR p.previous <> q.hash)
+        ORDER BY p.height LIMIT 1`,
+      [from, to],
+    );
+    const r = rows[0];
+    return r ? { height: Number(r.height), why: r.missing ? 'missing' : 'unchained' } : null;
   }
 
   async proof(height: number): Promise<HeightProof | null> {

@@ -8,11 +8,20 @@ import { formatTimestamp, timestampMs } from './values';
 export const NO_BLOCK_TIME = '1970-01-01T00:00:00Z';
 const DAY_MS = 86_400_000;
 
+/** What the serving process knows beside the store (RestAppOptions.live). */
+export interface LiveStatus {
+  /** the chain's tip as last read */
+  chainHeight?: number;
+  /** while a reindex runs beside the serving index */
+  reindex?: ApiSchema<'StatusReindex'>;
+}
+
 export function presentStatus(
   { progress, totals, reconciliationDisagreements, proof }: StatusRead,
   nowMs: number,
+  live: LiveStatus = {},
 ): ApiSchema<'Status'> {
-  const chainHeight = Math.max(progress.targetHeight, progress.indexedHeight);
+  const chainHeight = Math.max(progress.targetHeight, progress.indexedHeight, live.chainHeight ?? 0);
   return {
     indexed_height: progress.indexedHeight,
     chain_height: chainHeight,
@@ -22,6 +31,7 @@ export function presentStatus(
     wall_clock_lag_seconds: totals ? Math.floor((nowMs - timestampMs(totals.latest_block_time)) / 1000) : 0,
     drift_total: (totals?.drift_total ?? 0) + reconciliationDisagreements,
     proof: presentProof(proof),
+    ...(live.reindex ? { reindex: live.reindex } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 import type { GetJson } from '../http/respond';
 import type { ActivityRow } from '../repositories/activity';
 import type { ApiSchema } from '../presenters/contract';
+import type { LiveStatus } from '../presenters/status';
 import type { Reads, ReadContext } from '../reads';
 
 /** The store, the repositories and the tx renderings the reads are made from (reads/context.ts), and: */
@@ -20,4 +21,6 @@ export interface RouteContext extends ReadContext {
   rendered(hash: string): boolean;
   /** wall clock (ms), injectable for tests */
   now(): number;
+  /** the chain tip and a reindex's progress as the serving process knows them (RestAppOptions.live) */
+  live(): LiveStatus;
 }

@@ -10,7 +10,7 @@ export function registerStatusRoutes(ctx: RouteContext): void {
 
   ctx.get('/v1/status', async () => {
     const read = await ctx.store.readOne((sql) => status.status(sql));
-    return presentStatus(read, ctx.now());
+    return presentStatus(read, ctx.now(), ctx.live());
   });
 
   ctx.get(

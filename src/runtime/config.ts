@@ -331,6 +331,12 @@ export interface ServeConfig {
   trustProxy: TrustProxy;
 }
 
+/** DB_SCHEMA and APP_SCHEMA, checked as npm start checks them (npm run psql's search_path). */
+export function schemasOf(env: Env): { schema: string; appSchema: string } {
+  const schema = schemaOf(env);
+  return { schema, appSchema: appServicesOf(env, schema).schema };
+}
+
 /** The store a tool works on: DATABASE_URL (or DB_*) and DB_SCHEMA, as the services read them. */
 export function storeConfig(env: Env): { databaseUrl: string; schema: string } {
   return { databaseUrl: databaseUrlOf(env), schema: schemaOf(env) };

@@ -4,7 +4,7 @@
  * alike (`blocks(first: 5, orderBy: HEIGHT_DESC, filter: {...}) { nodes { ... } }`).
  *
  * Why not @subql/query as a child process: it pins NestJS 9 while this package overrides
- * NestJS to 11 for the node (DESIGN.md), and under that override its request body parsing
+ * NestJS to 11 for the node (package.json `overrides`; docs/running.md, "GraphQL"), and under that override its request body parsing
  * fails ("stream is not readable"). docker-compose.yml runs the official image instead.
  *
  * Read-only twice over: no mutations in the schema, and every connection of its pool starts

@@ -25,7 +25,15 @@ export interface LauncherMetrics {
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
-export function createMetrics(): LauncherMetrics {
+/** Read at each scrape, where the process knows better than the last poll of one watcher. */
+export interface MetricsProbes {
+  /** whether /ready answers 200 now (the app services and a reindex included) */
+  ready?: () => boolean;
+  /** a reindex's progress while one runs (svc_reindex_*) */
+  reindex?: () => { indexed_height: number | null; lag_blocks: number | null; eta_s: number | null } | undefined;
+}
+
+export function createMetrics(probes: MetricsProbes = {}): LauncherMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['route', 'method', 'status'] as const;
@@ -57,7 +65,43 @@ export function createMetrics(): LauncherMetrics {
     help: 'Blocks the index is behind the chain',
     registers: [registry],
   });
-  const ready = new Gauge({ name: 'svc_ready', help: '1 when /ready answers 200', registers: [registry] });
+  const ready = new Gauge({
+    name: 'svc_ready',
+    help: '1 when /ready answers 200',
+    registers: [registry],
+    collect() {
+      if (probes.ready) this.set(probes.ready() ? 1 : 0);
+    },
+  });
+  if (probes.reindex) {
+    const progress = probes.reindex;
+    const gauge = (name: string, help: string, value: (r: NonNullable<ReturnType<typeof progress>>) => number | null) =>
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          const r = progress();
+          this.set(r ? (value(r) ?? -1) : 0);
+        },
+      });
+    gauge('svc_reindexing', '1 while a changed project is reindexed beside the serving index', () => 1);
+    gauge(
+      'svc_reindex_indexed_height',
+      'Height of the index a reindex builds (0 when none runs)',
+      (r) => r.indexed_height ?? 0,
+    );
+    gauge(
+      'svc_reindex_lag_blocks',
+      'Blocks the index a reindex builds is behind the chain (0 when none runs, -1 unknown)',
+      (r) => r.lag_blocks,
+    );
+    gauge(
+      'svc_reindex_eta_seconds',
+      'Expected seconds until the reindex has caught up (0 when none runs, -1 unknown)',
+      (r) => r.eta_s,
+    );
+  }
   const restarts = new Counter({
     name: 'svc_restarts_total',
     help: 'Supervised parts restarted after they died, by part',
@@ -115,7 +159,7 @@ export function createMetrics(): LauncherMetrics {
       if (h.indexed !== undefined) indexed.set(h.indexed);
       if (h.chain !== undefined) chain.set(h.chain);
       if (h.indexed !== undefined && h.chain !== undefined) lag.set(Math.max(0, h.chain - h.indexed));
-      ready.set(h.ready ? 1 : 0);
+      if (!probes.ready) ready.set(h.ready ? 1 : 0);
     },
     countRestart(part) {
       restarts.inc({ part });

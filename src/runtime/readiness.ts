@@ -28,26 +28,60 @@ export interface Readiness {
   lag_blocks: number | null;
   max_lag_blocks: number;
   /** while a changed project indexes beside the serving schema: which serves, and how far the new one is */
-  reindex?: { serving: string; into: string; indexed_height: number | null; chain_height: number | null };
+  reindex?: ReindexProgress;
   /** the app services' part (src/runtime/app-services.ts), once they are mounted */
   app_services?: AppServicesReadiness;
 }
 
-/** The index's readiness with the app services' folded in: ready only when both are. */
+/** How far the index a reindex builds is (/ready's `reindex`, /v1/status's `reindex`, /metrics). */
+export interface ReindexProgress {
+  serving: string;
+  into: string;
+  indexed_height: number | null;
+  chain_height: number | null;
+  /** chain_height - indexed_height of the new index */
+  lag_blocks: number | null;
+  /** the new index's rate over the last ten seconds */
+  blocks_per_s: number | null;
+  /** expected seconds until it has caught up (lag / rate), null while the rate is unknown */
+  eta_s: number | null;
+}
+
+/** The progress of an index `building` at `rate` blocks per second. */
+export function reindexProgress(
+  serving: string,
+  into: string,
+  building: Readiness,
+  rate: number | null,
+): ReindexProgress {
+  const lag = building.lag_blocks;
+  return {
+    serving,
+    into,
+    indexed_height: building.indexed_height,
+    chain_height: building.chain_height,
+    lag_blocks: lag,
+    blocks_per_s: rate === null ? null : Number(rate.toFixed(1)),
+    eta_s: lag !== null && rate !== null && rate > 0 ? Math.round(lag / rate) : null,
+  };
+}
+
 /** Not ready while a reindex runs: the serving schema no longer moves. */
-export function withReindex(index: Readiness, serving: string, into: string, building: Readiness): Readiness {
-  const progress = `height ${building.indexed_height ?? 0} of ${building.chain_height ?? '?'}`;
+export function withReindex(index: Readiness, progress: ReindexProgress): Readiness {
+  const { serving, into, indexed_height, chain_height, eta_s } = progress;
+  const where = `height ${indexed_height ?? 0} of ${chain_height ?? '?'}${eta_s === null ? '' : `, about ${eta_s} s to go`}`;
   return {
     ...index,
     ready: false,
     reasons: [
       ...index.reasons,
-      `reindexing the changed project into ${into} (${progress}); ${serving} serves until then`,
+      `reindexing the changed project into ${into} (${where}); ${serving} serves until then, frozen at height ${index.indexed_height ?? 0}`,
     ],
-    reindex: { serving, into, indexed_height: building.indexed_height, chain_height: building.chain_height },
+    reindex: progress,
   };
 }
 
+/** The index's readiness with the app services' folded in: ready only when both are. */
 export function withAppServices(index: Readiness, app: AppServicesReadiness): Readiness {
   return { ...index, ready: index.ready && app.ready, reasons: [...index.reasons, ...app.reasons], app_services: app };
 }
@@ -65,6 +99,10 @@ export interface IndexWatcherOptions {
   onFirstReady?: (r: Readiness) => void;
   /** called once, when the node has created its tables and committed a first batch */
   onSchemaReady?: () => void;
+  /** what the progress line says before `H / T` (default "indexing") */
+  progressLabel?: string;
+  /** while true, no progress or ready/not-ready lines (a serving schema a reindex has frozen: the reindex reports) */
+  quiet?: () => boolean;
 }
 
 const POLL_MS = 1000;
@@ -175,19 +213,23 @@ export class IndexWatcher {
 
   private report(r: Readiness, now: number): void {
     const { log } = this.o;
+    const quiet = this.o.quiet?.() ?? false;
     if (r.ready !== this.wasReady) {
       if (r.ready && !this.everReady) this.o.onFirstReady?.(r);
-      else if (r.ready) log.info('ready again', { indexed_height: r.indexed_height, chain_height: r.chain_height });
+      else if (quiet) {
+        // frozen: the reindex's own lines say what is happening
+      } else if (r.ready) log.info('ready again', { indexed_height: r.indexed_height, chain_height: r.chain_height });
       else log.warn('not ready', { reasons: r.reasons.join('; ') });
       this.everReady ||= r.ready;
       this.wasReady = r.ready;
     }
+    if (quiet) return;
     const catchingUp = r.lag_blocks !== null && r.lag_blocks > this.o.maxLagBlocks;
     if (catchingUp && now - this.lastProgressLog >= this.o.progressIntervalMs) {
       this.lastProgressLog = now;
       const rate = this.rate();
       const eta = rate && rate > 0 ? Math.round(r.lag_blocks! / rate) : undefined;
-      log.info(`indexing ${r.indexed_height} / ${r.chain_height}`, {
+      log.info(`${this.o.progressLabel ?? 'indexing'} ${r.indexed_height} / ${r.chain_height}`, {
         lag_blocks: r.lag_blocks,
         blocks_per_s: rate === null ? undefined : Number(rate.toFixed(1)),
         eta_s: eta,

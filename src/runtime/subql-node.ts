@@ -6,7 +6,7 @@
  *   await node.waitForHeight(tip);          // _metadata.lastProcessedHeight >= tip
  *   await node.stop();
  *
- * The node is started exactly as DESIGN.md says it must be: TZ=UTC,
+ * The node is started as docs/indexer.md ("Running the node") says it must be: TZ=UTC,
  * --historical=false, --kyve-endpoint=false, its own --port, DB_* from env.
  */
 import { ChildProcess, spawn } from 'child_process';

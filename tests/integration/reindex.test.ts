@@ -11,10 +11,13 @@ import fs from 'fs';
 import http from 'http';
 import os from 'os';
 import path from 'path';
+import { spawnSync } from 'child_process';
 import { Client } from 'pg';
+import { psqlInvocation } from '../../launcher/psql';
 import { freePort } from '../../src/runtime/ports';
 import { writeProjectCopy } from '../../src/runtime/project';
 import type { Readiness } from '../../src/runtime/readiness';
+import type { components } from '../../rest-adapter/openapi.generated';
 import { EXIT_CODES } from '../../launcher/start';
 import { createTestDatabase } from '../harness/db';
 import { ensureProjectBuilt } from '../harness/indexed-store';
@@ -23,6 +26,8 @@ import type { TestDatabase } from '../harness/postgres';
 import { until } from '../harness/until';
 
 jest.setTimeout(400_000);
+
+type Status = components['schemas']['Status'];
 
 interface Started extends LauncherProcess {
   base: string;
@@ -141,6 +146,26 @@ async function sql(url: string, text: string): Promise<Record<string, unknown>[]
   }
 }
 
+/** `npm run psql -- -tAc <query>` on DATA_DIR, as a user runs it (pg with its PGOPTIONS where no psql client is installed). */
+async function npmRunPsql(dataDir: string, query: string): Promise<string> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+  for (const v of ['DATABASE_URL', 'DB_SCHEMA', 'APP_SCHEMA', 'PGOPTIONS']) delete env[v];
+  const run = psqlInvocation(env, ['-tAc', query]);
+  if ('error' in run) throw new Error(run.error);
+  const r = spawnSync('psql', run.args, { env: run.env, encoding: 'utf8' });
+  if ((r.error as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') {
+    if (r.status !== 0) throw new Error(`psql exited ${r.status}: ${r.stderr}`);
+    return r.stdout.trim();
+  }
+  const c = new Client({ connectionString: run.conn.url, options: run.env.PGOPTIONS });
+  await c.connect();
+  try {
+    return String(Object.values((await c.query(query)).rows[0] as object)[0]);
+  } finally {
+    await c.end();
+  }
+}
+
 async function stop(s: Started): Promise<void> {
   s.child.kill('SIGTERM');
   expect(await s.exited).toBe(0);
@@ -172,10 +197,19 @@ test('embedded store: the changed project indexes beside the old schema, which s
     // while the new schema catches up: the old one answers, /ready names both
     let during: Readiness | undefined;
     let stream: Promise<string> | undefined;
+    // /v1/status, /ready and /metrics read together while the reindex runs
+    const truths: { ready: Readiness; status: Status; metrics: string }[] = [];
     await waitFor(second, 'the switch', async () => {
       const r = await fetch(`${second.base}/ready`).catch(() => undefined);
       const body = r ? ((await r.json()) as Readiness) : undefined;
-      if (body?.reindex) during = body;
+      if (body?.reindex) {
+        during = body;
+        const st = await fetch(`${second.base}/v1/status`).catch(() => undefined);
+        const m = await fetch(`${second.base}/metrics`).catch(() => undefined);
+        const answer = st?.status === 200 ? ((await st.json()) as Status) : undefined;
+        // (a /v1/status answered just after the switch is the new schema's: no reindex in it)
+        if (answer?.reindex && m?.status === 200) truths.push({ ready: body, status: answer, metrics: await m.text() });
+      }
       // a stream client of the old schema: told to reconnect at the switch
       if (during && !stream && (await status(`${second.base}/v1/status`)) === 200) stream = readStream(second.base);
       return second.lines.some((l) => typeof l.msg === 'string' && l.msg.startsWith('switched to'));
@@ -187,6 +221,24 @@ test('embedded store: the changed project indexes beside the old schema, which s
     expect(during?.reindex).toMatchObject({ serving: 'svc', into: expect.stringMatching(/^svc_[0-9a-f]{8}$/) });
     expect(during?.reasons.join(' ')).toMatch(/reindexing the changed project into svc_[0-9a-f]{8}/);
     const into = during!.reindex!.into;
+    // every answer told the truth meanwhile: the serving index's lag behind the live chain (not the
+    // tip its stopped node last saw), the reindex's progress, /metrics not ready
+    expect(truths.length).toBeGreaterThan(0);
+    const frozen = truths[0].status.indexed_height;
+    for (const { ready: rd, status: st, metrics } of truths) {
+      expect(rd.ready).toBe(false);
+      expect(st.indexed_height).toBe(frozen);
+      expect(st.chain_height).toBeGreaterThanOrEqual(rd.chain_height! - 2);
+      expect(st.lag_blocks).toBe(st.chain_height - st.indexed_height);
+      expect(st.reindex).toMatchObject({ serving: 'svc', into });
+      expect(metrics).toMatch(/^svc_ready 0$/m);
+      expect(metrics).toMatch(/^svc_reindexing 1$/m);
+    }
+    const last = truths[truths.length - 1];
+    // the chain moved meanwhile (blocks every 500 ms), and the serving index's lag with it
+    expect(last.ready.chain_height! - truths[0].ready.chain_height!).toBeGreaterThan(2);
+    expect(last.status.lag_blocks).toBeGreaterThan(truths[0].status.lag_blocks);
+    expect(truths.some((t) => typeof t.status.reindex?.eta_s === 'number')).toBe(true);
 
     await waitFor(second, 'ready after the switch', ready(second));
     const labelled = await graphql(second, LABEL_QUERY);
@@ -195,7 +247,28 @@ test('embedded store: the changed project indexes beside the old schema, which s
     const readiness = (await (await fetch(`${second.base}/ready`)).json()) as Readiness;
     expect(readiness.reindex).toBeUndefined();
     expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'store.json'), 'utf8'))).toEqual({ schema: into });
+    // the README's SQL after the switch: npm run psql's search_path follows the serving schema
+    expect(Number(await npmRunPsql(dataDir, 'SELECT count(*) FROM txes'))).toBeGreaterThan(0);
+    expect(await npmRunPsql(dataDir, 'SELECT current_schema()')).toBe(into);
     // the proofs of both compared before the old was dropped: a field no mapping writes changes no row
+    // the log: the first banner says it serves frozen and is not ready; "ready after" only after the switch;
+    // progress lines are the reindex's, none from the frozen schema
+    const msgs = second.lines.map((l) => ({ component: l.component, msg: String(l.msg) }));
+    const switched = msgs.findIndex((l) => l.msg.startsWith('switched to'));
+    const servingBanner = msgs.findIndex((l) => l.msg.startsWith('serving after'));
+    expect(msgs[servingBanner]?.msg).toMatch(
+      /frozen at height \d+ while the changed project is reindexed into svc_[0-9a-f]{8}; not ready/,
+    );
+    const readyBanner = msgs.findIndex((l) => l.msg.startsWith('ready after'));
+    const lastProgress = msgs.reduce(
+      (last, l, i) => (l.component === 'reindex' && l.msg.startsWith('reindexing into') ? i : last),
+      -1,
+    );
+    expect(readyBanner).toBeGreaterThan(servingBanner);
+    expect(readyBanner).toBeGreaterThan(lastProgress);
+    expect(switched).toBeGreaterThan(servingBanner);
+    expect(msgs.filter((l) => l.component === 'index' && l.msg.startsWith('indexing '))).toEqual([]);
+    expect(msgs.some((l) => l.component === 'reindex' && l.msg.startsWith(`reindexing into ${into}:`))).toBe(true);
     const verdict = second.lines.find((l) => typeof l.msg === 'string' && /^verify: (agree|DIFFER|cannot)/.test(l.msg));
     expect(String(verdict?.msg)).toMatch(/^verify: agree: the proofs at \d+ are equal/);
   } finally {

@@ -234,7 +234,7 @@ describe('docker-compose.yml', () => {
     );
   });
 
-  test('the node runs the mounted project as DESIGN.md requires', () => {
+  test('the node runs the mounted project as docs/indexer.md ("Running the node") requires', () => {
     const node = services['subql-node'];
     const args = commandOf(node);
     expect(args).toEqual(

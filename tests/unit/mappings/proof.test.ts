@@ -9,6 +9,7 @@ import { blockProofHash, entitiesRoot, leafPrefix, rowLeaf } from '../../../src/
 import { assetCreated, assetIssued, kind } from './harness/asset-events';
 import { fakeBlock, typed, type TxSpec } from './harness/fake-block';
 import { installFakeStore, type FakeStore } from './harness/fake-store';
+import { proofChainBroken } from '../../../src/runtime/node-errors';
 
 const ISSUER = toBech32(new Uint8Array(20).fill(0x11));
 const ALICE = toBech32(new Uint8Array(20).fill(0x22));
@@ -112,5 +113,25 @@ describe('the proof of indexing the block handler keeps', () => {
       const [type, id] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
       expect([key, leafPrefix(rowLeaf(type, store.row(type, id)!))]).toEqual([key, leaf]);
     }
+  });
+  it("fails the block, rather than start a new chain, where the store has proofs but not h-1's", async () => {
+    const run = blocks(base);
+    let handle = freshHandler();
+    for (const b of run.slice(0, 4)) await handle(b);
+    // the proof of the 4th height removed from the store, then a restart (nothing cached)
+    store.rows.get('BlockProof')!.delete(String(base + 3));
+    handle = freshHandler();
+    const error = (await handle(run[4]).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(
+      `proof of indexing: the chain of proofs is broken: the proof of height ${base + 3} is missing, although this store has proofs`,
+    );
+    expect(store.row('BlockProof', String(base + 4))).toBeUndefined();
+    // npm start's supervisor finds it in the node's JSON line (src/runtime/node-errors.ts) and reports it
+    const nodeLine = JSON.stringify({
+      level: 'error',
+      message: `Failed to index block at height ${base + 4} handleBlock(Error: ${error.message}\n    at x.js:1:1)`,
+    });
+    expect(proofChainBroken(nodeLine)).toBe(error.message);
+    // a store's first proved height has no previous: '' (the first test), not an error
   });
 });

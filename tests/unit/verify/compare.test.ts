@@ -180,3 +180,47 @@ describe('verify', () => {
     expect(exitCodeOf(late)).toBe(2);
   });
 });
+
+describe('a chain of proofs broken mid-store', () => {
+  /** B as an indexer that fell back to previous '' where the proof of `at - 1` could not be loaded. */
+  function restartedAt(d: MemoryDeployment, at: number): MemoryDeployment {
+    let previous = '';
+    for (let h = at; h <= d.headHeight; h++) {
+      const p = d.proofs.get(h)!;
+      const parts = { height: h, blockHash: p.blockHash, entitiesRoot: p.entitiesRoot, previous };
+      const hash = blockProofHash(parts);
+      d.proofs.set(h, { ...p, previous, hash });
+      previous = hash;
+    }
+    return d;
+  }
+
+  it('is reported, never taken for a difference of rows, where verify probes it (a deployment over HTTP)', async () => {
+    const a = new MemoryDeployment('A', 40, history());
+    const b = restartedAt(new MemoryDeployment('B', 40, history()), 17);
+    await expect(verify(a, b)).rejects.toThrow(
+      'the proofs on B are not one chain from 1: the proof of 16 was missing when 17 was proved',
+    );
+  });
+
+  it('is found by a source that scans its proofs (a store), even where both agree at the top', async () => {
+    class Scanned extends MemoryDeployment {
+      async firstBreak(from: number, to: number) {
+        for (let h = from + 1; h <= to; h++) {
+          const [p, q] = [this.proofs.get(h), this.proofs.get(h - 1)];
+          if (p && !q) return { height: h, why: 'missing' as const };
+          if (p && q && p.previous !== q.hash) return { height: h, why: 'unchained' as const };
+        }
+        return null;
+      }
+    }
+    const a = new Scanned('A', 30, history());
+    a.proofs.delete(11);
+    const r = await verify(a, new MemoryDeployment('B', 30, history()));
+    expect(r).toMatchObject({ outcome: 'cannot' });
+    expect(exitCodeOf(r)).toBe(2);
+    expect(renderReport(r, ['A', 'B']).join('\n')).toMatch(
+      /cannot verify: the proofs on A are not one chain from 1: the proof of 11 was missing when 12 was proved/,
+    );
+  });
+});
