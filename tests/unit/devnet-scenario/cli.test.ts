@@ -189,7 +189,9 @@ describe('startDevnet', () => {
       const liveBlocks = Array.from({ length: devnet.chain.height - 4 }, (_, i) => devnet.chain.block(i + 5)!);
       expect(liveBlocks.reduce((n, b) => n + b.txs.length, 0)).toBeGreaterThan(liveBlocks.length);
       // header times are whole seconds: the first live block may share the history's last second
-      expect(Number(liveBlocks[0].header.time.seconds) * 1000).toBeGreaterThan(Math.floor(historyEnd / 1000) * 1000 - 1);
+      expect(Number(liveBlocks[0].header.time.seconds) * 1000).toBeGreaterThan(
+        Math.floor(historyEnd / 1000) * 1000 - 1,
+      );
     } finally {
       await devnet.close();
     }
