@@ -5,8 +5,10 @@
  * loopback. Every delivery is verified with the `standardwebhooks` package (not with the
  * product's code) and compared with what /v1/stream sends for the same filter from the same id.
  */
+import { spawn, type ChildProcess } from 'child_process';
 import crypto from 'crypto';
 import http from 'http';
+import path from 'path';
 import type { AddressInfo } from 'net';
 import { Webhook } from 'standardwebhooks';
 import { APP_SERVICES_DEFAULTS } from '../../../app-services/config';
@@ -362,6 +364,66 @@ describe('SSRF', () => {
       }
     } finally {
       await strict.close();
+    }
+  });
+});
+
+const REPO = path.resolve(__dirname, '../../..');
+
+/** tests/harness/webhook-process.ts: a deliverer in a process of its own; resolves once it delivers. */
+async function deliverer(): Promise<ChildProcess> {
+  const child = spawn(
+    path.join(REPO, 'node_modules', '.bin', 'ts-node'),
+    ['--transpile-only', path.join(REPO, 'tests/harness/webhook-process.ts')],
+    { cwd: REPO, env: { ...process.env, DATABASE_URL: world.db.url }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('delivering')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`the deliverer exited (${code})`)));
+  });
+  return child;
+}
+
+describe('crashes', () => {
+  test('kill -9 of the deliverer mid-delivery: after a restart every event is delivered in order, duplicates only of the one in flight', async () => {
+    await api.services.stop(); // this process delivers no more: its webhooks lock is released
+    const r = await receiver();
+    // answers each delivery after 100 ms: the kill lands mid-delivery
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        r.got.push({ headers: req.headers as Record<string, string>, body, status: 200 });
+        setTimeout(() => res.writeHead(200).end(), 100);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    // from the start of the history: every event of alice so far
+    const sub = await create({ url, account: alice.address, after: encodeEventId(blockPosition(1)) });
+    const through = world.chain.height;
+    await world.waitIndexed(through);
+    const expected = (await streamEvents(1, through)).map((e) => e.id);
+    expect(expected.length).toBeGreaterThan(10);
+    const first = await deliverer();
+    await until('some deliveries', () => (r.got.length >= 5 ? true : undefined));
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+    const second = await deliverer();
+    try {
+      await deliveredAtLeast(sub.id, expected.length, 30_000);
+      const ids = r.got.map((g) => verified(g, sub.secret).id).filter((id) => expected.includes(id));
+      const deduped = ids.filter((id, i) => i === 0 || ids[i - 1] !== id);
+      expect(deduped.slice(0, expected.length)).toEqual(expected);
+      expect(ids.length - deduped.length).toBeLessThanOrEqual(1); // at most the one in flight
+    } finally {
+      second.kill('SIGKILL');
+      server.closeAllConnections();
+      server.close();
     }
   });
 });
