@@ -209,7 +209,7 @@ export class WebhookDispatcher {
         cursor = end;
       }
       if (through >= indexed) return;
-      row = await this.o.repository.get(row.id); // paused, deleted or rotated meanwhile
+      row = await this.o.repository.get(row.id); // paused, deleted or rotated meanwhile (deleted: undefined, the task ends)
     }
   }
 

@@ -213,7 +213,16 @@ export class WebhookRepository {
        WHERE id = $1 AND (SELECT epoch FROM ${this.t.epochs} WHERE address = $5) = $6`,
       [id, cursor.height, cursor.eventId, delivered, WEBHOOKS_ACTOR, epoch.toString()],
     );
-    return (rowCount ?? 0) > 0;
+    // no row moved: fenced out, or the subscription was deleted meanwhile (then nothing is wrong)
+    return (rowCount ?? 0) > 0 || (await this.holdsEpoch(epoch));
+  }
+
+  /** Whether `epoch` is still the stored epoch of the webhooks actor. */
+  async holdsEpoch(epoch: bigint): Promise<boolean> {
+    const { rows } = await this.pool.query<{ epoch: string }>(`SELECT epoch FROM ${this.t.epochs} WHERE address = $1`, [
+      WEBHOOKS_ACTOR,
+    ]);
+    return rows[0]?.epoch === epoch.toString();
   }
 
   /** A failed attempt: the next one after `retryMs`; disabled with `disableReason` when given. */
