@@ -22,7 +22,13 @@ export type DeskSettings = SettingsOf<typeof APP_SETTINGS.desk>;
 export type RiskSettings = SettingsOf<typeof APP_SETTINGS.risk> & SharedRiskSettings;
 
 /** Every app setting: the table's rows read, and what its special rows hold once their readers checked them. */
-export type AppServicesSettings = Omit<SettingsOf<typeof APP_SETTINGS>, 'keys' | 'lender' | 'market' | 'risk'> & {
+/** The webhooks' settings: their rows, and the key their secrets are sealed with (WEBHOOK_SECRET_KEY; undefined: one kept in the app schema). */
+export type WebhookServiceSettings = SettingsOf<typeof APP_SETTINGS.webhooks> & { secretKey?: KeySecret };
+
+export type AppServicesSettings = Omit<
+  SettingsOf<typeof APP_SETTINGS>,
+  'keys' | 'lender' | 'market' | 'risk' | 'webhooks'
+> & {
   /** their own PostgreSQL schema (APP_SCHEMA) */
   schema: string;
   /** LENDER_KEY / DESK_KEY; undefined: that service does not act (its reads still answer) */
@@ -31,6 +37,7 @@ export type AppServicesSettings = Omit<SettingsOf<typeof APP_SETTINGS>, 'keys' |
   /** the robust price and eligibility the lender and the desk share (PRICE_*, MARKET_*) */
   market: MarketSettings;
   risk: RiskSettings;
+  webhooks: WebhookServiceSettings;
 };
 
 /** Every setting at its default, from the table (the keys have none). */

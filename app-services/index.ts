@@ -49,6 +49,12 @@ import type { PartLogger } from '../src/lib/logger';
 import { migrate } from './store/migrations';
 import { ConfigError } from '../src/lib/errors';
 import { quoteIdent, tablesIn } from '../src/store';
+import type { ApiKey } from '../src/http/fair-share';
+import { WebhookDispatcher, type WebhookObserver } from './webhooks/dispatcher';
+import type { WebhookFeed } from './webhooks/feed';
+import { WebhookRepository } from './webhooks/repository';
+import { registerWebhookRoutes } from './webhooks/routes';
+import { SecretBox } from './webhooks/secrets';
 
 export const APP_OPENAPI_PATH = path.resolve(__dirname, 'openapi.yaml');
 export { JSON_BODY_LIMIT_BYTES } from './http/body';
@@ -74,6 +80,12 @@ export interface AppServicesOptions {
   log: PartLogger;
   /** failed intents and open intents, for /metrics */
   intentObserver?: IntentObserver;
+  /** where the webhooks read their events (the stream's, rest-adapter/stream/feed.ts); none: /api/webhooks answers 503 and nothing is delivered */
+  webhookFeed?: WebhookFeed;
+  /** the API keys (API_KEYS_FILE) that may hold webhooks, each seeing only its own */
+  apiKeys?: readonly ApiKey[];
+  /** deliveries, failures and lag per webhook, for /metrics */
+  webhookObserver?: WebhookObserver;
 }
 
 export interface AppServicesReadiness {
@@ -95,8 +107,12 @@ export class AppServices {
   private readonly risk: RiskRepository;
   private lender: { address: string; repository: LenderRepository; capacity?: LenderCapacity } | undefined;
   private desk: DeskParts | undefined;
+  private readonly webhookRepository: WebhookRepository;
+  private webhookBox: SecretBox | undefined;
+  private dispatcher: WebhookDispatcher | undefined;
 
   constructor(private readonly o: AppServicesOptions) {
+    this.webhookRepository = new WebhookRepository(o.pool, o.settings.schema);
     this.launchpad = new LaunchpadRepository(o.pool, o.settings.schema, o.indexerSchema);
     this.lenderTerms = { ...o.settings.lender, denom: o.stableDenom };
     this.risk = new RiskRepository(o.pool, o.settings.schema, o.indexerSchema);
@@ -109,6 +125,7 @@ export class AppServices {
       this.schemaReady = true;
       this.o.log.info('app schema ready', { schema: this.o.settings.schema, applied_migrations: applied });
       await this.registerDevnetDocuments();
+      await this.startWebhooks();
       await this.startActors();
     } catch (e) {
       this.startError = e instanceof Error ? e.message : String(e);
@@ -118,6 +135,7 @@ export class AppServices {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    await this.dispatcher?.stop();
     await this.watcher?.stop();
     await Promise.all(this.actors.map((a) => a.stop()));
     this.chain?.disconnect();
@@ -138,6 +156,31 @@ export class AppServices {
   }
 
   // ---------------------------------------------------------------- start
+
+  /** The key webhook secrets are sealed with, then the deliverer (it waits for its actor lock). */
+  private async startWebhooks(): Promise<void> {
+    const { secretKey } = this.o.settings.webhooks;
+    const key = secretKey ? Buffer.from(secretKey.reveal(), 'hex') : await this.webhookRepository.storedKey();
+    this.webhookBox = new SecretBox(key);
+    if (!this.o.webhookFeed || this.stopped) return;
+    this.dispatcher = new WebhookDispatcher({
+      repository: this.webhookRepository,
+      feed: this.o.webhookFeed,
+      box: () => this.webhookBox!,
+      settings: this.o.settings.webhooks,
+      connection: { connectionString: this.o.databaseUrl },
+      schema: this.o.settings.schema,
+      lockRetryMs: this.o.settings.lockRetryMs,
+      log: this.o.log,
+      observer: this.o.webhookObserver,
+    });
+    this.dispatcher.start();
+  }
+
+  /** Whether this process delivers the webhooks now (it holds their actor lock). */
+  get deliveringWebhooks(): boolean {
+    return this.dispatcher?.delivering ?? false;
+  }
 
   private async registerDevnetDocuments(): Promise<void> {
     for (const input of this.o.devnetDocuments ?? []) {
@@ -347,11 +390,8 @@ export class AppServices {
     router.all('/openapi.yaml', methodNotAllowed('GET'));
     router.use(this.needsSchema);
     const served = ['GET /api/openapi.yaml'];
-    const routes = appRoutes(
-      router,
-      { parameters: compileParameterChecks(openapi), body: compileBodyChecks(openapi) },
-      served,
-    );
+    const checks = { parameters: compileParameterChecks(openapi), body: compileBodyChecks(openapi) };
+    const routes = appRoutes(router, checks, served);
     registerLaunchpadRoutes(routes, {
       repository: this.launchpad,
       limiter: new SlidingWindowLimiter(this.o.settings.launchpadRateLimit, RATE_WINDOW_MS),
@@ -377,6 +417,16 @@ export class AppServices {
       risk: { limits: this.deskLimits(), shared: this.o.settings.risk },
       waitMs: this.o.settings.inclusionTimeoutMs,
       desk: () => this.desk,
+    });
+    registerWebhookRoutes(router, {
+      repository: this.webhookRepository,
+      feed: () => this.o.webhookFeed,
+      box: () => this.webhookBox!,
+      settings: this.o.settings.webhooks,
+      keys: this.o.apiKeys ?? [],
+      ...checks,
+      wake: () => this.dispatcher?.wake(),
+      served,
     });
     checkServedOperations('the /api routes', openapi, served);
     router.use((_req, res) => sendError(res, 'not_found', 'not found'));

@@ -11,7 +11,7 @@ import { ConfigError } from '../src/lib/errors';
 const HEX_KEY_RE = /^(?:0x)?([0-9a-fA-F]{64})$/;
 
 /** The variables that carry keys: read once into KeySecrets, then gone from the environment. */
-export const KEY_VARIABLES = ['LENDER_KEY', 'DESK_KEY'] as const;
+export const KEY_VARIABLES = ['LENDER_KEY', 'DESK_KEY', 'WEBHOOK_SECRET_KEY'] as const;
 
 /**
  * Removes the key variables from `env` (the process's own, once the configuration has read

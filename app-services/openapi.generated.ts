@@ -144,10 +144,290 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API key's webhook subscriptions.
+         * @description Every subscription of the key the request carries (`Authorization: Bearer <key>` or `X-API-Key`, a key of `API_KEYS_FILE`), oldest first. No secret is ever answered here.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to the blocks, an account's, an asset's or a method's events.
+         * @description Creates a subscription delivering, to `url`, every event `/v1/stream` sends for the same filter (at most one of `account`, `asset`, `method`; none: the chain's blocks), each as a POST of `{id, type, data}` (the stream's event id, event name and data) signed as Standard Webhooks says (`webhook-id` = the event id, `webhook-timestamp`, `webhook-signature` `v1,<base64 HMAC-SHA256>`). Deliveries start after the indexed height at create, or after the event id `after` (an id the stream wrote: a replay from the past). The answer carries the `secret` (`whsec_…`): shown this once, never again. The URL's host must resolve to public addresses only (unless `WEBHOOK_ALLOW_PRIVATE`); a key holds at most `WEBHOOK_MAX_PER_KEY` subscriptions.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook id (`wh_` and 24 hex). */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One subscription of the key, its state and cursor.
+         * @description The subscription's state (`active`, `paused`, `disabled` with its `reason`), its cursor (every event up to it is delivered), its failures and next attempt. Another key's subscription is a 404, as a missing one.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a subscription, its delivery log with it.
+         * @description Nothing more is delivered once the answer is sent, but a delivery already in flight.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook id (`wh_` and 24 hex). */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop delivering; the cursor stays where it is.
+         * @description A paused subscription gets nothing (but the delivery in flight) until resumed; a resume then delivers exactly the events it missed, in order.
+         */
+        post: operations["pauseWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook id (`wh_` and 24 hex). */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver again (a paused or disabled subscription), from its cursor or from an event id.
+         * @description Forgets the failures and the disable reason and delivers from where the subscription stopped, or, with `after`, from after that event id (any id the stream wrote; the index keeps every height). The body may be empty.
+         */
+        post: operations["resumeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook id (`wh_` and 24 hex). */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new secret; the old one stays valid for WEBHOOK_ROTATE_OVERLAP_S.
+         * @description Answers the new `secret` (shown this once). Until `previous_secret_valid_until` every delivery carries two signatures in `webhook-signature` (new and old, space-separated), so a receiver verifying with either secret accepts it.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook id (`wh_` and 24 hex). */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /** The delivery log, newest first (the last WEBHOOK_LOG_KEEP attempts, at most 100 answered). */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook id (`wh_` and 24 hex). */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver one already delivered event again.
+         * @description Queues `event_id` (at or before the cursor) for one more delivery, regenerated from the index and signed anew; it is made beside the subscription's order (the cursor does not move) and logged with `redelivery: true`.
+         */
+        post: operations["redeliverWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description An event id of `/v1/stream` (its `id:` line), as `webhook-id` carries it. */
+        EventId: string;
+        WebhookRequest: {
+            /** @description http or https, no credentials or fragment; its host must resolve to public addresses. */
+            url: string;
+            /** @description Follow an account, bech32 or 0x (as /v1/stream `account`). */
+            account?: string;
+            /** @description Follow an asset, 64 lower-case hex. */
+            asset?: string;
+            /** @description Follow txs whose first message has this type URL. */
+            method?: string;
+            /** @description Deliver block events too (default true without a filter, false with one). */
+            blocks?: boolean;
+            after?: components["schemas"]["EventId"];
+        };
+        WebhookResume: {
+            after?: components["schemas"]["EventId"];
+        };
+        WebhookRedeliver: {
+            event_id: components["schemas"]["EventId"];
+        };
+        WebhookRedeliverAnswer: {
+            queued: boolean;
+            event_id: string;
+        };
+        WebhookDeleted: {
+            deleted: boolean;
+            id: string;
+        };
+        Webhook: {
+            id: string;
+            url: string;
+            /** @description {} (the chain), or one of account (bech32), asset, method. */
+            filter: {
+                account?: string;
+                asset?: string;
+                method?: string;
+            };
+            blocks: boolean;
+            /** @enum {string} */
+            state: "active" | "paused" | "disabled";
+            /** @description Why it was disabled (failing for WEBHOOK_RETRY_HOURS, with the last error). */
+            reason: string | null;
+            /** @description Every event up to here is delivered; after event_id, or (null) after every event of height. */
+            cursor: {
+                height: number;
+                event_id: string | null;
+            };
+            /** @description Failed attempts in a row. */
+            failures: number;
+            /** Format: date-time */
+            failing_since: string | null;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            last_error: string | null;
+            delivered: number;
+            /** Format: date-time */
+            previous_secret_valid_until: string | null;
+            /** @enum {string} */
+            source: "api" | "file";
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description A subscription with its signing secret (at create and rotate only). */
+        WebhookWithSecret: {
+            id: string;
+            url: string;
+            /** @description {} (the chain), or one of account (bech32), asset, method. */
+            filter: {
+                account?: string;
+                asset?: string;
+                method?: string;
+            };
+            blocks: boolean;
+            /** @enum {string} */
+            state: "active" | "paused" | "disabled";
+            /** @description Why it was disabled (failing for WEBHOOK_RETRY_HOURS, with the last error). */
+            reason: string | null;
+            /** @description Every event up to here is delivered; after event_id, or (null) after every event of height. */
+            cursor: {
+                height: number;
+                event_id: string | null;
+            };
+            /** @description Failed attempts in a row. */
+            failures: number;
+            /** Format: date-time */
+            failing_since: string | null;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            last_error: string | null;
+            delivered: number;
+            /** Format: date-time */
+            previous_secret_valid_until: string | null;
+            /** @enum {string} */
+            source: "api" | "file";
+            /** Format: date-time */
+            created_at: string;
+            /** @description The signing secret (`whsec_` + base64), for `new Webhook(secret)` of `standardwebhooks`. Shown once. */
+            secret: string;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        WebhookDelivery: {
+            event_id: string;
+            attempt: number;
+            /** @description The receiver's HTTP status; null when none came (timeout, refused connection, TLS error). */
+            status: number | null;
+            latency_ms: number;
+            error: string | null;
+            redelivery: boolean;
+            /** Format: date-time */
+            at: string;
+        };
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+        };
         /** @description Lower-case hex SHA-256 of the canonical document. */
         MetaHash: string;
         /**
@@ -329,13 +609,22 @@ export interface components {
         Error: {
             error: string;
             /** @enum {string} */
-            code: "bad_request" | "not_found" | "method_not_allowed" | "payload_too_large" | "too_many_requests" | "unavailable" | "internal";
+            code: "bad_request" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "too_many_requests" | "unavailable" | "internal";
             reason?: components["schemas"]["Reason"];
         };
     };
     responses: {
         /** @description 400 bad_request: a body that is not JSON or not a JSON object, a missing, mistyped, unknown or over-long field, an unknown template, a logo that is not a base64 PNG, a name, symbol or description the refusal table refuses; a malformed `meta_hash`; a missing, repeated or malformed `address`. The message names the field and the rule. */
         BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description 401 unauthorized: /api/webhooks without an API key, or with one `API_KEYS_FILE` does not hold. */
+        Unauthorized: {
             headers: {
                 [name: string]: unknown;
             };
@@ -400,7 +689,10 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description A webhook id (`wh_` and 24 hex). */
+        WebhookId: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -612,6 +904,270 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's subscriptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Created; the secret is in this answer only. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook id (`wh_` and 24 hex). */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook id (`wh_` and 24 hex). */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    pauseWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook id (`wh_` and 24 hex). */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paused. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resumeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook id (`wh_` and 24 hex). */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookResume"];
+            };
+        };
+        responses: {
+            /** @description Active again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook id (`wh_` and 24 hex). */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rotated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook id (`wh_` and 24 hex). */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    redeliverWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook id (`wh_` and 24 hex). */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRedeliver"];
+            };
+        };
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedeliverAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["Internal"];

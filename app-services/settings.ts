@@ -5,7 +5,7 @@
  * (APP_SERVICES_VARIABLES) and the documentation's tables (tests/unit/runtime/settings-docs.test.ts)
  * all come from here.
  */
-import { bigint, decimal, integer, seconds, special } from '../src/lib/settings';
+import { bigint, decimal, flag, integer, seconds, special } from '../src/lib/settings';
 import { DEFAULT_LENDER_TERMS } from './lender/terms';
 
 export const APP_SETTINGS = {
@@ -277,6 +277,72 @@ export const APP_SETTINGS = {
       '(none)',
       'none',
       "comma-separated asset ids eligible whatever their pool's age, depth or releaser",
+    ),
+  },
+  webhooks: {
+    timeoutMs: integer(
+      'WEBHOOK_TIMEOUT_MS',
+      10_000,
+      100,
+      600_000,
+      'a webhook delivery that has no complete answer within this is a failure (retried)',
+    ),
+    retryHours: decimal(
+      'WEBHOOK_RETRY_HOURS',
+      24,
+      0,
+      24 * 30,
+      'a webhook failing for this long (hours, fractions allowed) is disabled with the reason; a resume replays from where it stopped',
+    ),
+    retryBaseMs: integer(
+      'WEBHOOK_RETRY_BASE_MS',
+      1000,
+      10,
+      3_600_000,
+      "wait after a webhook's first failed delivery before the next try; doubled after each further one, with jitter (a half to the whole of it) …",
+    ),
+    retryMaxMs: integer('WEBHOOK_RETRY_MAX_MS', 600_000, 10, 86_400_000, '… up to this'),
+    allowPrivate: flag(
+      'WEBHOOK_ALLOW_PRIVATE',
+      false,
+      'webhook targets may resolve to loopback, private, link-local or metadata addresses (`true` on a private network or in tests only)',
+    ),
+    concurrency: integer(
+      'WEBHOOK_CONCURRENCY',
+      64,
+      1,
+      10_000,
+      'webhook subscriptions delivered to at once (each has at most one delivery in flight)',
+    ),
+    perTarget: integer(
+      'WEBHOOK_PER_TARGET',
+      8,
+      1,
+      1000,
+      'connections open to one webhook target (host and port) at most',
+    ),
+    pollMs: integer(
+      'WEBHOOK_POLL_MS',
+      200,
+      20,
+      60_000,
+      'how often the delivering process looks at the indexed height and the subscriptions due',
+    ),
+    maxPerKey: integer('WEBHOOK_MAX_PER_KEY', 100, 1, 1_000_000, 'webhook subscriptions one API key may hold'),
+    logKeep: integer('WEBHOOK_LOG_KEEP', 100, 1, 100_000, "attempts kept in each webhook's delivery log"),
+    rotateOverlapMs: seconds(
+      'WEBHOOK_ROTATE_OVERLAP_S',
+      86_400,
+      0,
+      30 * 86_400,
+      'after a secret rotation, deliveries are signed with the old secret too for this long',
+    ),
+    secretKey: special(
+      'WEBHOOK_SECRET_KEY',
+      undefined,
+      '(unset: a key made once and kept in the app schema)',
+      'unset: a key made once and kept in the app schema',
+      'the key webhook secrets are encrypted with at rest (AES-256-GCM): 64 hex characters; set it (from a secret store) so a copy of the database alone does not hold the secrets',
     ),
   },
   risk: {

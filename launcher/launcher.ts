@@ -612,6 +612,8 @@ export class Launcher {
       devnetLiveFrom: chain.devnetLiveFrom,
       log,
       intentObserver: this.metrics,
+      apiKeys: this.config.fairShare.keys,
+      webhookObserver: this.metrics,
     });
     this.appServices = services;
     this.api.set(services.router);

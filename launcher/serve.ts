@@ -62,6 +62,9 @@ export function main(): void {
     indexerSchema: config.schema,
     chain: rpc ? { rpcUrl: rpc, chainId: config.chainId } : undefined,
     log: log.child('app'),
+    intentObserver: metrics,
+    apiKeys: config.apiKeys,
+    webhookObserver: metrics,
   });
   const readiness = () => withAppServices(watcher.readiness(), services.readiness());
   const app = express();

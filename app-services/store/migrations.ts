@@ -245,6 +245,63 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE {schema}.loans ADD COLUMN issuer text, ADD COLUMN reason text, ADD COLUMN detail text, ADD COLUMN limited_by text;
     `,
   },
+  {
+    version: 9,
+    name: 'webhooks: subscriptions, cursors, delivery log',
+    sql: `
+      -- One row per webhook subscription (app-services/webhooks/): its target, what it follows,
+      -- its secrets (AES-256-GCM, never in clear) and its cursor: every event up to it is delivered.
+      -- The cursor is after the event cursor_event, or (NULL) after every event of cursor_height.
+      CREATE TABLE {schema}.webhooks (
+        id               text PRIMARY KEY,
+        owner            text NOT NULL,           -- the API key's name (API_KEYS_FILE), or 'operator'
+        url              text NOT NULL,
+        filter           jsonb NOT NULL,          -- {} | {account} | {asset} | {method}
+        blocks           boolean NOT NULL,        -- block events delivered too
+        secret           bytea NOT NULL,
+        previous_secret  bytea,                   -- still signed with until previous_until (a rotation's overlap)
+        previous_until   timestamptz,
+        state            text NOT NULL CHECK (state IN ('active', 'paused', 'disabled')),
+        reason           text,                    -- why disabled
+        cursor_height    bigint NOT NULL,
+        cursor_event     text,
+        failures         integer NOT NULL DEFAULT 0,
+        failing_since    timestamptz,
+        next_attempt_at  timestamptz,
+        last_error       text,
+        delivered        bigint NOT NULL DEFAULT 0,
+        source           text NOT NULL DEFAULT 'api' CHECK (source IN ('api', 'file')),
+        created_at       timestamptz NOT NULL DEFAULT now(),
+        updated_at       timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX webhooks_owner ON {schema}.webhooks (owner, created_at, id);
+      -- The last attempts of each subscription (WEBHOOK_LOG_KEEP are kept).
+      CREATE TABLE {schema}.webhook_deliveries (
+        id          bigserial PRIMARY KEY,
+        webhook_id  text NOT NULL REFERENCES {schema}.webhooks (id) ON DELETE CASCADE,
+        event_id    text NOT NULL,
+        attempt     integer NOT NULL,
+        status      integer,
+        latency_ms  integer NOT NULL,
+        error       text,
+        redelivery  boolean NOT NULL DEFAULT false,
+        at          timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX webhook_deliveries_of ON {schema}.webhook_deliveries (webhook_id, id DESC);
+      -- Redeliveries asked for and not yet made (one of each event at a time).
+      CREATE TABLE {schema}.webhook_redeliveries (
+        webhook_id    text NOT NULL REFERENCES {schema}.webhooks (id) ON DELETE CASCADE,
+        event_id      text NOT NULL,
+        requested_at  timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (webhook_id, event_id)
+      );
+      -- The key secrets are sealed with when WEBHOOK_SECRET_KEY is unset: made once, kept here.
+      CREATE TABLE {schema}.webhook_key (
+        id   integer PRIMARY KEY CHECK (id = 1),
+        key  bytea NOT NULL
+      );
+    `,
+  },
 ];
 
 const LOCK_NAME = 'svc-app-services/migrations';

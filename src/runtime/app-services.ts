@@ -13,12 +13,13 @@ import { privateKey } from '../../devnet/scenario/accounts';
 import { LAUNCH_PLANS, metadataDocument } from '../../devnet/scenario/flows/launch';
 import { bytesToHex } from '../lib/bytes';
 import { toBech32 } from '../lib/address';
+import { StreamFeed } from '../../rest-adapter/stream/feed';
 
 /**
  * What the services take (AppServicesOptions) less what this module makes for them (their pool, the
  * devnet's launch documents), and the embedded devnet they may run beside.
  */
-export interface AppServicesLaunch extends Omit<AppServicesOptions, 'pool' | 'devnetDocuments'> {
+export interface AppServicesLaunch extends Omit<AppServicesOptions, 'pool' | 'devnetDocuments' | 'webhookFeed'> {
   /** set when the chain is the embedded devnet of this seed */
   devnetSeed?: string;
   /** the embedded devnet's first live height: its history's loans were the scripted lender's */
@@ -74,6 +75,10 @@ export function createAppServices(o: AppServicesLaunch): { services: AppServices
     devnetDocuments: onDevnet ? LAUNCH_PLANS.map((plan) => metadataDocument(plan).doc) : undefined,
     log: o.log,
     intentObserver: o.intentObserver,
+    // the webhooks' events are /v1/stream's, read from the indexer's schema as its replay reads them
+    webhookFeed: new StreamFeed({ pool, schema: o.indexerSchema, hrp: o.hrp, gasDenom: o.gasDenom }),
+    apiKeys: o.apiKeys,
+    webhookObserver: o.webhookObserver,
   });
   return {
     services,

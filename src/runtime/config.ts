@@ -41,6 +41,7 @@ import { KeySecret } from '../../app-services/keys';
 import { TRUST_PROXY_SETTINGS, trustProxyFromEnv, type TrustProxy } from '../http/trust-proxy';
 import type { FairShareSettings } from '../http/fair-share';
 import { dbWaitFromEnv, fairShareFromEnv, FAIR_SHARE_VARIABLES } from '../http/fair-share-settings';
+import type { ApiKey } from '../http/fair-share';
 import { RECONCILER_VARIABLES, reconcilerFromEnv, type ReconcilerSettings } from '../../reconciler/config';
 
 export interface DevnetConfig {
@@ -239,7 +240,16 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
     keys: { lender: secretOf(env, S.keys.lender.env), desk: secretOf(env, S.keys.desk.env) },
     lender: lenderOf(env, settings.lender),
     market: marketOf(env, settings.market),
+    webhooks: { ...settings.webhooks, secretKey: webhookKeyOf(env) },
   };
+}
+
+/** WEBHOOK_SECRET_KEY: 64 hex characters when set (the message never quotes it). */
+function webhookKeyOf(env: Env): KeySecret | undefined {
+  const secret = secretOf(env, S.webhooks.secretKey.env);
+  if (secret && !/^[0-9a-fA-F]{64}$/.test(secret.reveal()))
+    throw new ConfigError(S.webhooks.secretKey.env, 'must be 64 hex characters (a 32-byte key)');
+  return secret;
 }
 
 function graphqlOf(env: Env): GraphqlOptions {
@@ -329,6 +339,8 @@ export interface ServeConfig {
   reconciler: ReconcilerSettings;
   /** the product's one client-address rule (TRUST_PROXY), for /api's per-client limits */
   trustProxy: TrustProxy;
+  /** the API keys (API_KEYS_FILE) that may hold webhooks (/api/webhooks) */
+  apiKeys: readonly ApiKey[];
 }
 
 /** DB_SCHEMA and APP_SCHEMA, checked as npm start checks them (npm run psql's search_path). */
@@ -385,5 +397,6 @@ export function loadServeConfig(env: Env, opts: { stdoutIsTTY: boolean }): Serve
     stableDenom: chainConfig.stableDenom,
     reconciler: reconcilerFromEnv(env),
     trustProxy: trustProxyFromEnv(env),
+    apiKeys: fairShareFromEnv(env).keys,
   };
 }

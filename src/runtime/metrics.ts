@@ -1,7 +1,8 @@
 /**
  * Prometheus metrics of `npm start` (served at /metrics): HTTP requests by route template,
  * method and status (count and latency histogram), the indexer's heights and lag, and the
- * reconciler's passes, and the app services' failed and open chain actions (intents).
+ * reconciler's passes, the app services' failed and open chain actions (intents), and their
+ * webhook deliveries and lag per subscription.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -21,6 +22,12 @@ export interface LauncherMetrics {
   intentFailed(role: string, intent: { kind: string; status: string }): void;
   /** intents of a key still open after its actor's latest reconcile */
   openIntents(role: string, count: number): void;
+  /** a webhook delivery answered 2xx */
+  webhookDelivered(id: string): void;
+  /** a webhook delivery failed (status, timeout, refused connection, redirect, TLS error) */
+  webhookFailed(id: string): void;
+  /** heights between the indexed height and a webhook's cursor */
+  webhookLag(id: string, blocks: number): void;
 }
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -142,8 +149,29 @@ export function createMetrics(probes: MetricsProbes = {}): LauncherMetrics {
     labelNames: ['role'] as const,
     registers: [registry],
   });
+  const webhookDeliveries = new Counter({
+    name: 'app_webhook_deliveries_total',
+    help: 'Webhook deliveries by subscription and outcome (delivered: a 2xx answer; failed: anything else)',
+    labelNames: ['webhook', 'outcome'] as const,
+    registers: [registry],
+  });
+  const webhookLag = new Gauge({
+    name: 'app_webhook_lag_blocks',
+    help: 'Heights a webhook subscription is behind the indexed height (0 while paused or disabled)',
+    labelNames: ['webhook'] as const,
+    registers: [registry],
+  });
   return {
     registry,
+    webhookDelivered(id) {
+      webhookDeliveries.inc({ webhook: id, outcome: 'delivered' });
+    },
+    webhookFailed(id) {
+      webhookDeliveries.inc({ webhook: id, outcome: 'failed' });
+    },
+    webhookLag(id, blocks) {
+      webhookLag.set({ webhook: id }, blocks);
+    },
     intentFailed(role, intent) {
       intentFailures.inc({ role, kind: intent.kind, outcome: intent.status });
     },

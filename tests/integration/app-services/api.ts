@@ -50,6 +50,9 @@ export interface StartAppApiOptions {
   database?: { pool: Pool; url: string };
   /** where the services act */
   chain?: { rpcUrl: string };
+  /** the webhooks' events (rest-adapter/stream/feed.ts on the world's index) and the keys that may hold them */
+  webhookFeed?: AppServicesOptions['webhookFeed'];
+  apiKeys?: AppServicesOptions['apiKeys'];
 }
 
 export async function startAppApi(o: StartAppApiOptions = {}): Promise<AppApi> {
@@ -73,6 +76,8 @@ export async function startAppApi(o: StartAppApiOptions = {}): Promise<AppApi> {
     devnetDocuments: o.devnetDocuments,
     chain: o.chain,
     log,
+    webhookFeed: o.webhookFeed,
+    apiKeys: o.apiKeys,
   });
   if (o.start !== false) await services.start();
   const app = express();

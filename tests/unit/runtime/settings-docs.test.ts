@@ -75,6 +75,7 @@ describe('the settings tables', () => {
       'LENDER_KEY',
       'DESK_KEY',
       'LENDER_FROM_HEIGHT',
+      'WEBHOOK_SECRET_KEY',
     ]);
   });
 

@@ -1,0 +1,287 @@
+/**
+ * The webhook tables of the app schema (migration 9): subscriptions with their cursors, the
+ * delivery log, asked-for redeliveries and the sealing key. A cursor moves only while the
+ * writer's fencing epoch (the webhooks actor lock's, actor-lock.ts) is still the stored one, so a
+ * process that lost the lock without knowing can never move a cursor the new holder owns.
+ */
+import crypto from 'crypto';
+import type { Pool } from 'pg';
+import { quoteIdent } from '../../src/store';
+import type { WebhookFilter, WebhookCursor } from './feed';
+
+/** The actor lock's identity (and its row in actor_epochs) of the process that delivers. */
+export const WEBHOOKS_ACTOR = 'webhooks';
+
+export type WebhookState = 'active' | 'paused' | 'disabled';
+
+export interface WebhookRow {
+  id: string;
+  owner: string;
+  url: string;
+  filter: WebhookFilter;
+  blocks: boolean;
+  secret: Buffer;
+  previous_secret: Buffer | null;
+  previous_until: Date | null;
+  state: WebhookState;
+  reason: string | null;
+  cursor_height: string;
+  cursor_event: string | null;
+  failures: number;
+  failing_since: Date | null;
+  next_attempt_at: Date | null;
+  last_error: string | null;
+  delivered: string;
+  source: 'api' | 'file';
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  attempt: number;
+  status: number | null;
+  latency_ms: number;
+  error: string | null;
+  redelivery: boolean;
+  at: Date;
+}
+
+export interface NewWebhook {
+  owner: string;
+  url: string;
+  filter: WebhookFilter;
+  blocks: boolean;
+  secret: Buffer;
+  cursor: WebhookCursor;
+  source?: 'api' | 'file';
+  id?: string;
+}
+
+export const cursorOf = (row: Pick<WebhookRow, 'cursor_height' | 'cursor_event'>): WebhookCursor => ({
+  height: Number(row.cursor_height),
+  eventId: row.cursor_event,
+});
+
+export class WebhookRepository {
+  private readonly t: { webhooks: string; deliveries: string; redeliveries: string; key: string; epochs: string };
+
+  constructor(
+    private readonly pool: Pool,
+    schema: string,
+  ) {
+    const s = quoteIdent(schema);
+    this.t = {
+      webhooks: `${s}.webhooks`,
+      deliveries: `${s}.webhook_deliveries`,
+      redeliveries: `${s}.webhook_redeliveries`,
+      key: `${s}.webhook_key`,
+      epochs: `${s}.actor_epochs`,
+    };
+  }
+
+  /** The sealing key kept in the schema, made on first use (WEBHOOK_SECRET_KEY unset). */
+  async storedKey(): Promise<Buffer> {
+    await this.pool.query(`INSERT INTO ${this.t.key} (id, key) VALUES (1, $1) ON CONFLICT (id) DO NOTHING`, [
+      crypto.randomBytes(32),
+    ]);
+    const { rows } = await this.pool.query<{ key: Buffer }>(`SELECT key FROM ${this.t.key} WHERE id = 1`);
+    return rows[0].key;
+  }
+
+  async countOf(owner: string): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM ${this.t.webhooks} WHERE owner = $1`,
+      [owner],
+    );
+    return Number(rows[0].n);
+  }
+
+  async create(w: NewWebhook): Promise<WebhookRow> {
+    const id = w.id ?? `wh_${crypto.randomBytes(12).toString('hex')}`;
+    const { rows } = await this.pool.query<WebhookRow>(
+      `INSERT INTO ${this.t.webhooks} (id, owner, url, filter, blocks, secret, state, cursor_height, cursor_event, source)
+       VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8, $9) RETURNING *`,
+      [
+        id,
+        w.owner,
+        w.url,
+        JSON.stringify(w.filter),
+        w.blocks,
+        w.secret,
+        w.cursor.height,
+        w.cursor.eventId,
+        w.source ?? 'api',
+      ],
+    );
+    return rows[0];
+  }
+
+  /** An operator's subscription (WEBHOOKS_FILE): created once by its id, its secret and cursor then left alone. */
+  async declare(w: NewWebhook & { id: string }): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO ${this.t.webhooks} (id, owner, url, filter, blocks, secret, state, cursor_height, cursor_event, source)
+       VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8, 'file') ON CONFLICT (id) DO NOTHING`,
+      [w.id, w.owner, w.url, JSON.stringify(w.filter), w.blocks, w.secret, w.cursor.height, w.cursor.eventId],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  async get(id: string, owner?: string): Promise<WebhookRow | undefined> {
+    const { rows } = await this.pool.query<WebhookRow>(
+      `SELECT * FROM ${this.t.webhooks} WHERE id = $1 AND ($2::text IS NULL OR owner = $2)`,
+      [id, owner ?? null],
+    );
+    return rows[0];
+  }
+
+  async list(owner: string): Promise<WebhookRow[]> {
+    const { rows } = await this.pool.query<WebhookRow>(
+      `SELECT * FROM ${this.t.webhooks} WHERE owner = $1 ORDER BY created_at, id`,
+      [owner],
+    );
+    return rows;
+  }
+
+  async remove(id: string, owner: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(`DELETE FROM ${this.t.webhooks} WHERE id = $1 AND owner = $2`, [
+      id,
+      owner,
+    ]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  async pause(id: string, owner: string): Promise<WebhookRow | undefined> {
+    const { rows } = await this.pool.query<WebhookRow>(
+      `UPDATE ${this.t.webhooks} SET state = 'paused', updated_at = now() WHERE id = $1 AND owner = $2 RETURNING *`,
+      [id, owner],
+    );
+    return rows[0];
+  }
+
+  /** Active again, its failures forgotten; from `cursor` when given, else from where it stopped. */
+  async resume(id: string, owner: string, cursor?: WebhookCursor): Promise<WebhookRow | undefined> {
+    const { rows } = await this.pool.query<WebhookRow>(
+      `UPDATE ${this.t.webhooks} SET state = 'active', reason = NULL, failures = 0, failing_since = NULL,
+         next_attempt_at = NULL, last_error = NULL,
+         cursor_height = COALESCE($3, cursor_height), cursor_event = CASE WHEN $3::bigint IS NULL THEN cursor_event ELSE $4 END,
+         updated_at = now()
+       WHERE id = $1 AND owner = $2 RETURNING *`,
+      [id, owner, cursor?.height ?? null, cursor?.eventId ?? null],
+    );
+    return rows[0];
+  }
+
+  async rotate(id: string, owner: string, secret: Buffer, overlapMs: number): Promise<WebhookRow | undefined> {
+    const { rows } = await this.pool.query<WebhookRow>(
+      `UPDATE ${this.t.webhooks} SET previous_secret = secret, secret = $3,
+         previous_until = now() + $4 * interval '1 millisecond', updated_at = now()
+       WHERE id = $1 AND owner = $2 RETURNING *`,
+      [id, owner, secret, overlapMs],
+    );
+    return rows[0];
+  }
+
+  /** The active subscriptions whose next attempt is due, and those with a redelivery asked for. */
+  async due(): Promise<(WebhookRow & { redeliver: boolean })[]> {
+    const { rows } = await this.pool.query<WebhookRow & { redeliver: boolean }>(
+      `SELECT w.*, EXISTS (SELECT 1 FROM ${this.t.redeliveries} r WHERE r.webhook_id = w.id) AS redeliver
+       FROM ${this.t.webhooks} w
+       WHERE (state = 'active' AND (next_attempt_at IS NULL OR next_attempt_at <= now()))
+          OR EXISTS (SELECT 1 FROM ${this.t.redeliveries} r WHERE r.webhook_id = w.id)`,
+    );
+    return rows;
+  }
+
+  /** Every subscription's state and cursor height (for the lag gauge). */
+  async cursors(): Promise<{ id: string; state: WebhookState; cursor_height: string }[]> {
+    const { rows } = await this.pool.query<{ id: string; state: WebhookState; cursor_height: string }>(
+      `SELECT id, state, cursor_height FROM ${this.t.webhooks}`,
+    );
+    return rows;
+  }
+
+  /**
+   * Moves the cursor (a delivery succeeded, or heights without events of it were passed) and
+   * forgets failures; false when the epoch is no longer the stored one (another process delivers now).
+   */
+  async advance(id: string, cursor: WebhookCursor, delivered: number, epoch: bigint): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE ${this.t.webhooks} SET cursor_height = $2, cursor_event = $3, delivered = delivered + $4,
+         failures = 0, failing_since = NULL, next_attempt_at = NULL, last_error = NULL, updated_at = now()
+       WHERE id = $1 AND (SELECT epoch FROM ${this.t.epochs} WHERE address = $5) = $6`,
+      [id, cursor.height, cursor.eventId, delivered, WEBHOOKS_ACTOR, epoch.toString()],
+    );
+    // no row moved: fenced out, or the subscription was deleted meanwhile (then nothing is wrong)
+    return (rowCount ?? 0) > 0 || (await this.holdsEpoch(epoch));
+  }
+
+  /** Whether `epoch` is still the stored epoch of the webhooks actor. */
+  async holdsEpoch(epoch: bigint): Promise<boolean> {
+    const { rows } = await this.pool.query<{ epoch: string }>(`SELECT epoch FROM ${this.t.epochs} WHERE address = $1`, [
+      WEBHOOKS_ACTOR,
+    ]);
+    return rows[0]?.epoch === epoch.toString();
+  }
+
+  /** A failed attempt: the next one after `retryMs`; disabled with `disableReason` when given. */
+  async failed(
+    id: string,
+    error: string,
+    retryMs: number,
+    disableReason: string | undefined,
+    epoch: bigint,
+  ): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE ${this.t.webhooks} SET failures = failures + 1, failing_since = COALESCE(failing_since, now()),
+         last_error = $2, next_attempt_at = now() + $3 * interval '1 millisecond',
+         state = CASE WHEN $4::text IS NULL THEN state ELSE 'disabled' END, reason = COALESCE($4, reason), updated_at = now()
+       WHERE id = $1 AND (SELECT epoch FROM ${this.t.epochs} WHERE address = $5) = $6`,
+      [id, error, retryMs, disableReason ?? null, WEBHOOKS_ACTOR, epoch.toString()],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  async logAttempt(
+    id: string,
+    a: { eventId: string; attempt: number; status?: number; latencyMs: number; error?: string; redelivery: boolean },
+    keep: number,
+  ): Promise<void> {
+    await this.pool.query(
+      `WITH added AS (
+         INSERT INTO ${this.t.deliveries} (webhook_id, event_id, attempt, status, latency_ms, error, redelivery)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id)
+       DELETE FROM ${this.t.deliveries} WHERE webhook_id = $1 AND id <= (SELECT id - $8 FROM added)`,
+      [id, a.eventId, a.attempt, a.status ?? null, a.latencyMs, a.error?.slice(0, 500) ?? null, a.redelivery, keep],
+    );
+  }
+
+  async deliveries(id: string, limit: number): Promise<DeliveryRow[]> {
+    const { rows } = await this.pool.query<DeliveryRow>(
+      `SELECT id, event_id, attempt, status, latency_ms, error, redelivery, at FROM ${this.t.deliveries}
+       WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2`,
+      [id, limit],
+    );
+    return rows;
+  }
+
+  async askRedelivery(id: string, eventId: string): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO ${this.t.redeliveries} (webhook_id, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+      [id, eventId],
+    );
+  }
+
+  async redeliveries(id: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ event_id: string }>(
+      `SELECT event_id FROM ${this.t.redeliveries} WHERE webhook_id = $1 ORDER BY requested_at`,
+      [id],
+    );
+    return rows.map((r) => r.event_id);
+  }
+
+  async redelivered(id: string, eventId: string): Promise<void> {
+    await this.pool.query(`DELETE FROM ${this.t.redeliveries} WHERE webhook_id = $1 AND event_id = $2`, [id, eventId]);
+  }
+}
