@@ -14,10 +14,11 @@
  *     not cover one whole unit at the bid (`inventory`);
  *   - ask only: it does not hold one whole unit it may move, of every kind for a whole share
  *     (`inventory`).
- * The desk's exposure counts every unit it holds, locked ones too (an issuer may lock any
- * holder's units: a unit the desk cannot move is still a risk it holds), valued at mid in the
- * one unit of market/units.ts. A book publishes that holding (risk/repository.ts), so the
- * lender and every check that follows see it.
+ * The desk's exposure to an asset is what it paid for it, net, since DESK_FROM_HEIGHT, less
+ * what an operator wrote off (risk/exposure.ts): every unit it holds counts, locked ones too
+ * (an issuer may lock any holder's units: a unit the desk cannot move is still a risk it
+ * holds). A book publishes that figure as of the indexed height it read it at
+ * (risk/repository.ts), so the lender and every check that follows see it.
  *
  * A book is built for one (chain height, indexed height) pair: it is rebuilt as soon as
  * either moves, and at least every `cacheMs`.
@@ -79,9 +80,23 @@ export interface AssetState {
   poolQuoteReserve: bigint;
 }
 
+/** What the desk paid, net, for an asset (desk/repository.ts paid), and what it was charged and wrote off of it. */
+export interface AssetCost {
+  issuer: string;
+  paid: bigint;
+  /** every loss charged on it, reset ones too */
+  charged: bigint;
+  writtenOff: bigint;
+}
+
+/** The desk's exposure to an asset at cost: what it paid, less what was written off, never below 0. */
+export const exposureAtCost = (c: AssetCost) => (c.paid - c.writtenOff > 0n ? c.paid - c.writtenOff : 0n);
+
 export interface Book {
   /** the chain height its balances and prices were read at */
   height: number;
+  /** what the desk paid per asset, as of the indexed height the book read */
+  costs: Map<string, AssetCost>;
   quotes: Quote[];
   notQuoted: NotQuoted[];
   /** the desk's stable balance */
@@ -104,6 +119,8 @@ export interface BookOptions {
   cacheMs: number;
   limits: DeskLimitSettings;
   shared: SharedRiskSettings;
+  /** DESK_FROM_HEIGHT */
+  fromHeight: number;
 }
 
 /** The units the desk may move of one kind of an asset in the book (0 when it is not quoted). */
@@ -161,10 +178,7 @@ export class DeskBook {
         notQuoted.push({ asset_id: asset.asset_id, name: asset.name, symbol: asset.symbol, ...state });
       else assets.set(asset.asset_id, state);
     }
-    await this.o.risk.publishDeskHoldings(
-      [...assets.values()].map((a) => ({ assetId: a.asset.asset_id, issuer: a.asset.issuer, value: holdingAtMid(a) })),
-      height,
-    );
+    const costs = await this.costs();
     const snapshot = await this.o.risk.snapshot();
     const quotes = [...assets.values()].flatMap((a) =>
       quotesOf(
@@ -173,7 +187,28 @@ export class DeskBook {
         { ...this.o.limits, ...this.o.shared, maxDivergenceBps: this.o.market.settings.maxDivergenceBps },
       ),
     );
-    return { height, quotes, notQuoted, cash, assets };
+    return { height, costs, quotes, notQuoted, cash, assets };
+  }
+
+  /** What the desk paid per asset, published for the caps as of the indexed height read first (the figure is at least that recent). */
+  private async costs(): Promise<Map<string, AssetCost>> {
+    const indexed = await indexedHeight(this.o.pool, this.o.svc);
+    const [paid, losses] = await Promise.all([
+      this.o.repository.paid(this.o.desk, this.o.denom, this.o.fromHeight),
+      this.o.risk.deskLosses(),
+    ]);
+    const costs = new Map<string, AssetCost>();
+    for (const [assetId, p] of paid)
+      costs.set(assetId, {
+        ...p,
+        charged: losses.charged.get(assetId) ?? 0n,
+        writtenOff: losses.writtenOff.get(assetId) ?? 0n,
+      });
+    await this.o.risk.publishDeskHoldings(
+      [...costs].map(([assetId, c]) => ({ assetId, issuer: c.issuer, value: exposureAtCost(c) })),
+      indexed,
+    );
+    return costs;
   }
 
   /** The asset as quoted now, or why it is not. */

@@ -99,6 +99,7 @@ export const rfqExpiry = (r: Pick<RfqRow, 'expiry'>) =>
 export class DeskRepository {
   private readonly rfqs: string;
   private readonly documents: string;
+  private readonly sales: string;
   private readonly svc: Tables;
 
   constructor(
@@ -108,6 +109,7 @@ export class DeskRepository {
   ) {
     this.rfqs = `${quoteIdent(appSchema)}.rfqs`;
     this.documents = `${quoteIdent(appSchema)}.launchpad_documents`;
+    this.sales = `${quoteIdent(appSchema)}.desk_sales`;
     this.svc = tablesIn(indexerSchema);
   }
 
@@ -139,22 +141,77 @@ export class DeskRepository {
   }
 
   /**
-   * What the desk has paid, net, for each asset (stable paid for it less stable received for
-   * it) over every settled trade of its key the index holds: the cost its holding is judged
-   * against for a loss. Only single-asset trades against the stable denom count.
+   * What the desk has paid, net, for each asset since `fromHeight` (stable paid for it less
+   * stable received for it: settled single-asset trades of its key the index holds, and its
+   * sales of excess into the pool), with the asset's issuer: its cost, what its exposure and
+   * its losses are judged by. Trades before `fromHeight` are an earlier desk's.
    */
-  async netPaid(desk: string, denom: string): Promise<Map<string, bigint>> {
-    const { rows } = await this.pool.query<{ asset_id: string; net: string }>(
-      `SELECT s.asset_ids ->> 0 AS asset_id,
-              sum(CASE WHEN (l ->> 'direction' = 'LEG_DIRECTION_GIVE') = (s.proposer = $1)
-                       THEN (l -> 'coin' ->> 'amount')::numeric ELSE -(l -> 'coin' ->> 'amount')::numeric END)::text AS net
-         FROM ${this.svc.settlements} s CROSS JOIN LATERAL jsonb_array_elements(s.legs) l
-        WHERE (s.proposer = $1 OR s.counterparty = $1) AND s.status = 'STATUS_SETTLED'
-          AND jsonb_array_length(s.asset_ids) = 1 AND l -> 'coin' ->> 'denom' = $2
-        GROUP BY 1`,
-      [desk, denom],
+  async paid(desk: string, denom: string, fromHeight: number): Promise<Map<string, { issuer: string; paid: bigint }>> {
+    const { rows } = await this.pool.query<{ asset_id: string; issuer: string | null; net: string }>(
+      `WITH trades AS (
+         SELECT s.asset_ids ->> 0 AS asset_id,
+                sum(CASE WHEN (l ->> 'direction' = 'LEG_DIRECTION_GIVE') = (s.proposer = $1)
+                         THEN (l -> 'coin' ->> 'amount')::numeric ELSE -(l -> 'coin' ->> 'amount')::numeric END) AS net
+           FROM ${this.svc.settlements} s CROSS JOIN LATERAL jsonb_array_elements(s.legs) l
+          WHERE (s.proposer = $1 OR s.counterparty = $1) AND s.status = 'STATUS_SETTLED' AND s.updated_height >= $3
+            AND jsonb_array_length(s.asset_ids) = 1 AND l -> 'coin' ->> 'denom' = $2
+          GROUP BY 1
+         UNION ALL
+         SELECT asset_id, -sum(proceeds) FROM ${this.sales} WHERE status = 'sold' GROUP BY 1
+       )
+       SELECT t.asset_id, a.issuer, sum(t.net)::text AS net
+         FROM trades t LEFT JOIN ${this.svc.assets} a ON a.id = t.asset_id
+        GROUP BY t.asset_id, a.issuer`,
+      [desk, denom, fromHeight],
     );
-    return new Map(rows.map((r) => [r.asset_id, BigInt(r.net)]));
+    return new Map(rows.map((r) => [r.asset_id, { issuer: r.issuer ?? '', paid: BigInt(r.net) }]));
+  }
+
+  // ---------------------------------------------------------------- sales of excess inventory
+
+  /** Records a sale about to be signed (once: its ref is its intent id); false when it was recorded before. */
+  async saleStarting(sale: {
+    ref: string;
+    assetId: string;
+    issuer: string;
+    units: bigint;
+    height: number;
+  }): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO ${this.sales} (ref, asset_id, issuer, units, status, height) VALUES ($1, $2, $3, $4, 'selling', $5)
+       ON CONFLICT (ref) DO NOTHING`,
+      [sale.ref, sale.assetId, sale.issuer, sale.units.toString(), sale.height],
+    );
+    return rowCount === 1;
+  }
+
+  /** Sales recorded and not yet settled from their intents (a crash between sign and record leaves one). */
+  async salesInFlight(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ ref: string }>(`SELECT ref FROM ${this.sales} WHERE status = 'selling'`);
+    return rows.map((r) => r.ref);
+  }
+
+  async saleSold(ref: string, proceeds: bigint, height: number, txHash: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE ${this.sales} SET status = 'sold', proceeds = $2, height = $3, tx_hash = $4 WHERE ref = $1 AND status = 'selling'`,
+      [ref, proceeds.toString(), height, txHash],
+    );
+  }
+
+  async saleFailed(ref: string, error: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE ${this.sales} SET status = 'failed', error = $2 WHERE ref = $1 AND status = 'selling'`,
+      [ref, error],
+    );
+  }
+
+  /** The height of the asset's latest sale (any status), or null. */
+  async lastSaleHeight(assetId: string): Promise<number | null> {
+    const { rows } = await this.pool.query<{ h: string | null }>(
+      `SELECT max(height)::text AS h FROM ${this.sales} WHERE asset_id = $1`,
+      [assetId],
+    );
+    return rows[0]?.h == null ? null : Number(rows[0].h);
   }
 
   /** The kind ids of an asset (a whole share moves one unit of each). */

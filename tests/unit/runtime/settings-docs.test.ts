@@ -75,6 +75,8 @@ describe('the settings tables', () => {
       'LENDER_KEY',
       'DESK_KEY',
       'LENDER_FROM_HEIGHT',
+      'DESK_FROM_HEIGHT',
+      'RISK_LISTED_ASSETS',
     ]);
   });
 

@@ -1,0 +1,78 @@
+/**
+ * The desk's inventory (docs/app-services.md, "Inventory"): what it holds of an asset is
+ * brought back to a target by selling the excess into the asset's own pool, a slice at a
+ * time, so that the world's flow of sellers never fills its caps (a market maker's
+ * inventory rule, as Hummingbot's inventory skew keeps a target base share). Pure: the
+ * worker (desk/worker.ts) reads the book and signs the sale.
+ *
+ * - The holding is measured at the higher of what the desk paid for it (its exposure at
+ *   cost) and its value at the twap: a price that rose makes it sell what it made, a price
+ *   that fell still frees the room its cost takes.
+ * - The target is DESK_INVENTORY_TARGET_BPS of the asset's position cap (DESK_MAX_POSITION
+ *   for a listed asset, DESK_COMMUNITY_MAX_POSITION otherwise).
+ * - One slice moves the pool's price by at most DESK_REBALANCE_IMPACT_BPS: for x·y = k,
+ *   selling Δ into a base reserve B moves the price by (B / (B + Δ))², so Δ = B × bps / 20,000
+ *   stays within it. Only whole bundles it may move are sold, never more than the excess.
+ * - Nothing is sold while the pool's spot is below its twap by more than the market's
+ *   divergence bound: the desk does not sell into a dump.
+ */
+const BPS = 10_000n;
+
+export interface InventoryRule {
+  /** DESK_INVENTORY_TARGET_BPS */
+  targetBps: number;
+  /** DESK_REBALANCE_IMPACT_BPS */
+  impactBps: number;
+}
+
+export interface HoldingState {
+  /** the desk's exposure to the asset at cost */
+  cost: bigint;
+  /** what it holds, valued at the twap */
+  valueAtTwap: bigint;
+  /** the asset's position cap for its tier */
+  positionCap: bigint;
+  /** whole-bundle base units it may move (the least of its movable units over the kinds) */
+  movableBundles: bigint;
+  /** price per whole bundle at the twap, and the bundle's decimals (market/units.ts) */
+  twap: bigint;
+  spot: bigint;
+  priceDecimals: number;
+  baseReserve: bigint;
+  quoteReserve: bigint;
+  /** PRICE_MAX_DIVERGENCE_BPS */
+  maxDivergenceBps: number;
+}
+
+export interface Sale {
+  /** whole-bundle base units to sell */
+  units: bigint;
+  /** what the pool pays for them now (x·y = k, no fee) */
+  expected: bigint;
+  /** the swap's min_out: what it pays less twice the impact bound (the price may move in its block) */
+  minOut: bigint;
+}
+
+/** The excess over the target, in stable base units (0 when within it). */
+export function excessOf(h: Pick<HoldingState, 'cost' | 'valueAtTwap' | 'positionCap'>, rule: InventoryRule): bigint {
+  const held = h.cost > h.valueAtTwap ? h.cost : h.valueAtTwap;
+  const target = (h.positionCap * BigInt(rule.targetBps)) / BPS;
+  return held > target ? held - target : 0n;
+}
+
+/** The next slice of the excess to sell into the pool, or null when there is none to sell now. */
+export function nextSale(h: HoldingState, rule: InventoryRule): Sale | null {
+  if (h.twap <= 0n || h.baseReserve <= 0n || h.quoteReserve <= 0n) return null;
+  if (h.spot < h.twap && ((h.twap - h.spot) * BPS) / h.twap > BigInt(h.maxDivergenceBps)) return null;
+  const excess = excessOf(h, rule);
+  if (excess === 0n) return null;
+  const whole = 10n ** BigInt(h.priceDecimals);
+  const forExcess = (excess * whole) / h.twap;
+  const slice = (h.baseReserve * BigInt(rule.impactBps)) / (2n * BPS);
+  let units = forExcess < slice ? forExcess : slice;
+  if (h.movableBundles < units) units = h.movableBundles;
+  if (units <= 0n) return null;
+  const expected = (h.quoteReserve * units) / (h.baseReserve + units);
+  if (expected === 0n) return null;
+  return { units, expected, minOut: (expected * (BPS - 2n * BigInt(rule.impactBps))) / BPS };
+}
