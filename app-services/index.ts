@@ -309,7 +309,7 @@ export class AppServices {
   }
 
   private capacityOf(market: Market): LenderCapacity {
-    const { lender, risk, desk } = this.o.settings;
+    const { lender, desk } = this.o.settings;
     return new LenderCapacity({
       repository: this.lender!.repository,
       market,
