@@ -390,7 +390,7 @@ export class AppServices {
         maxEscrowBps: desk.maxEscrowBps,
         maxEscrowPerAddressBps: desk.maxEscrowPerAddressBps,
       },
-      risk: { limits: this.deskLimits(), shared: this.shared },
+      risk: { limits: this.deskLimits(), shared: this.shared, maxReservationBps: desk.maxReservationBps },
       waitMs: this.o.settings.inclusionTimeoutMs,
       desk: () => this.desk,
     });

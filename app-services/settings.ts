@@ -231,6 +231,13 @@ export const APP_SETTINGS = {
       10_000,
       'those of one requester address at most this share (10 %: a real trade fits; five addresses are needed to reach the global cap)',
     ),
+    maxReservationBps: integer(
+      'DESK_MAX_RESERVATION_BPS',
+      2500,
+      0,
+      10_000,
+      "one requester's, and one HTTP client's, outstanding sell RFQs on an asset may hold at most this share of the desk's room on it (the lesser of its position cap and its pool-share cap)",
+    ),
     maxPosition: bigint(
       'DESK_MAX_POSITION',
       100_000_000_000n,
@@ -271,7 +278,7 @@ export const APP_SETTINGS = {
       5000,
       0,
       10_000,
-      "what the desk holds of an asset, at the higher of its cost and its value at the twap, is brought back to this share of the asset's position cap by selling the excess into the pool",
+      "what the desk paid, net, for an asset is brought back to this share of the asset's position cap by selling the excess into the pool (what it held before `DESK_FROM_HEIGHT` is kept)",
     ),
     rebalanceImpactBps: integer(
       'DESK_REBALANCE_IMPACT_BPS',

@@ -2,7 +2,7 @@
  * The desk's quote book: for every asset with a pool against the stable denom and a
  * launchpad document, either its quotes (the whole share and each kind, around the pool's
  * time-weighted price: desk/pricing.ts) or why it is not quoted (`not_quoted`): a look-alike
- * of an asset launched earlier with the same document or symbol, no pool, a price window
+ * of an asset launched earlier with the same document, or a symbol or name that reads the same, no pool, a price window
  * still filling, or an asset the market does not find fit to quote.
  *
  * A side is withheld (null, with the reason beside it) when
@@ -159,6 +159,11 @@ export class DeskBook {
       : this.o.queries.transferable(resource.assetId, resource.kindId, this.o.desk);
   }
 
+  /** The units of a kind `holder` may move on the chain now (a sell RFQ's requester: desk/routes.ts). */
+  movableBy(holder: string, assetId: string, kindId: number): Promise<bigint> {
+    return this.o.queries.transferable(assetId, kindId, holder);
+  }
+
   private async heightKey(): Promise<string> {
     const [chain, indexed] = await Promise.all([this.o.chain.height(), indexedHeight(this.o.pool, this.o.svc)]);
     return `${chain}/${indexed}`;
@@ -216,7 +221,7 @@ export class DeskBook {
     if (asset.look_alike_of)
       return refusal(
         'look_alike',
-        `asset ${asset.look_alike_of} was launched first with the same launchpad document or symbol; only it is quoted`,
+        `asset ${asset.look_alike_of} was launched first with the same launchpad document, or a symbol or name that reads the same; only it is quoted`,
       );
     const assessment = await this.o.market.assess(asset.asset_id, 'quote');
     if (!assessment.ok) return assessment.refusal;

@@ -5,9 +5,11 @@
  * inventory rule, as Hummingbot's inventory skew keeps a target base share). Pure: the
  * worker (desk/worker.ts) reads the book and signs the sale.
  *
- * - The holding is measured at the higher of what the desk paid for it (its exposure at
- *   cost) and its value at the twap: a price that rose makes it sell what it made, a price
- *   that fell still frees the room its cost takes.
+ * - The holding is measured at what the desk paid for it (its exposure at cost): that is
+ *   the room its caps count. What it holds from before DESK_FROM_HEIGHT, or was given, cost
+ *   it nothing and is kept: the desk sells only what its own buying brought in, so it never
+ *   leans on a pool with stock it did not take from the flow. A price that fell still frees
+ *   the room the cost takes; a price that rose does not make it sell.
  * - The target is DESK_INVENTORY_TARGET_BPS of the asset's position cap (DESK_MAX_POSITION
  *   for a listed asset, DESK_COMMUNITY_MAX_POSITION otherwise).
  * - One slice moves the pool's price by at most DESK_REBALANCE_IMPACT_BPS: for x·y = k,
@@ -28,8 +30,6 @@ export interface InventoryRule {
 export interface HoldingState {
   /** the desk's exposure to the asset at cost */
   cost: bigint;
-  /** what it holds, valued at the twap */
-  valueAtTwap: bigint;
   /** the asset's position cap for its tier */
   positionCap: bigint;
   /** whole-bundle base units it may move (the least of its movable units over the kinds) */
@@ -54,10 +54,9 @@ export interface Sale {
 }
 
 /** The excess over the target, in stable base units (0 when within it). */
-export function excessOf(h: Pick<HoldingState, 'cost' | 'valueAtTwap' | 'positionCap'>, rule: InventoryRule): bigint {
-  const held = h.cost > h.valueAtTwap ? h.cost : h.valueAtTwap;
+export function excessOf(h: Pick<HoldingState, 'cost' | 'positionCap'>, rule: InventoryRule): bigint {
   const target = (h.positionCap * BigInt(rule.targetBps)) / BPS;
-  return held > target ? held - target : 0n;
+  return h.cost > target ? h.cost - target : 0n;
 }
 
 /** The next slice of the excess to sell into the pool, or null when there is none to sell now. */
@@ -66,8 +65,9 @@ export function nextSale(h: HoldingState, rule: InventoryRule): Sale | null {
   if (h.spot < h.twap && ((h.twap - h.spot) * BPS) / h.twap > BigInt(h.maxDivergenceBps)) return null;
   const excess = excessOf(h, rule);
   if (excess === 0n) return null;
+  // the bundles the pool pays the excess for now (spot reserves), at least those the twap says
   const whole = 10n ** BigInt(h.priceDecimals);
-  const forExcess = (excess * whole) / h.twap;
+  const forExcess = (excess * whole) / (h.twap < h.spot ? h.spot : h.twap);
   const slice = (h.baseReserve * BigInt(rule.impactBps)) / (2n * BPS);
   let units = forExcess < slice ? forExcess : slice;
   if (h.movableBundles < units) units = h.movableBundles;

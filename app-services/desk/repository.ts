@@ -8,6 +8,7 @@ import { timestampToRfc3339 } from '../../src/lib/contract';
 import { indexedHeight, pendingProposalsTo, type ProposalSeen } from '../store/indexer-reads';
 import { quoteIdent, tablesIn, withTransaction, type Tables } from '../../src/store';
 import type { AssetKind } from '../market/units';
+import { lookAlikes, type Launched } from './identity';
 import type { Reason, Refusal as Why } from '../risk/reasons';
 import { outstandingRfqSql, type RiskRepository } from '../risk/repository';
 import { escrowRefusal, type Escrowed, type EscrowCaps, type Refusal, type Resource } from './reservations';
@@ -34,7 +35,13 @@ export interface RfqCheck {
    * A sell RFQ (the desk buys): why the purchase does not fit the desk's caps, read from the
    * risk account under the risk lock (null: it fits); it is recorded in the same transaction.
    */
-  purchase?: { value: bigint; issuer: string; check(c: PoolClient): Promise<Why | null> };
+  purchase?: {
+    value: bigint;
+    issuer: string;
+    check(c: PoolClient): Promise<Why | null>;
+    /** the most one requester's (or one client's) outstanding sell RFQs on the asset may hold: DESK_MAX_RESERVATION_BPS of its room */
+    reservationCap: bigint;
+  };
 }
 
 /** An asset with a pool against the stable denom and a launchpad document, as the desk may quote it. */
@@ -44,7 +51,7 @@ export interface DeskAsset {
   name: string;
   symbol: string;
   kinds: AssetKind[];
-  /** the first asset launched with the same document or symbol, when this one came after it */
+  /** the first asset launched with the same document, or a symbol or name that reads the same (desk/identity.ts), when this one came after it */
   look_alike_of: string | null;
 }
 
@@ -114,30 +121,37 @@ export class DeskRepository {
   }
 
   /**
-   * Assets with a pool against `denom` and a launchpad document, by id. A document, and a
-   * symbol, belong to the first asset launched with them (by height, then the creating tx's
-   * place in its block, then id): a later one is a look-alike, named with the first.
+   * Assets with a pool against `denom` and a launchpad document, by id. A document, a symbol
+   * and a name belong to the first asset launched with them (desk/identity.ts): a later one
+   * is a look-alike, named with the first. Every launched asset with a document is weighed,
+   * pooled or not: a look-alike is one of an earlier asset whatever that one trades.
    */
   async deskAssets(denom: string): Promise<DeskAsset[]> {
-    const { rows } = await this.pool.query<DeskAsset>(
-      `WITH launched AS (
-         SELECT a.id, a.issuer, a.meta_hash, doc ->> 'name' AS name, doc ->> 'symbol' AS symbol,
-                first_value(a.id) OVER (PARTITION BY a.meta_hash ORDER BY a.created_height, coalesce(t.tx_index, 0), a.id) AS first_of_doc,
-                first_value(a.id) OVER (PARTITION BY doc ->> 'symbol' ORDER BY a.created_height, coalesce(t.tx_index, 0), a.id) AS first_of_symbol
-           FROM ${this.svc.assets} a
-           JOIN LATERAL (SELECT convert_from(d.canonical, 'UTF8')::jsonb AS doc FROM ${this.documents} d WHERE d.meta_hash = a.meta_hash) d ON true
-           LEFT JOIN ${this.svc.txes} t ON t.id = a.created_tx_hash
-       )
-       SELECT l.id AS asset_id, l.issuer, l.name, l.symbol,
-              CASE WHEN l.first_of_doc <> l.id THEN l.first_of_doc WHEN l.first_of_symbol <> l.id THEN l.first_of_symbol END AS look_alike_of,
+    const { rows } = await this.pool.query<
+      Launched & { issuer: string; pooled: boolean; kinds: DeskAsset['kinds'] | null }
+    >(
+      `SELECT a.id, a.issuer, a.meta_hash, coalesce(doc ->> 'name', '') AS name, coalesce(doc ->> 'symbol', '') AS symbol,
+              a.created_height, coalesce(t.tx_index, 0) AS tx_index,
+              EXISTS (SELECT 1 FROM ${this.svc.dexPools} p WHERE p.asset_id = a.id AND p.quote_denom = $1) AS pooled,
               (SELECT json_agg(json_build_object('kind_id', k.kind_id, 'class', k.kind_class, 'decimals', k.decimals, 'bundle', k.bundle) ORDER BY k.kind_id)
-                 FROM ${this.svc.kinds} k WHERE k.asset_id = l.id) AS kinds
-         FROM launched l
-        WHERE EXISTS (SELECT 1 FROM ${this.svc.dexPools} p WHERE p.asset_id = l.id AND p.quote_denom = $1)
-        ORDER BY l.id`,
+                 FROM ${this.svc.kinds} k WHERE k.asset_id = a.id) AS kinds
+         FROM ${this.svc.assets} a
+         JOIN LATERAL (SELECT convert_from(d.canonical, 'UTF8')::jsonb AS doc FROM ${this.documents} d WHERE d.meta_hash = a.meta_hash) d ON true
+         LEFT JOIN ${this.svc.txes} t ON t.id = a.created_tx_hash
+        ORDER BY a.id`,
       [denom],
     );
-    return rows.map((r) => ({ ...r, kinds: r.kinds ?? [] }));
+    const firstOf = lookAlikes(rows);
+    return rows
+      .filter((r) => r.pooled)
+      .map((r) => ({
+        asset_id: r.id,
+        issuer: r.issuer,
+        name: r.name,
+        symbol: r.symbol,
+        look_alike_of: firstOf.get(r.id) ?? null,
+        kinds: r.kinds ?? [],
+      }));
   }
 
   /**
@@ -270,6 +284,10 @@ export class DeskRepository {
       }
       const why = check.purchase ? await check.purchase.check(c) : null;
       if (why) return { code: 'bad_request', reason: why.reason, message: why.detail };
+      if (check.purchase) {
+        const over = await this.overReservation(c, r, clientIp, check.purchase.value, check.purchase.reservationCap);
+        if (over) return over;
+      }
       await c.query(
         `INSERT INTO ${this.rfqs} (id, requester, asset_id, symbol, kind_id, side, units, price, amount, expiry, status, client_ip, buys_value, issuer)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending', $11, $12, $13) ON CONFLICT (id) DO NOTHING`,
@@ -291,6 +309,36 @@ export class DeskRepository {
       );
       return null;
     });
+  }
+
+  /**
+   * Whether the requester's, or the client's, outstanding sell RFQs on the asset with this one
+   * would hold more than `cap` of the desk's room: a stranger's free RFQs never lock the bid.
+   */
+  private async overReservation(
+    c: PoolClient,
+    r: NewRfq,
+    clientIp: string,
+    value: bigint,
+    cap: bigint,
+  ): Promise<Refusal | null> {
+    const { rows } = await c.query<{ by_requester: string; by_client: string; first_expiry_ms: number | null }>(
+      `SELECT coalesce(sum(buys_value) FILTER (WHERE requester = $2), 0)::text AS by_requester,
+              coalesce(sum(buys_value) FILTER (WHERE client_ip = $3), 0)::text AS by_client,
+              (extract(epoch FROM min(expiry)) * 1000)::float8 AS first_expiry_ms
+         FROM ${this.rfqs} r
+        WHERE r.asset_id = $1 AND r.side = 'sell' AND r.buys_value IS NOT NULL AND (r.requester = $2 OR r.client_ip = $3)
+          AND ${outstandingRfqSql(this.svc.settlements)}`,
+      [r.asset_id, r.requester, clientIp],
+    );
+    const held = [BigInt(rows[0].by_requester), BigInt(rows[0].by_client)].reduce((a, b) => (a > b ? a : b));
+    if (held + value <= cap) return null;
+    return {
+      code: 'too_many_requests',
+      reason: 'reservation_cap',
+      message: `your outstanding sell RFQs on this asset already hold ${held} of the desk's room (${value} more asked); one requester or client may hold at most ${cap} (DESK_MAX_RESERVATION_BPS): ask again as they expire or settle`,
+      retryAfterSeconds: Math.max(1, Math.ceil(((rows[0].first_expiry_ms ?? Date.now()) - Date.now()) / 1000)),
+    };
   }
 
   private async overLimit(

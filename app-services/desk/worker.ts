@@ -109,6 +109,9 @@ function takeFromBook(book: Book, v: Accept): void {
 
 const BPS = 10_000n;
 
+/** How a sell RFQ its requester could no longer deliver is marked failed (its error starts so). */
+export const UNDELIVERABLE = 'undeliverable';
+
 export class DeskWorker extends PollingWorker {
   readonly name = 'desk';
 
@@ -133,6 +136,14 @@ export class DeskWorker extends PollingWorker {
   /** Proposes the RFQ (once) and records its settlement id; the row as it stands after. */
   async propose(r: RfqRow): Promise<RfqRow | undefined> {
     const kinds = r.kind_id === WHOLE_SHARE ? await this.kindsOf(r.asset_id) : [r.kind_id];
+    const short =
+      r.side === 'sell' &&
+      !(await this.actor.intents.get(deskIntentIds.rfq(r.id))) &&
+      (await this.undeliverable(r, kinds));
+    if (short) {
+      await this.o.repository.settle(r.id, { status: 'failed', error: `${UNDELIVERABLE}: ${short}` });
+      return this.o.repository.get(r.id);
+    }
     const done = await this.act({
       id: deskIntentIds.rfq(r.id),
       kind: 'desk.rfq',
@@ -151,6 +162,16 @@ export class DeskWorker extends PollingWorker {
       }
     }
     return this.o.repository.get(r.id);
+  }
+
+  /** Why the requester of a sell RFQ cannot deliver it now (null: it can): checked again before the desk proposes. */
+  private async undeliverable(r: RfqRow, kinds: number[]): Promise<string | null> {
+    for (const kindId of kinds) {
+      const movable = await this.o.queries.transferable(r.asset_id, kindId, r.requester);
+      if (movable < BigInt(r.units))
+        return `the requester holds ${movable} units of kind ${kindId} it may move, the RFQ sells ${r.units}`;
+    }
+    return null;
   }
 
   private async kindsOf(assetId: string): Promise<number[]> {
@@ -387,7 +408,6 @@ export class DeskWorker extends PollingWorker {
       const sale = nextSale(
         {
           cost: cost ? exposureAtCost(cost) : 0n,
-          valueAtTwap: holdingAtMid(a),
           positionCap: shared.tiers.isListed(assetId) ? limits.maxPosition : limits.communityMaxPosition,
           movableBundles:
             a.units.kindIds.reduce<bigint | null>((least, k) => {

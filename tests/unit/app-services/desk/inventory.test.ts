@@ -5,7 +5,6 @@ const RULE = { targetBps: 5000, impactBps: 50 };
 // a whole bundle is 10^6 base units at 2 stable (2,000,000 base units of the stable denom)
 const holding = (over: Partial<HoldingState> = {}): HoldingState => ({
   cost: 0n,
-  valueAtTwap: 0n,
   positionCap: 100_000_000_000n,
   movableBundles: 10n ** 15n,
   twap: 2_000_000n,
@@ -18,10 +17,9 @@ const holding = (over: Partial<HoldingState> = {}): HoldingState => ({
 });
 
 describe('excessOf', () => {
-  test('the higher of cost and value at the twap, over the target share of the position cap', () => {
+  test('what it paid, over the target share of the position cap', () => {
     expect(excessOf(holding({ cost: 40_000_000_000n }), RULE)).toBe(0n);
-    expect(excessOf(holding({ cost: 60_000_000_000n, valueAtTwap: 10n }), RULE)).toBe(10_000_000_000n);
-    expect(excessOf(holding({ cost: 1n, valueAtTwap: 55_000_000_000n }), RULE)).toBe(5_000_000_000n);
+    expect(excessOf(holding({ cost: 60_000_000_000n }), RULE)).toBe(10_000_000_000n);
   });
 });
 
