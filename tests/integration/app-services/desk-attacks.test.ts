@@ -91,7 +91,16 @@ beforeAll(async () => {
       inclusionTimeoutMs: 10_000,
       reconcileMs: 500,
       lockRetryMs: 200,
-      desk: { ...APP_SERVICES_DEFAULTS.desk, pollMs: 250, rfqLimit: 2, rfqIpLimit: 3, maxTotal: DESK_MAX_TOTAL },
+      // the assets of these tests are community assets: their caps are the listed ones here, but for the total
+      desk: {
+        ...APP_SERVICES_DEFAULTS.desk,
+        pollMs: 250,
+        rfqLimit: 2,
+        rfqIpLimit: 3,
+        maxTotal: DESK_MAX_TOTAL,
+        communityMaxTotal: DESK_MAX_TOTAL,
+        communityMaxPosition: APP_SERVICES_DEFAULTS.desk.maxPosition,
+      },
       market: { ...APP_SERVICES_DEFAULTS.market, ...MARKET },
     },
   });
