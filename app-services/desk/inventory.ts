@@ -10,8 +10,11 @@
  *   it nothing and is kept: the desk sells only what its own buying brought in, so it never
  *   leans on a pool with stock it did not take from the flow. A price that fell still frees
  *   the room the cost takes; a price that rose does not make it sell.
- * - The target is DESK_INVENTORY_TARGET_BPS of the asset's position cap (DESK_MAX_POSITION
- *   for a listed asset, DESK_COMMUNITY_MAX_POSITION otherwise).
+ * - The target is DESK_INVENTORY_TARGET_BPS of the asset's own room (the lesser of its
+ *   position cap for its tier and its pool-share cap), and the same share of the tier's total
+ *   cap for the tier's assets together: past the latter, each asset sells its part of the
+ *   excess in proportion to its cost. So neither one asset nor all of them together fill a
+ *   cap with what the flow brings.
  * - One slice moves the pool's price by at most DESK_REBALANCE_IMPACT_BPS: for x·y = k,
  *   selling Δ into a base reserve B moves the price by (B / (B + Δ))², so Δ = B × bps / 20,000
  *   stays within it. Only whole bundles it may move are sold, never more than the excess.
@@ -30,8 +33,11 @@ export interface InventoryRule {
 export interface HoldingState {
   /** the desk's exposure to the asset at cost */
   cost: bigint;
-  /** the asset's position cap for its tier */
+  /** the asset's own room: the lesser of its position cap for its tier and its pool-share cap */
   positionCap: bigint;
+  /** the desk's exposure at cost to every asset of the tier, and the tier's total cap */
+  tierCost: bigint;
+  tierCap: bigint;
   /** whole-bundle base units it may move (the least of its movable units over the kinds) */
   movableBundles: bigint;
   /** price per whole bundle at the twap, and the bundle's decimals (market/units.ts) */
@@ -54,9 +60,15 @@ export interface Sale {
 }
 
 /** The excess over the target, in stable base units (0 when within it). */
-export function excessOf(h: Pick<HoldingState, 'cost' | 'positionCap'>, rule: InventoryRule): bigint {
+export function excessOf(
+  h: Pick<HoldingState, 'cost' | 'positionCap' | 'tierCost' | 'tierCap'>,
+  rule: InventoryRule,
+): bigint {
   const target = (h.positionCap * BigInt(rule.targetBps)) / BPS;
-  return h.cost > target ? h.cost - target : 0n;
+  const own = h.cost > target ? h.cost - target : 0n;
+  const tierTarget = (h.tierCap * BigInt(rule.targetBps)) / BPS;
+  const shared = h.tierCost > tierTarget && h.tierCost > 0n ? ((h.tierCost - tierTarget) * h.cost) / h.tierCost : 0n;
+  return own > shared ? own : shared;
 }
 
 /** The next slice of the excess to sell into the pool, or null when there is none to sell now. */

@@ -402,13 +402,20 @@ export class DeskWorker extends PollingWorker {
     await this.settleSales();
     const book = await this.o.book.current();
     const { limits, shared, inventory } = this.o;
+    const tierCost = { listed: 0n, community: 0n };
+    for (const [assetId, c] of book.costs) tierCost[shared.tiers.tierOf(assetId)] += exposureAtCost(c);
     for (const a of book.assets.values()) {
       const assetId = a.asset.asset_id;
       const cost = book.costs.get(assetId);
+      const listed = shared.tiers.isListed(assetId);
+      const positionCap = listed ? limits.maxPosition : limits.communityMaxPosition;
+      const poolShareCap = (a.poolQuoteReserve * BigInt(limits.maxPoolShareBps)) / BPS;
       const sale = nextSale(
         {
           cost: cost ? exposureAtCost(cost) : 0n,
-          positionCap: shared.tiers.isListed(assetId) ? limits.maxPosition : limits.communityMaxPosition,
+          positionCap: positionCap < poolShareCap ? positionCap : poolShareCap,
+          tierCost: tierCost[listed ? 'listed' : 'community'],
+          tierCap: listed ? limits.maxTotal : limits.communityMaxTotal,
           movableBundles:
             a.units.kindIds.reduce<bigint | null>((least, k) => {
               const m = a.movable.get(k) ?? 0n;

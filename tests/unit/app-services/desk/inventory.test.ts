@@ -6,6 +6,8 @@ const RULE = { targetBps: 5000, impactBps: 50 };
 const holding = (over: Partial<HoldingState> = {}): HoldingState => ({
   cost: 0n,
   positionCap: 100_000_000_000n,
+  tierCost: 0n,
+  tierCap: 10n ** 15n,
   movableBundles: 10n ** 15n,
   twap: 2_000_000n,
   spot: 2_000_000n,
@@ -20,6 +22,12 @@ describe('excessOf', () => {
   test('what it paid, over the target share of the position cap', () => {
     expect(excessOf(holding({ cost: 40_000_000_000n }), RULE)).toBe(0n);
     expect(excessOf(holding({ cost: 60_000_000_000n }), RULE)).toBe(10_000_000_000n);
+  });
+  test("past the target share of the tier's total cap, each asset its part of the excess, by cost", () => {
+    // two assets of 30,000 each against a 50,000 total: 35,000 over its 25,000 target, half each
+    const h = { positionCap: 100_000_000_000n, tierCost: 60_000_000_000n, tierCap: 50_000_000_000n };
+    expect(excessOf({ ...h, cost: 30_000_000_000n }, RULE)).toBe(17_500_000_000n);
+    expect(excessOf({ ...h, cost: 30_000_000_000n, tierCost: 20_000_000_000n }, RULE)).toBe(0n);
   });
 });
 
