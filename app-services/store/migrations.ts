@@ -246,7 +246,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 9,
+    version: 10,
     name: 'desk exposure at cost, its sales of excess inventory',
     sql: `
       -- the desk's exposure is now what it paid, net (risk/exposure.ts): the rows at mid go, the next book publishes
