@@ -15,25 +15,34 @@ export type LenderSettings = SettingsOf<typeof APP_SETTINGS.lender> & {
   fromHeight?: number;
 };
 
-/** The desk's settings: its rows of the table. */
-export type DeskSettings = SettingsOf<typeof APP_SETTINGS.desk>;
+/** The desk's settings: its rows of the table, and where what it paid starts. */
+export type DeskSettings = SettingsOf<typeof APP_SETTINGS.desk> & {
+  /** DESK_FROM_HEIGHT: trades settled below this height are an earlier desk's; unset: 0, or the embedded devnet's first live height */
+  fromHeight?: number;
+};
 
-/** The caps and loss rules the lender and the desk share (RISK_*): the table's rows, what the risk account needs. */
-export type RiskSettings = SettingsOf<typeof APP_SETTINGS.risk> & SharedRiskSettings;
+/**
+ * The caps and loss rules the lender and the desk share (RISK_*): the table's rows, what the
+ * risk account needs, and RISK_LISTED_ASSETS as given (undefined: unset, the embedded devnet
+ * lists its pooled assets).
+ */
+export type RiskSettings = SettingsOf<typeof APP_SETTINGS.risk> &
+  Omit<SharedRiskSettings, 'tiers'> & { listedAssets?: string[] };
 
-/** Every app setting: the table's rows read, and what its special rows hold once their readers checked them. */
 /** The webhooks' settings: their rows, and the key their secrets are sealed with (WEBHOOK_SECRET_KEY; undefined: one kept in the app schema). */
 export type WebhookServiceSettings = SettingsOf<typeof APP_SETTINGS.webhooks> & { secretKey?: KeySecret };
 
+/** Every app setting: the table's rows read, and what its special rows hold once their readers checked them. */
 export type AppServicesSettings = Omit<
   SettingsOf<typeof APP_SETTINGS>,
-  'keys' | 'lender' | 'market' | 'risk' | 'webhooks'
+  'keys' | 'lender' | 'desk' | 'market' | 'risk' | 'webhooks'
 > & {
   /** their own PostgreSQL schema (APP_SCHEMA) */
   schema: string;
   /** LENDER_KEY / DESK_KEY; undefined: that service does not act (its reads still answer) */
   keys: { lender?: KeySecret; desk?: KeySecret };
   lender: LenderSettings;
+  desk: DeskSettings;
   /** the robust price and eligibility the lender and the desk share (PRICE_*, MARKET_*) */
   market: MarketSettings;
   risk: RiskSettings;

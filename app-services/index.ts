@@ -42,6 +42,7 @@ import { Market, PriceOracle } from './market';
 import { IndexedMarketReads, indexedHeight, SETTLEMENT_PROPOSED } from './store/indexer-reads';
 import { PriceSampleStore } from './store/price-samples';
 import { RiskRepository } from './risk/repository';
+import { RiskTiers, type SharedRiskSettings } from './risk/exposure';
 import { canonicalDocumentBytes, documentHash, parseMetadataDocument } from './launchpad/document';
 import { LaunchpadRepository } from './launchpad/repository';
 import { registerLaunchpadRoutes } from './launchpad/routes';
@@ -105,6 +106,8 @@ export class AppServices {
   private readonly launchpad: LaunchpadRepository;
   private readonly lenderTerms: LenderTerms;
   private readonly risk: RiskRepository;
+  /** the caps and cool-offs both services share, with the listed tier */
+  private readonly shared: SharedRiskSettings;
   private lender: { address: string; repository: LenderRepository; capacity?: LenderCapacity } | undefined;
   private desk: DeskParts | undefined;
   private readonly webhookRepository: WebhookRepository;
@@ -116,6 +119,7 @@ export class AppServices {
     this.launchpad = new LaunchpadRepository(o.pool, o.settings.schema, o.indexerSchema);
     this.lenderTerms = { ...o.settings.lender, denom: o.stableDenom };
     this.risk = new RiskRepository(o.pool, o.settings.schema, o.indexerSchema);
+    this.shared = { ...o.settings.risk, tiers: new RiskTiers(o.settings.risk.listedAssets ?? []) };
     this.router = this.buildRouter();
   }
 
@@ -293,7 +297,8 @@ export class AppServices {
       denom: this.o.stableDenom,
       cacheMs: desk.quoteCacheMs,
       limits,
-      shared: risk,
+      shared: this.shared,
+      fromHeight: desk.fromHeight ?? 0,
     });
     const worker = new DeskWorker({
       repository,
@@ -305,7 +310,12 @@ export class AppServices {
       denom: this.o.stableDenom,
       maxTrade: desk.maxTrade,
       limits,
-      shared: risk,
+      shared: this.shared,
+      inventory: {
+        targetBps: desk.inventoryTargetBps,
+        impactBps: desk.rebalanceImpactBps,
+        everyBlocks: desk.rebalanceEveryBlocks,
+      },
       lossToleranceBps: risk.deskLossToleranceBps,
       dust: desk.dust,
       cancelBatch: desk.cancelBatch,
@@ -320,7 +330,13 @@ export class AppServices {
 
   private deskLimits() {
     const { desk } = this.o.settings;
-    return { maxPosition: desk.maxPosition, maxPoolShareBps: desk.maxPoolShareBps, maxTotal: desk.maxTotal };
+    return {
+      maxPosition: desk.maxPosition,
+      maxPoolShareBps: desk.maxPoolShareBps,
+      maxTotal: desk.maxTotal,
+      communityMaxPosition: desk.communityMaxPosition,
+      communityMaxTotal: desk.communityMaxTotal,
+    };
   }
 
   /** The one market (robust price, eligibility, one unit) the lender and the desk share; its window kept in the app schema. */
@@ -336,13 +352,13 @@ export class AppServices {
   }
 
   private capacityOf(market: Market): LenderCapacity {
-    const { lender, risk, desk } = this.o.settings;
+    const { lender, desk } = this.o.settings;
     return new LenderCapacity({
       repository: this.lender!.repository,
       market,
       risk: this.risk,
       caps: lender,
-      shared: risk,
+      shared: this.shared,
       maxPrincipal: lender.maxPrincipal,
       cacheMs: desk.quoteCacheMs,
     });
@@ -368,7 +384,7 @@ export class AppServices {
       market,
       risk: this.risk,
       caps: lender,
-      shared: this.o.settings.risk,
+      shared: this.shared,
       dust: lender.dust,
       batchMax: lender.batchMax,
       pollMs: lender.pollMs,
@@ -414,7 +430,7 @@ export class AppServices {
         maxEscrowBps: desk.maxEscrowBps,
         maxEscrowPerAddressBps: desk.maxEscrowPerAddressBps,
       },
-      risk: { limits: this.deskLimits(), shared: this.o.settings.risk },
+      risk: { limits: this.deskLimits(), shared: this.shared, maxReservationBps: desk.maxReservationBps },
       waitMs: this.o.settings.inclusionTimeoutMs,
       desk: () => this.desk,
     });

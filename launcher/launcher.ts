@@ -20,6 +20,7 @@ import { closeStreams, createRestApp } from '../rest-adapter/app';
 import { resolveExternalChain, fetchChainStatus } from './chain';
 import type { LauncherConfig } from '../src/runtime/config';
 import { devnetIdentity, startEmbeddedDevnet } from '../src/runtime/devnet';
+import { POOLED_ASSETS } from '../devnet/scenario/flows/dex';
 import { checkIdentity, DevnetJournal, JournalConflict } from '../src/runtime/devnet-journal';
 import { createGraphqlService, keepPostgraphileOffServer } from '../src/runtime/graphql';
 import { createAppServices } from '../src/runtime/app-services';
@@ -85,6 +86,8 @@ interface ChainSource {
   devnetSeed?: string;
   /** the embedded devnet's first live height (after its generated history) */
   devnetLiveFrom?: number;
+  /** the embedded devnet's pooled assets (its scenario's main equity and community asset): listed unless RISK_LISTED_ASSETS says otherwise */
+  devnetPooledAssets?: string[];
 }
 
 /**
@@ -490,6 +493,7 @@ export class Launcher {
       tip: async () => devnet.chain.height,
       devnetSeed: d.seed,
       devnetLiveFrom: journal.meta!.historyBlocks + 1,
+      devnetPooledAssets: POOLED_ASSETS.flatMap((key) => devnet.engine.world.assets.get(key)?.assetId ?? []),
     };
   }
 
@@ -610,6 +614,7 @@ export class Launcher {
       chain: { rpcUrl: chain.endpoint, chainId: chain.chainId },
       devnetSeed: chain.devnetSeed,
       devnetLiveFrom: chain.devnetLiveFrom,
+      devnetPooledAssets: chain.devnetPooledAssets,
       log,
       intentObserver: this.metrics,
       apiKeys: this.config.fairShare.keys,

@@ -24,3 +24,11 @@ export const exercise = (sender: string, encumbranceId: bigint | string) =>
   m('/svc.encumbrance.v1.MsgExercise', { sender, encumbrance_id: encumbranceId.toString() });
 export const claim = (claimer: string, assetId: string, kindId: number, denom: string) =>
   m('/svc.payout.v1.MsgClaim', { claimer, asset_id: assetId, kind_id: kindId, denom });
+export const swap = (trader: string, poolId: number, sellBase: boolean, amount: bigint, minOut: bigint) =>
+  m('/svc.dex.v1.MsgSwap', {
+    trader,
+    pool_id: String(poolId),
+    sell_base: sellBase,
+    amount: amount.toString(),
+    min_out: minOut.toString(),
+  });

@@ -2,7 +2,7 @@
  * The desk's quote book: for every asset with a pool against the stable denom and a
  * launchpad document, either its quotes (the whole share and each kind, around the pool's
  * time-weighted price: desk/pricing.ts) or why it is not quoted (`not_quoted`): a look-alike
- * of an asset launched earlier with the same document or symbol, no pool, a price window
+ * of an asset launched earlier with the same document, or a symbol or name that reads the same, no pool, a price window
  * still filling, or an asset the market does not find fit to quote.
  *
  * A side is withheld (null, with the reason beside it) when
@@ -14,10 +14,11 @@
  *     not cover one whole unit at the bid (`inventory`);
  *   - ask only: it does not hold one whole unit it may move, of every kind for a whole share
  *     (`inventory`).
- * The desk's exposure counts every unit it holds, locked ones too (an issuer may lock any
- * holder's units: a unit the desk cannot move is still a risk it holds), valued at mid in the
- * one unit of market/units.ts. A book publishes that holding (risk/repository.ts), so the
- * lender and every check that follows see it.
+ * The desk's exposure to an asset is what it paid for it, net, since DESK_FROM_HEIGHT, less
+ * what an operator wrote off (risk/exposure.ts): every unit it holds counts, locked ones too
+ * (an issuer may lock any holder's units: a unit the desk cannot move is still a risk it
+ * holds). A book publishes that figure as of the indexed height it read it at
+ * (risk/repository.ts), so the lender and every check that follows see it.
  *
  * A book is built for one (chain height, indexed height) pair: it is rebuilt as soon as
  * either moves, and at least every `cacheMs`.
@@ -79,9 +80,23 @@ export interface AssetState {
   poolQuoteReserve: bigint;
 }
 
+/** What the desk paid, net, for an asset (desk/repository.ts paid), and what it was charged and wrote off of it. */
+export interface AssetCost {
+  issuer: string;
+  paid: bigint;
+  /** every loss charged on it, reset ones too */
+  charged: bigint;
+  writtenOff: bigint;
+}
+
+/** The desk's exposure to an asset at cost: what it paid, less what was written off, never below 0. */
+export const exposureAtCost = (c: AssetCost) => (c.paid - c.writtenOff > 0n ? c.paid - c.writtenOff : 0n);
+
 export interface Book {
   /** the chain height its balances and prices were read at */
   height: number;
+  /** what the desk paid per asset, as of the indexed height the book read */
+  costs: Map<string, AssetCost>;
   quotes: Quote[];
   notQuoted: NotQuoted[];
   /** the desk's stable balance */
@@ -104,6 +119,8 @@ export interface BookOptions {
   cacheMs: number;
   limits: DeskLimitSettings;
   shared: SharedRiskSettings;
+  /** DESK_FROM_HEIGHT */
+  fromHeight: number;
 }
 
 /** The units the desk may move of one kind of an asset in the book (0 when it is not quoted). */
@@ -142,6 +159,11 @@ export class DeskBook {
       : this.o.queries.transferable(resource.assetId, resource.kindId, this.o.desk);
   }
 
+  /** The units of a kind `holder` may move on the chain now (a sell RFQ's requester: desk/routes.ts). */
+  movableBy(holder: string, assetId: string, kindId: number): Promise<bigint> {
+    return this.o.queries.transferable(assetId, kindId, holder);
+  }
+
   private async heightKey(): Promise<string> {
     const [chain, indexed] = await Promise.all([this.o.chain.height(), indexedHeight(this.o.pool, this.o.svc)]);
     return `${chain}/${indexed}`;
@@ -161,10 +183,7 @@ export class DeskBook {
         notQuoted.push({ asset_id: asset.asset_id, name: asset.name, symbol: asset.symbol, ...state });
       else assets.set(asset.asset_id, state);
     }
-    await this.o.risk.publishDeskHoldings(
-      [...assets.values()].map((a) => ({ assetId: a.asset.asset_id, issuer: a.asset.issuer, value: holdingAtMid(a) })),
-      height,
-    );
+    const costs = await this.costs();
     const snapshot = await this.o.risk.snapshot();
     const quotes = [...assets.values()].flatMap((a) =>
       quotesOf(
@@ -173,7 +192,28 @@ export class DeskBook {
         { ...this.o.limits, ...this.o.shared, maxDivergenceBps: this.o.market.settings.maxDivergenceBps },
       ),
     );
-    return { height, quotes, notQuoted, cash, assets };
+    return { height, costs, quotes, notQuoted, cash, assets };
+  }
+
+  /** What the desk paid per asset, published for the caps as of the indexed height read first (the figure is at least that recent). */
+  private async costs(): Promise<Map<string, AssetCost>> {
+    const indexed = await indexedHeight(this.o.pool, this.o.svc);
+    const [paid, losses] = await Promise.all([
+      this.o.repository.paid(this.o.desk, this.o.denom, this.o.fromHeight),
+      this.o.risk.deskLosses(),
+    ]);
+    const costs = new Map<string, AssetCost>();
+    for (const [assetId, p] of paid)
+      costs.set(assetId, {
+        ...p,
+        charged: losses.charged.get(assetId) ?? 0n,
+        writtenOff: losses.writtenOff.get(assetId) ?? 0n,
+      });
+    await this.o.risk.publishDeskHoldings(
+      [...costs].map(([assetId, c]) => ({ assetId, issuer: c.issuer, value: exposureAtCost(c) })),
+      indexed,
+    );
+    return costs;
   }
 
   /** The asset as quoted now, or why it is not. */
@@ -181,7 +221,7 @@ export class DeskBook {
     if (asset.look_alike_of)
       return refusal(
         'look_alike',
-        `asset ${asset.look_alike_of} was launched first with the same launchpad document or symbol; only it is quoted`,
+        `asset ${asset.look_alike_of} was launched first with the same launchpad document, or a symbol or name that reads the same; only it is quoted`,
       );
     const assessment = await this.o.market.assess(asset.asset_id, 'quote');
     if (!assessment.ok) return assessment.refusal;

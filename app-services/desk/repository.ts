@@ -8,6 +8,7 @@ import { timestampToRfc3339 } from '../../src/lib/contract';
 import { indexedHeight, pendingProposalsTo, type ProposalSeen } from '../store/indexer-reads';
 import { quoteIdent, tablesIn, withTransaction, type Tables } from '../../src/store';
 import type { AssetKind } from '../market/units';
+import { lookAlikes, type Launched } from './identity';
 import type { Reason, Refusal as Why } from '../risk/reasons';
 import { outstandingRfqSql, type RiskRepository } from '../risk/repository';
 import { escrowRefusal, type Escrowed, type EscrowCaps, type Refusal, type Resource } from './reservations';
@@ -34,7 +35,13 @@ export interface RfqCheck {
    * A sell RFQ (the desk buys): why the purchase does not fit the desk's caps, read from the
    * risk account under the risk lock (null: it fits); it is recorded in the same transaction.
    */
-  purchase?: { value: bigint; issuer: string; check(c: PoolClient): Promise<Why | null> };
+  purchase?: {
+    value: bigint;
+    issuer: string;
+    check(c: PoolClient): Promise<Why | null>;
+    /** the most one requester's (or one client's) outstanding sell RFQs on the asset may hold: DESK_MAX_RESERVATION_BPS of its room */
+    reservationCap: bigint;
+  };
 }
 
 /** An asset with a pool against the stable denom and a launchpad document, as the desk may quote it. */
@@ -44,7 +51,7 @@ export interface DeskAsset {
   name: string;
   symbol: string;
   kinds: AssetKind[];
-  /** the first asset launched with the same document or symbol, when this one came after it */
+  /** the first asset launched with the same document, or a symbol or name that reads the same (desk/identity.ts), when this one came after it */
   look_alike_of: string | null;
 }
 
@@ -99,6 +106,7 @@ export const rfqExpiry = (r: Pick<RfqRow, 'expiry'>) =>
 export class DeskRepository {
   private readonly rfqs: string;
   private readonly documents: string;
+  private readonly sales: string;
   private readonly svc: Tables;
 
   constructor(
@@ -108,53 +116,116 @@ export class DeskRepository {
   ) {
     this.rfqs = `${quoteIdent(appSchema)}.rfqs`;
     this.documents = `${quoteIdent(appSchema)}.launchpad_documents`;
+    this.sales = `${quoteIdent(appSchema)}.desk_sales`;
     this.svc = tablesIn(indexerSchema);
   }
 
   /**
-   * Assets with a pool against `denom` and a launchpad document, by id. A document, and a
-   * symbol, belong to the first asset launched with them (by height, then the creating tx's
-   * place in its block, then id): a later one is a look-alike, named with the first.
+   * Assets with a pool against `denom` and a launchpad document, by id. A document, a symbol
+   * and a name belong to the first asset launched with them (desk/identity.ts): a later one
+   * is a look-alike, named with the first. Every launched asset with a document is weighed,
+   * pooled or not: a look-alike is one of an earlier asset whatever that one trades.
    */
   async deskAssets(denom: string): Promise<DeskAsset[]> {
-    const { rows } = await this.pool.query<DeskAsset>(
-      `WITH launched AS (
-         SELECT a.id, a.issuer, a.meta_hash, doc ->> 'name' AS name, doc ->> 'symbol' AS symbol,
-                first_value(a.id) OVER (PARTITION BY a.meta_hash ORDER BY a.created_height, coalesce(t.tx_index, 0), a.id) AS first_of_doc,
-                first_value(a.id) OVER (PARTITION BY doc ->> 'symbol' ORDER BY a.created_height, coalesce(t.tx_index, 0), a.id) AS first_of_symbol
-           FROM ${this.svc.assets} a
-           JOIN LATERAL (SELECT convert_from(d.canonical, 'UTF8')::jsonb AS doc FROM ${this.documents} d WHERE d.meta_hash = a.meta_hash) d ON true
-           LEFT JOIN ${this.svc.txes} t ON t.id = a.created_tx_hash
-       )
-       SELECT l.id AS asset_id, l.issuer, l.name, l.symbol,
-              CASE WHEN l.first_of_doc <> l.id THEN l.first_of_doc WHEN l.first_of_symbol <> l.id THEN l.first_of_symbol END AS look_alike_of,
+    const { rows } = await this.pool.query<
+      Launched & { issuer: string; pooled: boolean; kinds: DeskAsset['kinds'] | null }
+    >(
+      `SELECT a.id, a.issuer, a.meta_hash, coalesce(doc ->> 'name', '') AS name, coalesce(doc ->> 'symbol', '') AS symbol,
+              a.created_height, coalesce(t.tx_index, 0) AS tx_index,
+              EXISTS (SELECT 1 FROM ${this.svc.dexPools} p WHERE p.asset_id = a.id AND p.quote_denom = $1) AS pooled,
               (SELECT json_agg(json_build_object('kind_id', k.kind_id, 'class', k.kind_class, 'decimals', k.decimals, 'bundle', k.bundle) ORDER BY k.kind_id)
-                 FROM ${this.svc.kinds} k WHERE k.asset_id = l.id) AS kinds
-         FROM launched l
-        WHERE EXISTS (SELECT 1 FROM ${this.svc.dexPools} p WHERE p.asset_id = l.id AND p.quote_denom = $1)
-        ORDER BY l.id`,
+                 FROM ${this.svc.kinds} k WHERE k.asset_id = a.id) AS kinds
+         FROM ${this.svc.assets} a
+         JOIN LATERAL (SELECT convert_from(d.canonical, 'UTF8')::jsonb AS doc FROM ${this.documents} d WHERE d.meta_hash = a.meta_hash) d ON true
+         LEFT JOIN ${this.svc.txes} t ON t.id = a.created_tx_hash
+        ORDER BY a.id`,
       [denom],
     );
-    return rows.map((r) => ({ ...r, kinds: r.kinds ?? [] }));
+    const firstOf = lookAlikes(rows);
+    return rows
+      .filter((r) => r.pooled)
+      .map((r) => ({
+        asset_id: r.id,
+        issuer: r.issuer,
+        name: r.name,
+        symbol: r.symbol,
+        look_alike_of: firstOf.get(r.id) ?? null,
+        kinds: r.kinds ?? [],
+      }));
   }
 
   /**
-   * What the desk has paid, net, for each asset (stable paid for it less stable received for
-   * it) over every settled trade of its key the index holds: the cost its holding is judged
-   * against for a loss. Only single-asset trades against the stable denom count.
+   * What the desk has paid, net, for each asset since `fromHeight` (stable paid for it less
+   * stable received for it: settled single-asset trades of its key the index holds, and its
+   * sales of excess into the pool), with the asset's issuer: its cost, what its exposure and
+   * its losses are judged by. Trades before `fromHeight` are an earlier desk's.
    */
-  async netPaid(desk: string, denom: string): Promise<Map<string, bigint>> {
-    const { rows } = await this.pool.query<{ asset_id: string; net: string }>(
-      `SELECT s.asset_ids ->> 0 AS asset_id,
-              sum(CASE WHEN (l ->> 'direction' = 'LEG_DIRECTION_GIVE') = (s.proposer = $1)
-                       THEN (l -> 'coin' ->> 'amount')::numeric ELSE -(l -> 'coin' ->> 'amount')::numeric END)::text AS net
-         FROM ${this.svc.settlements} s CROSS JOIN LATERAL jsonb_array_elements(s.legs) l
-        WHERE (s.proposer = $1 OR s.counterparty = $1) AND s.status = 'STATUS_SETTLED'
-          AND jsonb_array_length(s.asset_ids) = 1 AND l -> 'coin' ->> 'denom' = $2
-        GROUP BY 1`,
-      [desk, denom],
+  async paid(desk: string, denom: string, fromHeight: number): Promise<Map<string, { issuer: string; paid: bigint }>> {
+    const { rows } = await this.pool.query<{ asset_id: string; issuer: string | null; net: string }>(
+      `WITH trades AS (
+         SELECT s.asset_ids ->> 0 AS asset_id,
+                sum(CASE WHEN (l ->> 'direction' = 'LEG_DIRECTION_GIVE') = (s.proposer = $1)
+                         THEN (l -> 'coin' ->> 'amount')::numeric ELSE -(l -> 'coin' ->> 'amount')::numeric END) AS net
+           FROM ${this.svc.settlements} s CROSS JOIN LATERAL jsonb_array_elements(s.legs) l
+          WHERE (s.proposer = $1 OR s.counterparty = $1) AND s.status = 'STATUS_SETTLED' AND s.updated_height >= $3
+            AND jsonb_array_length(s.asset_ids) = 1 AND l -> 'coin' ->> 'denom' = $2
+          GROUP BY 1
+         UNION ALL
+         SELECT asset_id, -sum(proceeds) FROM ${this.sales} WHERE status = 'sold' GROUP BY 1
+       )
+       SELECT t.asset_id, a.issuer, sum(t.net)::text AS net
+         FROM trades t LEFT JOIN ${this.svc.assets} a ON a.id = t.asset_id
+        GROUP BY t.asset_id, a.issuer`,
+      [desk, denom, fromHeight],
     );
-    return new Map(rows.map((r) => [r.asset_id, BigInt(r.net)]));
+    return new Map(rows.map((r) => [r.asset_id, { issuer: r.issuer ?? '', paid: BigInt(r.net) }]));
+  }
+
+  // ---------------------------------------------------------------- sales of excess inventory
+
+  /** Records a sale about to be signed (once: its ref is its intent id); false when it was recorded before. */
+  async saleStarting(sale: {
+    ref: string;
+    assetId: string;
+    issuer: string;
+    units: bigint;
+    height: number;
+  }): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO ${this.sales} (ref, asset_id, issuer, units, status, height) VALUES ($1, $2, $3, $4, 'selling', $5)
+       ON CONFLICT (ref) DO NOTHING`,
+      [sale.ref, sale.assetId, sale.issuer, sale.units.toString(), sale.height],
+    );
+    return rowCount === 1;
+  }
+
+  /** Sales recorded and not yet settled from their intents (a crash between sign and record leaves one). */
+  async salesInFlight(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ ref: string }>(`SELECT ref FROM ${this.sales} WHERE status = 'selling'`);
+    return rows.map((r) => r.ref);
+  }
+
+  async saleSold(ref: string, proceeds: bigint, height: number, txHash: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE ${this.sales} SET status = 'sold', proceeds = $2, height = $3, tx_hash = $4 WHERE ref = $1 AND status = 'selling'`,
+      [ref, proceeds.toString(), height, txHash],
+    );
+  }
+
+  async saleFailed(ref: string, error: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE ${this.sales} SET status = 'failed', error = $2 WHERE ref = $1 AND status = 'selling'`,
+      [ref, error],
+    );
+  }
+
+  /** The height of the asset's latest sale (any status), or null. */
+  async lastSaleHeight(assetId: string): Promise<number | null> {
+    const { rows } = await this.pool.query<{ h: string | null }>(
+      `SELECT max(height)::text AS h FROM ${this.sales} WHERE asset_id = $1`,
+      [assetId],
+    );
+    return rows[0]?.h == null ? null : Number(rows[0].h);
   }
 
   /** The kind ids of an asset (a whole share moves one unit of each). */
@@ -213,6 +284,10 @@ export class DeskRepository {
       }
       const why = check.purchase ? await check.purchase.check(c) : null;
       if (why) return { code: 'bad_request', reason: why.reason, message: why.detail };
+      if (check.purchase) {
+        const over = await this.overReservation(c, r, clientIp, check.purchase.value, check.purchase.reservationCap);
+        if (over) return over;
+      }
       await c.query(
         `INSERT INTO ${this.rfqs} (id, requester, asset_id, symbol, kind_id, side, units, price, amount, expiry, status, client_ip, buys_value, issuer)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending', $11, $12, $13) ON CONFLICT (id) DO NOTHING`,
@@ -234,6 +309,36 @@ export class DeskRepository {
       );
       return null;
     });
+  }
+
+  /**
+   * Whether the requester's, or the client's, outstanding sell RFQs on the asset with this one
+   * would hold more than `cap` of the desk's room: a stranger's free RFQs never lock the bid.
+   */
+  private async overReservation(
+    c: PoolClient,
+    r: NewRfq,
+    clientIp: string,
+    value: bigint,
+    cap: bigint,
+  ): Promise<Refusal | null> {
+    const { rows } = await c.query<{ by_requester: string; by_client: string; first_expiry_ms: number | null }>(
+      `SELECT coalesce(sum(buys_value) FILTER (WHERE requester = $2), 0)::text AS by_requester,
+              coalesce(sum(buys_value) FILTER (WHERE client_ip = $3), 0)::text AS by_client,
+              (extract(epoch FROM min(expiry)) * 1000)::float8 AS first_expiry_ms
+         FROM ${this.rfqs} r
+        WHERE r.asset_id = $1 AND r.side = 'sell' AND r.buys_value IS NOT NULL AND (r.requester = $2 OR r.client_ip = $3)
+          AND ${outstandingRfqSql(this.svc.settlements)}`,
+      [r.asset_id, r.requester, clientIp],
+    );
+    const held = [BigInt(rows[0].by_requester), BigInt(rows[0].by_client)].reduce((a, b) => (a > b ? a : b));
+    if (held + value <= cap) return null;
+    return {
+      code: 'too_many_requests',
+      reason: 'reservation_cap',
+      message: `your outstanding sell RFQs on this asset already hold ${held} of the desk's room (${value} more asked); one requester or client may hold at most ${cap} (DESK_MAX_RESERVATION_BPS): ask again as they expire or settle`,
+      retryAfterSeconds: Math.max(1, Math.ceil(((rows[0].first_expiry_ms ?? Date.now()) - Date.now()) / 1000)),
+    };
   }
 
   private async overLimit(

@@ -23,7 +23,7 @@ import { instrumentOf, presentOffer, presentQuote, presentRfq } from './presente
 import { amountFor, valueAtMid } from './pricing';
 import type { DeskRepository, NewRfq, OfferRepository, RfqLimits, RfqRow } from './repository';
 import type { Refusal, Resource } from './reservations';
-import type { DeskWorker } from './worker';
+import { UNDELIVERABLE, type DeskWorker } from './worker';
 
 export const RFQ_WINDOW_MS = 10 * 60_000;
 export const PROPOSAL_LIFETIME_MS = 10 * 60_000;
@@ -37,7 +37,7 @@ export interface DeskRouteDeps {
   /** per address and per client, escrow caps (windowMs: RFQ_WINDOW_MS) */
   limits: RfqLimits;
   /** the desk's caps on what it buys, and those it shares with the lender */
-  risk: { limits: DeskLimitSettings; shared: SharedRiskSettings };
+  risk: { limits: DeskLimitSettings; shared: SharedRiskSettings; maxReservationBps: number };
   /** how long a replica that does not act for the desk waits for the proposal */
   waitMs: number;
   /** undefined while the desk has no key or no chain here */
@@ -207,6 +207,10 @@ function reservationOf(
   const subject = { assetId: asset.asset.asset_id, issuer, poolQuoteReserve: asset.poolQuoteReserve };
   const check = async (c: PoolClient): Promise<Why | null> =>
     purchaseRefusal(await desk.risk.snapshot(c), subject, value, deps.risk.limits, deps.risk.shared, Date.now());
+  const { limits, shared, maxReservationBps } = deps.risk;
+  const positionCap = shared.tiers.isListed(subject.assetId) ? limits.maxPosition : limits.communityMaxPosition;
+  const poolShareCap = (subject.poolQuoteReserve * BigInt(limits.maxPoolShareBps)) / 10_000n;
+  const room = positionCap < poolShareCap ? positionCap : poolShareCap;
   return {
     limits: deps.limits,
     resources: sells
@@ -215,8 +219,28 @@ function reservationOf(
     need: sells ? BigInt(t.terms.amount) : rfq.units,
     what: sells ? deps.denom : `units of ${instrumentOf(t.quote.symbol, rfq.kind)}`,
     free: (r: Resource) => desk.book.free(r),
-    purchase: sells ? { value, issuer, check } : undefined,
+    purchase: sells
+      ? { value, issuer, check, reservationCap: (room * BigInt(maxReservationBps)) / 10_000n }
+      : undefined,
   };
+}
+
+/**
+ * A sell RFQ reserves the desk's room and stable: only for units its requester holds and may
+ * move now, of every kind it sells (checked again before the desk proposes: desk/worker.ts).
+ */
+async function checkDeliverable(rfq: RfqBody, quote: Quote, desk: DeskParts): Promise<void> {
+  for (const kindId of quote.kinds) {
+    const movable = await desk.book.movableBy(rfq.requester, quote.asset_id, kindId);
+    if (movable < rfq.units)
+      throw refusedWith(
+        refusal(
+          'undeliverable',
+          `${rfq.requester} holds ${movable} units of ${quote.symbol} kind ${kindId} it may move; the RFQ sells ${rfq.units}: ` +
+            "an RFQ reserves the desk's room only for units its requester can deliver",
+        ),
+      );
+  }
 }
 
 const refused = (r: Refusal) =>
@@ -245,6 +269,8 @@ async function answer(row: RfqRow, deps: DeskRouteDeps) {
   const r = await outcome(row, deps);
   if (r?.status === 'proposed') return presentRfq(r);
   // the chain's log stays in the row and the desk's log, not in the answer
+  if (r?.status === 'failed' && r.error?.startsWith(`${UNDELIVERABLE}: `))
+    throw refusedWith(refusal('undeliverable', `${r.error.slice(UNDELIVERABLE.length + 2)}; nothing was proposed`));
   if (r?.status === 'failed')
     throw refusedWith(
       refusal('inventory', "the chain refused the desk's proposal (its inventory moved); ask for a new quote"),
@@ -291,6 +317,7 @@ async function requestQuote(
     expiry: new Date(Math.floor((Date.now() + PROPOSAL_LIFETIME_MS) / 1000) * 1000),
     ...quoted.terms,
   };
+  if (body.side === 'sell') await checkDeliverable(body, quoted.quote, desk);
   const check = reservationOf(body, quoted, book, deps, desk);
   const outcome = await desk.repository.recordWithinLimits(row, req.ip ?? 'unknown', check, desk.risk);
   if (outcome) throw refused(outcome);

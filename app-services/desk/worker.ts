@@ -14,8 +14,13 @@
  *      and no chain query after the first look. Every verdict is kept with its reason
  *      (GET /api/desk/offers);
  *   4. charges a loss when what it holds of an asset, at mid, has fallen below what it paid
- *      for it by more than RISK_DESK_LOSS_TOLERANCE_BPS: the loss keeps its room used and
- *      starts a cool-off of the asset and its issuer until an operator resets it.
+ *      for it by more than RISK_DESK_LOSS_TOLERANCE_BPS: charged once, it keeps its room used
+ *      until an operator writes it off (npm run risk -- reset) and starts the asset's
+ *      cool-off (risk/exposure.ts cooloffUntil);
+ *   5. sells the excess of what it holds of an asset over its target into the asset's pool,
+ *      one slice per asset every DESK_REBALANCE_EVERY_BLOCKS (desk/inventory.ts): recorded
+ *      before it is signed (desk/sell/<asset>/<height>), settled from its intent with what
+ *      the pool paid, which lowers what the desk paid for the asset, net.
  */
 import { createHash } from 'crypto';
 import { PollingWorker, type Step } from '../polling-worker';
@@ -26,12 +31,13 @@ import type { ChainQueries } from '../chain/queries';
 import { isFinal } from '../intents/intent-log';
 import type { PartLogger } from '../../src/lib/logger';
 import { decodeTypedEvent } from '../../src/lib/typed-event';
-import type { EventSettlementProposed } from '../../src/mappings/generated/proto-json';
+import type { EventSettlementProposed, EventSwapped } from '../../src/mappings/generated/proto-json';
 import * as msg from '../chain/messages';
 import { purchaseRefusal, type DeskLimitSettings, type SharedRiskSettings } from '../risk/exposure';
 import { refusal, type Refusal } from '../risk/reasons';
 import type { RiskRepository } from '../risk/repository';
-import { holdingAtMid, type Book, type DeskBook } from './book';
+import { exposureAtCost, holdingAtMid, type Book, type DeskBook } from './book';
+import { nextSale, type InventoryRule } from './inventory';
 import { escrowedValue, judgeOffer, offerAmountOf, offerAssetOf, type OfferLeg, type Verdict } from './offers';
 import { WHOLE_SHARE } from './pricing';
 import { rfqExpiry, type DeskRepository, type OfferRepository, type OfferVerdict, type RfqRow } from './repository';
@@ -54,6 +60,8 @@ export interface DeskWorkerOptions {
   dust: bigint;
   /** DESK_CANCEL_BATCH: cancels per tx (and per pass) */
   cancelBatch: number;
+  /** DESK_INVENTORY_TARGET_BPS, DESK_REBALANCE_IMPACT_BPS, DESK_REBALANCE_EVERY_BLOCKS */
+  inventory: InventoryRule & { everyBlocks: number };
   pollMs: number;
   /** proposals to the desk in committed blocks the index has not reached yet */
   seen?: AddressedEvents;
@@ -71,6 +79,7 @@ export const deskIntentIds = {
   accept: (settlement: string) => `desk/accept/${settlement}`,
   cancel: (settlements: string[]) =>
     `desk/cancel/${createHash('sha256').update(settlements.join(',')).digest('hex').slice(0, 32)}`,
+  sell: (assetId: string, height: number) => `desk/sell/${assetId}/${height}`,
 };
 
 /** The desk's proposal for an RFQ: its own side given (escrowed at propose), the requester's asked. */
@@ -100,6 +109,9 @@ function takeFromBook(book: Book, v: Accept): void {
 
 const BPS = 10_000n;
 
+/** How a sell RFQ its requester could no longer deliver is marked failed (its error starts so). */
+export const UNDELIVERABLE = 'undeliverable';
+
 export class DeskWorker extends PollingWorker {
   readonly name = 'desk';
 
@@ -113,6 +125,7 @@ export class DeskWorker extends PollingWorker {
       ['settle answers in flight', () => this.settleInFlight()],
       ['answer proposals', () => this.answerProposals()],
       ['charge losses', () => this.chargeLosses()],
+      ['sell excess inventory', () => this.sellExcess()],
     ];
   }
 
@@ -123,6 +136,14 @@ export class DeskWorker extends PollingWorker {
   /** Proposes the RFQ (once) and records its settlement id; the row as it stands after. */
   async propose(r: RfqRow): Promise<RfqRow | undefined> {
     const kinds = r.kind_id === WHOLE_SHARE ? await this.kindsOf(r.asset_id) : [r.kind_id];
+    const short =
+      r.side === 'sell' &&
+      !(await this.actor.intents.get(deskIntentIds.rfq(r.id))) &&
+      (await this.undeliverable(r, kinds));
+    if (short) {
+      await this.o.repository.settle(r.id, { status: 'failed', error: `${UNDELIVERABLE}: ${short}` });
+      return this.o.repository.get(r.id);
+    }
     const done = await this.act({
       id: deskIntentIds.rfq(r.id),
       kind: 'desk.rfq',
@@ -141,6 +162,16 @@ export class DeskWorker extends PollingWorker {
       }
     }
     return this.o.repository.get(r.id);
+  }
+
+  /** Why the requester of a sell RFQ cannot deliver it now (null: it can): checked again before the desk proposes. */
+  private async undeliverable(r: RfqRow, kinds: number[]): Promise<string | null> {
+    for (const kindId of kinds) {
+      const movable = await this.o.queries.transferable(r.asset_id, kindId, r.requester);
+      if (movable < BigInt(r.units))
+        return `the requester holds ${movable} units of kind ${kindId} it may move, the RFQ sells ${r.units}`;
+    }
+    return null;
   }
 
   private async kindsOf(assetId: string): Promise<number[]> {
@@ -315,33 +346,27 @@ export class DeskWorker extends PollingWorker {
 
   // ---------------------------------------------------------------- losses
 
-  private netPaid: { key: string; byAsset: Promise<Map<string, bigint>> } | undefined;
-
   /**
    * A holding marked at mid more than RISK_DESK_LOSS_TOLERANCE_BPS (of what the desk paid for
-   * the asset, net) below that cost is a loss: charged as it grows, never released by a
-   * recovery (an operator resets it). Every asset the desk has paid for is judged, quoted or
-   * not: an attacker who drains his pool takes the asset out of the quotes, not its loss.
+   * the asset, net) below that cost is a loss: charged as it grows, once (every loss charged
+   * before, written off or not, is taken from the shortfall first), never released by a
+   * recovery. Every asset the desk has paid for is judged, quoted or not: an attacker who
+   * drains his pool takes the asset out of the quotes, not its loss; a holding that cannot
+   * be priced at all is charged whole, once.
    */
   private async chargeLosses(): Promise<void> {
     const book = await this.o.book.current();
-    const key = String(book.height);
-    if (this.netPaid?.key !== key)
-      this.netPaid = { key, byAsset: this.o.repository.netPaid(this.actor.address, this.o.denom) };
-    const [paid, charged] = await Promise.all([this.netPaid.byAsset, this.o.risk.deskLosses()]);
-    for (const [assetId, cost] of paid) {
-      if (cost <= 0n) continue;
+    for (const [assetId, cost] of book.costs) {
+      if (cost.paid <= 0n) continue;
       const quoted = book.assets.get(assetId);
-      const held = quoted
-        ? { issuer: quoted.asset.issuer, value: holdingAtMid(quoted) }
-        : await this.unquotedHolding(assetId, book.height);
-      if (!held) continue;
-      const unrecorded = cost - held.value - (charged.get(assetId) ?? 0n);
-      if (unrecorded <= 0n || unrecorded * BPS < cost * BigInt(this.o.lossToleranceBps)) continue;
+      const value = quoted ? holdingAtMid(quoted) : await this.unquotedValue(assetId);
+      if (value === undefined) continue;
+      const unrecorded = cost.paid - value - cost.charged;
+      if (unrecorded <= 0n || unrecorded * BPS < cost.paid * BigInt(this.o.lossToleranceBps)) continue;
       const recorded = await this.o.risk.recordLoss({
         source: 'desk',
         assetId,
-        issuer: held.issuer,
+        issuer: cost.issuer,
         amount: unrecorded,
         ref: `desk/${assetId}/${book.height}`,
         height: book.height,
@@ -349,30 +374,105 @@ export class DeskWorker extends PollingWorker {
       if (recorded)
         this.o.log.warn('desk: a position fell below its cost; the loss is charged against the caps until reset', {
           asset: assetId,
-          cost: cost.toString(),
-          at_mid: held.value.toString(),
+          cost: cost.paid.toString(),
+          at_mid: value.toString(),
           loss: unrecorded.toString(),
         });
     }
   }
 
   /**
-   * What the desk holds of an asset it no longer quotes, at mid (0 once it has no pool), also
-   * published for the caps; undefined while a new pool's price window fills or the asset
-   * cannot be valued in one unit.
+   * What the desk holds of an asset it no longer quotes, at mid (0 once it has no pool);
+   * undefined while a new pool's price window fills or the asset cannot be valued in one unit.
    */
-  private async unquotedHolding(
-    assetId: string,
-    height: number,
-  ): Promise<{ issuer: string; value: bigint } | undefined> {
+  private async unquotedValue(assetId: string): Promise<bigint | undefined> {
     const v = await this.o.market.valuation(assetId);
     if (!v || (!v.reading.price && v.reading.missing.why !== 'no_pool')) return undefined;
     const twap = v.reading.price?.twap ?? 0n;
     const held = new Map<number, bigint>();
     for (const kindId of v.units.kindIds)
       held.set(kindId, (await this.o.queries.position(assetId, kindId, this.actor.address)).units);
-    const value = v.units.holdingValue(held, twap);
-    await this.o.risk.publishDeskHoldings([{ assetId, issuer: v.issuer, value }], height);
-    return { issuer: v.issuer, value };
+    return v.units.holdingValue(held, twap);
+  }
+
+  // ---------------------------------------------------------------- inventory
+
+  /** Sells one slice of each quoted asset's excess (desk/inventory.ts), after settling the sales a crash left. */
+  private async sellExcess(): Promise<void> {
+    await this.settleSales();
+    const book = await this.o.book.current();
+    const { limits, shared, inventory } = this.o;
+    const tierCost = { listed: 0n, community: 0n };
+    for (const [assetId, c] of book.costs) tierCost[shared.tiers.tierOf(assetId)] += exposureAtCost(c);
+    for (const a of book.assets.values()) {
+      const assetId = a.asset.asset_id;
+      const cost = book.costs.get(assetId);
+      const listed = shared.tiers.isListed(assetId);
+      const positionCap = listed ? limits.maxPosition : limits.communityMaxPosition;
+      const poolShareCap = (a.poolQuoteReserve * BigInt(limits.maxPoolShareBps)) / BPS;
+      const sale = nextSale(
+        {
+          cost: cost ? exposureAtCost(cost) : 0n,
+          positionCap: positionCap < poolShareCap ? positionCap : poolShareCap,
+          tierCost: tierCost[listed ? 'listed' : 'community'],
+          tierCap: listed ? limits.maxTotal : limits.communityMaxTotal,
+          movableBundles:
+            a.units.kindIds.reduce<bigint | null>((least, k) => {
+              const m = a.movable.get(k) ?? 0n;
+              return least === null || m < least ? m : least;
+            }, null) ?? 0n,
+          twap: a.price.twap,
+          spot: a.price.spot,
+          priceDecimals: a.units.priceDecimals,
+          baseReserve: a.price.baseReserve,
+          quoteReserve: a.price.quoteReserve,
+          maxDivergenceBps: this.o.market.settings.maxDivergenceBps,
+        },
+        inventory,
+      );
+      if (!sale || sale.expected < this.o.dust) continue;
+      const last = await this.o.repository.lastSaleHeight(assetId);
+      if (last !== null && book.height - last < inventory.everyBlocks) continue;
+      const ref = deskIntentIds.sell(assetId, book.height);
+      if (
+        !(await this.o.repository.saleStarting({
+          ref,
+          assetId,
+          issuer: a.asset.issuer,
+          units: sale.units,
+          height: book.height,
+        }))
+      )
+        continue;
+      this.o.log.info('desk: selling excess inventory into the pool', {
+        asset: assetId,
+        units: sale.units.toString(),
+        expected: sale.expected.toString(),
+      });
+      const done = await this.act({
+        id: ref,
+        kind: 'desk.sell',
+        messages: [msg.swap(this.actor.address, a.price.poolId, true, sale.units, sale.minOut)],
+      });
+      if (done && isFinal(done.status)) await this.settleSale(ref);
+    }
+  }
+
+  /** Settles every sale recorded and not yet settled, from its intent. */
+  private async settleSales(): Promise<void> {
+    for (const ref of await this.o.repository.salesInFlight()) await this.settleSale(ref);
+  }
+
+  private async settleSale(ref: string): Promise<void> {
+    const intent = await this.actor.intents.get(ref);
+    if (!intent) return this.o.repository.saleFailed(ref, 'no swap was signed');
+    if (!isFinal(intent.status)) return;
+    if (intent.status !== 'committed')
+      return this.o.repository.saleFailed(ref, `the swap failed on the chain (${intent.codespace}/${intent.code})`);
+    const tx = await this.actor.signer.chainClient.findTx(intent.txHash!);
+    const event = tx?.events.find((e) => e.type === 'svc.dex.v1.EventSwapped');
+    const swapped = event && (decodeTypedEvent(event.type, event.attributes) as Partial<EventSwapped> | null);
+    if (swapped?.amount_out === undefined) throw new Error(`tx ${intent.txHash} swapped nothing`);
+    await this.o.repository.saleSold(ref, BigInt(swapped.amount_out), intent.height!, intent.txHash!);
   }
 }

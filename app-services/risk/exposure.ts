@@ -5,14 +5,19 @@
  * loan, bid, accepted offer or RFQ sees what every earlier one took, whichever process and
  * path took it.
  *
+ * Two tiers (RiskTiers): the assets the operator lists have the main caps; every other asset
+ * draws on the smaller community caps, and neither tier's exposure or losses take room from
+ * the other.
  * - The lender's exposure is the principal of its opening and active loans, plus the losses
  *   its liquidations took (principal less what the seized units could be sold for), charged
  *   until an operator resets them: a loss an attacker causes never frees the room it used.
- * - The desk's is what it holds of an asset (every unit, locked ones too) valued at mid, plus
- *   the purchases it has promised and not yet seen in its holding (offers it is accepting,
- *   sell RFQs outstanding), plus its charged losses.
- * - An issuer's is both services' exposure to all of its assets.
- * - An asset or issuer that cost a loss gets nothing new for a cool-off.
+ * - The desk's is what it paid, net, for what it holds of an asset (since DESK_FROM_HEIGHT:
+ *   stable paid for purchases less stable received for sales, less the losses an operator
+ *   wrote off), never less than 0, plus the purchases it has promised and not yet seen in
+ *   that figure (offers it is accepting, sell RFQs outstanding). At cost, not at mid: what
+ *   it can lose is what it paid, and a price that rises does not fill the room.
+ * - An issuer's is both services' exposure to its assets of one tier.
+ * - An asset that cost a loss gets nothing new for a cool-off (risk/exposure.ts cooloffUntil).
  */
 import { cooloffRefusal, refusal, type Reason, type Refusal } from './reasons';
 
@@ -21,11 +26,16 @@ export class Ledger {
   readonly byAsset = new Map<string, bigint>();
   readonly byIssuer = new Map<string, bigint>();
   readonly byBorrower = new Map<string, bigint>();
+  /** the issuer of each asset with an amount */
+  readonly issuerOf = new Map<string, string>();
   total = 0n;
 
   add(amount: bigint, at: { assetId: string; issuer: string | null; borrower?: string | null }): void {
     bump(this.byAsset, at.assetId, amount);
-    if (at.issuer) bump(this.byIssuer, at.issuer, amount);
+    if (at.issuer) {
+      bump(this.byIssuer, at.issuer, amount);
+      this.issuerOf.set(at.assetId, at.issuer);
+    }
     if (at.borrower) bump(this.byBorrower, at.borrower, amount);
     this.total += amount;
   }
@@ -41,21 +51,59 @@ export class Ledger {
   borrower(address: string): bigint {
     return this.byBorrower.get(address) ?? 0n;
   }
+
+  /** The total over the assets of one tier (and, given, of one issuer). */
+  inTier(tiers: RiskTiers, listed: boolean, issuer?: string): bigint {
+    let sum = 0n;
+    for (const [assetId, amount] of this.byAsset)
+      if (tiers.isListed(assetId) === listed && (issuer === undefined || this.issuerOf.get(assetId) === issuer))
+        sum += amount;
+    return sum;
+  }
 }
 
 function bump(map: Map<string, bigint>, key: string, amount: bigint): void {
   map.set(key, (map.get(key) ?? 0n) + amount);
 }
 
+/**
+ * Which assets the operator lists (RISK_LISTED_ASSETS): they have the main room. Every other
+ * asset, whoever launched it, is a community asset: it draws on the smaller community
+ * budgets, and its losses and cool-offs never touch a listed asset (Aave v3's isolation mode
+ * is the model: new collateral under its own debt ceiling).
+ */
+export class RiskTiers {
+  private readonly listed: ReadonlySet<string>;
+
+  constructor(listed: Iterable<string>) {
+    this.listed = new Set(listed);
+  }
+
+  isListed(assetId: string): boolean {
+    return this.listed.has(assetId);
+  }
+
+  tierOf(assetId: string): 'listed' | 'community' {
+    return this.isListed(assetId) ? 'listed' : 'community';
+  }
+}
+
 export interface ExposureSnapshot {
   lender: Ledger;
   desk: Ledger;
-  /** when the latest loss not reset was charged (ms), per asset and per issuer */
-  lastLossMs: { asset: Map<string, number>; issuer: Map<string, number> };
+  /** losses charged and not reset, both services' */
+  losses: Ledger;
+  /** when the latest loss not reset was charged (ms), per asset */
+  lastLossMs: Map<string, number>;
 }
 
 export function emptySnapshot(): ExposureSnapshot {
-  return { lender: new Ledger(), desk: new Ledger(), lastLossMs: { asset: new Map(), issuer: new Map() } };
+  return {
+    lender: new Ledger(),
+    desk: new Ledger(),
+    losses: new Ledger(),
+    lastLossMs: new Map(),
+  };
 }
 
 /** A cap and what it leaves. */
@@ -80,12 +128,20 @@ export function fitToLimits(wanted: bigint, limits: readonly Limit[]): { amount:
   return { amount, limitedBy };
 }
 
-/** The caps both services share (RISK_*). */
+/** The caps and cool-offs both services share (RISK_*). */
 export interface SharedRiskSettings {
-  /** RISK_MAX_PER_ISSUER: the lender's and the desk's exposure to one issuer's assets together */
+  /** RISK_LISTED_ASSETS: the listed tier */
+  tiers: RiskTiers;
+  /** RISK_MAX_PER_ISSUER: the lender's and the desk's exposure to one issuer's listed assets together */
   maxPerIssuer: bigint;
-  /** RISK_LOSS_COOLOFF_S (in ms here): nothing new for an asset or issuer this long after a loss it cost */
+  /** RISK_COMMUNITY_MAX_PER_ISSUER: the same for one issuer's community assets */
+  communityMaxPerIssuer: bigint;
+  /** RISK_LOSS_COOLOFF_S (in ms here): nothing new for a community asset this long after a loss it cost */
   lossCooloffMs: number;
+  /** RISK_LISTED_LOSS_COOLOFF_S (in ms here): the same for a listed asset */
+  listedLossCooloffMs: number;
+  /** RISK_ISSUER_LOSS_THRESHOLD: an issuer whose community assets cost this much (not reset) cools off whole */
+  issuerLossThreshold: bigint;
 }
 
 export interface LenderLimitSettings {
@@ -93,6 +149,8 @@ export interface LenderLimitSettings {
   maxPerBorrower: bigint;
   maxPerAsset: bigint;
   maxTotal: bigint;
+  communityMaxPerAsset: bigint;
+  communityMaxTotal: bigint;
 }
 
 export interface DeskLimitSettings {
@@ -102,6 +160,10 @@ export interface DeskLimitSettings {
   maxPoolShareBps: number;
   /** DESK_MAX_TOTAL */
   maxTotal: bigint;
+  /** DESK_COMMUNITY_MAX_POSITION */
+  communityMaxPosition: bigint;
+  /** DESK_COMMUNITY_MAX_TOTAL */
+  communityMaxTotal: bigint;
 }
 
 /** Who a new exposure is to: the asset, its issuer and (for a loan) the borrower, and the pool depth it is bounded by. */
@@ -120,12 +182,15 @@ const poolShareLimit = (setting: string, bps: number, subject: Subject, onAsset:
   room: (subject.poolQuoteReserve * BigInt(bps)) / BPS - onAsset,
 });
 
-/** The room both services together have left on the issuer's assets. */
-const issuerLimit = (s: ExposureSnapshot, subject: Subject, shared: SharedRiskSettings): Limit => ({
-  reason: 'issuer_cap',
-  setting: 'RISK_MAX_PER_ISSUER',
-  room: shared.maxPerIssuer - s.lender.issuer(subject.issuer) - s.desk.issuer(subject.issuer),
-});
+/** The room both services together have left on the issuer's assets of the subject's tier. */
+function issuerLimit(s: ExposureSnapshot, subject: Subject, shared: SharedRiskSettings): Limit {
+  const listed = shared.tiers.isListed(subject.assetId);
+  const taken =
+    s.lender.inTier(shared.tiers, listed, subject.issuer) + s.desk.inTier(shared.tiers, listed, subject.issuer);
+  return listed
+    ? { reason: 'issuer_cap', setting: 'RISK_MAX_PER_ISSUER', room: shared.maxPerIssuer - taken }
+    : { reason: 'issuer_cap', setting: 'RISK_COMMUNITY_MAX_PER_ISSUER', room: shared.communityMaxPerIssuer - taken };
+}
 
 /** The rooms a new loan has (its principal is fitted to them). */
 export function lenderLimits(
@@ -135,16 +200,22 @@ export function lenderLimits(
   shared: SharedRiskSettings,
 ): Limit[] {
   const onAsset = s.lender.asset(subject.assetId);
+  const listed = shared.tiers.isListed(subject.assetId);
+  const tierTotal = s.lender.inTier(shared.tiers, listed);
   return [
     poolShareLimit('LENDER_MAX_POOL_SHARE_BPS', lender.maxPoolShareBps, subject, onAsset),
-    { reason: 'asset_cap', setting: 'LENDER_MAX_PER_ASSET', room: lender.maxPerAsset - onAsset },
+    listed
+      ? { reason: 'asset_cap', setting: 'LENDER_MAX_PER_ASSET', room: lender.maxPerAsset - onAsset }
+      : { reason: 'asset_cap', setting: 'LENDER_COMMUNITY_MAX_PER_ASSET', room: lender.communityMaxPerAsset - onAsset },
     {
       reason: 'borrower_cap',
       setting: 'LENDER_MAX_PER_BORROWER',
       room: lender.maxPerBorrower - s.lender.borrower(subject.borrower ?? ''),
     },
     issuerLimit(s, subject, shared),
-    { reason: 'total_cap', setting: 'LENDER_MAX_TOTAL', room: lender.maxTotal - s.lender.total },
+    listed
+      ? { reason: 'total_cap', setting: 'LENDER_MAX_TOTAL', room: lender.maxTotal - tierTotal }
+      : { reason: 'total_cap', setting: 'LENDER_COMMUNITY_MAX_TOTAL', room: lender.communityMaxTotal - tierTotal },
   ];
 }
 
@@ -156,11 +227,21 @@ export function deskBuyLimits(
   shared: SharedRiskSettings,
 ): Limit[] {
   const onAsset = s.desk.asset(subject.assetId);
+  const listed = shared.tiers.isListed(subject.assetId);
+  const tierTotal = s.desk.inTier(shared.tiers, listed);
   return [
-    { reason: 'position_limit', setting: 'DESK_MAX_POSITION', room: desk.maxPosition - onAsset },
+    listed
+      ? { reason: 'position_limit', setting: 'DESK_MAX_POSITION', room: desk.maxPosition - onAsset }
+      : {
+          reason: 'position_limit',
+          setting: 'DESK_COMMUNITY_MAX_POSITION',
+          room: desk.communityMaxPosition - onAsset,
+        },
     poolShareLimit('DESK_MAX_POOL_SHARE_BPS', desk.maxPoolShareBps, subject, onAsset),
     issuerLimit(s, subject, shared),
-    { reason: 'total_cap', setting: 'DESK_MAX_TOTAL', room: desk.maxTotal - s.desk.total },
+    listed
+      ? { reason: 'total_cap', setting: 'DESK_MAX_TOTAL', room: desk.maxTotal - tierTotal }
+      : { reason: 'total_cap', setting: 'DESK_COMMUNITY_MAX_TOTAL', room: desk.communityMaxTotal - tierTotal },
   ];
 }
 
@@ -187,7 +268,13 @@ export function purchaseRefusal(
   );
 }
 
-/** When the cool-off after the latest loss of the asset or its issuer ends (ms); null when none runs at `nowMs`. */
+/**
+ * When the cool-off after a loss ends for new exposure to the asset (ms); null when none runs
+ * at `nowMs`. Scoped to the cause: the asset that cost the loss (a listed asset for
+ * RISK_LISTED_LOSS_COOLOFF_S, a community one for RISK_LOSS_COOLOFF_S); an issuer's other
+ * community assets only once its community assets together cost RISK_ISSUER_LOSS_THRESHOLD;
+ * a listed asset never for its issuer's losses elsewhere.
+ */
 export function cooloffUntil(
   s: ExposureSnapshot,
   assetId: string,
@@ -195,7 +282,12 @@ export function cooloffUntil(
   nowMs: number,
   shared: SharedRiskSettings,
 ): number | null {
-  const last = Math.max(s.lastLossMs.asset.get(assetId) ?? -Infinity, s.lastLossMs.issuer.get(issuer) ?? -Infinity);
-  const until = last + shared.lossCooloffMs;
+  const listed = shared.tiers.isListed(assetId);
+  const own = s.lastLossMs.get(assetId);
+  let until = own === undefined ? -Infinity : own + (listed ? shared.listedLossCooloffMs : shared.lossCooloffMs);
+  if (!listed && s.losses.inTier(shared.tiers, false, issuer) >= shared.issuerLossThreshold)
+    for (const [lost, lossIssuer] of s.losses.issuerOf)
+      if (lossIssuer === issuer && !shared.tiers.isListed(lost))
+        until = Math.max(until, (s.lastLossMs.get(lost) ?? -Infinity) + shared.lossCooloffMs);
   return until > nowMs ? until : null;
 }

@@ -16,10 +16,10 @@ export interface Refusal {
 
 export const refusal = (reason: Reason, detail: string): Refusal => ({ reason, detail });
 
-/** The refusal while an asset or its issuer is in its cool-off after a loss (risk/exposure.ts cooloffUntil). */
+/** The refusal while an asset (or its issuer's community assets) is in its cool-off after a loss (risk/exposure.ts cooloffUntil). */
 export function cooloffRefusal(untilMs: number): Refusal {
   return refusal(
     'loss_cooloff',
-    `the asset or its issuer cost a loss; nothing new from the lender or the desk until ${new Date(untilMs).toISOString()} (RISK_LOSS_COOLOFF_S)`,
+    `the asset cost the lender or the desk a loss; nothing new for it until ${new Date(untilMs).toISOString()}, when this ends by itself (RISK_LISTED_LOSS_COOLOFF_S for a listed asset, RISK_LOSS_COOLOFF_S otherwise)`,
   );
 }

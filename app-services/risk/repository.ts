@@ -95,27 +95,25 @@ export class RiskRepository {
     const desk = await db.query<{ asset_id: string; issuer: string | null; amount: string }>(
       `SELECT asset_id, issuer, value::text AS amount FROM ${this.app.deskExposure}
          UNION ALL
-         SELECT asset_id, issuer, amount::text FROM ${this.app.losses} WHERE source = 'desk' AND reset_at IS NULL
-         UNION ALL
          SELECT r.asset_id, r.issuer, r.buys_value::text FROM ${this.app.rfqs} r
           WHERE r.side = 'sell' AND r.buys_value IS NOT NULL AND ${outstandingRfqSql(this.svc.settlements)}
          UNION ALL
-         -- an accept counts until the desk's published holding is read at or after its block
+         -- an accept counts until the desk's published cost is read at or after its block
          SELECT o.asset_id, o.issuer, o.buys_value::text FROM ${this.app.offers} o
            LEFT JOIN ${this.app.deskExposure} e ON e.asset_id = o.asset_id
           WHERE o.buys_value IS NOT NULL
             AND (o.verdict = 'accepting' OR (o.verdict = 'accepted' AND (e.height IS NULL OR o.height > e.height)))`,
     );
-    const losses = await db.query<{ asset_id: string; issuer: string; last_ms: number }>(
-      `SELECT asset_id, issuer, (extract(epoch FROM max(created_at)) * 1000)::float8 AS last_ms
+    const losses = await db.query<{ asset_id: string; issuer: string; amount: string; last_ms: number }>(
+      `SELECT asset_id, issuer, sum(amount)::text AS amount, (extract(epoch FROM max(created_at)) * 1000)::float8 AS last_ms
          FROM ${this.app.losses} WHERE reset_at IS NULL GROUP BY asset_id, issuer`,
     );
     for (const r of lender.rows)
       s.lender.add(BigInt(r.amount), { assetId: r.asset_id, issuer: r.issuer, borrower: r.borrower });
     for (const r of desk.rows) s.desk.add(BigInt(r.amount), { assetId: r.asset_id, issuer: r.issuer });
     for (const r of losses.rows) {
-      s.lastLossMs.asset.set(r.asset_id, Math.max(s.lastLossMs.asset.get(r.asset_id) ?? 0, r.last_ms));
-      s.lastLossMs.issuer.set(r.issuer, Math.max(s.lastLossMs.issuer.get(r.issuer) ?? 0, r.last_ms));
+      s.losses.add(BigInt(r.amount), { assetId: r.asset_id, issuer: r.issuer });
+      s.lastLossMs.set(r.asset_id, Math.max(s.lastLossMs.get(r.asset_id) ?? 0, r.last_ms));
     }
     return s;
   }
@@ -130,16 +128,24 @@ export class RiskRepository {
     return rowCount === 1;
   }
 
-  /** The desk's charged losses per asset (not reset). */
-  async deskLosses(db: Db = this.pool): Promise<Map<string, bigint>> {
-    const { rows } = await db.query<{ asset_id: string; amount: string }>(
-      `SELECT asset_id, sum(amount)::text AS amount FROM ${this.app.losses}
-        WHERE source = 'desk' AND reset_at IS NULL GROUP BY asset_id`,
+  /**
+   * The desk's losses per asset: every one it was charged (`charged`, reset ones too: a loss
+   * is charged once, and a reset does not make it chargeable again) and those an operator
+   * wrote off (`writtenOff`: no longer part of what it paid).
+   */
+  async deskLosses(db: Db = this.pool): Promise<{ charged: Map<string, bigint>; writtenOff: Map<string, bigint> }> {
+    const { rows } = await db.query<{ asset_id: string; charged: string; written_off: string }>(
+      `SELECT asset_id, sum(amount)::text AS charged,
+              coalesce(sum(amount) FILTER (WHERE reset_at IS NOT NULL), 0)::text AS written_off
+         FROM ${this.app.losses} WHERE source = 'desk' GROUP BY asset_id`,
     );
-    return new Map(rows.map((r) => [r.asset_id, BigInt(r.amount)]));
+    return {
+      charged: new Map(rows.map((r) => [r.asset_id, BigInt(r.charged)])),
+      writtenOff: new Map(rows.map((r) => [r.asset_id, BigInt(r.written_off)])),
+    };
   }
 
-  /** The desk's holdings valued at mid, as of a chain height (an older height never overwrites a newer one). */
+  /** The desk's exposure at cost per asset, as of an indexed height (an older height never overwrites a newer one). */
   async publishDeskHoldings(rows: { assetId: string; issuer: string; value: bigint }[], height: number): Promise<void> {
     if (!rows.length) return;
     await this.pool.query(
@@ -160,7 +166,11 @@ export class RiskRepository {
     return rows;
   }
 
-  /** Resets the charged losses the filter names (they no longer count, and their cool-off ends); how many. */
+  /**
+   * Resets the charged losses the filter names; how many. A reset writes the loss off: it no
+   * longer counts against any cap, its cool-off ends, and it is never charged again (the
+   * lender's loss is gone with its loan; the desk's leaves what it paid, net, for good).
+   */
   async reset(filter: LossFilter, note: string): Promise<number> {
     const { rowCount } = await this.pool.query(
       `UPDATE ${this.app.losses} SET reset_at = now(), reset_note = $4

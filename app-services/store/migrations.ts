@@ -302,6 +302,29 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: 'desk exposure at cost, its sales of excess inventory',
+    sql: `
+      -- the desk's exposure is now what it paid, net (risk/exposure.ts): the rows at mid go, the next book publishes
+      DELETE FROM {schema}.desk_exposure;
+      -- the desk's sales of excess inventory into the pool (desk/inventory.ts): recorded before the swap is
+      -- signed (selling), settled from its intent (sold with what the pool paid, or failed)
+      CREATE TABLE {schema}.desk_sales (
+        ref        text PRIMARY KEY,              -- the sale's intent id: desk/sell/<asset>/<height>
+        asset_id   text NOT NULL,
+        issuer     text NOT NULL,
+        units      numeric NOT NULL,              -- whole-bundle base units sold
+        status     text NOT NULL CHECK (status IN ('selling', 'sold', 'failed')),
+        proceeds   numeric,                       -- stable base units the pool paid
+        height     bigint NOT NULL,               -- the book height it was judged at; the tx's height once sold
+        tx_hash    text,
+        error      text,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX desk_sales_asset ON {schema}.desk_sales (asset_id, height DESC);
+    `,
+  },
 ];
 
 const LOCK_NAME = 'svc-app-services/migrations';

@@ -22,8 +22,10 @@ import { StreamFeed } from '../../rest-adapter/stream/feed';
 export interface AppServicesLaunch extends Omit<AppServicesOptions, 'pool' | 'devnetDocuments' | 'webhookFeed'> {
   /** set when the chain is the embedded devnet of this seed */
   devnetSeed?: string;
-  /** the embedded devnet's first live height: its history's loans were the scripted lender's */
+  /** the embedded devnet's first live height: its history's loans and trades were the scripted lender's and desk's */
   devnetLiveFrom?: number;
+  /** the embedded devnet's pooled assets: the listed tier where RISK_LISTED_ASSETS names none */
+  devnetPooledAssets?: string[];
 }
 
 /** The cosmos address of one of the embedded devnet's role accounts (ripemd160(sha256(compressed public key))). */
@@ -33,9 +35,11 @@ export function devnetAddress(seed: string, role: string, hrp: string): string {
 }
 
 /**
- * The embedded devnet's role keys, where the environment gives none; the lender's first
- * height, where LENDER_FROM_HEIGHT gives none: the history's pledges were paid by its
- * scripted lender and are not the service's to pay again; and, where
+ * The embedded devnet's role keys, where the environment gives none; the lender's and the
+ * desk's first height, where LENDER_FROM_HEIGHT / DESK_FROM_HEIGHT give none: the history's
+ * pledges were paid by its scripted lender and its trades made by its scripted desk, not the
+ * services' to pay again or to count as their cost; the listed tier, where RISK_LISTED_ASSETS
+ * names none: the scenario's pooled assets (its main equity and community asset); and, where
  * MARKET_TRUSTED_RELEASERS names none, the scenario's releaser account, the releaser role of
  * every asset the scenario launches (devnet/scenario/flows/launch.ts), so its assets stay
  * collateral.
@@ -44,6 +48,7 @@ function withDevnetDefaults(
   settings: AppServicesSettings,
   seed: string,
   liveFrom: number,
+  pooledAssets: string[],
   hrp: string,
 ): AppServicesSettings {
   const key = (role: string) => new KeySecret(bytesToHex(privateKey(seed, role)), `the devnet's ${role} key`);
@@ -55,6 +60,8 @@ function withDevnetDefaults(
     ...settings,
     keys: { lender: settings.keys.lender ?? key('lender'), desk: settings.keys.desk ?? key('desk') },
     lender: { ...settings.lender, fromHeight },
+    desk: { ...settings.desk, fromHeight: settings.desk.fromHeight ?? liveFrom },
+    risk: { ...settings.risk, listedAssets: settings.risk.listedAssets ?? pooledAssets },
     market: { ...settings.market, trustedReleasers },
   };
 }
@@ -66,7 +73,9 @@ export function createAppServices(o: AppServicesLaunch): { services: AppServices
   const services = new AppServices({
     pool,
     databaseUrl: o.databaseUrl,
-    settings: onDevnet ? withDevnetDefaults(o.settings, o.devnetSeed!, o.devnetLiveFrom ?? 0, o.hrp) : o.settings,
+    settings: onDevnet
+      ? withDevnetDefaults(o.settings, o.devnetSeed!, o.devnetLiveFrom ?? 0, o.devnetPooledAssets ?? [], o.hrp)
+      : o.settings,
     hrp: o.hrp,
     gasDenom: o.gasDenom,
     stableDenom: o.stableDenom,

@@ -34,7 +34,13 @@ import {
 import type { ResponseCacheOptions } from '../../rest-adapter/http/response-cache';
 import type { RenderCacheOptions } from '../../rest-adapter/presenters/render-cache';
 import type { StreamOptions } from '../../rest-adapter/stream/options';
-import { APP_SERVICES_VARIABLES, type AppServicesSettings, type LenderSettings } from '../../app-services/config';
+import {
+  APP_SERVICES_VARIABLES,
+  type AppServicesSettings,
+  type DeskSettings,
+  type LenderSettings,
+  type RiskSettings,
+} from '../../app-services/config';
 import type { MarketSettings } from '../../app-services/market/eligibility';
 import { APP_SETTINGS as S } from '../../app-services/settings';
 import { KeySecret } from '../../app-services/keys';
@@ -239,8 +245,10 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
     schema,
     keys: { lender: secretOf(env, S.keys.lender.env), desk: secretOf(env, S.keys.desk.env) },
     lender: lenderOf(env, settings.lender),
+    desk: deskOf(env, settings.desk),
     market: marketOf(env, settings.market),
     webhooks: { ...settings.webhooks, secretKey: webhookKeyOf(env) },
+    risk: riskOf(env, settings.risk),
   };
 }
 
@@ -250,6 +258,22 @@ function webhookKeyOf(env: Env): KeySecret | undefined {
   if (secret && !/^[0-9a-fA-F]{64}$/.test(secret.reveal()))
     throw new ConfigError(S.webhooks.secretKey.env, 'must be 64 hex characters (a 32-byte key)');
   return secret;
+}
+
+/** The desk's rows read, with DESK_FROM_HEIGHT (unset unless given). */
+function deskOf(env: Env, desk: Omit<DeskSettings, 'fromHeight'>): DeskSettings {
+  const fromHeight = S.desk.fromHeight.env;
+  return {
+    ...desk,
+    fromHeight:
+      read(env, fromHeight) === undefined ? undefined : readInteger(env, fromHeight, 0, 0, Number.MAX_SAFE_INTEGER),
+  };
+}
+
+/** The risk rows read, with the listed tier (RISK_LISTED_ASSETS; unset unless given). */
+function riskOf(env: Env, risk: Omit<RiskSettings, 'listedAssets'>): RiskSettings {
+  const listedAssets = listOf(env, S.risk.listedAssets.env, /^[0-9a-f]{64}$/, 'asset ids (64 lower-case hex)');
+  return { ...risk, listedAssets };
 }
 
 function graphqlOf(env: Env): GraphqlOptions {

@@ -54,7 +54,7 @@ const SAME_SYMBOL = { ...REAL, name: 'Attack Test Works Two' };
 const MARKET = { windowBlocks: 30, minPoolAgeBlocks: 20, maxDivergenceBps: 1000, minPoolReserve: 100_000_000n };
 /** the documented bound of the fee-drain test: the honest accept and at most two cancel txs */
 const DESK_TXS_BOUND = 3n;
-/** DESK_MAX_TOTAL here: the desk's 1,000 ATW (2,000 stable at mid), and room for the small attacks */
+/** DESK_MAX_TOTAL here: room for the small attacks (the 1,000 ATW the desk was given cost it nothing: its exposure is what it paid) */
 const DESK_MAX_TOTAL = 3_000n * WHOLE;
 /** the pool of the attacker's assets: 300 stable; DESK_MAX_POOL_SHARE_BPS (10 %) leaves the desk 30 stable of each */
 const ATTACK_POOL_QUOTE = 300n * WHOLE;
@@ -91,7 +91,17 @@ beforeAll(async () => {
       inclusionTimeoutMs: 10_000,
       reconcileMs: 500,
       lockRetryMs: 200,
-      desk: { ...APP_SERVICES_DEFAULTS.desk, pollMs: 250, rfqLimit: 2, rfqIpLimit: 3, maxTotal: DESK_MAX_TOTAL },
+      // the assets of these tests are community assets: their caps are the listed ones here, but for the total
+      desk: {
+        ...APP_SERVICES_DEFAULTS.desk,
+        pollMs: 250,
+        rfqLimit: 2,
+        rfqIpLimit: 3,
+        maxTotal: DESK_MAX_TOTAL,
+        communityMaxTotal: DESK_MAX_TOTAL,
+        communityMaxPosition: APP_SERVICES_DEFAULTS.desk.maxPosition,
+      },
+      risk: { ...APP_SERVICES_DEFAULTS.risk, communityMaxPerIssuer: APP_SERVICES_DEFAULTS.risk.maxPerIssuer },
       market: { ...APP_SERVICES_DEFAULTS.market, ...MARKET },
     },
   });
@@ -102,6 +112,9 @@ beforeAll(async () => {
       { key: k.desk, units: 1000n * WHOLE },
       { key: k.attacker, units: 10_000n * WHOLE },
       { key: k.honest, units: 10_000n * WHOLE },
+      // a sell RFQ needs units its requester holds (the look-alike and the every-asset tests sell ATW)
+      { key: k.squatter, units: 1000n * WHOLE },
+      { key: k.batcher, units: 10_000n * WHOLE },
     ],
     poolShares: 100_000n,
     poolQuote: 200_000_000_000n, // 2 stable per whole share, 200,000 stable deep
@@ -527,7 +540,13 @@ test('batched offers: 25 in one tx are each judged with the accepts before them,
     const w = await wholeShare('BAT');
     return w && w.ask === null ? w : undefined; // nothing the desk may move: no ask
   });
-  expect([after.bid, after.bid_withheld]).toEqual([null, 'pool_share_cap']);
+  // at cost: what it paid (the accepted offers at the bid) fills the room but for the spread; the lockup frees none of it
+  const { rows: exposure } = await world.pool.query<{ value: string }>(
+    `SELECT value::text AS value FROM app.desk_exposure WHERE asset_id = $1`,
+    [batch.assetId],
+  );
+  expect(BigInt(exposure[0].value)).toBe(BigInt(accepted.length) * 10n * bid);
+  expect(after.bid === null || (POOL_SHARE_ROOM - BigInt(exposure[0].value)) / mid >= 1n).toBe(true);
   const again = await world.submit(k.batcher, [offerToDesk(k.batcher, batch.assetId, 10n * WHOLE, 10n * bid)]);
   const [verdict] = await verdictsOn(k.batcher, [String(again.responses[0].settlement_id)]);
   expect([verdict.verdict, verdict.reason]).toEqual(['cancelled', 'pool_share_cap']);
@@ -597,9 +616,10 @@ test('a first kind with 0 decimals: every kind is valued in the unit the pool pr
       `SELECT value::text AS value FROM app.desk_exposure WHERE asset_id = $1`,
       [decimals.assetId],
     );
-    return rows.length && BigInt(rows[0].value) > 0n ? BigInt(rows[0].value) : undefined;
+    // both accepts indexed: the figure is what it paid as of the indexed height
+    return rows.length && BigInt(rows[0].value) >= 2n * units * bid ? BigInt(rows[0].value) : undefined;
   });
-  expect(published).toBe(2n * units * mid);
+  expect(published).toBe(2n * units * bid); // at cost: what it paid for the two offers it accepted
   expect(published).toBeLessThanOrEqual(POOL_SHARE_ROOM);
 });
 
@@ -677,7 +697,7 @@ test('every asset together: an RFQ outstanding counts against DESK_MAX_TOTAL as 
   expect([verdict.verdict, verdict.reason]).toEqual(['cancelled', 'total_cap']);
   // and the other path: an RFQ for as much is refused with the same reason
   const second = await rfqFrom('127.0.0.8', {
-    address: k.decimal.address,
+    address: k.squatter.address, // holds the units: a sell RFQ is judged on the caps only if it can be delivered
     asset_id: real.assetId,
     kind: -1,
     side: 'sell',

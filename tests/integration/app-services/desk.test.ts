@@ -13,6 +13,8 @@ import { STABLE_DENOM, type TestKey } from '../../harness/app-chain';
 import { launchEquity, startLiveWorld, type EquityAsset, type LiveWorld, type Msg } from '../../harness/live-world';
 import { until as waitFor } from '../../harness/until';
 import { startAppApi, type AppApi } from './api';
+import { toBech32 } from '../../../src/lib/address';
+import { randomBytes } from 'crypto';
 
 jest.setTimeout(120_000);
 
@@ -258,6 +260,19 @@ test.each([
   });
   expect([r.status, r.body.code]).toEqual([400, 'bad_request']);
   expect(r.body.error).toMatch(message);
+});
+
+test('a sell RFQ from an address that holds none of the units answers 400 undeliverable, and reserves nothing', async () => {
+  const stranger = toBech32(randomBytes(20), 'svc');
+  const r = await rfq({ address: stranger, symbol: 'DTW', kind: -1, side: 'sell', units: WHOLE.toString() });
+  expect([r.status, r.body.code, (r.body as { reason?: string }).reason]).toEqual([
+    400,
+    'bad_request',
+    'undeliverable',
+  ]);
+  expect(r.body.error).toMatch(/holds 0 units/);
+  const { rows } = await world.pool.query('SELECT 1 FROM app.rfqs WHERE requester = $1', [stranger]);
+  expect(rows).toEqual([]);
 });
 
 test('the fourth RFQ of an address in 10 minutes answers 429 with Retry-After; another address is still served', async () => {

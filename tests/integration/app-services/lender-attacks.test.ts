@@ -183,9 +183,19 @@ beforeAll(async () => {
         dust: DUST,
         maxPerAsset: CAPS.maxPerAsset,
         maxTotal: CAPS.maxTotal,
+        // the assets these attackers launch are community assets: their caps are the ones tried
+        communityMaxPerAsset: CAPS.maxPerAsset,
+        communityMaxTotal: CAPS.maxTotal,
       },
       desk: { ...APP_SERVICES_DEFAULTS.desk, pollMs: 250 },
-      risk: { ...APP_SERVICES_DEFAULTS.risk, maxPerIssuer: CAPS.maxPerIssuer, lossCooloffMs: 600_000 },
+      risk: {
+        ...APP_SERVICES_DEFAULTS.risk,
+        maxPerIssuer: CAPS.maxPerIssuer,
+        communityMaxPerIssuer: CAPS.maxPerIssuer,
+        lossCooloffMs: 600_000,
+        // below test 4's 600 of losses: the issuer's other community asset cools off with it
+        issuerLossThreshold: 500n * WHOLE,
+      },
       market: {
         ...APP_SERVICES_DEFAULTS.market,
         windowBlocks: WINDOW_BLOCKS,

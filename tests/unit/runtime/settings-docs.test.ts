@@ -75,7 +75,9 @@ describe('the settings tables', () => {
       'LENDER_KEY',
       'DESK_KEY',
       'LENDER_FROM_HEIGHT',
+      'DESK_FROM_HEIGHT',
       'WEBHOOK_SECRET_KEY',
+      'RISK_LISTED_ASSETS',
     ]);
   });
 

@@ -6,7 +6,7 @@ import type { ChainQueries } from '../../../../app-services/chain/queries';
 import { DeskBook } from '../../../../app-services/desk/book';
 import type { DeskRepository } from '../../../../app-services/desk/repository';
 import type { Market } from '../../../../app-services/market/eligibility';
-import { emptySnapshot } from '../../../../app-services/risk/exposure';
+import { emptySnapshot, RiskTiers } from '../../../../app-services/risk/exposure';
 import type { RiskRepository } from '../../../../app-services/risk/repository';
 
 function bookWith(heights: { chain: number; indexed: number }) {
@@ -16,11 +16,13 @@ function bookWith(heights: { chain: number; indexed: number }) {
       builds++;
       return [];
     },
+    paid: async () => new Map(),
   } as unknown as DeskRepository;
   const chain = { height: async () => heights.chain, balance: async () => 0n } as unknown as ChainClient;
   const pool = { query: async () => ({ rows: [{ value: String(heights.indexed) }] }) } as unknown as Pool;
   const risk = {
     publishDeskHoldings: async () => undefined,
+    deskLosses: async () => ({ charged: new Map(), writtenOff: new Map() }),
     snapshot: async () => emptySnapshot(),
   } as unknown as RiskRepository;
   const book = new DeskBook({
@@ -34,8 +36,22 @@ function bookWith(heights: { chain: number; indexed: number }) {
     desk: 'svc1desk',
     denom: 'uusdc',
     cacheMs: 60_000,
-    limits: { maxPosition: 10n ** 12n, maxPoolShareBps: 1000, maxTotal: 10n ** 12n },
-    shared: { maxPerIssuer: 10n ** 12n, lossCooloffMs: 0 },
+    limits: {
+      maxPosition: 10n ** 12n,
+      maxPoolShareBps: 1000,
+      maxTotal: 10n ** 12n,
+      communityMaxPosition: 10n ** 12n,
+      communityMaxTotal: 10n ** 12n,
+    },
+    shared: {
+      tiers: new RiskTiers([]),
+      maxPerIssuer: 10n ** 12n,
+      communityMaxPerIssuer: 10n ** 12n,
+      lossCooloffMs: 0,
+      listedLossCooloffMs: 0,
+      issuerLossThreshold: 0n,
+    },
+    fromHeight: 0,
   });
   return { book, builds: () => builds };
 }

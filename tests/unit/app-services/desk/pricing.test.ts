@@ -4,7 +4,7 @@ import { escrowedValue, judgeOffer } from '../../../../app-services/desk/offers'
 import { amountFor, askOf, bidOf, instrumentsOf } from '../../../../app-services/desk/pricing';
 import type { MarketPrice } from '../../../../app-services/market/price-oracle';
 import { AssetUnits, type AssetKind } from '../../../../app-services/market/units';
-import { emptySnapshot } from '../../../../app-services/risk/exposure';
+import { emptySnapshot, RiskTiers } from '../../../../app-services/risk/exposure';
 
 const EQUITY: AssetKind[] = [
   { kind_id: 0, class: 'ECONOMIC', decimals: 6, bundle: true },
@@ -30,8 +30,14 @@ const LIMITS = {
   maxPosition: 10n ** 15n,
   maxPoolShareBps: 10_000,
   maxTotal: 10n ** 15n,
+  communityMaxPosition: 10n ** 15n,
+  communityMaxTotal: 10n ** 15n,
+  tiers: new RiskTiers(['c'.repeat(64), 'a'.repeat(64)]),
   maxPerIssuer: 10n ** 15n,
+  communityMaxPerIssuer: 10n ** 15n,
   lossCooloffMs: 60_000,
+  listedLossCooloffMs: 60_000,
+  issuerLossThreshold: 0n,
   maxDivergenceBps: 500,
 };
 
@@ -135,9 +141,9 @@ describe('quotesOf: withheld sides and why', () => {
     const shallow = { ...steady, poolQuoteReserve: 10_000_000n }; // 10 % of 10 stable: one whole share does not fit
     expect(sides(shallow, ctx(), { ...LIMITS, maxPoolShareBps: 1000 })[0][1]).toBe('pool_share_cap');
   });
-  test('a loss of the asset or its issuer within the cool-off: no bid at all', () => {
+  test('a loss of the asset within its cool-off: no bid at all', () => {
     const snapshot = emptySnapshot();
-    snapshot.lastLossMs.issuer.set('svc1issuer', 999_000);
+    snapshot.lastLossMs.set(A, 999_000);
     expect(sides(steady, ctx({ snapshot })).map((s) => s[1])).toEqual([
       'loss_cooloff',
       'loss_cooloff',
@@ -152,6 +158,7 @@ describe('judgeOffer', () => {
   const state = stateOf(A, price(2_000_000n, 2_000_000n), 1_000_000_000n);
   const book: Book = {
     height: 100,
+    costs: new Map(),
     cash: 10_000_000_000n,
     assets: new Map([[A, state]]),
     quotes: quotesOf(state, ctx(), LIMITS),

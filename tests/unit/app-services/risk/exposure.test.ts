@@ -5,12 +5,35 @@ import {
   emptySnapshot,
   fitToLimits,
   lenderLimits,
+  RiskTiers,
   type ExposureSnapshot,
 } from '../../../../app-services/risk/exposure';
 
-const LENDER = { maxPoolShareBps: 1000, maxPerBorrower: 300n, maxPerAsset: 500n, maxTotal: 700n };
-const DESK = { maxPosition: 400n, maxPoolShareBps: 1000, maxTotal: 900n };
-const SHARED = { maxPerIssuer: 1000n, lossCooloffMs: 60_000 };
+const LENDER = {
+  maxPoolShareBps: 1000,
+  maxPerBorrower: 300n,
+  maxPerAsset: 500n,
+  maxTotal: 700n,
+  communityMaxPerAsset: 50n,
+  communityMaxTotal: 120n,
+};
+const DESK = {
+  maxPosition: 400n,
+  maxPoolShareBps: 1000,
+  maxTotal: 900n,
+  communityMaxPosition: 40n,
+  communityMaxTotal: 90n,
+};
+// every asset of these tests is listed but those named C…
+const LISTED = ['A', 'A2', 'A3', 'B', 'X', 'Z'];
+const SHARED = {
+  tiers: new RiskTiers(LISTED),
+  maxPerIssuer: 1000n,
+  communityMaxPerIssuer: 70n,
+  lossCooloffMs: 60_000,
+  listedLossCooloffMs: 5_000,
+  issuerLossThreshold: 100n,
+};
 const subject = (over = {}) => ({ assetId: 'A', issuer: 'I', borrower: 'b', poolQuoteReserve: 10n ** 9n, ...over });
 
 function snapshot(build: (s: ExposureSnapshot) => void): ExposureSnapshot {
@@ -89,15 +112,70 @@ describe('deskBuyLimits', () => {
   });
 });
 
-describe('cooloffUntil', () => {
-  const s = snapshot((x) => {
-    x.lastLossMs.asset.set('A', 1000);
-    x.lastLossMs.issuer.set('I', 5000);
+describe('tiers: the community budget is its own', () => {
+  test('a community asset has the community caps, and community exposure never takes listed room', () => {
+    const s = snapshot((x) => {
+      x.lender.add(100n, { assetId: 'C1', issuer: 'S1', borrower: 'c' });
+      x.desk.add(80n, { assetId: 'C2', issuer: 'S2' });
+    });
+    // listed: none of the 100 lent on C1 counts against LENDER_MAX_TOTAL
+    expect(fitToLimits(290n, lenderLimits(s, subject(), LENDER, SHARED))).toEqual({ amount: 290n, limitedBy: null });
+    expect(fitToLimits(1000n, lenderLimits(s, subject({ assetId: 'C3', issuer: 'S3' }), LENDER, SHARED))).toMatchObject(
+      {
+        amount: 20n,
+        limitedBy: { reason: 'total_cap', setting: 'LENDER_COMMUNITY_MAX_TOTAL' },
+      },
+    );
+    expect(fitToLimits(1000n, lenderLimits(emptySnapshot(), subject({ assetId: 'C3' }), LENDER, SHARED))).toMatchObject(
+      {
+        amount: 50n,
+        limitedBy: { setting: 'LENDER_COMMUNITY_MAX_PER_ASSET' },
+      },
+    );
+    expect(fitToLimits(1000n, deskBuyLimits(s, subject({ assetId: 'C3', issuer: 'S3' }), DESK, SHARED))).toMatchObject({
+      amount: 10n,
+      limitedBy: { setting: 'DESK_COMMUNITY_MAX_TOTAL' },
+    });
+    expect(fitToLimits(500n, deskBuyLimits(s, subject(), DESK, SHARED)).limitedBy?.setting).toBe('DESK_MAX_POSITION');
   });
-  test('runs from the latest loss of the asset or of its issuer', () => {
-    expect(cooloffUntil(s, 'A', 'J', 2000, SHARED)).toBe(61_000);
-    expect(cooloffUntil(s, 'B', 'I', 2000, SHARED)).toBe(65_000); // another asset of the same issuer
-    expect(cooloffUntil(s, 'A', 'I', 70_000, SHARED)).toBeNull();
-    expect(cooloffUntil(s, 'B', 'J', 2000, SHARED)).toBeNull();
+
+  test("an issuer's community assets have their own issuer cap; its listed ones do not share it", () => {
+    const s = snapshot((x) => {
+      x.lender.add(30n, { assetId: 'C1', issuer: 'I', borrower: 'c' });
+      x.desk.add(900n, { assetId: 'A', issuer: 'I' });
+    });
+    expect(fitToLimits(1000n, lenderLimits(s, subject({ assetId: 'C2' }), LENDER, SHARED))).toMatchObject({
+      amount: 40n,
+      limitedBy: { reason: 'issuer_cap', setting: 'RISK_COMMUNITY_MAX_PER_ISSUER' },
+    });
+    expect(fitToLimits(1000n, lenderLimits(s, subject(), LENDER, SHARED))).toMatchObject({
+      amount: 100n,
+      limitedBy: { reason: 'issuer_cap', setting: 'RISK_MAX_PER_ISSUER' },
+    });
+  });
+});
+
+describe('cooloffUntil: scoped to the cause', () => {
+  const s = snapshot((x) => {
+    x.losses.add(20n, { assetId: 'A', issuer: 'I' }); // a listed asset
+    x.lastLossMs.set('A', 1000);
+    x.losses.add(60n, { assetId: 'C1', issuer: 'I' }); // a community asset of the same issuer
+    x.lastLossMs.set('C1', 3000);
+  });
+  test('a listed asset cools off for the listed cool-off, from its own loss only', () => {
+    expect(cooloffUntil(s, 'A', 'I', 2000, SHARED)).toBe(6000);
+    expect(cooloffUntil(s, 'A', 'I', 7000, SHARED)).toBeNull();
+    expect(cooloffUntil(s, 'B', 'I', 2000, SHARED)).toBeNull(); // another listed asset of the issuer: never
+  });
+  test("a community asset for the community cool-off; its issuer's others only past the threshold", () => {
+    expect(cooloffUntil(s, 'C1', 'I', 4000, SHARED)).toBe(63_000);
+    expect(cooloffUntil(s, 'C2', 'I', 4000, SHARED)).toBeNull(); // 60 < 100 of community losses
+    const past = snapshot((x) => {
+      x.losses.add(120n, { assetId: 'C1', issuer: 'I' });
+      x.lastLossMs.set('C1', 3000);
+    });
+    expect(cooloffUntil(past, 'C2', 'I', 4000, SHARED)).toBe(63_000);
+    expect(cooloffUntil(past, 'B', 'I', 4000, SHARED)).toBeNull(); // still never a listed asset
+    expect(cooloffUntil(past, 'C2', 'J', 4000, SHARED)).toBeNull();
   });
 });
