@@ -508,9 +508,7 @@ export class LenderWorker extends PollingWorker {
     const price = v?.reading.price;
     const atTwap = price && reservesAt(price.baseReserve, price.quoteReserve, price.spot, price.twap);
     const recovered =
-      price && atTwap
-        ? min(v.units.shareValue(units, price.twap), poolPayout(units, atTwap.base, atTwap.quote))
-        : 0n;
+      price && atTwap ? min(v.units.shareValue(units, price.twap), poolPayout(units, atTwap.base, atTwap.quote)) : 0n;
     const loss = BigInt(loan.principal) - recovered;
     const issuer = loan.issuer ?? v?.issuer ?? '';
     const entry =
