@@ -28,7 +28,7 @@ import * as msg from '../chain/messages';
 import { sortPledges, type PledgeSeen, type PledgeSet, type Refusal as SortRefusal } from './pledge-sets';
 import { SETTLEMENT_PROPOSED, withSeenProposals, type ProposalSeen } from '../store/indexer-reads';
 import { diverges, type Market } from '../market/eligibility';
-import { poolPayout, quoteReserveAt, reservesAt } from '../market/units';
+import { poolPayout, quoteReserveAt } from '../market/units';
 import {
   cooloffUntil,
   fitToLimits,
@@ -498,17 +498,15 @@ export class LenderWorker extends PollingWorker {
    * The loan is liquidated; what the seized units cannot pay back is a loss, charged against
    * the caps of the asset, its issuer, the borrower and the whole book until an operator
    * resets it. They are worth the lower of their value at the twap and what the pool would pay
-   * for them at the twap's reserves (x·y = k, market/units.ts reservesAt): a pool drained for
-   * the whole window pays nothing, and a dump held for one block, just as the lender looks,
-   * neither inflates the loss nor starts a cool-off the twap does not bear out.
+   * for them now (x·y = k): a pool an attacker emptied pays nothing, whatever its twap.
    */
   private async closeLiquidated(loan: LoanRow, closeTx: string): Promise<void> {
     const units = BigInt(loan.units);
     const v = await this.o.market.valuation(loan.asset_id);
     const price = v?.reading.price;
-    const atTwap = price && reservesAt(price.baseReserve, price.quoteReserve, price.spot, price.twap);
-    const recovered =
-      price && atTwap ? min(v.units.shareValue(units, price.twap), poolPayout(units, atTwap.base, atTwap.quote)) : 0n;
+    const recovered = price
+      ? min(v.units.shareValue(units, price.twap), poolPayout(units, price.baseReserve, price.quoteReserve))
+      : 0n;
     const loss = BigInt(loan.principal) - recovered;
     const issuer = loan.issuer ?? v?.issuer ?? '';
     const entry =

@@ -128,22 +128,3 @@ export function quoteReserveAt(quoteReserve: bigint, spot: bigint, price: bigint
   if (spot <= 0n || price >= spot) return quoteReserve;
   return isqrt((quoteReserve * quoteReserve * price) / spot);
 }
-
-/**
- * The reserves a constant-product pool holds at `price` (its k unchanged): base² ∝ k / price and
- * quote² ∝ k × price, so base × √(spot / price) and quote × √(price / spot). What the pool
- * pays at the twap's reserves is what it pays once the price is back where it has stood for
- * the window: one block's dump does not move it.
- */
-export function reservesAt(
-  baseReserve: bigint,
-  quoteReserve: bigint,
-  spot: bigint,
-  price: bigint,
-): { base: bigint; quote: bigint } {
-  if (spot <= 0n || price <= 0n) return { base: baseReserve, quote: quoteReserve };
-  return {
-    base: isqrt((baseReserve * baseReserve * spot) / price),
-    quote: isqrt((quoteReserve * quoteReserve * price) / spot),
-  };
-}

@@ -4,7 +4,6 @@ import {
   isqrt,
   poolPayout,
   quoteReserveAt,
-  reservesAt,
   sharesValue,
   type AssetKind,
 } from '../../../../app-services/market/units';
@@ -79,18 +78,5 @@ describe('pool depth', () => {
 
   test('isqrt', () => {
     expect([0n, 1n, 3n, 4n, 99n, 100n, 10n ** 30n].map(isqrt)).toEqual([0n, 1n, 1n, 2n, 9n, 10n, 10n ** 15n]);
-  });
-});
-
-describe('reservesAt', () => {
-  test('the reserves at the twap keep k: a one-block dump (spot a quarter of the twap) is undone', () => {
-    // a pool of 1,000 base / 2,000 quote (spot 2) dumped to 2,000 base / 1,000 quote (spot 0.5)
-    const at = reservesAt(2000n, 1000n, 500_000n, 2_000_000n);
-    expect(at).toEqual({ base: 1000n, quote: 2000n });
-    expect(at.base * at.quote).toBe(2000n * 1000n);
-    expect(poolPayout(100n, at.base, at.quote)).toBeGreaterThan(poolPayout(100n, 2000n, 1000n));
-  });
-  test('at spot: the reserves now', () => {
-    expect(reservesAt(2000n, 1000n, 500_000n, 500_000n)).toEqual({ base: 2000n, quote: 1000n });
   });
 });
