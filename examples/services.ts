@@ -102,7 +102,7 @@ export async function checkOneDeployment(url: string, rpc: string): Promise<void
     getJson(`${url}/v1/blocks/${height}`, 'the API (--url)'),
     getJson(`${rpc}/block?height=${height}`, 'the chain RPC (--rpc)'),
   ]);
-  const indexed = String(block.hash ?? '').toUpperCase();
+  const indexed = String(block.block?.hash ?? '').toUpperCase(); // BlockDetail (openapi.yaml)
   const served = String(chain.result?.block_id?.hash ?? '').toUpperCase();
   if (!served)
     throw new NotOneDeployment(

@@ -32,7 +32,11 @@ async function serve(routes: Record<string, unknown>): Promise<string> {
   return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 }
 
-const api = (hash: string) => serve({ '/v1/status': { indexed_height: 120 }, '/v1/blocks/120': { height: 120, hash } });
+const api = (hash: string) =>
+  serve({
+    '/v1/status': { indexed_height: 120 },
+    '/v1/blocks/120': { block: { height: 120, hash }, txs: [], events: [] },
+  });
 const rpc = (hash: string) => serve({ '/block?height=120': { result: { block_id: { hash } } } });
 
 describe('where the example finds its deployment', () => {
