@@ -7,7 +7,7 @@
  */
 import crypto from 'crypto';
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { HttpError, badRequest, notFound } from '../../src/http/http-errors';
+import { HttpError, badRequest, methodNotAllowed, notFound } from '../../src/http/http-errors';
 import type { ApiKey } from '../../src/http/fair-share';
 import { isSvcError } from '../../src/lib/errors';
 import type { BodyChecks, ParameterChecks } from '../../src/http/openapi-params';
@@ -272,4 +272,16 @@ export function registerWebhookRoutes(router: Router, deps: WebhookRouteDeps): v
       return { queued: true, event_id: eventId };
     }),
   );
+
+  // any other method on these paths: 405 with Allow, as on every other /api path
+  for (const [path, allow] of [
+    ['/webhooks', 'GET, POST'],
+    ['/webhooks/:id', 'GET, DELETE'],
+    ['/webhooks/:id/pause', 'POST'],
+    ['/webhooks/:id/resume', 'POST'],
+    ['/webhooks/:id/rotate-secret', 'POST'],
+    ['/webhooks/:id/deliveries', 'GET'],
+    ['/webhooks/:id/redeliver', 'POST'],
+  ] as const)
+    router.all(path, methodNotAllowed(allow));
 }
