@@ -11,6 +11,7 @@ import { HttpError, badRequest, methodNotAllowed, notFound } from '../../src/htt
 import type { ApiKey } from '../../src/http/fair-share';
 import { isSvcError } from '../../src/lib/errors';
 import type { BodyChecks, ParameterChecks } from '../../src/http/openapi-params';
+import type { AppSchema } from '../contract';
 import { jsonBody } from '../http/body';
 import type { WebhookSettings } from './dispatcher';
 import type { WebhookCursor, WebhookFeed, WebhookFilter } from './feed';
@@ -33,7 +34,7 @@ export interface WebhookRouteDeps {
 
 const DELIVERIES_LIMIT = 100;
 
-function presentWebhook(row: WebhookRow) {
+function presentWebhook(row: WebhookRow): AppSchema<'Webhook'> {
   return {
     id: row.id,
     url: row.url,
@@ -56,7 +57,7 @@ function presentWebhook(row: WebhookRow) {
   };
 }
 
-function presentDelivery(row: DeliveryRow) {
+function presentDelivery(row: DeliveryRow): AppSchema<'WebhookDelivery'> {
   return {
     event_id: row.event_id,
     attempt: row.attempt,
