@@ -159,9 +159,22 @@ export class DeskBook {
       : this.o.queries.transferable(resource.assetId, resource.kindId, this.o.desk);
   }
 
-  /** The units of a kind `holder` may move on the chain now (a sell RFQ's requester: desk/routes.ts). */
-  movableBy(holder: string, assetId: string, kindId: number): Promise<bigint> {
-    return this.o.queries.transferable(assetId, kindId, holder);
+  /**
+   * The first of `kinds` of which `holder` may move fewer than `units` on the chain now, with
+   * what it may move; null when it can deliver them all. A sell RFQ's requester, as the RFQ is
+   * recorded (desk/routes.ts) and again before the desk proposes (desk/worker.ts).
+   */
+  async shortfall(
+    holder: string,
+    assetId: string,
+    kinds: readonly number[],
+    units: bigint,
+  ): Promise<{ kindId: number; movable: bigint } | null> {
+    for (const kindId of kinds) {
+      const movable = await this.o.queries.transferable(assetId, kindId, holder);
+      if (movable < units) return { kindId, movable };
+    }
+    return null;
   }
 
   private async heightKey(): Promise<string> {

@@ -15,7 +15,7 @@ import { tryParseAccountAddress } from '../../src/lib/address';
 import { badRequest, HttpError } from '../../src/http/http-errors';
 import { addressParam } from '../http/params';
 import type { AppRoutes } from '../http/routes';
-import { purchaseRefusal, type DeskLimitSettings, type SharedRiskSettings } from '../risk/exposure';
+import { deskAssetRoom, purchaseRefusal, type DeskLimitSettings, type SharedRiskSettings } from '../risk/exposure';
 import { refusal, type Refusal as Why } from '../risk/reasons';
 import type { RiskRepository } from '../risk/repository';
 import { movableOf, type Book, type DeskBook, type Quote } from './book';
@@ -207,10 +207,7 @@ function reservationOf(
   const subject = { assetId: asset.asset.asset_id, issuer, poolQuoteReserve: asset.poolQuoteReserve };
   const check = async (c: PoolClient): Promise<Why | null> =>
     purchaseRefusal(await desk.risk.snapshot(c), subject, value, deps.risk.limits, deps.risk.shared, Date.now());
-  const { limits, shared, maxReservationBps } = deps.risk;
-  const positionCap = shared.tiers.isListed(subject.assetId) ? limits.maxPosition : limits.communityMaxPosition;
-  const poolShareCap = (subject.poolQuoteReserve * BigInt(limits.maxPoolShareBps)) / 10_000n;
-  const room = positionCap < poolShareCap ? positionCap : poolShareCap;
+  const room = deskAssetRoom(subject, deps.risk.limits, deps.risk.shared);
   return {
     limits: deps.limits,
     resources: sells
@@ -220,7 +217,7 @@ function reservationOf(
     what: sells ? deps.denom : `units of ${instrumentOf(t.quote.symbol, rfq.kind)}`,
     free: (r: Resource) => desk.book.free(r),
     purchase: sells
-      ? { value, issuer, check, reservationCap: (room * BigInt(maxReservationBps)) / 10_000n }
+      ? { value, issuer, check, reservationCap: (room * BigInt(deps.risk.maxReservationBps)) / 10_000n }
       : undefined,
   };
 }
@@ -230,17 +227,15 @@ function reservationOf(
  * move now, of every kind it sells (checked again before the desk proposes: desk/worker.ts).
  */
 async function checkDeliverable(rfq: RfqBody, quote: Quote, desk: DeskParts): Promise<void> {
-  for (const kindId of quote.kinds) {
-    const movable = await desk.book.movableBy(rfq.requester, quote.asset_id, kindId);
-    if (movable < rfq.units)
-      throw refusedWith(
-        refusal(
-          'undeliverable',
-          `${rfq.requester} holds ${movable} units of ${quote.symbol} kind ${kindId} it may move; the RFQ sells ${rfq.units}: ` +
-            "an RFQ reserves the desk's room only for units its requester can deliver",
-        ),
-      );
-  }
+  const short = await desk.book.shortfall(rfq.requester, quote.asset_id, quote.kinds, rfq.units);
+  if (short)
+    throw refusedWith(
+      refusal(
+        'undeliverable',
+        `${rfq.requester} holds ${short.movable} units of ${quote.symbol} kind ${short.kindId} it may move; the RFQ sells ${rfq.units}: ` +
+          "an RFQ reserves the desk's room only for units its requester can deliver",
+      ),
+    );
 }
 
 const refused = (r: Refusal) =>

@@ -33,7 +33,7 @@ import type { PartLogger } from '../../src/lib/logger';
 import { decodeTypedEvent } from '../../src/lib/typed-event';
 import type { EventSettlementProposed, EventSwapped } from '../../src/mappings/generated/proto-json';
 import * as msg from '../chain/messages';
-import { purchaseRefusal, type DeskLimitSettings, type SharedRiskSettings } from '../risk/exposure';
+import { deskAssetRoom, purchaseRefusal, type DeskLimitSettings, type SharedRiskSettings } from '../risk/exposure';
 import { refusal, type Refusal } from '../risk/reasons';
 import type { RiskRepository } from '../risk/repository';
 import { exposureAtCost, holdingAtMid, type Book, type DeskBook } from './book';
@@ -166,12 +166,11 @@ export class DeskWorker extends PollingWorker {
 
   /** Why the requester of a sell RFQ cannot deliver it now (null: it can): checked again before the desk proposes. */
   private async undeliverable(r: RfqRow, kinds: number[]): Promise<string | null> {
-    for (const kindId of kinds) {
-      const movable = await this.o.queries.transferable(r.asset_id, kindId, r.requester);
-      if (movable < BigInt(r.units))
-        return `the requester holds ${movable} units of kind ${kindId} it may move, the RFQ sells ${r.units}`;
-    }
-    return null;
+    const short = await this.o.book.shortfall(r.requester, r.asset_id, kinds, BigInt(r.units));
+    return (
+      short &&
+      `the requester holds ${short.movable} units of kind ${short.kindId} it may move, the RFQ sells ${r.units}`
+    );
   }
 
   private async kindsOf(assetId: string): Promise<number[]> {
@@ -408,12 +407,10 @@ export class DeskWorker extends PollingWorker {
       const assetId = a.asset.asset_id;
       const cost = book.costs.get(assetId);
       const listed = shared.tiers.isListed(assetId);
-      const positionCap = listed ? limits.maxPosition : limits.communityMaxPosition;
-      const poolShareCap = (a.poolQuoteReserve * BigInt(limits.maxPoolShareBps)) / BPS;
       const sale = nextSale(
         {
           cost: cost ? exposureAtCost(cost) : 0n,
-          positionCap: positionCap < poolShareCap ? positionCap : poolShareCap,
+          positionCap: deskAssetRoom({ assetId, poolQuoteReserve: a.poolQuoteReserve }, limits, shared),
           tierCost: tierCost[listed ? 'listed' : 'community'],
           tierCap: listed ? limits.maxTotal : limits.communityMaxTotal,
           movableBundles:

@@ -219,6 +219,21 @@ export function lenderLimits(
   ];
 }
 
+/**
+ * The most the desk may hold of one asset whatever else it holds: the lesser of the position
+ * cap of the asset's tier and its pool-share cap (what the RFQ reservation cap and the
+ * inventory target are shares of).
+ */
+export function deskAssetRoom(
+  subject: Pick<Subject, 'assetId' | 'poolQuoteReserve'>,
+  desk: DeskLimitSettings,
+  shared: Pick<SharedRiskSettings, 'tiers'>,
+): bigint {
+  const position = shared.tiers.isListed(subject.assetId) ? desk.maxPosition : desk.communityMaxPosition;
+  const poolShare = (subject.poolQuoteReserve * BigInt(desk.maxPoolShareBps)) / BPS;
+  return position < poolShare ? position : poolShare;
+}
+
 /** The rooms a new purchase by the desk has. */
 export function deskBuyLimits(
   s: ExposureSnapshot,
