@@ -33,6 +33,7 @@ import { LenderRepository } from './lender/repository';
 import { registerLenderRoutes } from './lender/routes';
 import type { LenderTerms } from './lender/terms';
 import { ENCUMBRANCE_CREATED, LenderWorker } from './lender/worker';
+import { gasMessagesMax } from './lender/release-batches';
 import { DeskBook } from './desk/book';
 import { DeskRepository, OfferRepository } from './desk/repository';
 import { registerDeskRoutes, type DeskParts } from './desk/routes';
@@ -387,6 +388,8 @@ export class AppServices {
       shared: this.shared,
       dust: lender.dust,
       batchMax: lender.batchMax,
+      gasMessagesMax: gasMessagesMax(this.o.settings),
+      releaseMinValue: lender.releaseMinValue,
       pollMs: lender.pollMs,
       claimEveryMs: lender.claimEveryMs,
       fromHeight: lender.fromHeight ?? 0,

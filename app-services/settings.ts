@@ -172,12 +172,19 @@ export const APP_SETTINGS = {
       10n ** 30n,
       'a proposal to the lender moving at most this much of the stable denom is left to expire, not cancelled',
     ),
+    releaseMinValue: bigint(
+      'LENDER_RELEASE_MIN_VALUE',
+      1_000_000n,
+      0n,
+      10n ** 30n,
+      'a refused pledge worth less (its units as as many whole shares at the lower of spot and twap, base units of the stable denom), or that cannot be priced, is dust: released after everything of value, one pledge per creating tx, the rest left to its holder',
+    ),
     batchMax: integer(
       'LENDER_BATCH_MAX',
       30,
       1,
       100,
-      'messages in one release or one cancel tx (at most one of each per pass)',
+      'messages in one release or one cancel tx (a refused set larger is split over several txs; also at most what `APP_TX_GAS` holds at `APP_TX_GAS_PER_MSG`)',
     ),
     fromHeight: special(
       'LENDER_FROM_HEIGHT',

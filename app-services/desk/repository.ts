@@ -247,6 +247,22 @@ export class DeskRepository {
     return pendingProposalsTo(this.pool, this.svc, desk);
   }
 
+  /**
+   * For each of these proposals to the desk that the index holds: how many proposals to the
+   * desk its proposer made earlier in the same tx (whatever became of them).
+   */
+  async earlierInTx(desk: string, ids: readonly string[]): Promise<Map<string, number>> {
+    if (!ids.length) return new Map();
+    const { rows } = await this.pool.query<{ id: string; earlier: string }>(
+      `SELECT s.id, (SELECT count(*) FROM ${this.svc.settlements} o
+                      WHERE o.proposer = s.proposer AND o.counterparty = s.counterparty
+                        AND o.created_tx_hash = s.created_tx_hash AND o.number < s.number)::text AS earlier
+         FROM ${this.svc.settlements} s WHERE s.id = ANY($1::text[]) AND s.counterparty = $2`,
+      [ids, desk],
+    );
+    return new Map(rows.map((r) => [r.id, Number(r.earlier)]));
+  }
+
   // ---------------------------------------------------------------- rfqs
 
   /**

@@ -8,8 +8,11 @@
  *      book: a purchase is also judged against the desk's caps under the risk lock, with every
  *      accept before it in this pass or any other counted, and recorded as in flight before
  *      its accept is signed (desk/accept/<id>); refused ones are cancelled, at most
- *      DESK_CANCEL_BATCH of them in one tx per pass (desk/cancel/<hash of the ids>). A proposal
- *      whose proposer escrows less than DESK_DUST (valued at the desk's mid) is neither
+ *      DESK_CANCEL_BATCH of them in one tx per pass (desk/cancel/<hash of the ids>), and of
+ *      one proposer's tx only its first DESK_CANCEL_BATCH proposals to the desk: the rest are
+ *      left to the chain's expiry sweep, so one tx of junk costs the desk at most
+ *      DESK_CANCEL_BATCH cancel messages. A proposal whose proposer escrows less than
+ *      DESK_DUST (valued at the desk's mid) is neither
  *      accepted nor cancelled: the chain's expiry sweep returns it, and it costs the desk no tx
  *      and no chain query after the first look. Every verdict is kept with its reason
  *      (GET /api/desk/offers);
@@ -26,7 +29,7 @@ import { createHash } from 'crypto';
 import { PollingWorker, type Step } from '../polling-worker';
 import type { Market } from '../market/eligibility';
 import type { AddressedEvents } from '../chain/addressed-events';
-import { SETTLEMENT_PROPOSED, withSeenProposals } from '../store/indexer-reads';
+import { SETTLEMENT_PROPOSED, withSeenProposals, type ProposalSeen } from '../store/indexer-reads';
 import type { ChainQueries } from '../chain/queries';
 import { isFinal } from '../intents/intent-log';
 import type { PartLogger } from '../../src/lib/logger';
@@ -215,6 +218,7 @@ export class DeskWorker extends PollingWorker {
     const fresh = proposals.filter((p) => !this.leftAlone.has(p.id));
     if (!fresh.length) return;
     const book = await this.o.book.fresh();
+    const earlier = await this.earlierInTx(fresh);
     const cancels: string[] = [];
     for (const p of fresh) {
       if (escrowedValue(p.legs, book, this.o.denom) < this.o.dust) {
@@ -235,6 +239,18 @@ export class DeskWorker extends PollingWorker {
       }
       const verdict = judgeOffer(legs, book, { denom: this.o.denom, maxTrade: this.o.maxTrade });
       const refused = verdict.accept ? await this.accept(p, legs, verdict, book) : verdict;
+      if (refused && (earlier.get(p.id) ?? 0) >= this.o.cancelBatch) {
+        // one tx of many refused proposals gets one cancel tx, at most: the rest expire on their own
+        await this.leaveAlone(
+          p,
+          legs,
+          refusal(
+            refused.reason,
+            `${refused.detail}; beyond the first ${this.o.cancelBatch} proposals of its tx (DESK_CANCEL_BATCH): left to expire`,
+          ),
+        );
+        continue;
+      }
       if (refused && cancels.length < this.o.cancelBatch) {
         this.o.log.info('desk: cancelling a proposal', {
           settlement: p.id,
@@ -246,6 +262,26 @@ export class DeskWorker extends PollingWorker {
       }
     }
     if (cancels.length) await this.cancel(cancels);
+  }
+
+  /**
+   * How many proposals to the desk each proposal's proposer made earlier in the same tx: from
+   * the index for those it holds (cancelled or settled ones count), else among the proposals
+   * seen in the same tx (a tx's proposals are indexed together).
+   */
+  private async earlierInTx(proposals: readonly ProposalSeen[]): Promise<Map<string, number>> {
+    const indexed = await this.o.repository.earlierInTx(
+      this.actor.address,
+      proposals.map((p) => p.id),
+    );
+    const seen = new Map<string, number>();
+    for (const p of [...proposals].sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)))) {
+      if (indexed.has(p.id) || !p.txHash) continue;
+      const key = `${p.proposer}|${p.txHash}`;
+      indexed.set(p.id, seen.get(key) ?? 0);
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+    }
+    return indexed;
   }
 
   private verdictOf(

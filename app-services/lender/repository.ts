@@ -52,6 +52,16 @@ export interface RefusedPledge {
   units: bigint;
 }
 
+/** A refused pledge waiting for its release, as the release planner (release-batches.ts) needs it. */
+export interface QueuedRelease {
+  id: bigint;
+  set: bigint;
+  /** null for refusals kept before these were */
+  assetId: string | null;
+  units: bigint | null;
+  txHash: string | null;
+}
+
 export interface ClaimedEntry {
   ref: string;
   amount: string;
@@ -335,26 +345,81 @@ export class LenderRepository {
   }
 
   /**
-   * The next refused sets to release, whole, oldest set first: as many sets as fit in
-   * `maxPledges` (a set larger than that alone).
+   * The refused pledges still to release, oldest first: not released, not left, and in no
+   * open release tx of the lender (`kinds`), with the tx that created each (null while the
+   * index has not seen it) and what values it.
    */
-  async refusedSetsToRelease(maxPledges: number): Promise<bigint[][]> {
-    const { rows } = await this.pool.query<{ ids: string[] }>(
-      `SELECT array_agg(encumbrance_id::text ORDER BY encumbrance_id) AS ids FROM ${this.app.refusals}
-        WHERE release_intent IS NULL GROUP BY refusal_set ORDER BY refusal_set LIMIT $1`,
-      [maxPledges],
+  async releaseQueue(intentsTable: string, kinds: readonly string[]): Promise<QueuedRelease[]> {
+    const { rows } = await this.pool.query<{
+      id: string;
+      refusal_set: string;
+      asset_id: string | null;
+      units: string | null;
+      tx_hash: string | null;
+    }>(
+      `SELECT r.encumbrance_id::text AS id, r.refusal_set::text AS refusal_set, r.asset_id, r.units::text AS units,
+              e.created_tx_hash AS tx_hash
+         FROM ${this.app.refusals} r
+         LEFT JOIN ${this.svc.encumbrances} e ON e.id = r.encumbrance_id::text
+        WHERE r.release_intent IS NULL
+          AND r.encumbrance_id NOT IN (${this.openReleasesSql(intentsTable)})
+        ORDER BY r.encumbrance_id`,
+      [this.lender, kinds],
     );
-    const sets: bigint[][] = [];
-    let taken = 0;
-    for (const r of rows) {
-      if (sets.length && taken + r.ids.length > maxPledges) break;
-      sets.push(r.ids.map((id) => BigInt(id)));
-      taken += r.ids.length;
-    }
-    return sets;
+    return rows.map((r) => ({
+      id: BigInt(r.id),
+      set: BigInt(r.refusal_set),
+      assetId: r.asset_id,
+      units: r.units === null ? null : BigInt(r.units),
+      txHash: r.tx_hash,
+    }));
   }
 
-  /** Marks refused pledges as carried by a release intent (or by none needed: `nothing-to-release`). */
+  /** Of these creating txs, those one of whose pledges a dust release (`dustPrefix`) carried, or an open one of `dustKind` carries. */
+  async dustTxsTaken(
+    intentsTable: string,
+    dustPrefix: string,
+    dustKind: string,
+    txs: readonly string[],
+  ): Promise<Set<string>> {
+    if (!txs.length) return new Set();
+    const { rows } = await this.pool.query<{ tx_hash: string }>(
+      `SELECT DISTINCT e.created_tx_hash AS tx_hash
+         FROM ${this.app.refusals} r JOIN ${this.svc.encumbrances} e ON e.id = r.encumbrance_id::text
+        WHERE e.created_tx_hash = ANY($3::text[])
+          AND (r.release_intent LIKE $4 OR r.encumbrance_id IN (${this.openReleasesSql(intentsTable)}))`,
+      [this.lender, [dustKind], txs, `${dustPrefix}%`],
+    );
+    return new Set(rows.map((r) => r.tx_hash));
+  }
+
+  /**
+   * Marks the pledges of every committed release tx of `kinds` not marked yet (a pass that
+   * moved on to another batch, or a crash, between the commit and the mark).
+   */
+  async settleCommittedReleases(intentsTable: string, kinds: readonly string[]): Promise<void> {
+    await this.pool.query(
+      `UPDATE ${this.app.refusals} r SET release_intent = c.id
+         FROM (SELECT i.id, (m -> 'value' ->> 'encumbrance_id')::bigint AS encumbrance_id
+                 FROM ${intentsTable} i, jsonb_array_elements(i.messages) m
+                WHERE i.actor = $1 AND i.kind = ANY($2::text[]) AND i.status = 'committed'
+                  AND i.updated_at > now() - interval '1 day') c
+        WHERE r.encumbrance_id = c.encumbrance_id AND r.release_intent IS NULL`,
+      [this.lender, kinds],
+    );
+  }
+
+  /** The pledge ids of the lender's open release txs of the kinds in $2 (the lender is $1). */
+  private openReleasesSql(intentsTable: string): string {
+    return `SELECT (m -> 'value' ->> 'encumbrance_id')::bigint
+              FROM ${intentsTable} i, jsonb_array_elements(i.messages) m
+             WHERE i.actor = $1 AND i.kind = ANY($2::text[]) AND i.status IN ('pending', 'signed')`;
+  }
+
+  /**
+   * Marks refused pledges as carried by a release intent, or by none: `nothing-to-release`
+   * (gone from the chain already), `left-to-holder` (dust the lender does not release).
+   */
   async markReleased(pledges: readonly bigint[], intentId: string): Promise<void> {
     await this.pool.query(
       `UPDATE ${this.app.refusals} SET release_intent = $2 WHERE encumbrance_id = ANY($1::bigint[]) AND release_intent IS NULL`,

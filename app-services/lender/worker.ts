@@ -6,8 +6,9 @@
  *   2. sorts the pledges to the lender seen in the indexed store: a complete set, confirmed
  *      on the chain, of an eligible asset (app-services/market), valued at the lower of spot
  *      and twap and fitted, under the risk lock, to the caps it shares with the desk
- *      (app-services/risk), opens a loan and its principal is paid; refused sets are released,
- *      each set whole, all of a pass in one tx, their reason kept for the loans list;
+ *      (app-services/risk), opens a loan and its principal is paid; refused pledges are
+ *      released in batches within the gas limit, those of the most value per message first,
+ *      dust by the rule of release-batches.ts, their reason kept for the loans list;
  *   3. accepts a repayment proposal for an active loan (accept + release of every pledge in
  *      one tx) and cancels the other proposals to the lender worth more than dust, confirmed
  *      pending on the chain, all of a pass in one tx;
@@ -38,7 +39,9 @@ import {
 } from '../risk/exposure';
 import { cooloffRefusal, refusal, type Refusal } from '../risk/reasons';
 import type { RiskRepository } from '../risk/repository';
-import { loanIdOf, type LenderRepository, type LoanRow, type RefusedPledge } from './repository';
+import { loanIdOf, type LenderRepository, type LoanRow, type QueuedRelease, type RefusedPledge } from './repository';
+import { planReleases, type Releasable } from './release-batches';
+import { isOutOfGas } from '../chain/signer';
 import { mustLiquidate, principalFor, type LenderTerms } from './terms';
 
 export interface LenderWorkerOptions {
@@ -55,6 +58,10 @@ export interface LenderWorkerOptions {
   dust: bigint;
   /** messages in one release or cancel tx */
   batchMax: number;
+  /** the most messages one tx holds within APP_TX_GAS at APP_TX_GAS_PER_MSG (none: no bound but batchMax) */
+  gasMessagesMax?: number;
+  /** LENDER_RELEASE_MIN_VALUE: a refused pledge worth less (or unpriceable) is dust (release-batches.ts) */
+  releaseMinValue: bigint;
   pollMs: number;
   claimEveryMs: number;
   /** pledges below this height are an earlier lender's (the devnet's scripted history) */
@@ -92,12 +99,19 @@ const ACTIVE = 'ENCUMBRANCE_STATUS_ACTIVE';
 const PENDING = 'STATUS_PENDING';
 const GIVE = 'LEG_DIRECTION_GIVE';
 
+const DUST_RELEASE_PREFIX = 'lender/release-dust/';
+const RELEASE_KINDS = ['lender.release', 'lender.release-dust'];
+/** the mark of dust the lender does not release (pledge_refusals.release_intent) */
+export const LEFT_TO_HOLDER = 'left-to-holder';
+
 export const intentIds = {
   principal: (loan: string) => `lender/principal/${loan}`,
   repay: (loan: string, settlement: bigint | string) => `lender/repay/${loan}/${settlement}`,
   liquidate: (loan: string) => `lender/liquidate/${loan}`,
-  /** one tx for refused sets, named by their pledges */
+  /** one tx for refused pledges of value, named by them */
   release: (pledges: readonly bigint[]) => `lender/release/${[...pledges].sort(byValue).join('+')}`,
+  /** one low-priority tx for dust, named by its pledges */
+  releaseDust: (pledges: readonly bigint[]) => `${DUST_RELEASE_PREFIX}${[...pledges].sort(byValue).join('+')}`,
   /** one tx for proposals, named by their settlements */
   cancel: (settlements: readonly bigint[]) => `lender/cancel/${[...settlements].sort(byValue).join('+')}`,
   claim: (assetId: string, kindId: number, denom: string, height: number) =>
@@ -350,22 +364,79 @@ export class LenderWorker extends PollingWorker {
   }
 
   /**
-   * One release tx a pass: the oldest refused sets, each whole, at most LENDER_BATCH_MAX
-   * pledges, each confirmed still ACTIVE and the lender's on the chain first. None while the
-   * last release tx is still open (its pledges would be released twice and the tx refused).
+   * At most one release tx of value and one of dust open at a time (release-batches.ts): the
+   * refused pledges worth LENDER_RELEASE_MIN_VALUE or more, the sets of the highest value per
+   * message first, a set larger than a batch split over several txs; dust only when nothing
+   * of value waits, one pledge per creating tx, the rest of that tx's dust left to its holder.
+   * A batch holds at most LENDER_BATCH_MAX messages and no more than APP_TX_GAS allows at
+   * APP_TX_GAS_PER_MSG; one that fails out of gas anyway is halved. Each pledge is confirmed
+   * still ACTIVE and the lender's on the chain first; a pledge in an open release tx is in
+   * no other batch, so none is released twice.
    */
   private async releaseRefused(): Promise<void> {
-    if (await this.o.repository.openIntentOf(this.o.intentsTable, 'lender.release')) return;
-    const pledges = (await this.o.repository.refusedSetsToRelease(this.o.batchMax)).flat();
-    if (!pledges.length) return;
+    const table = this.o.intentsTable;
+    await this.o.repository.settleCommittedReleases(table, RELEASE_KINDS);
+    const queue = await this.o.repository.releaseQueue(table, RELEASE_KINDS);
+    if (!queue.length) return;
+    const txs = [...new Set(queue.flatMap((p) => (p.txHash === null ? [] : [p.txHash])))];
+    const plan = planReleases(await this.valued(queue), {
+      minValue: this.o.releaseMinValue,
+      batchMax: this.releaseBatchMax(),
+      dustTxsTaken: await this.o.repository.dustTxsTaken(table, DUST_RELEASE_PREFIX, 'lender.release-dust', txs),
+    });
+    if (plan.left.length) {
+      this.o.log.info('lender: dust left to its holder (one pledge of each creating tx is released)', {
+        encumbrance_ids: plan.left.map(String),
+      });
+      await this.o.repository.markReleased(plan.left, LEFT_TO_HOLDER);
+    }
+    if (plan.valued.length) {
+      if (!(await this.o.repository.openIntentOf(table, 'lender.release')))
+        await this.releaseBatch(plan.valued, 'lender.release', intentIds.release);
+    } else if (plan.dust.length && !(await this.o.repository.openIntentOf(table, 'lender.release-dust')))
+      await this.releaseBatch(plan.dust, 'lender.release-dust', intentIds.releaseDust);
+  }
+
+  /** Messages in one release tx: LENDER_BATCH_MAX, what APP_TX_GAS allows, and half of a batch that ran out of gas. */
+  private releaseBatchMax(): number {
+    return Math.max(1, Math.min(this.o.batchMax, this.o.gasMessagesMax ?? Infinity, this.outOfGasCap ?? Infinity));
+  }
+
+  private outOfGasCap: number | undefined;
+
+  /** Each queued pledge's units as as many whole shares at the lower of spot and twap (null: no price). */
+  private async valued(queue: readonly QueuedRelease[]): Promise<Releasable[]> {
+    const prices = new Map<string, ((units: bigint) => bigint) | null>();
+    for (const assetId of new Set(queue.flatMap((p) => (p.assetId === null ? [] : [p.assetId])))) {
+      const v = await this.o.market.valuation(assetId);
+      const price = v?.reading.price;
+      prices.set(assetId, price ? (u) => v.units.shareValue(u, min(price.spot, price.twap)) : null);
+    }
+    return queue.map((p) => {
+      const value = p.assetId === null || p.units === null ? null : prices.get(p.assetId);
+      return { id: p.id, set: p.set, txHash: p.txHash, value: value ? value(p.units!) : null };
+    });
+  }
+
+  private async releaseBatch(
+    pledges: readonly bigint[],
+    kind: 'lender.release' | 'lender.release-dust',
+    idOf: (pledges: readonly bigint[]) => string,
+  ): Promise<void> {
     const { active, gone } = await this.onChain(pledges);
     if (gone.length) await this.o.repository.markReleased(gone, 'nothing-to-release');
     if (!active.length) return;
-    // the same set after a failed attempt is tried again after the backoff; a pledge gone meanwhile makes another set
-    const id = intentIds.release(active);
+    // the same batch after a failed attempt is tried again after the backoff; a pledge gone meanwhile makes another
     const messages = active.map((p) => msg.release(this.actor.address, p));
-    const done = await this.actRetrying({ id, kind: 'lender.release', messages });
+    const done = await this.actRetrying({ id: idOf(active), kind, messages });
     if (done?.status === 'committed') await this.o.repository.markReleased(active, done.id);
+    else if (done && isFinal(done.status) && isOutOfGas(done)) {
+      this.outOfGasCap = Math.max(1, Math.floor(active.length / 2));
+      this.o.log.warn('lender: a release tx ran out of gas; the next batches are smaller', {
+        messages: active.length,
+        next: this.outOfGasCap,
+      });
+    }
   }
 
   // ---------------------------------------------------------------- 3. repayment

@@ -9,6 +9,8 @@ import type { AssetKind } from '../market/units';
 export interface ProposalSeen {
   id: string;
   proposer: string;
+  /** the tx that proposed it (absent where a reader does not need it) */
+  txHash?: string;
   legs: {
     direction?: string;
     coin?: { denom?: string; amount?: string };
@@ -19,7 +21,7 @@ export interface ProposalSeen {
 /** Pending settlements proposed to `counterparty`, oldest first. */
 export async function pendingProposalsTo(pool: Pool, svc: Tables, counterparty: string): Promise<ProposalSeen[]> {
   const { rows } = await pool.query<ProposalSeen>(
-    `SELECT id, proposer, legs FROM ${svc.settlements} WHERE counterparty = $1 AND status = 'STATUS_PENDING' ORDER BY number`,
+    `SELECT id, proposer, created_tx_hash AS "txHash", legs FROM ${svc.settlements} WHERE counterparty = $1 AND status = 'STATUS_PENDING' ORDER BY number`,
     [counterparty],
   );
   return rows;
@@ -38,6 +40,7 @@ export function withSeenProposals(indexed: ProposalSeen[], seen: readonly SeenEv
     .map((e) => ({
       id: String(e.fields.settlement_id ?? ''),
       proposer: String(e.fields.proposer ?? ''),
+      txHash: e.txHash,
       legs: (Array.isArray(e.fields.legs) ? e.fields.legs : []) as ProposalSeen['legs'],
     }))
     .filter((p) => p.id !== '' && !ids.has(p.id));

@@ -37,6 +37,7 @@ export interface Committed {
   log: string;
   /** the message responses' proto-JSON (asset_id, encumbrance_id, settlement_id, pool_id…) */
   responses: Record<string, unknown>[];
+  gasUsed: bigint;
 }
 
 export interface LiveWorld {
@@ -48,8 +49,8 @@ export interface LiveWorld {
   pool: Pool;
   restUrl: string;
   keys: Record<string, TestKey>;
-  /** signs with the key's next sequence, puts the tx through CheckTx and waits for its block */
-  submit(key: TestKey, messages: Msg[]): Promise<Committed>;
+  /** signs with the key's next sequence, puts the tx through CheckTx and waits for its block (gas: TEST_FEE's unless given) */
+  submit(key: TestKey, messages: Msg[], o?: { gas?: bigint }): Promise<Committed>;
   /** until the node has indexed the chain's current height (or `height`) */
   waitIndexed(height?: number): Promise<void>;
   /** stops the node where it is (SIGSTOP) until run again (SIGCONT): the index stands still while the chain goes on */
@@ -119,7 +120,7 @@ export async function startLiveWorld(o: LiveWorldOptions): Promise<LiveWorld> {
   const restUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   const sequences = new Map<string, bigint>();
 
-  async function submit(key: TestKey, messages: Msg[]): Promise<Committed> {
+  async function submit(key: TestKey, messages: Msg[], o: { gas?: bigint } = {}): Promise<Committed> {
     const account = app.account(key.address)!;
     const sequence = sequences.get(key.address) ?? account.sequence;
     const bytes = await signTx(key.wallet, {
@@ -127,7 +128,7 @@ export async function startLiveWorld(o: LiveWorldOptions): Promise<LiveWorld> {
       accountNumber: account.accountNumber,
       sequence,
       chainId: TEST_CHAIN_ID,
-      fee: TEST_FEE,
+      fee: o.gas ? { ...TEST_FEE, gas: o.gas } : TEST_FEE,
       signerAddress: key.address,
     });
     const check = await chain.checkTx(bytes);
@@ -144,6 +145,7 @@ export async function startLiveWorld(o: LiveWorldOptions): Promise<LiveWorld> {
       code: tx.result.code,
       log: tx.result.log,
       responses: responsesOf(tx),
+      gasUsed: tx.result.gasUsed,
     };
   }
 

@@ -70,7 +70,7 @@ let thinAssetId: string;
 let batch: EquityAsset;
 let decimals: EquityAsset;
 let lookAlikes: EquityAsset[];
-let k: Record<'desk' | 'issuer' | 'attacker' | 'honest' | 'batcher' | 'decimal' | 'squatter', TestKey>;
+let k: Record<'desk' | 'issuer' | 'attacker' | 'honest' | 'batcher' | 'decimal' | 'squatter' | 'flooder', TestKey>;
 
 const metaHashOf = (doc: typeof REAL) => {
   const parsed = parseMetadataDocument(doc);
@@ -79,7 +79,9 @@ const metaHashOf = (doc: typeof REAL) => {
 };
 
 beforeAll(async () => {
-  world = await startLiveWorld({ keys: ['desk', 'issuer', 'attacker', 'honest', 'batcher', 'decimal', 'squatter'] });
+  world = await startLiveWorld({
+    keys: ['desk', 'issuer', 'attacker', 'honest', 'batcher', 'decimal', 'squatter', 'flooder'],
+  });
   k = world.keys as typeof k;
   chain = new ChainQueries(world.rpcUrl);
   api = await startAppApi({
@@ -115,6 +117,7 @@ beforeAll(async () => {
       // a sell RFQ needs units its requester holds (the look-alike and the every-asset tests sell ATW)
       { key: k.squatter, units: 1000n * WHOLE },
       { key: k.batcher, units: 10_000n * WHOLE },
+      { key: k.flooder, units: 1000n * WHOLE },
     ],
     poolShares: 100_000n,
     poolQuote: 200_000_000_000n, // 2 stable per whole share, 200,000 stable deep
@@ -401,6 +404,24 @@ test('fee drain: 60 junk proposals cost the desk at most one cancel tx, and an h
   // dust and what the desk does not quote are left to expire (the first test's offer too)
   expect(await offersToDesk(k.attacker.address, 'pending')).toHaveLength(1 + dust.length + unquoted.length);
   expect(deskSequence() - sequenceBefore).toBeLessThanOrEqual(DESK_TXS_BOUND);
+});
+
+test('flood: 120 offers worse than the quote in one tx cost the desk one cancel tx of DESK_CANCEL_BATCH; the rest are left to expire', async () => {
+  const bid = await steadyBid();
+  const sequenceBefore = deskSequence(); // the fee-drain test ends with the desk done
+  const flood = Array.from({ length: 120 }, () => offerToDesk(k.flooder, real.assetId, WHOLE, bid * 2n));
+  const tx = await world.submit(k.flooder, flood, { gas: 10_000_000n });
+  expect(tx.code).toBe(0);
+  const ids = tx.responses.map((r) => String(r.settlement_id));
+  const verdicts = await verdictsOn(k.flooder, ids);
+  const byVerdict = (v: string) => verdicts.filter((o) => o.verdict === v).map((o) => String(o.settlement_id));
+  const batch = APP_SERVICES_DEFAULTS.desk.cancelBatch;
+  expect(byVerdict('cancelled').sort()).toEqual(ids.slice(0, batch).sort());
+  expect(byVerdict('left_to_expire').sort()).toEqual(ids.slice(batch).sort());
+  expect(verdicts.every((v) => v.reason === 'worse_than_quote')).toBe(true);
+  await world.waitIndexed(world.chain.height + 4); // more passes, the index past the cancel: nothing more is sent
+  expect(deskSequence() - sequenceBefore).toBe(1n);
+  expect(await offersToDesk(k.flooder.address, 'pending')).toHaveLength(120 - batch); // the chain's sweep ends them
 });
 
 async function offersToDesk(proposer: string, status: string): Promise<string[]> {

@@ -70,6 +70,8 @@ let k: Record<
   | 'selfReleaser'
   | 'spammer'
   | 'junkPledger'
+  | 'jammer'
+  | 'mistaken'
   | 'dumper'
   | 'b1'
   | 'b2'
@@ -92,6 +94,8 @@ beforeAll(async () => {
       'selfReleaser',
       'spammer',
       'junkPledger',
+      'jammer',
+      'mistaken',
       'dumper',
       'b1',
       'b2',
@@ -108,7 +112,7 @@ beforeAll(async () => {
     launchEquity(world, {
       issuer: k.issuer,
       metaHash: '',
-      holders: ['borrower', 'trader', 'pumper', 'junkPledger'].map((name) => ({
+      holders: ['borrower', 'trader', 'pumper', 'junkPledger', 'jammer', 'mistaken'].map((name) => ({
         key: world.keys[name],
         units: 10_000n * WHOLE,
       })),
@@ -447,6 +451,58 @@ test('5. spam (26 junk proposals, 15 refused pledges) costs the lender at most o
   await blocks(3);
   expect(world.app.account(k.lender.address)!.sequence - sequenceBefore).toBeLessThanOrEqual(2n);
   for (const id of settlementIds.slice(0, 20)) expect(await status(id)).toBe('STATUS_PENDING');
+});
+
+test('6. 250 junk pledges in one tx do not jam releases: an honest mistaken pledge is released within a few blocks, no release tx runs out of gas, and the lender spends less gas than the jammer', async () => {
+  await until('the lender to have no open action', async () => {
+    const { rows } = await world.pool.query(`SELECT 1 FROM app.intents WHERE status IN ('pending', 'signed')`);
+    return rows.length ? undefined : true;
+  });
+  const { rows: clock } = await world.pool.query<{ now: Date }>(`SELECT now() AS now`);
+  const since = clock[0].now;
+  // 250 one-unit pledges in one tx (beyond APP_TX_GAS were they released in one tx), then an honest user's slip
+  const junkMsgs = Array.from({ length: 250 }, (_, i) => pledgeMsg(k.jammer, real.assetId, i % 3, 1n));
+  const junk = await world.submit(k.jammer, junkMsgs, { gas: 10_000_000n });
+  expect(junk.code).toBe(0);
+  const mistake = await world.submit(k.mistaken, [
+    pledgeMsg(k.mistaken, real.assetId, 0, 10n * WHOLE, { exercisable: false }),
+  ]);
+  expect(mistake.code).toBe(0);
+  const honestId = BigInt(String(mistake.responses[0].encumbrance_id));
+  const junkIds = junk.responses.map((r) => BigInt(String(r.encumbrance_id)));
+
+  await released([honestId]);
+  const releasedAt = world.chain.height;
+  expect(releasedAt - mistake.height).toBeLessThanOrEqual(6); // a few blocks: it never waited behind the junk
+  expect((await loansFull(k.mistaken.address)).map((l) => [l.status, l.reason])).toEqual([['refused', 'pledge_terms']]);
+
+  // the junk is dust (1 base unit of a 2-stable share): one pledge of its tx released, the rest left to the holder
+  const marks = await until('every junk pledge released or left', async () => {
+    const { rows } = await world.pool.query<{ mark: string | null; n: number }>(
+      `SELECT CASE WHEN release_intent LIKE 'lender/release-dust/%' THEN 'dust release' ELSE release_intent END AS mark,
+              count(*)::int AS n
+         FROM app.pledge_refusals WHERE encumbrance_id = ANY($1) GROUP BY 1 ORDER BY 1`,
+      [junkIds.map(String)],
+    );
+    return rows.some((r) => r.mark === null || r.mark === 'nothing-to-release') ? undefined : rows;
+  });
+  expect(marks).toEqual([
+    { mark: 'dust release', n: 1 },
+    { mark: 'left-to-holder', n: 249 },
+  ]);
+  await blocks(5); // a few more passes: nothing more is sent for the junk
+  expect(await statusOf(junkIds[0])).toBe(RELEASED);
+  expect(await statusOf(junkIds[249])).toBe(ACTIVE);
+
+  // every lender tx since: committed (none out of gas), and together less gas than the jammer's one tx
+  const { rows: txs } = await world.pool.query<{ kind: string; status: string; tx_hash: string | null }>(
+    `SELECT kind, status, tx_hash FROM app.intents WHERE actor = $1 AND created_at >= $2`,
+    [k.lender.address, since],
+  );
+  expect(txs.map((t) => t.status).every((s) => s === 'committed')).toBe(true);
+  expect(txs.map((t) => t.kind).sort()).toEqual(['lender.release', 'lender.release-dust']);
+  const lenderGas = txs.reduce((sum, t) => sum + world.chain.tx(t.tx_hash!)!.result.gasUsed, 0n);
+  expect(lenderGas).toBeLessThanOrEqual(junk.gasUsed);
 });
 
 // ---------------------------------------------------------------- losses, issuers, units
