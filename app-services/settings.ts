@@ -320,7 +320,7 @@ export const APP_SETTINGS = {
       20,
       1,
       100,
-      'refused proposals cancelled in one tx, one tx per pass (20 cancels are about 210,000 gas, within `APP_TX_GAS`)',
+      "refused proposals cancelled in one tx, one tx per pass, and of one proposer's tx no more: the rest are left to expire (20 cancels are about 210,000 gas, within `APP_TX_GAS`)",
     ),
   },
   market: {
