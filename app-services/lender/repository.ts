@@ -413,7 +413,8 @@ export class LenderRepository {
   private openReleasesSql(intentsTable: string): string {
     return `SELECT (m -> 'value' ->> 'encumbrance_id')::bigint
               FROM ${intentsTable} i, jsonb_array_elements(i.messages) m
-             WHERE i.actor = $1 AND i.kind = ANY($2::text[]) AND i.status IN ('pending', 'signed')`;
+             WHERE i.actor = $1 AND i.kind = ANY($2::text[]) AND i.status IN ('pending', 'signed')
+               AND m -> 'value' ->> 'encumbrance_id' IS NOT NULL`;
   }
 
   /**
