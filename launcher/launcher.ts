@@ -530,9 +530,10 @@ export class Launcher {
     const projectDir = this.project(chain);
     const { workers: catchUpWorkers, catchUpBlocks } = this.config.node;
     const headWorkers = this.config.node.headWorkers || catchUpWorkers;
-    // false while catching up; from the head switch on, every start (a restart after a crash too) uses the head's flags
     const indexed = (await this.withPool(db, (pool) => readStoredIndex(pool, schema)))?.indexedHeight;
-    let atHead = headWorkers === catchUpWorkers || startsAtHead({ indexed, tip: await chain.tip(), catchUpBlocks });
+    const tip = await chain.tip().catch(() => undefined); // unknown: the head's flags, no restart
+    // false while catching up; from the head switch on, every start (a restart after a crash too) uses the head's flags
+    let atHead = headWorkers === catchUpWorkers || tip === undefined || startsAtHead({ indexed, tip, catchUpBlocks });
     let current: SubqlNode | undefined;
     // a broken chain of proofs fails every block from there on: said once, and with the give-up
     let proofBroken: string | undefined;
