@@ -64,7 +64,8 @@ import {
   type ReindexProgress,
 } from '../src/runtime/readiness';
 import { checkChainId, checkIndexAgainstJournal, readStoredIndex, type ResetHint } from '../src/runtime/store-check';
-import { startNode } from '../src/runtime/subql-node';
+import { startNode, type SubqlNode } from '../src/runtime/subql-node';
+import { startsAtHead, switchWithin, watchForHead } from '../src/runtime/head-switch';
 import { Supervisor, SUPERVISOR_DEFAULTS } from '../src/runtime/supervisor';
 import { Reconciler } from '../reconciler/reconciler';
 import { FairShare } from '../src/http/fair-share';
@@ -527,6 +528,13 @@ export class Launcher {
   private async startIndexer(db: PgConnection, chain: ChainSource, schema: string, fingerprint: string): Promise<void> {
     const log = this.log.child('node');
     const projectDir = this.project(chain);
+    const { workers: catchUpWorkers, catchUpBlocks } = this.config.node;
+    const headWorkers = this.config.node.headWorkers || catchUpWorkers;
+    const indexed = (await this.withPool(db, (pool) => readStoredIndex(pool, schema)))?.indexedHeight;
+    const tip = await chain.tip().catch(() => undefined); // unknown: the head's flags, no restart
+    // false while catching up; from the head switch on, every start (a restart after a crash too) uses the head's flags
+    let atHead = headWorkers === catchUpWorkers || tip === undefined || startsAtHead({ indexed, tip, catchUpBlocks });
+    let current: SubqlNode | undefined;
     // a broken chain of proofs fails every block from there on: said once, and with the give-up
     let proofBroken: string | undefined;
     const onLog = (line: string) => {
@@ -543,6 +551,7 @@ export class Launcher {
       log,
       start: async (onExit) => {
         const started = Date.now();
+        const workers = atHead ? headWorkers : catchUpWorkers;
         const node = await startNode({
           dbEnv: subqlDbEnv(db),
           endpoint: chain.endpoint,
@@ -550,7 +559,7 @@ export class Launcher {
           projectDir,
           port: await freePort(),
           batchSize: this.config.node.batchSize,
-          workers: this.config.node.workers,
+          workers,
           // --subscription: NOTIFY triggers on the entity tables, the feed of /graphql's subscriptions
           extraArgs: ['--output-fmt=json', ...(this.config.graphql.subscriptions ? ['--subscription'] : [])],
           ownProcessGroup: true,
@@ -561,8 +570,11 @@ export class Launcher {
           pid: node.pid,
           schema,
           batch_size: this.config.node.batchSize,
+          workers,
+          at_head: atHead,
           ms: Date.now() - started,
         });
+        current = node;
         return node;
       },
       onRestart: () => this.metrics.countRestart('subql-node'),
@@ -576,6 +588,31 @@ export class Launcher {
     await supervisor.start();
     this.nodeSupervisor = supervisor;
     await this.own('subql node', () => supervisor.stop());
+    if (!atHead) {
+      // caught up: once more with the head's flags (src/runtime/head-switch.ts)
+      const within = switchWithin(catchUpBlocks);
+      log.info(
+        `catching up with --workers=${catchUpWorkers}; restarting with --workers=${headWorkers} within ${within} blocks of the tip`,
+        {
+          indexed_height: indexed ?? null,
+        },
+      );
+      const head = watchForHead({
+        withinBlocks: within,
+        lag: async () => {
+          const h = await current?.lastProcessedHeight();
+          return h === undefined || h < 0 ? undefined : (await chain.tip()) - h;
+        },
+        onHead: async (lag) => {
+          atHead = true;
+          const replaced = await supervisor.replace(
+            `caught up to ${lag} blocks behind the chain's tip (at most ${within}): --workers=${headWorkers} from here`,
+          );
+          if (!replaced) log.warn('the node was not restarted with its head flags', { state: supervisor.state });
+        },
+      });
+      await this.own('head switch', async () => head.stop());
+    }
     // the node creates _metadata before it serves /health: record what this index is built with
     await this.withPool(db, (pool) => recordFingerprint(pool, schema, fingerprint)).then(
       (recorded) => recorded || log.warn('the project fingerprint was not recorded (no _metadata yet)', { schema }),

@@ -80,7 +80,7 @@ export interface LauncherConfig {
   readyMaxLagBlocks: number;
   progressIntervalMs: number;
   log: { format: LogFormat; level: LogLevel };
-  node: { batchSize: number; workers: number };
+  node: { batchSize: number; workers: number; headWorkers: number; catchUpBlocks: number };
   /** /graphql's subscriptions and websockets (GRAPHQL_*) */
   graphql: GraphqlOptions;
   /** the /v1 response cache (RESPONSE_CACHE_MB, RESPONSE_CACHE_POLL_MS as for launcher/rest-adapter-main.ts) */

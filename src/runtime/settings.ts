@@ -140,7 +140,21 @@ export const START_SETTINGS = {
       0,
       0,
       64,
-      `the node's \`--workers\` (0: none; 1 takes up to 1 s off the lag at the head but catches up ~10 % slower on 2 cores, docs/indexer.md "Freshness at the head")`,
+      `the node's \`--workers\` while it catches up (0: none; 1 catches up ~10 % slower on 2 cores, docs/indexer.md "Freshness at the head")`,
+    ),
+    headWorkers: integer(
+      'NODE_HEAD_WORKERS',
+      1,
+      0,
+      64,
+      `the node's \`--workers\` at the head (1 takes the fetch loop's 0–1 s sleep off each block: index lag p50 ~1.0 s at 1 s blocks); \`0\`: as \`NODE_WORKERS\`, no restart (docs/indexer.md "Freshness at the head")`,
+    ),
+    catchUpBlocks: integer(
+      'NODE_CATCH_UP_BLOCKS',
+      5000,
+      1,
+      1_000_000_000,
+      `a node further behind the chain's tip than this when npm start starts it catches up with \`NODE_WORKERS\` and is restarted once with \`NODE_HEAD_WORKERS\` when within 100 blocks (before \`/ready\`; the API serves the committed index meanwhile); nearer, it starts with \`NODE_HEAD_WORKERS\` (a restart costs ~10 s, more than the head's flags cost a catch-up this short)`,
     ),
   },
   graphql: {

@@ -27,7 +27,7 @@ export interface SupervisorOptions {
   onGiveUp: (message: string) => void;
 }
 
-export type SupervisorState = 'starting' | 'running' | 'restarting' | 'stopped' | 'failed';
+export type SupervisorState = 'starting' | 'running' | 'replacing' | 'restarting' | 'stopped' | 'failed';
 
 export const SUPERVISOR_DEFAULTS = {
   initialBackoffMs: 1000,
@@ -43,6 +43,8 @@ export class Supervisor {
   private stopping = false;
   private restartsTotal = 0;
   private lastExit = '';
+  private replacing: Promise<boolean> | undefined;
+  private generation = 0;
   state: SupervisorState = 'starting';
 
   constructor(private readonly o: SupervisorOptions) {}
@@ -53,13 +55,53 @@ export class Supervisor {
 
   /** The first start: a failure here is the caller's (a child that cannot start at all is not restarted). */
   async start(): Promise<void> {
-    this.child = await this.o.start((reason) => this.exited(reason));
+    this.child = await this.startChild();
     this.state = 'running';
   }
 
-  /** Null while running; otherwise why the part is not there (for /ready). */
+  /**
+   * A planned restart (the node started again with its head flags): the running child is
+   * stopped and `start` called again. Not an exit: no backoff, not counted toward giving up, not
+   * a restart in `restarts`, and not "down" for /ready (the rest of the product serves the last
+   * committed state meanwhile, and /ready's lag check still applies). False when there was
+   * nothing to replace (not running, stopping) or the new start failed (which then counts as
+   * an exit, restarted as any other).
+   */
+  replace(why: string): Promise<boolean> {
+    if (this.state !== 'running' || !this.child || this.stopping || this.replacing) return Promise.resolve(false);
+    const old = this.child;
+    this.child = undefined;
+    this.generation += 1; // the old child's exit is ours now
+    this.state = 'replacing';
+    this.o.log.info(`restarting ${this.o.name}: ${why}`);
+    this.replacing = (async () => {
+      try {
+        await old.stop();
+        if (this.stopping) return false;
+        const child = await this.startChild();
+        if (this.stopping) {
+          await child.stop();
+          return false;
+        }
+        this.child = child;
+        this.state = 'running';
+        return true;
+      } catch (e) {
+        this.state = 'running'; // so that exited() treats it as any other exit
+        this.exited(
+          `start after a planned restart failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+        );
+        return false;
+      } finally {
+        this.replacing = undefined;
+      }
+    })();
+    return this.replacing;
+  }
+
+  /** Null while running (or replaced on purpose); otherwise why the part is not there (for /ready). */
   notRunningReason(): string | null {
-    if (this.state === 'running') return null;
+    if (this.state === 'running' || this.state === 'replacing') return null;
     if (this.state === 'restarting')
       return `${this.o.name} is restarting after it exited (${this.lastExit}); restart ${this.restartsTotal + 1}`;
     if (this.state === 'failed') return `${this.o.name} stopped for good: ${this.lastExit}`;
@@ -69,10 +111,19 @@ export class Supervisor {
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
+    await this.replacing; // a replacement under way stops what it started
     if (this.state !== 'failed') this.state = 'stopped';
     const child = this.child;
     this.child = undefined;
     await child?.stop();
+  }
+
+  /** Starts a child whose exit counts only while it is the current one (not one replaced on purpose). */
+  private startChild(): Promise<SupervisedChild> {
+    const generation = ++this.generation;
+    return this.o.start((reason) => {
+      if (generation === this.generation) this.exited(reason);
+    });
   }
 
   private exited(reason: string): void {
@@ -102,7 +153,7 @@ export class Supervisor {
   private async restart(): Promise<void> {
     if (this.stopping) return;
     try {
-      const child = await this.o.start((reason) => this.exited(reason));
+      const child = await this.startChild();
       if (this.stopping) {
         await child.stop();
         return;

@@ -285,10 +285,38 @@ describe('npm start (embedded default)', () => {
     expect(fs.readdirSync(dataDir)).toEqual([]);
   });
 
-  test('first start: ready, /v1 rising, OpenAPI, GraphQL, metrics, /api acting with its documents; SIGTERM leaves no process', async () => {
-    const s = (running = npmStart(port, dataDir));
+  test('first start: caught up, the node restarted once with its head flags while /v1 answers; ready, /v1 rising, OpenAPI, GraphQL, metrics, /api acting with its documents; SIGTERM leaves no process', async () => {
+    // NODE_CATCH_UP_BLOCKS=50: the 120-block history is a "long" catch-up here (src/runtime/head-switch.ts)
+    const s = (running = npmStart(port, dataDir, { NODE_CATCH_UP_BLOCKS: '50' }));
+    const answers: { at: number; status: number }[] = [];
+    const headNode = () => s.lines.find((l) => l.msg === 'subql-node-cosmos running' && l.at_head === true);
+    const polling = (async () => {
+      while (!headNode() && s.child.exitCode === null) {
+        const status = await fetch(`${s.base}/v1/status`).then(
+          (r) => r.status,
+          () => 0, // not listening yet
+        );
+        answers.push({ at: Date.now(), status });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
     const ready = await waitReady(s);
     expect(ready.ready).toBe(true);
+    await until('the node at its head flags', async () => headNode(), { ms: 60_000, everyMs: 100 });
+    await polling;
+    const nodes = s.lines.filter((l) => l.msg === 'subql-node-cosmos running');
+    expect(nodes.map((l) => [l.workers, l.at_head])).toEqual([
+      [0, false],
+      [1, true],
+    ]);
+    const switched = s.lines.filter((l) => String(l.msg).startsWith('restarting the SubQuery node: caught up'));
+    expect(switched).toHaveLength(1);
+    // from its first answer on, /v1 answered throughout, the restart included
+    const from = answers.findIndex((a) => a.status === 200);
+    expect(from).toBeGreaterThan(-1);
+    expect(answers.slice(from).filter((a) => a.status !== 200)).toEqual([]);
+    const [down, up] = [Date.parse(String(switched[0].time)), Date.parse(String(nodes[1].time))];
+    expect(answers.filter((a) => a.at > down && a.at < up && a.status === 200).length).toBeGreaterThan(5);
     expect((await getJson(`${s.base}/health`)).status).toBe(200);
 
     const first = await indexedHeight(s.base);

@@ -126,4 +126,39 @@ describe('Supervisor', () => {
     const { s } = supervisor(c);
     await expect(s.start()).rejects.toThrow('start 1 failed');
   });
+
+  test('replace(): the child is stopped and started again, never reported down, not counted as a restart; its old exit is not an exit', async () => {
+    const c = children();
+    const { s, events } = supervisor(c);
+    await s.start();
+    const reasons: (string | null)[] = [];
+    const replaced = s.replace('head flags');
+    reasons.push(s.notRunningReason());
+    expect(s.state).toBe('replacing');
+    expect(await s.replace('again')).toBe(false); // one at a time
+    expect(await replaced).toBe(true);
+    reasons.push(s.notRunningReason());
+    expect([c.started(), s.state, s.restarts, events, reasons]).toEqual([2, 'running', 0, [], [null, null]]);
+    expect(c.live.map((x) => x.stopped)).toEqual([true, false]);
+    c.live[0].exit('late exit of the replaced child'); // ignored
+    await tick(60);
+    expect([c.started(), s.state]).toEqual([2, 'running']);
+    c.kill(); // the new one dying is an exit as any other
+    await until(() => s.state === 'running' && c.started() === 3);
+    expect(events).toEqual(['restart 1']);
+    await s.stop();
+  });
+
+  test('replace() whose start fails counts as an exit and is restarted; stop() during a replacement starts nothing more', async () => {
+    const c = children({ failStarts: [2] });
+    const { s, events } = supervisor(c);
+    await s.start();
+    expect(await s.replace('head flags')).toBe(false);
+    await until(() => s.state === 'running' && c.started() === 3);
+    expect(events).toEqual(['restart 1']);
+    const replacing = s.replace('once more');
+    await s.stop();
+    expect(await replacing).toBe(false); // stopped before it started another
+    expect([c.started(), s.state, c.live.every((x) => x.stopped)]).toEqual([3, 'stopped', true]);
+  });
 });
