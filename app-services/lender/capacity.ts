@@ -6,6 +6,7 @@
  */
 import type { Market } from '../market/eligibility';
 import { diverges } from '../market/eligibility';
+import { lendablePrice } from '../market/price-oracle';
 import { quoteReserveAt } from '../market/units';
 import {
   cooloffUntil,
@@ -74,7 +75,11 @@ export class LenderCapacity {
       );
     const until = cooloffUntil(snapshot, assetId, issuer, Date.now(), this.o.shared);
     if (until !== null) return none(cooloffRefusal(until));
-    const subject = { assetId, issuer, poolQuoteReserve: quoteReserveAt(price.quoteReserve, price.spot, price.twap) };
+    const subject = {
+      assetId,
+      issuer,
+      poolQuoteReserve: quoteReserveAt(price.quoteReserve, price.spot, lendablePrice(price)),
+    };
     const fitted = fitToLimits(this.o.maxPrincipal, lenderLimits(snapshot, subject, this.o.caps, this.o.shared));
     return {
       lendable: fitted.amount,

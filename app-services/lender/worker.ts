@@ -4,11 +4,12 @@
  *   1. carries on every action already started for an open loan (principal, repayment,
  *      liquidation): a restart never leaves one half done, and never does one twice;
  *   2. sorts the pledges to the lender seen in the indexed store: a complete set, confirmed
- *      on the chain, of an eligible asset (app-services/market), valued at the lower of spot
- *      and twap and fitted, under the risk lock, to the caps it shares with the desk
- *      (app-services/risk), opens a loan and its principal is paid; refused pledges are
- *      released in batches within the gas limit, those of the most value per message first,
- *      dust by the rule of release-batches.ts, their reason kept for the loans list;
+ *      on the chain, of an eligible asset (app-services/market), valued at the lowest of
+ *      spot, twap and the window's median (market/price-oracle.ts lendablePrice) and fitted,
+ *      under the risk lock, to the caps it shares with the desk (app-services/risk), opens a
+ *      loan and its principal is paid; refused pledges are released in batches within the gas
+ *      limit, those of the most value per message first, dust by the rule of
+ *      release-batches.ts, their reason kept for the loans list;
  *   3. accepts a repayment proposal for an active loan (accept + release of every pledge in
  *      one tx) and cancels the other proposals to the lender worth more than dust, confirmed
  *      pending on the chain, all of a pass in one tx;
@@ -29,6 +30,7 @@ import * as msg from '../chain/messages';
 import { sortPledges, type PledgeSeen, type PledgeSet, type Refusal as SortRefusal } from './pledge-sets';
 import { SETTLEMENT_PROPOSED, withSeenProposals, type ProposalSeen } from '../store/indexer-reads';
 import { diverges, type Market } from '../market/eligibility';
+import { lendablePrice } from '../market/price-oracle';
 import { poolPayout, quoteReserveAt } from '../market/units';
 import {
   cooloffUntil,
@@ -231,8 +233,8 @@ export class LenderWorker extends PollingWorker {
   }
 
   /**
-   * Confirms the set on the chain, values it at the lower of spot and twap if its asset is
-   * eligible, fits the principal to the caps under the risk lock (recording the loan there,
+   * Confirms the set on the chain, values it at the lowest of spot, twap and the window's
+   * median if its asset is eligible, fits the principal to the caps under the risk lock (recording the loan there,
    * so the next check counts it), and pays its principal. A set that cannot be valued yet (no
    * price, a price window filling, spot and twap apart, the index behind) waits for its pledge
    * window, then is refused.
@@ -260,7 +262,8 @@ export class LenderWorker extends PollingWorker {
         );
       return;
     }
-    const low = price.spot < price.twap ? price.spot : price.twap;
+    // the lowest of spot, twap and the window's median: a pump held for up to half the window lifts none of it
+    const low = lendablePrice(price);
     const wanted = principalFor(units.shareValue(set.units, low), this.o.terms);
     if (wanted === 0n)
       return this.refuseSet(
@@ -271,7 +274,7 @@ export class LenderWorker extends PollingWorker {
       assetId: set.assetId,
       issuer,
       borrower: set.borrower,
-      poolQuoteReserve: quoteReserveAt(price.quoteReserve, price.spot, price.twap),
+      poolQuoteReserve: quoteReserveAt(price.quoteReserve, price.spot, low),
     };
     type Outcome = { refused: Refusal } | { principal: bigint; limitedBy: Refusal | null };
     const outcome = await this.o.risk.underRiskLock(async (c): Promise<Outcome> => {
@@ -298,6 +301,7 @@ export class LenderWorker extends PollingWorker {
       limited_by: outcome.limitedBy?.reason,
       spot: price.spot.toString(),
       twap: price.twap.toString(),
+      median: price.median.toString(),
     });
     const loan = await this.o.repository.loan(loanIdOf(set));
     if (loan?.status === 'opening') await this.payPrincipal(loan);

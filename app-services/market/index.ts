@@ -1,5 +1,5 @@
 /** The market the lender and the desk share: a robust price, who may be valued by it, and in what unit. */
-export { PriceOracle, twapOf, divergenceBps, windowHeights } from './price-oracle';
+export { PriceOracle, twapOf, lowerMedian, lendablePrice, divergenceBps, windowHeights } from './price-oracle';
 export type {
   MarketPrice,
   NoPrice,

@@ -7,6 +7,11 @@
  * may no longer answer those heights (the embedded devnet restored from its files does not).
  * A pass reads only the heights that are new.
  *
+ * Besides the mean, the window's lower median (`median`): the price the lender lends at is the
+ * lowest of spot, twap and that median (`lendablePrice`). A mean moves with every block of a
+ * pump (k blocks at x× lift it by k·(x−1)/window); the median does not move until more than
+ * half the window's blocks closed at the higher price, whatever the pump's size.
+ *
  * Without a price, `read` says why: no pool now, or a window still filling (a new pool, or
  * heights neither kept nor readable), with how far it has filled.
  */
@@ -21,6 +26,11 @@ export interface MarketPrice {
   spot: bigint;
   /** mean of the per-height pool price over the last windowBlocks committed heights ending at `height` */
   twap: bigint;
+  /**
+   * the lower median of the same per-height prices: the ⌈window/2⌉-th smallest. It reaches a
+   * price L only once more than half the window's heights closed at L or above
+   */
+  median: bigint;
   baseReserve: bigint;
   quoteReserve: bigint;
   /** |spot − twap| × 10000 / twap */
@@ -70,6 +80,29 @@ const BPS = 10_000n;
 export function twapOf(prices: readonly bigint[]): bigint {
   if (!prices.length) throw new Error('a mean of no prices');
   return prices.reduce((a, b) => a + b, 0n) / BigInt(prices.length);
+}
+
+/**
+ * The lower median: the ⌈n/2⌉-th smallest of n prices (of two middle ones, the lower). It is at
+ * least L only when more than n/2 of the prices are at least L: a pump of any size held for at
+ * most half the window's heights leaves it at a price the window had without the pump.
+ */
+export function lowerMedian(prices: readonly bigint[]): bigint {
+  if (!prices.length) throw new Error('a median of no prices');
+  const sorted = [...prices].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return sorted[(sorted.length - 1) >> 1];
+}
+
+/**
+ * What a share is lent against (docs/app-services.md, "Market"): the lowest of spot, twap and
+ * the window's lower median. A pump held for k ≤ window/2 heights moves it by 0 over a steady
+ * window (the median stays); held longer, it is at most the twap, lifted by k·(x−1)/window of a
+ * pump of x×, and it reaches L only once more than half the window closed at L or above.
+ */
+export function lendablePrice(p: Pick<MarketPrice, 'spot' | 'twap' | 'median'>): bigint {
+  let low = p.spot < p.twap ? p.spot : p.twap;
+  if (p.median < low) low = p.median;
+  return low;
 }
 
 /** |spot − twap| × 10000 / twap, rounded up (so a bound is never passed by rounding); a zero twap diverges fully. */
@@ -129,7 +162,8 @@ export class PriceOracle {
     const filled = filledFor(heights, known, spot.poolId);
     if (filled < heights.length)
       return { price: null, missing: { why: 'window_filling', filled, of: this.o.windowBlocks } };
-    const twap = twapOf(heights.map((h) => known.get(h)!.price));
+    const prices = heights.map((h) => known.get(h)!.price);
+    const twap = twapOf(prices);
     return {
       price: {
         assetId,
@@ -137,6 +171,7 @@ export class PriceOracle {
         height: spot.height,
         spot: spot.pricePerWhole,
         twap,
+        median: lowerMedian(prices),
         baseReserve: spot.baseReserve,
         quoteReserve: spot.quoteReserve,
         divergenceBps: divergenceBps(spot.pricePerWhole, twap),

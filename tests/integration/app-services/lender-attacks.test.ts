@@ -10,7 +10,8 @@ import { KeySecret } from '../../../app-services/keys';
 import { documentHash, parseMetadataDocument } from '../../../app-services/launchpad/document';
 import { ChainQueries } from '../../../app-services/chain/queries';
 import { principalFor, DEFAULT_LENDER_TERMS } from '../../../app-services/lender/terms';
-import { sharesValue } from '../../../app-services/market/units';
+import { isqrt, sharesValue } from '../../../app-services/market/units';
+import { twapOf } from '../../../app-services/market/price-oracle';
 import { intentIds } from '../../../app-services/lender/worker';
 import { STABLE_DENOM, type TestKey } from '../../harness/app-chain';
 import {
@@ -67,6 +68,8 @@ let k: Record<
   | 'trader'
   | 'thin'
   | 'pumper'
+  | 'shortPumper'
+  | 'honest'
   | 'selfReleaser'
   | 'spammer'
   | 'junkPledger'
@@ -91,6 +94,8 @@ beforeAll(async () => {
       'trader',
       'thin',
       'pumper',
+      'shortPumper',
+      'honest',
       'selfReleaser',
       'spammer',
       'junkPledger',
@@ -112,10 +117,12 @@ beforeAll(async () => {
     launchEquity(world, {
       issuer: k.issuer,
       metaHash: '',
-      holders: ['borrower', 'trader', 'pumper', 'junkPledger', 'jammer', 'mistaken'].map((name) => ({
-        key: world.keys[name],
-        units: 10_000n * WHOLE,
-      })),
+      holders: ['borrower', 'trader', 'pumper', 'shortPumper', 'honest', 'junkPledger', 'jammer', 'mistaken'].map(
+        (name) => ({
+          key: world.keys[name],
+          units: 10_000n * WHOLE,
+        }),
+      ),
       poolShares: 1000n,
       poolQuote: 2_000_000_000n,
     }),
@@ -363,6 +370,66 @@ test('2b. a dump held for a few blocks, then restored, does not liquidate an hon
   await blocks(2 * WINDOW_BLOCKS);
   expect((await loansOf(k.borrower.address)).find((l) => l.id === loan.id)!.status).toBe('active');
   for (const id of ids) expect(await statusOf(id)).toBe(ACTIVE);
+});
+
+/** The pool's per-height prices over the price window ending at `height`, as the lender's oracle reads them. */
+async function windowAt(asset: EquityAsset, height: number): Promise<bigint[]> {
+  return Promise.all(
+    Array.from(
+      { length: WINDOW_BLOCKS },
+      async (_, i) =>
+        (await chain.poolPriceAt(asset.assetId, STABLE_DENOM, height - WINDOW_BLOCKS + 1 + i))!.pricePerWhole,
+    ),
+  );
+}
+
+test('2c. a pump (×4) held for a few blocks, then brought down to the twap it lifted, borrows at most what the pre-pump price allows; an honest borrower pledging beside it is served at the terms', async () => {
+  const units = 10n * WHOLE;
+  const p0 = await spotOf(real);
+  expect(new Set(await windowAt(real, world.chain.height))).toEqual(new Set([p0])); // a steady window (2b is two windows old)
+  const allowed = principalFor(sharesValue(units, p0, 6), DEFAULT_LENDER_TERMS);
+  const pledge = async (key: TestKey, kind: number) => {
+    const tx = await world.submit(key, [pledgeMsg(key, real.assetId, kind, units)]);
+    expect(tx.code).toBe(0);
+    return BigInt(String(tx.responses[0].encumbrance_id));
+  };
+  // two kinds of each set pledged at the steady price: each set is complete, and valued, only after the pump
+  const attackIds: bigint[] = [];
+  const honestIds: bigint[] = [];
+  for (const kind of [0, 1]) {
+    const [a, h] = await Promise.all([pledge(k.shortPumper, kind), pledge(k.honest, kind)]);
+    attackIds.push(a);
+    honestIds.push(h);
+  }
+  const before = world.balance(k.shortPumper.address);
+  const pool = (await chain.poolPriceAt(real.assetId, STABLE_DENOM))!;
+  const bought = await swap(k.shortPumper, real.poolId, false, pool.quoteReserve); // doubles the stable side: ×4
+  await blocks(2); // three blocks close at ×4: each lifts the 20-block twap by 15 %
+  // then down to 1.5 × p0, about the twap it lifted (within the 10 % divergence bound): 3/8 of the pumped price
+  const pumped = (await chain.poolPriceAt(real.assetId, STABLE_DENOM))!;
+  const quoteAt = isqrt((pumped.quoteReserve * pumped.quoteReserve * 3n) / 8n);
+  const sold = ((pumped.quoteReserve - quoteAt) * pumped.baseReserve) / quoteAt;
+  await swap(k.shortPumper, real.poolId, true, sold);
+  const from = world.chain.height;
+  const [a2, h2] = await Promise.all([pledge(k.shortPumper, 2), pledge(k.honest, 2)]);
+  attackIds.push(a2);
+  honestIds.push(h2);
+  const [attack, honest] = await Promise.all([entryOf(k.shortPumper, attackIds), entryOf(k.honest, honestIds)]);
+  const to = world.chain.height;
+  await swap(k.shortPumper, real.poolId, true, bought - sold); // the rest sold back: the pump cost nothing but rounding
+  expect([attack.status, honest.status]).toEqual(['active', 'active']);
+  // the pre-pump price, and what the attacker kept (the round trip leaves the pool a few base units: 0.01 % of slack)
+  expect(BigInt(attack.principal)).toBeLessThanOrEqual(allowed);
+  expect(world.balance(k.shortPumper.address) - before).toBeLessThanOrEqual((allowed * 10_001n) / 10_000n);
+  // the honest borrower beside it: the terms at the steady price, no cap or refusal on the way
+  expect([honest.principal, honest.limited_by]).toEqual([allowed.toString(), null]);
+  // while the lower of spot and twap stood 25 %+ above p0 at every height the sets could be valued at
+  for (let h = from; h <= to; h++) {
+    const prices = await windowAt(real, h);
+    const spot = prices[prices.length - 1];
+    const twap = twapOf(prices);
+    expect((spot < twap ? spot : twap) * 100n).toBeGreaterThan(p0 * 125n);
+  }
 });
 
 test('2a. pledging while the pool is pumped (×4), then selling back, borrows at most what the un-pumped price allows', async () => {

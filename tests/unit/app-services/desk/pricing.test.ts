@@ -22,6 +22,7 @@ const price = (spot: bigint, twap: bigint, divergenceBps = 0): MarketPrice => ({
   height: 100,
   spot,
   twap,
+  median: twap,
   baseReserve: 10n ** 12n,
   quoteReserve: 10n ** 16n,
   divergenceBps,

@@ -23,6 +23,7 @@ const price = (over: Partial<MarketPrice> = {}): MarketPrice => ({
   height: 100,
   spot: 100n,
   twap: 100n,
+  median: 100n,
   baseReserve: 10n,
   quoteReserve: 5000n,
   divergenceBps: 0,
