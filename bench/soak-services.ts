@@ -48,6 +48,9 @@ const WHOLE = 1_000_000n;
 const READY_TIMEOUT_MS = 600_000;
 /** the lender's pledge window (LENDER_PLEDGE_WINDOW_S, 120 s) and a minute for the release */
 const MISTAKE_CHECK_MS = 180_000;
+/** a refused honest action is tried again every 15 s for 5 minutes ("ends by itself within minutes") */
+const RETRY_EVERY_MS = 15_000;
+const RETRY_MS = 300_000;
 
 interface Options {
   hours: number;
@@ -89,10 +92,17 @@ function options(): Options {
   };
 }
 
-/** One honest action's outcome: served with its figures, or refused with the service's words. */
+/**
+ * One honest action's outcome: served (at once, or after waiting out a refusal) with its
+ * figures, or refused for the whole of `RETRY_MS` with the service's words.
+ */
 interface Honest {
   action: 'borrow' | 'repay' | 'sell' | 'buy';
   served: boolean;
+  /** seconds from the first refusal to being served (0: served at once) */
+  waitedS: number;
+  /** the first refusal's reason, when there was one */
+  refusal?: string;
   detail: string;
 }
 
@@ -107,23 +117,37 @@ interface Round {
   mistakenAtMs?: number;
 }
 
-/** The service's reason of a refusal, shortened to its code where it has one. */
+/** The service's reason of a refusal, shortened. */
 function reasonOf(e: unknown): string {
   const m = e instanceof Error ? e.message : String(e);
   return m.length > 240 ? `${m.slice(0, 240)}…` : m;
 }
 
+/** As a person would: a refused action is tried again every RETRY_EVERY_MS, for RETRY_MS. */
 async function honestAction(
   action: Honest['action'],
   run: () => Promise<Json>,
   describe: (r: Json) => string,
 ): Promise<Honest> {
-  try {
-    return { action, served: true, detail: describe(await run()) };
-  } catch (e) {
-    return { action, served: false, detail: reasonOf(e) };
+  const began = Date.now();
+  let refusal: string | undefined;
+  for (;;) {
+    try {
+      const detail = describe(await run());
+      return { action, served: true, waitedS: Math.round((Date.now() - began) / 1000), refusal, detail };
+    } catch (e) {
+      refusal ??= reasonOf(e);
+      const waitedS = Math.round((Date.now() - began) / 1000);
+      if (Date.now() - began >= RETRY_MS) return { action, served: false, waitedS, refusal, detail: refusal };
+      await new Promise((r) => setTimeout(r, RETRY_EVERY_MS));
+    }
   }
 }
+
+const describeHonest = (h: Honest) =>
+  h.served
+    ? `${h.action} served${h.refusal ? ` after ${h.waitedS} s (refused first: ${h.refusal})` : ''} (${h.detail})`
+    : `${h.action} REFUSED for ${h.waitedS} s (${h.detail})`;
 
 async function serviceState(ctx: SoakContext, db: Pool, hbc: string | undefined): Promise<string> {
   const { body: q } = await getJson(`${ctx.url}/api/desk/quotes`);
@@ -170,22 +194,27 @@ async function waitReady(base: string, exited: () => boolean): Promise<void> {
 
 function summary(rounds: Round[]): string[] {
   const lines: string[] = [];
+  const shape = (reason: string) => reason.replace(/[0-9a-f]{64}/g, '<id>').replace(/\d[\d,.]*/g, 'N');
   for (const action of ['borrow', 'repay', 'sell', 'buy'] as const) {
     const all = rounds.flatMap((r) => r.honest.filter((h) => h.action === action));
+    const atOnce = all.filter((h) => h.served && !h.refusal).length;
+    const waited = all.filter((h) => h.served && h.refusal);
     const refused = all.filter((h) => !h.served);
-    const reasons = new Map<string, number>();
-    for (const h of refused) {
-      const key = h.detail.replace(/[0-9a-f]{64}/g, '<id>').replace(/\d[\d,.]*/g, 'N');
-      reasons.set(key, (reasons.get(key) ?? 0) + 1);
-    }
+    const reasons = (list: Honest[]) => {
+      const n = new Map<string, number>();
+      for (const h of list) n.set(shape(h.refusal!), (n.get(shape(h.refusal!)) ?? 0) + 1);
+      return [...n].map(([k, c]) => `${c}× ${k}`).join(' | ');
+    };
     lines.push(
-      `${action}: served ${all.length - refused.length} / ${all.length}` +
-        (reasons.size ? `; refused: ${[...reasons].map(([k, n]) => `${n}× ${k}`).join(' | ')}` : ''),
+      `${action}: ${all.length} tried, served at once ${atOnce}, served after a wait ${waited.length}` +
+        (waited.length ? ` (longest ${Math.max(...waited.map((h) => h.waitedS))} s; ${reasons(waited)})` : '') +
+        `, refused for ${RETRY_MS / 1000} s ${refused.length}` +
+        (refused.length ? ` (${reasons(refused)})` : ''),
     );
   }
   for (const attack of new Set(rounds.map((r) => r.attack?.attack).filter(Boolean))) {
     const runs = rounds.filter((r) => r.attack?.attack === attack);
-    lines.push(`attack ${attack}: ${runs.length} runs, bound held in ${runs.filter((r) => r.attack!.held).length}`);
+    lines.push(`attack ${attack}: ${runs.length} runs, its bound held in ${runs.filter((r) => r.attack!.held).length}`);
   }
   return lines;
 }
@@ -195,7 +224,7 @@ function markdown(o: Options, rounds: Round[], tail: string[]): string {
   const rows = rounds.map(
     (r) =>
       `| ${r.round} | ${r.simHours.toFixed(2)} | ${cell(r.attack ? `${r.attack.attack}: ${r.attack.result}` : '')} | ${cell(
-        r.honest.map((h) => `${h.action} ${h.served ? 'served' : 'REFUSED'}: ${h.detail}`).join('<br>'),
+        r.honest.map(describeHonest).join('<br>'),
       )} | ${cell(r.state)} |`,
   );
   return [
@@ -326,17 +355,22 @@ async function main(): Promise<void> {
         }
       }
       const [seller, buyer] = r % 2 === 0 ? traders : [traders[1], traders[0]];
+      const borrowed = await honestAction(
+        'borrow',
+        () => runExample('borrow', example(borrower.name, 1000n)),
+        (l) => `${BigInt(l.principal) / WHOLE} in ${l.blocks_after_last_pledge} blocks`,
+      );
+      round.honest.push(borrowed);
+      // a repayment only of a loan the round opened (a refused borrow leaves nothing to repay)
+      if (borrowed.served)
+        round.honest.push(
+          await honestAction(
+            'repay',
+            () => runExample('repay', example(borrower.name)),
+            (l) => `loan ${l.id} ${l.status}`,
+          ),
+        );
       round.honest.push(
-        await honestAction(
-          'borrow',
-          () => runExample('borrow', example(borrower.name, 1000n)),
-          (l) => `${BigInt(l.principal) / WHOLE} in ${l.blocks_after_last_pledge} blocks`,
-        ),
-        await honestAction(
-          'repay',
-          () => runExample('repay', example(borrower.name)),
-          (l) => `loan ${l.id} ${l.status}`,
-        ),
         await honestAction(
           'sell',
           () => runExample('sell', example(seller.name, 250n)),
@@ -352,7 +386,7 @@ async function main(): Promise<void> {
       rounds.push(round);
       log(
         `round ${r} at ${simHours.toFixed(2)} simulated h: ${round.attack ? `${round.attack.attack}: ${round.attack.result} | ` : ''}` +
-          round.honest.map((h) => `${h.action} ${h.served ? 'served' : 'REFUSED'} (${h.detail})`).join(', ') +
+          round.honest.map(describeHonest).join(', ') +
           ` | ${round.state}`,
       );
       if (exited) throw new Error('npm start exited during the soak (see its log)');
