@@ -13,8 +13,11 @@
  * - The target is DESK_INVENTORY_TARGET_BPS of the asset's own room (the lesser of its
  *   position cap for its tier and its pool-share cap), and the same share of the tier's total
  *   cap for the tier's assets together: past the latter, each asset sells its part of the
- *   excess in proportion to its cost. So neither one asset nor all of them together fill a
- *   cap with what the flow brings.
+ *   excess in proportion to its cost; and the same share of the issuer's room
+ *   (RISK_MAX_PER_ISSUER, or its community counterpart) for that issuer's assets, which the
+ *   lender shares: the desk's flow never takes more than that share of an issuer's room, so
+ *   the issuer's borrowers keep the rest. So neither one asset, nor one issuer's, nor all of
+ *   them together fill a cap with what the flow brings.
  * - One slice moves the pool's price by at most DESK_REBALANCE_IMPACT_BPS: for x·y = k,
  *   selling Δ into a base reserve B moves the price by (B / (B + Δ))², so Δ = B × bps / 20,000
  *   stays within it. Only whole bundles it may move are sold, never more than the excess.
@@ -38,6 +41,9 @@ export interface HoldingState {
   /** the desk's exposure at cost to every asset of the tier, and the tier's total cap */
   tierCost: bigint;
   tierCap: bigint;
+  /** the desk's exposure at cost to the issuer's assets of the tier, and the issuer's cap (shared with the lender) */
+  issuerCost: bigint;
+  issuerCap: bigint;
   /** whole-bundle base units it may move (the least of its movable units over the kinds) */
   movableBundles: bigint;
   /** price per whole bundle at the twap, and the bundle's decimals (market/units.ts) */
@@ -61,14 +67,17 @@ export interface Sale {
 
 /** The excess over the target, in stable base units (0 when within it). */
 export function excessOf(
-  h: Pick<HoldingState, 'cost' | 'positionCap' | 'tierCost' | 'tierCap'>,
+  h: Pick<HoldingState, 'cost' | 'positionCap' | 'tierCost' | 'tierCap' | 'issuerCost' | 'issuerCap'>,
   rule: InventoryRule,
 ): bigint {
   const target = (h.positionCap * BigInt(rule.targetBps)) / BPS;
   const own = h.cost > target ? h.cost - target : 0n;
-  const tierTarget = (h.tierCap * BigInt(rule.targetBps)) / BPS;
-  const shared = h.tierCost > tierTarget && h.tierCost > 0n ? ((h.tierCost - tierTarget) * h.cost) / h.tierCost : 0n;
-  return own > shared ? own : shared;
+  // past a group's target, each of its assets sells its part of the group's excess, in proportion to its cost
+  const partOf = (groupCost: bigint, groupCap: bigint) => {
+    const groupTarget = (groupCap * BigInt(rule.targetBps)) / BPS;
+    return groupCost > groupTarget && groupCost > 0n ? ((groupCost - groupTarget) * h.cost) / groupCost : 0n;
+  };
+  return [own, partOf(h.tierCost, h.tierCap), partOf(h.issuerCost, h.issuerCap)].reduce((a, b) => (a > b ? a : b));
 }
 
 /** The next slice of the excess to sell into the pool, or null when there is none to sell now. */

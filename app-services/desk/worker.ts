@@ -438,7 +438,17 @@ export class DeskWorker extends PollingWorker {
     const book = await this.o.book.current();
     const { limits, shared, inventory } = this.o;
     const tierCost = { listed: 0n, community: 0n };
-    for (const [assetId, c] of book.costs) tierCost[shared.tiers.tierOf(assetId)] += exposureAtCost(c);
+    const issuerCost = new Map<string, bigint>(); // by tier and issuer
+    const issuerKey = (assetId: string, issuer: string) => `${shared.tiers.tierOf(assetId)}/${issuer}`;
+    for (const [assetId, c] of book.costs) {
+      tierCost[shared.tiers.tierOf(assetId)] += exposureAtCost(c);
+      const issuer = book.assets.get(assetId)?.asset.issuer;
+      if (issuer)
+        issuerCost.set(
+          issuerKey(assetId, issuer),
+          (issuerCost.get(issuerKey(assetId, issuer)) ?? 0n) + exposureAtCost(c),
+        );
+    }
     for (const a of book.assets.values()) {
       const assetId = a.asset.asset_id;
       const cost = book.costs.get(assetId);
@@ -449,6 +459,8 @@ export class DeskWorker extends PollingWorker {
           positionCap: deskAssetRoom({ assetId, poolQuoteReserve: a.poolQuoteReserve }, limits, shared),
           tierCost: tierCost[listed ? 'listed' : 'community'],
           tierCap: listed ? limits.maxTotal : limits.communityMaxTotal,
+          issuerCost: issuerCost.get(issuerKey(assetId, a.asset.issuer)) ?? 0n,
+          issuerCap: listed ? shared.maxPerIssuer : shared.communityMaxPerIssuer,
           movableBundles:
             a.units.kindIds.reduce<bigint | null>((least, k) => {
               const m = a.movable.get(k) ?? 0n;

@@ -38,6 +38,8 @@ export interface ScenarioConfig {
    * plays only the other side of their flows.
    */
   servicesMode: boolean;
+  /** live blocks (after the history): the traders lean against a pool's move (flows/dex.ts sellChance) */
+  live: boolean;
 }
 
 export type Template = 'community' | 'dividend' | 'equity' | 'bond';

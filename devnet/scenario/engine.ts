@@ -231,6 +231,7 @@ export class ScenarioEngine {
       intervalMs: options.blockIntervalMs,
       maxJumpMs: options.maxJumpMs ?? 0,
       servicesMode: false,
+      live: false,
     };
     const cast = await createCast({ seed, hrp: config.hrp, holders: options.holders });
     const genesis = genesisFor(cast, config);
@@ -303,6 +304,7 @@ export class ScenarioEngine {
   ): void {
     this.world.config.intervalMs = blockMs;
     this.world.config.maxJumpMs = 0;
+    this.world.config.live = true;
     this.onFlowError = onFlowError;
     this.setServicesMode(options.servicesMode ?? false);
   }

@@ -51,6 +51,8 @@ const DECIMALS = {
 };
 /** a new document whose symbol is the real asset's */
 const SAME_SYMBOL = { ...REAL, name: 'Attack Test Works Two' };
+/** the real asset's name exactly, with a symbol that reads like it and a symbol of its own */
+const SAME_NAME = { ...REAL, symbol: 'QXZ', description: 'Not the real one. Testnet only; it has no value.' };
 const MARKET = { windowBlocks: 30, minPoolAgeBlocks: 20, maxDivergenceBps: 1000, minPoolReserve: 100_000_000n };
 /** the documented bound of the fee-drain test: the honest accept and at most two cancel txs */
 const DESK_TXS_BOUND = 3n;
@@ -163,6 +165,14 @@ beforeAll(async () => {
       issuer: k.squatter,
       nonce: 1n,
       metaHash: await post(SAME_SYMBOL),
+      holders: [],
+      poolShares: 100n,
+      poolQuote: 101n * WHOLE,
+    }),
+    await launchEquity(world, {
+      issuer: k.squatter,
+      nonce: 2n,
+      metaHash: await post(SAME_NAME),
       holders: [],
       poolShares: 100n,
       poolQuote: 101n * WHOLE,
@@ -644,7 +654,7 @@ test('a first kind with 0 decimals: every kind is valued in the unit the pool pr
   expect(published).toBeLessThanOrEqual(POOL_SHARE_ROOM);
 });
 
-test('look-alikes: assets launched later with the real asset’s document, or its symbol, are never quoted; the symbol and the document name the real one', async () => {
+test('look-alikes: assets launched later with the real asset’s document, its symbol or its name are never quoted; the symbol and the document name the real one', async () => {
   const r = await api.request<{ quotes: QuoteBody[]; not_quoted: { asset_id: string; reason: string }[] }>(
     'GET',
     '/api/desk/quotes',
@@ -652,6 +662,7 @@ test('look-alikes: assets launched later with the real asset’s document, or it
   expect(new Set(r.body.quotes.filter((q) => q.symbol === 'ATW').map((q) => q.asset_id))).toEqual(
     new Set([real.assetId]),
   );
+  expect(r.body.quotes.filter((q) => q.symbol === 'QXZ')).toEqual([]);
   for (const a of lookAlikes)
     expect(r.body.not_quoted.find((n) => n.asset_id === a.assetId)?.reason).toBe('look_alike');
   const sold = await rfqFrom('127.0.0.6', {

@@ -8,6 +8,8 @@ const holding = (over: Partial<HoldingState> = {}): HoldingState => ({
   positionCap: 100_000_000_000n,
   tierCost: 0n,
   tierCap: 10n ** 15n,
+  issuerCost: 0n,
+  issuerCap: 10n ** 15n,
   movableBundles: 10n ** 15n,
   twap: 2_000_000n,
   spot: 2_000_000n,
@@ -25,9 +27,22 @@ describe('excessOf', () => {
   });
   test("past the target share of the tier's total cap, each asset its part of the excess, by cost", () => {
     // two assets of 30,000 each against a 50,000 total: 35,000 over its 25,000 target, half each
-    const h = { positionCap: 100_000_000_000n, tierCost: 60_000_000_000n, tierCap: 50_000_000_000n };
+    const h = holding({ positionCap: 100_000_000_000n, tierCost: 60_000_000_000n, tierCap: 50_000_000_000n });
     expect(excessOf({ ...h, cost: 30_000_000_000n }, RULE)).toBe(17_500_000_000n);
     expect(excessOf({ ...h, cost: 30_000_000_000n, tierCost: 20_000_000_000n }, RULE)).toBe(0n);
+  });
+  test("past the target share of the issuer's room (shared with the lender), the issuer's assets sell the excess, by cost", () => {
+    // the desk holds 25,000 of one issuer's two assets (20,000 + 5,000) against a 30,000 issuer cap: 10,000 over 15,000
+    const h = holding({
+      tierCost: 25_000_000_000n,
+      tierCap: 50_000_000_000n,
+      issuerCost: 25_000_000_000n,
+      issuerCap: 30_000_000_000n,
+    });
+    expect(excessOf({ ...h, cost: 20_000_000_000n }, RULE)).toBe(8_000_000_000n);
+    expect(excessOf({ ...h, cost: 5_000_000_000n }, RULE)).toBe(2_000_000_000n);
+    // within the issuer's target: nothing, whatever the tier holds below its own
+    expect(excessOf({ ...h, cost: 10_000_000_000n, issuerCost: 15_000_000_000n }, RULE)).toBe(0n);
   });
 });
 

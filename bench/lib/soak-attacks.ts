@@ -1,0 +1,370 @@
+/**
+ * The attacks bench/soak-services.ts repeats against `npm start`'s default world, one per
+ * round in turn, each the class of a probe issue 43 measured (docs/app-services.md, threat
+ * model): free RFQs squatting the desk's room, junk pledges and proposals that cost the
+ * services txs, a pump held for a few blocks before borrowing, a community asset borrowed
+ * against and dumped, and a look-alike launch document. Each returns what it got, in figures.
+ */
+import http from 'http';
+import type { ChainClient } from '../../app-services/chain/chain-client';
+import type { ChainQueries } from '../../app-services/chain/queries';
+import {
+  askCoin,
+  coin,
+  createAsset,
+  createEncumbrance,
+  createPool,
+  giveRight,
+  issue,
+  propose,
+  swap,
+  type AssetSpec,
+  type Msg,
+} from '../../devnet/scenario/messages';
+import { runExample } from '../../examples/services';
+import type { ChainConfig } from '../../src/lib/config';
+import { deriveAssetId } from '../../src/lib/ids';
+import { attributeOf, SoakActor } from './soak-actor';
+
+const WHOLE = 1_000_000n;
+const BPS = 10_000n;
+
+export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers are read field by field
+
+export interface ListedAsset {
+  symbol: string;
+  assetId: string;
+  kinds: number[];
+  poolId: number;
+}
+
+export interface SoakContext {
+  url: string;
+  rpc: string;
+  seed: string;
+  config: ChainConfig;
+  chain: ChainClient;
+  queries: ChainQueries;
+  funder: SoakActor;
+  lender: string;
+  desk: string;
+  lnw: ListedAsset;
+  round: number;
+  /** blocks a pool must have before the services value it, plus its price window */
+  poolSettleBlocks: number;
+  log: (line: string) => void;
+}
+
+export interface AttackOutcome {
+  attack: string;
+  /** one line of figures */
+  result: string;
+  /** the bound the attack is held to, and whether it held */
+  held: boolean;
+}
+
+export async function getJson(url: string): Promise<{ status: number; body: Json }> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(15_000) });
+  return { status: res.status, body: (await res.json()) as Json };
+}
+
+export async function postJson(
+  url: string,
+  payload: unknown,
+  localAddress?: string,
+): Promise<{ status: number; body: Json }> {
+  const u = new URL(url);
+  const data = JSON.stringify(payload);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        localAddress,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) },
+        timeout: 15_000,
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => {
+          try {
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Json });
+          } catch {
+            resolve({ status: res.statusCode ?? 0, body: { error: text } });
+          }
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+export async function waitBlocks(chain: ChainClient, n: number): Promise<void> {
+  const target = (await chain.height()) + n;
+  while ((await chain.height()) < target) await new Promise((r) => setTimeout(r, 100));
+}
+
+async function quoteOf(ctx: SoakContext, assetId: string): Promise<Json | undefined> {
+  const { body } = await getJson(`${ctx.url}/api/desk/quotes`);
+  return (body.quotes as Json[]).find((q) => q.asset_id === assetId && q.kind === -1);
+}
+
+async function notQuotedReason(ctx: SoakContext, assetId: string): Promise<string | undefined> {
+  const { body } = await getJson(`${ctx.url}/api/desk/quotes`);
+  return (body.not_quoted as Json[] | undefined)?.find((q) => q.asset_id === assetId)?.reason;
+}
+
+async function fresh(ctx: SoakContext, name: string, stable: bigint, lnwShares = 0n): Promise<SoakActor> {
+  const actor = await SoakActor.open(`${name}-${ctx.round}`, ctx.seed, ctx.chain, ctx.config);
+  await ctx.funder.fund(
+    actor,
+    stable,
+    lnwShares ? [{ assetId: ctx.lnw.assetId, kinds: ctx.lnw.kinds, units: lnwShares * WHOLE }] : [],
+  );
+  return actor;
+}
+
+/** Case 2: sell RFQs for the desk's whole room from requesters who hold none of it, from two client addresses. */
+async function squat(ctx: SoakContext): Promise<AttackOutcome> {
+  const quote = await quoteOf(ctx, ctx.lnw.assetId);
+  if (!quote?.bid) return { attack: 'squat', result: `no LNW bid to squat (${quote?.bid_withheld})`, held: true };
+  const units = (5000n * WHOLE * WHOLE) / BigInt(quote.bid);
+  const answers: string[] = [];
+  let proposals = 0;
+  for (let i = 0; i < 4; i++) {
+    const requester = await SoakActor.open(`squatter-${ctx.round}-${i}`, ctx.seed, ctx.chain, ctx.config);
+    const r = await postJson(
+      `${ctx.url}/api/desk/rfq`,
+      { address: requester.address, asset_id: ctx.lnw.assetId, kind: -1, side: 'sell', units: units.toString() },
+      i < 3 ? '127.0.0.2' : '127.0.0.3',
+    );
+    if (r.status === 200) proposals++;
+    answers.push(r.status === 200 ? 'proposed' : `${r.status} ${r.body.reason ?? r.body.code}`);
+  }
+  return {
+    attack: 'squat',
+    result: `4 sell RFQs of ${units / WHOLE} shares by holders of none: ${answers.join(', ')}`,
+    held: proposals === 0,
+  };
+}
+
+/** A pledge of `units` of LNW's first kind to the lender, as a loan's pledges are made (exercisable, income routed). */
+const lenderPledge = (holder: SoakActor, ctx: SoakContext, units: bigint): Msg =>
+  createEncumbrance({
+    creator: holder.address,
+    kind: 'ENCUMBRANCE_KIND_PLEDGE',
+    asset_id: ctx.lnw.assetId,
+    kind_id: ctx.lnw.kinds[0],
+    holder: holder.address,
+    units,
+    beneficiary: ctx.lender,
+    income_to_beneficiary: true,
+    exercisable: true,
+  });
+
+/**
+ * Case 4: 250 one-unit pledges to the lender in one tx and 120 below-quote offers to the desk
+ * in another, while an honest holder's mistaken pledge (one kind only: no loan) waits for its
+ * release. Returns the honest pledge's id, checked by the caller a round later.
+ */
+async function junk(ctx: SoakContext, honest: SoakActor): Promise<AttackOutcome & { mistaken?: string }> {
+  const spammer = await fresh(ctx, 'spammer', 1000n * WHOLE, 10n);
+  const pledges: Msg[] = [];
+  for (let i = 0; i < 250; i++) pledges.push(lenderPledge(spammer, ctx, 1n));
+  const expiryMs = Date.now() + 600_000;
+  const offers: Msg[] = [];
+  for (let i = 0; i < 120; i++)
+    offers.push(
+      propose(
+        spammer.address,
+        ctx.desk,
+        [
+          ...ctx.lnw.kinds.map((k) => giveRight(ctx.lnw.assetId, k, 1n)),
+          askCoin(coin(ctx.config.stableDenom, 10n ** 12n)),
+        ],
+        expiryMs,
+      ),
+    );
+  const lenderBefore = (await ctx.chain.account(ctx.lender))?.sequence ?? 0n;
+  const deskBefore = (await ctx.chain.account(ctx.desk))?.sequence ?? 0n;
+  const [p, o] = [await spammer.submit(pledges), await spammer.submit(offers)];
+  const mistaken = await honest.must('a mistaken pledge', [lenderPledge(honest, ctx, 10n * WHOLE)]);
+  await waitBlocks(ctx.chain, 40);
+  const lenderTxs = ((await ctx.chain.account(ctx.lender))?.sequence ?? 0n) - lenderBefore;
+  const deskTxs = ((await ctx.chain.account(ctx.desk))?.sequence ?? 0n) - deskBefore;
+  return {
+    attack: 'junk',
+    result: `spammer's txs: pledges ${p.code === 0 ? 'ok' : `failed ${p.codespace}/${p.code}`}, offers ${o.code === 0 ? 'ok' : `failed ${o.codespace}/${o.code}`}; in the next 40 blocks the lender signed ${lenderTxs} txs, the desk ${deskTxs} (all their work, the world's included)`,
+    held: true,
+    mistaken: attributeOf(mistaken, 'svc.encumbrance.v1.EventEncumbranceCreated', 'encumbrance_id'),
+  };
+}
+
+/**
+ * Case 1's pump: buy LNW with a quarter of its pool's stable reserve, hold it 7 blocks, borrow
+ * the most the bought shares allow, sell back what is not pledged, repay.
+ */
+async function pumpBorrow(ctx: SoakContext): Promise<AttackOutcome> {
+  const before = await ctx.queries.poolPriceAt(ctx.lnw.assetId, ctx.config.stableDenom);
+  if (!before) return { attack: 'pump', result: 'LNW has no pool', held: true };
+  const stake = before.quoteReserve / 4n;
+  const pumper = await fresh(ctx, 'pumper', stake + 10_000n * WHOLE);
+  const bought = await pumper.must('the pump', [swap(pumper.address, ctx.lnw.poolId, false, stake, 0n)]);
+  const out = BigInt(attributeOf(bought, 'svc.dex.v1.EventSwapped', 'amount_out') ?? '0');
+  await waitBlocks(ctx.chain, 7);
+  const pumped = (await ctx.queries.poolPrice(ctx.lnw.assetId, ctx.config.stableDenom))?.pricePerWhole ?? 0n;
+  const lift = `pumped ×${(Number(pumped) / Number(before.pricePerWhole)).toFixed(2)} for 7 blocks`;
+  const terms = (await getJson(`${ctx.url}/api/lender/terms`)).body;
+  // the most the bought shares can back at the pumped price (the example pledges 10 % over what it needs)
+  const most = (((out * pumped) / WHOLE) * BigInt(terms.ltv_bps)) / BPS / 2n / WHOLE;
+  let result: string;
+  let held = true;
+  try {
+    const loan = await runExample('borrow', {
+      url: ctx.url,
+      rpc: ctx.rpc,
+      asset: ctx.lnw.symbol,
+      account: pumper.name,
+      seed: ctx.seed,
+      amount: most < 5000n ? most : 5000n,
+      log: () => undefined,
+    });
+    const units = BigInt(loan.units);
+    const preValue = (units * before.pricePerWhole) / WHOLE;
+    const ltv = preValue > 0n ? (BigInt(loan.principal) * BPS) / preValue : 0n;
+    held = ltv <= BigInt(terms.ltv_bps);
+    result = `${lift}, borrowed ${BigInt(loan.principal) / WHOLE} against ${units / WHOLE} shares: ${Number(ltv) / 100} % of their pre-pump value (terms ${Number(terms.ltv_bps) / 100} %)`;
+  } catch (e) {
+    result = `${lift}, borrow refused: ${(e as Error).message}`;
+  }
+  const unpledged = await ctx.queries.transferable(ctx.lnw.assetId, ctx.lnw.kinds[0], pumper.address);
+  if (unpledged > 0n) await pumper.submit([swap(pumper.address, ctx.lnw.poolId, true, unpledged, 0n)]);
+  try {
+    await runExample('repay', {
+      url: ctx.url,
+      rpc: ctx.rpc,
+      asset: ctx.lnw.symbol,
+      account: pumper.name,
+      seed: ctx.seed,
+      log: () => undefined,
+    });
+  } catch {
+    // no loan to repay
+  }
+  return { attack: 'pump', result, held };
+}
+
+async function launch(
+  ctx: SoakContext,
+  issuer: SoakActor,
+  doc: { name: string; symbol: string },
+  shares: bigint,
+  poolShares: bigint,
+  poolStable: bigint,
+): Promise<{ assetId: string; poolId: number; refused?: string }> {
+  const posted = await postJson(`${ctx.url}/api/launchpad/metadata`, {
+    ...doc,
+    description: 'A community asset launched by the soak bench.',
+    template: 'equity',
+  });
+  if (posted.status !== 200)
+    return {
+      assetId: '',
+      poolId: 0,
+      refused: `${posted.status} ${posted.body.reason ?? posted.body.code}: ${posted.body.error}`,
+    };
+  const assetId = deriveAssetId(issuer.address, 0n);
+  const kind = (c: AssetSpec['kinds'][number]['class']) => ({
+    class: c,
+    decimals: 6,
+    bundle: true,
+    transferable: true,
+  });
+  await issuer.must('create the asset', [
+    createAsset(issuer.address, {
+      meta_hash: posted.body.meta_hash,
+      settlement_denom: ctx.config.stableDenom,
+      policy: { transfer: 'TRANSFER_MODE_OPEN' },
+      roles: {},
+      kinds: [kind('KIND_CLASS_ECONOMIC'), kind('KIND_CLASS_INCOME'), kind('KIND_CLASS_VOTE')],
+      liens_allowed: false,
+      distribution_denoms: [ctx.config.stableDenom],
+    }),
+  ]);
+  await issuer.must(
+    'issue',
+    [0, 1, 2].map((k) => issue(issuer.address, assetId, k, issuer.address, shares * WHOLE)),
+  );
+  const pool = await issuer.must('create the pool', [
+    createPool(issuer.address, assetId, ctx.config.stableDenom, poolShares * WHOLE, poolStable),
+  ]);
+  return { assetId, poolId: Number(attributeOf(pool, 'svc.dex.v1.EventPoolCreated', 'pool_id') ?? 0) };
+}
+
+/** Case 3: a fresh issuer's community asset on a 20,000-stable pool, borrowed against at the most, then dumped. */
+async function sybil(ctx: SoakContext): Promise<AttackOutcome> {
+  const issuer = await fresh(ctx, 'sybil', 25_000n * WHOLE);
+  const symbol = `SY${ctx.round}`;
+  const launched = await launch(
+    ctx,
+    issuer,
+    { name: `Sybil Holdings ${ctx.round}`, symbol },
+    20_000n,
+    5_000n,
+    20_000n * WHOLE,
+  );
+  if (launched.refused) return { attack: 'sybil', result: `launch refused: ${launched.refused}`, held: true };
+  await waitBlocks(ctx.chain, ctx.poolSettleBlocks);
+  let result: string;
+  try {
+    const loan = await runExample('borrow', {
+      url: ctx.url,
+      rpc: ctx.rpc,
+      asset: symbol,
+      account: issuer.name,
+      seed: ctx.seed,
+      amount: 5000n,
+      log: () => undefined,
+    });
+    result = `borrowed ${BigInt(loan.principal) / WHOLE} against ${BigInt(loan.units) / WHOLE} shares of ${symbol}${loan.limited_by ? ` (limited by ${loan.limited_by})` : ''}`;
+  } catch (e) {
+    result = `borrow refused: ${(e as Error).message}`;
+  }
+  const left = await ctx.queries.transferable(launched.assetId, 0, issuer.address);
+  if (left > 0n) await issuer.submit([swap(issuer.address, launched.poolId, true, left, 0n)]);
+  return { attack: 'sybil', result: `${result}; dumped ${left / WHOLE} shares into its pool`, held: true };
+}
+
+/** Case 5: a document named exactly as LNW's, symbol LNVV, on a pool deep enough to be quoted. */
+async function lookAlike(ctx: SoakContext): Promise<AttackOutcome> {
+  const issuer = await fresh(ctx, 'lookalike', 2_000n * WHOLE);
+  const launched = await launch(ctx, issuer, { name: 'Lantern Works', symbol: 'LNVV' }, 1_000n, 100n, 1_010n * WHOLE);
+  if (launched.refused) return { attack: 'look-alike', result: `launch refused: ${launched.refused}`, held: true };
+  await waitBlocks(ctx.chain, ctx.poolSettleBlocks);
+  const quoted = await quoteOf(ctx, launched.assetId);
+  const reason = await notQuotedReason(ctx, launched.assetId);
+  return {
+    attack: 'look-alike',
+    result: quoted ? `quoted with bid ${quoted.bid}` : `not quoted (${reason ?? 'absent'})`,
+    held: !quoted?.bid,
+  };
+}
+
+export type AttackName = 'squat' | 'junk' | 'pump' | 'sybil' | 'look-alike';
+export const ATTACKS: readonly AttackName[] = ['squat', 'junk', 'pump', 'sybil', 'look-alike'];
+
+export function runAttack(
+  name: AttackName,
+  ctx: SoakContext,
+  honest: SoakActor,
+): Promise<AttackOutcome & { mistaken?: string }> {
+  if (name === 'squat') return squat(ctx);
+  if (name === 'junk') return junk(ctx, honest);
+  if (name === 'pump') return pumpBorrow(ctx);
+  if (name === 'sybil') return sybil(ctx);
+  return lookAlike(ctx);
+}
