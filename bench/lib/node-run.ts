@@ -54,6 +54,13 @@ export interface NodeRunOptions {
   onLog?: (line: string) => void;
   /** directory the node process runs in (where --cpu-prof writes) */
   cwd?: string;
+  /**
+   * the node's historical mode (`--historical=height`; default off, `--historical=false`, as the
+   * product runs it). The manifest's runner.node.options.historical wins over the flag
+   * (node-core rebaseArgsWithManifest), so the project must say so too
+   * (bench/lib/historical-project.ts), and the database needs btree_gist.
+   */
+  historical?: boolean;
 }
 
 export interface NodeRunResult {
@@ -157,7 +164,7 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
     path.join(REPO_ROOT, 'node_modules', '@subql', 'node-cosmos', 'bin', 'run'),
     `-f=${o.projectDir ?? REPO_ROOT}`,
     `--db-schema=${schema}`,
-    '--historical=false',
+    o.historical ? '--historical=height' : '--historical=false',
     '--kyve-endpoint=false',
     `--port=${port}`,
     `--network-endpoint=${o.endpoint}`,
