@@ -18,9 +18,13 @@
  *   5. EXPLAIN ANALYZE of the REST adapter's holders page (first page and a keyset page) and account
  *      answer (rest-adapter/repositories/assets.ts holdersPage, accounts.ts overview, same SQL
  *      with literals) on main's store, and on the historical store at the head (`upper_inf(_block_range)`
- *      on every table, and `_block_range @> head`) and at a past height (`_block_range @> H`):
- *      median planning + execution ms of --explain-runs; then the same after --synthetic-holders
- *      holders are added to the largest kind in both stores (the bench:api 100k-holder shape),
+ *      on every table, and `_block_range @> head`) and at a past height (`_block_range @> H`), and
+ *      on the mapping-kept layout built from the historical store's rows (buildMappingKept: current
+ *      tables as main's plus `<table>_history` versions with `_from`/`_to`; at a height the current
+ *      rows written at or below it UNION ALL the versions whose range holds it): median planning +
+ *      execution ms of --explain-runs, and whether the forms answer alike; then the same after
+ *      --synthetic-holders holders are added to the largest kind in both stores (the bench:api
+ *      100k-holder shape; in the historical store with --synthetic-versions earlier versions each),
  *   6. a final JSON line.
  *
  * Options:
@@ -29,6 +33,7 @@
  *   --repeat N                              interleaved pairs (default 2; median of the pair ratios)
  *   --explain-runs N                        EXPLAIN ANALYZE runs per query (default 15; median)
  *   --synthetic-holders N                   holders added for the scaled EXPLAIN (default 100000; 0: none)
+ *   --synthetic-versions K                  earlier versions of each in the historical store (default 2)
  *   --logs DIR                              each run's node log
  *
  * PostgreSQL: DATABASE_URL when set, else an embedded server (tests/harness/postgres.ts).
@@ -51,6 +56,7 @@ interface Args {
   repeat: number;
   explainRuns: number;
   syntheticHolders: number;
+  syntheticVersions: number;
   logs?: string;
 }
 
@@ -63,6 +69,7 @@ function parseArgs(argv: string[]): Args {
     repeat: 2,
     explainRuns: 15,
     syntheticHolders: 100_000,
+    syntheticVersions: 2,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -83,6 +90,7 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--repeat') a.repeat = int(1);
     else if (flag === '--explain-runs') a.explainRuns = int(1);
     else if (flag === '--synthetic-holders') a.syntheticHolders = int(0);
+    else if (flag === '--synthetic-versions') a.syntheticVersions = int(1);
     else if (flag === '--logs') a.logs = value();
     else throw new Error(`unknown option ${flag}`);
   }
@@ -147,14 +155,95 @@ async function storeFigures(c: Client): Promise<{ bytes: number; tables: TableFi
   return { bytes: tables.reduce((n, t) => n + t.bytes, 0), tables };
 }
 
-/** A filter on a table alias's versions: '' (main), at the head, or at a height. */
-type Version = (alias: string) => string;
-const NOW: Version = () => '';
-const HEAD_UPPER_INF: Version = (a) => ` AND upper_inf(${a}._block_range)`;
-const at =
-  (h: number): Version =>
-  (a) =>
-    ` AND ${a}._block_range @> ${h}::bigint`;
+/**
+ * Which rows a query reads: `from(table)` is the table (or subquery) standing for it, `filter(alias)`
+ * what each reference to it adds. main: the table as it is; the node's historical store: its table
+ * and a `_block_range` condition; the mapping-kept layout (mk): the current table at the head, and at
+ * a height the current rows written at or below it UNION ALL the versions whose range holds it.
+ */
+interface Version {
+  from(table: string): string;
+  filter(alias: string): string;
+  /** a paged list read as one ordered, limited scan per table it unions (each branch walks its own index and stops) */
+  branches?: (table: string) => { table: string; filter(alias: string): string }[];
+}
+const NOW: Version = { from: (t) => `svc.${t}`, filter: () => '' };
+const HEAD_UPPER_INF: Version = { from: (t) => `svc.${t}`, filter: (a) => ` AND upper_inf(${a}._block_range)` };
+const at = (h: number): Version => ({
+  from: (t) => `svc.${t}`,
+  filter: (a) => ` AND ${a}._block_range @> ${h}::bigint`,
+});
+const MK_HEAD: Version = { from: (t) => `mk.${t}`, filter: () => '' };
+const mkAt = (h: number, columns: Map<string, string>): Version => ({
+  from: (t) =>
+    `(SELECT ${columns.get(t)} FROM mk.${t} WHERE _from <= ${h} UNION ALL SELECT ${columns.get(t)} FROM mk.${t}_history WHERE _from <= ${h} AND _to > ${h})`,
+  filter: () => '',
+});
+const mkAtBranches = (h: number, columns: Map<string, string>): Version => ({
+  ...mkAt(h, columns),
+  branches: (t) => [
+    { table: `mk.${t}`, filter: (a) => ` AND ${a}._from <= ${h}` },
+    { table: `mk.${t}_history`, filter: (a) => ` AND ${a}._from <= ${h} AND ${a}._to > ${h}` },
+  ],
+});
+
+/** The tables the EXPLAINed answers read. */
+const MK_TABLES = [
+  'holdings',
+  'kinds',
+  'assets',
+  'encumbrances',
+  'chain_totals',
+  'settlements',
+  'attestations',
+  'claimables',
+  'accruals',
+  'delegations',
+  'voting_powers',
+];
+
+/**
+ * The mapping-kept layout, built in the historical store's database from its rows (schema mk):
+ * per table `mk.<t>`, the current rows (upper_inf) with `_from` = the height of their last write,
+ * the primary key on id and main's other indexes; `mk.<t>_history`, the superseded versions with
+ * `_from`, `_to` (the height that replaced them), primary key (id, _from), main's other indexes and
+ * one on `_to` (what pruning would delete by). Returns each table's column list.
+ */
+async function buildMappingKept(mainDb: Client, histDb: Client): Promise<Map<string, string>> {
+  const columns = new Map<string, string>();
+  await histDb.query('DROP SCHEMA IF EXISTS mk CASCADE; CREATE SCHEMA mk');
+  for (const t of MK_TABLES) {
+    const cols = (
+      await histDb.query<{ c: string }>(
+        `SELECT quote_ident(column_name) AS c FROM information_schema.columns WHERE table_schema = 'svc' AND table_name = $1
+         AND column_name NOT IN ('_id', '_block_range') ORDER BY ordinal_position`,
+        [t],
+      )
+    ).rows.map((r) => r.c);
+    columns.set(t, [...cols, '_from'].join(', '));
+    await histDb.query(
+      `CREATE TABLE mk.${t} AS SELECT ${cols.join(', ')}, lower(_block_range)::int AS _from FROM svc.${t} WHERE upper_inf(_block_range)`,
+    );
+    await histDb.query(
+      `CREATE TABLE mk.${t}_history AS SELECT ${cols.join(', ')}, lower(_block_range)::int AS _from, upper(_block_range)::int AS _to
+       FROM svc.${t} WHERE NOT upper_inf(_block_range)`,
+    );
+    await histDb.query(`ALTER TABLE mk.${t} ADD PRIMARY KEY (id)`);
+    await histDb.query(`ALTER TABLE mk.${t}_history ADD PRIMARY KEY (id, _from)`);
+    await histDb.query(`CREATE INDEX ON mk.${t}_history (_to)`);
+    const defs = await mainDb.query<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE schemaname = 'svc' AND tablename = $1 AND indexdef NOT LIKE '%UNIQUE%'`,
+      [t],
+    );
+    for (const { indexdef } of defs.rows) {
+      const using = indexdef.slice(indexdef.indexOf(' USING '));
+      await histDb.query(`CREATE INDEX ON mk.${t} ${using}`);
+      await histDb.query(`CREATE INDEX ON mk.${t}_history ${using}`);
+    }
+    await histDb.query(`ANALYZE mk.${t}; ANALYZE mk.${t}_history`);
+  }
+  return columns;
+}
 
 const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const jsonList = (select: string, orderBy: string) =>
@@ -174,52 +263,62 @@ function holdersPageSql(
       `h.units <= ${after[0]}`,
       `(h.units < ${after[0]} OR (h.units = ${after[0]} AND h.holder > ${lit(after[1])}))`,
     );
-  return `WITH page AS (SELECT h.holder, h.units, h.locked, h.locks FROM svc.holdings h WHERE ${conditions.join(' AND ')}${v('h')} ORDER BY h.units DESC, h.holder ASC LIMIT ${n})
+  const order = `ORDER BY h.units DESC, h.holder ASC LIMIT ${n}`;
+  const page = v.branches
+    ? `SELECT * FROM (${v
+        .branches('holdings')
+        .map(
+          (b) =>
+            `(SELECT h.holder, h.units, h.locked, h.locks FROM ${b.table} h WHERE ${conditions.join(' AND ')}${b.filter('h')} ${order})`,
+        )
+        .join(' UNION ALL ')}) h ${order}`
+    : `SELECT h.holder, h.units, h.locked, h.locks FROM ${v.from('holdings')} h WHERE ${conditions.join(' AND ')}${v.filter('h')} ${order}`;
+  return `WITH page AS (${page})
     SELECT a.status,
-           EXISTS (SELECT 1 FROM svc.kinds k WHERE k.id = ${lit(kindRef)}${v('k')}) AS "kindExists",
+           EXISTS (SELECT 1 FROM ${v.from('kinds')} k WHERE k.id = ${lit(kindRef)}${v.filter('k')}) AS "kindExists",
            ${jsonList('SELECT holder, units::text, locked::text, locks FROM page', 'x.units::numeric DESC, x.holder ASC')} AS holders,
            ${jsonList(
-             `SELECT e.id, e.kind, e.beneficiary, e.units::text, e.status, e.expiry::text, e.holder_release_after::text FROM svc.encumbrances e
+             `SELECT e.id, e.kind, e.beneficiary, e.units::text, e.status, e.expiry::text, e.holder_release_after::text FROM ${v.from('encumbrances')} e
               WHERE e.id IN (SELECT substring(l.value ->> 'ref' FROM '^encumbrance/([0-9]+)$')
-                             FROM page, jsonb_array_elements(coalesce(page.locks, '[]')) l)${v('e')}`,
+                             FROM page, jsonb_array_elements(coalesce(page.locks, '[]')) l)${v.filter('e')}`,
              'x.id',
            )} AS encumbrances
-    FROM svc.assets a WHERE a.id = ${lit(assetId)}${v('a')}`;
+    FROM ${v.from('assets')} a WHERE a.id = ${lit(assetId)}${v.filter('a')}`;
 }
 
 /** rest-adapter/repositories/accounts.ts overview, literals instead of parameters, each table filtered by `v`. */
 function accountSql(v: Version, account: string): string {
   const acct = lit(account);
-  return `SELECT (SELECT ct.latest_block_time FROM svc.chain_totals ct WHERE ct.id = 'chain'${v('ct')}) AS "latestBlockTime",
+  return `SELECT (SELECT ct.latest_block_time FROM ${v.from('chain_totals')} ct WHERE ct.id = 'chain'${v.filter('ct')}) AS "latestBlockTime",
     ${jsonList(
       `SELECT h.asset_id, h.kind_id, k.kind_class, k.decimals, h.units::text, h.locked::text, h.locks
-       FROM svc.holdings h JOIN svc.kinds k ON k.id = h.kind_ref${v('k')}
-       WHERE h.holder = ${acct} AND (h.units > 0 OR h.locked > 0)${v('h')}`,
+       FROM ${v.from('holdings')} h JOIN ${v.from('kinds')} k ON k.id = h.kind_ref${v.filter('k')}
+       WHERE h.holder = ${acct} AND (h.units > 0 OR h.locked > 0)${v.filter('h')}`,
       'x.asset_id, x.kind_id',
     )} AS positions,
     ${jsonList(
-      `SELECT s.id, s.status, s.number::text AS number FROM svc.settlements s
-       WHERE s.status = 'STATUS_PENDING' AND (s.proposer = ${acct} OR s.counterparty = ${acct})${v('s')}`,
+      `SELECT s.id, s.status, s.number::text AS number FROM ${v.from('settlements')} s
+       WHERE s.status = 'STATUS_PENDING' AND (s.proposer = ${acct} OR s.counterparty = ${acct})${v.filter('s')}`,
       'x.number::numeric DESC',
     )} AS "pendingSettlements",
     ${jsonList(
-      `SELECT t.type, t.attester, t.expiry::text, t.revoked, t.evidence_hash, t.updated_height FROM svc.attestations t WHERE t.subject = ${acct}${v('t')}`,
+      `SELECT t.type, t.attester, t.expiry::text, t.revoked, t.evidence_hash, t.updated_height FROM ${v.from('attestations')} t WHERE t.subject = ${acct}${v.filter('t')}`,
       'x.type, x.attester',
     )} AS attestations,
     ${jsonList(
       `SELECT c.routed_from, c.ref, c.asset_id, c.kind_id, c.denom, c.units::text, c.snapshot_index::text, c.accrued::text, ac.index::text
-       FROM svc.claimables c JOIN svc.accruals ac ON ac.id = c.accrual_id${v('ac')}
-       WHERE c.account = ${acct}${v('c')}`,
+       FROM ${v.from('claimables')} c JOIN ${v.from('accruals')} ac ON ac.id = c.accrual_id${v.filter('ac')}
+       WHERE c.account = ${acct}${v.filter('c')}`,
       'x.asset_id, x.kind_id, x.routed_from, x.ref',
     )} AS claimables,
     ${jsonList(
-      `SELECT d.id, d.units::text FROM svc.delegations d WHERE (d.holder = ${acct} OR d.delegate = ${acct}) AND d.ended = ''${v('d')}`,
+      `SELECT d.id, d.units::text FROM ${v.from('delegations')} d WHERE (d.holder = ${acct} OR d.delegate = ${acct}) AND d.ended = ''${v.filter('d')}`,
       'x.id::numeric DESC',
     )} AS delegations,
     ${jsonList(
       `SELECT vp.asset_id, vp.kind_id, vp.delegated_out::text, vp.delegated_in::text
-       FROM svc.voting_powers vp JOIN svc.kinds k ON k.id = vp.asset_id || '-' || vp.kind_id${v('k')}
-       WHERE vp.account = ${acct} AND k.kind_class = 'VOTE'${v('vp')}`,
+       FROM ${v.from('voting_powers')} vp JOIN ${v.from('kinds')} k ON k.id = vp.asset_id || '-' || vp.kind_id${v.filter('k')}
+       WHERE vp.account = ${acct} AND k.kind_class = 'VOTE'${v.filter('vp')}`,
       'x.asset_id, x.kind_id',
     )} AS "delegatedVotes"`;
 }
@@ -235,8 +334,8 @@ interface Timing {
 /** Median planning + execution time of `runs` EXPLAIN ANALYZE runs, the text plan of the last, and the answer's text. */
 async function timeQuery(c: Client, sql: string, runs: number): Promise<Timing> {
   const totals: number[] = [];
-  let planMs = 0;
-  let execMs = 0;
+  const plans: number[] = [];
+  const execs: number[] = [];
   let plan = '';
   for (let i = 0; i < runs; i++) {
     const r = await c.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`);
@@ -244,14 +343,12 @@ async function timeQuery(c: Client, sql: string, runs: number): Promise<Timing> 
     const p = Number(/Planning Time: ([\d.]+)/.exec(lines.join('\n'))?.[1] ?? NaN);
     const e = Number(/Execution Time: ([\d.]+)/.exec(lines.join('\n'))?.[1] ?? NaN);
     totals.push(p + e);
-    if (i === runs - 1) {
-      planMs = p;
-      execMs = e;
-      plan = lines.join('\n');
-    }
+    plans.push(p);
+    execs.push(e);
+    if (i === runs - 1) plan = lines.join('\n');
   }
   const answer = JSON.stringify((await c.query(sql)).rows[0]);
-  return { ms: round(median(totals), 3), planMs, execMs, plan, answer };
+  return { ms: round(median(totals), 3), planMs: median(plans), execMs: median(execs), plan, answer };
 }
 
 interface Targets {
@@ -293,74 +390,120 @@ async function pickTargets(c: Client, head: number): Promise<Targets> {
 
 interface QueryFigures {
   query: string;
+  /** median ms (planning + execution) */
   main: number;
-  headUpperInf: number;
-  headContains: number;
-  past: number;
-  headRatio: number;
-  pastOverHead: number;
-  sameAnswerAtHead: boolean;
+  nodeHeadUpperInf: number;
+  nodeHeadContains: number;
+  nodePast: number;
+  mkHead: number;
+  mkPast: number;
+  /** the same with the page read as a limited scan per table (holders pages; the account answer has no page) */
+  mkPastBranches: number;
+  /** planning and execution ms (medians) of main and of the mapping-kept past forms */
+  split: Record<string, [number, number]>;
+  /** main / the historical store's faster head form (bound >= 0.9) */
+  nodeHeadRatio: number;
+  nodePastOverHead: number;
+  /** main / the mapping-kept head (bound >= 0.9) */
+  mkHeadRatio: number;
+  /** the mapping-kept past height (the faster form) / its head (bound <= 3) */
+  mkPastOverHead: number;
+  /** every head form answers what main answers; the two past forms answer alike */
+  sameAtHead: boolean;
+  sameAtPast: boolean;
 }
 
 async function explainAll(
   mainDb: Client,
   histDb: Client,
   t: Targets,
+  columns: Map<string, string>,
   runs: number,
   label: string,
   plans: Record<string, string>,
 ): Promise<QueryFigures[]> {
   const queries: [string, (v: Version) => string][] = [
     ['holders page 1', (v) => holdersPageSql(v, t.assetId, t.kindRef, null, 51)],
-    ...(t.after
-      ? ([['holders page 2 (keyset)', (v: Version) => holdersPageSql(v, t.assetId, t.kindRef, t.after, 51)]] as [
-          string,
-          (v: Version) => string,
-        ][])
-      : []),
-    ['account', (v) => accountSql(v, t.account)],
   ];
+  if (t.after) queries.push(['holders page 2 (keyset)', (v) => holdersPageSql(v, t.assetId, t.kindRef, t.after, 51)]);
+  queries.push(['account', (v) => accountSql(v, t.account)]);
   const out: QueryFigures[] = [];
   for (const [name, sql] of queries) {
     const main = await timeQuery(mainDb, sql(NOW), runs);
     const headU = await timeQuery(histDb, sql(HEAD_UPPER_INF), runs);
     const headC = await timeQuery(histDb, sql(at(t.head)), runs);
     const past = await timeQuery(histDb, sql(at(t.pastHeight)), runs);
-    plans[`${label} ${name} main`] = main.plan;
-    plans[`${label} ${name} historical head upper_inf`] = headU.plan;
-    plans[`${label} ${name} historical at ${t.pastHeight}`] = past.plan;
+    const mkHead = await timeQuery(histDb, sql(MK_HEAD), runs);
+    const mkPast = await timeQuery(histDb, sql(mkAt(t.pastHeight, columns)), runs);
+    const mkPastB = await timeQuery(histDb, sql(mkAtBranches(t.pastHeight, columns)), runs);
+    plans[`${label} ${name}: main`] = main.plan;
+    plans[`${label} ${name}: node historical, head (upper_inf)`] = headU.plan;
+    plans[`${label} ${name}: node historical, at ${t.pastHeight}`] = past.plan;
+    plans[`${label} ${name}: mapping-kept, head`] = mkHead.plan;
+    plans[`${label} ${name}: mapping-kept, at ${t.pastHeight}`] = mkPast.plan;
+    plans[`${label} ${name}: mapping-kept, at ${t.pastHeight}, a limited scan per table`] = mkPastB.plan;
+    const nodeHead = Math.min(headU.ms, headC.ms);
     const f: QueryFigures = {
       query: name,
       main: main.ms,
-      headUpperInf: headU.ms,
-      headContains: headC.ms,
-      past: past.ms,
-      headRatio: round(main.ms / Math.min(headU.ms, headC.ms), 3),
-      pastOverHead: round(past.ms / Math.min(headU.ms, headC.ms), 2),
-      sameAnswerAtHead: main.answer === headU.answer && main.answer === headC.answer,
+      nodeHeadUpperInf: headU.ms,
+      nodeHeadContains: headC.ms,
+      nodePast: past.ms,
+      mkHead: mkHead.ms,
+      mkPast: mkPast.ms,
+      mkPastBranches: mkPastB.ms,
+      split: Object.fromEntries(
+        (
+          [
+            ['main', main],
+            ['mkHead', mkHead],
+            ['mkPast', mkPast],
+            ['mkPastBranches', mkPastB],
+          ] as const
+        ).map(([k, x]) => [k, [round(x.planMs, 3), round(x.execMs, 3)]]),
+      ),
+      nodeHeadRatio: round(main.ms / nodeHead, 3),
+      nodePastOverHead: round(past.ms / nodeHead, 2),
+      mkHeadRatio: round(main.ms / mkHead.ms, 3),
+      mkPastOverHead: round(Math.min(mkPast.ms, mkPastB.ms) / mkHead.ms, 2),
+      sameAtHead: [headU, headC, mkHead].every((x) => x.answer === main.answer),
+      sameAtPast: mkPast.answer === past.answer && mkPastB.answer === past.answer,
     };
     out.push(f);
     log(
-      `${label} ${name}: main ${f.main} ms; historical at the head ${f.headUpperInf} ms (upper_inf) / ${f.headContains} ms (@> ${t.head}), ` +
-        `at ${t.pastHeight} ${f.past} ms; main/historical-head x${f.headRatio} (bound >= 0.9), past/head x${f.pastOverHead}; ` +
-        `same answer at the head: ${f.sameAnswerAtHead}`,
+      `${label} ${name}: main ${f.main} ms | node historical: head ${f.nodeHeadUpperInf} ms (upper_inf) / ${f.nodeHeadContains} ms (@> ${t.head}), ` +
+        `at ${t.pastHeight} ${f.nodePast} ms | mapping-kept: head ${f.mkHead} ms, at ${t.pastHeight} ${f.mkPast} ms ` +
+        `(plan ${f.split.mkPast[0]} + exec ${f.split.mkPast[1]}), a limited scan per table ${f.mkPastBranches} ms | ` +
+        `main/head: node x${f.nodeHeadRatio}, mapping-kept x${f.mkHeadRatio} (bound >= 0.9); past/head: node x${f.nodePastOverHead}, ` +
+        `mapping-kept x${f.mkPastOverHead} (bound <= 3); same answer at the head ${f.sameAtHead}, at ${t.pastHeight} ${f.sameAtPast}`,
     );
   }
   return out;
 }
 
-/** Adds n holders with one version each (at the head) to the target kind, in both stores, as bench:api scales its store. */
-async function addSyntheticHolders(mainDb: Client, histDb: Client, t: Targets, n: number): Promise<void> {
-  const [assetId, kindId] = [t.assetId, Number(t.kindRef.slice(t.assetId.length + 1))];
-  const select = (
-    extra: string,
-  ) => `SELECT ${lit(t.assetId)} || '-' || ${kindId} || '-svc1synthetic' || lpad(g::text, 9, '0'),
-      ${lit(t.kindRef)}, ${lit(assetId)}, ${kindId}, 'svc1synthetic' || lpad(g::text, 9, '0'), (1 + g % 997)::numeric, 0, '[]'::jsonb, 0, ${t.head}${extra}
-    FROM generate_series(1, ${n}) g`;
+/**
+ * Adds n holders to the target kind in both stores, as bench:api scales its store: in main one row
+ * each; in the historical store the same row as the current version (from 1 + k x step) after k
+ * earlier versions with other units (step = head / (k + 1)), so a past height reads old versions.
+ */
+async function addSyntheticHolders(mainDb: Client, histDb: Client, t: Targets, n: number, k: number): Promise<void> {
+  const kindId = Number(t.kindRef.slice(t.assetId.length + 1));
+  const step = Math.max(1, Math.floor(t.head / (k + 1)));
+  const holder = `'svc1synthetic' || lpad(g::text, 9, '0')`;
+  const row = (
+    units: string,
+  ) => `${lit(t.kindRef)} || '-' || ${holder}, ${lit(t.kindRef)}, ${lit(t.assetId)}, ${kindId}, ${holder},
+      ${units}, 0, '[]'::jsonb, 0`;
   const cols = 'id, kind_ref, asset_id, kind_id, holder, units, locked, locks, routed_out, updated_height';
-  await mainDb.query(`INSERT INTO svc.holdings (${cols}) ${select('')}`);
+  await mainDb.query(
+    `INSERT INTO svc.holdings (${cols}) SELECT ${row('(1 + g % 997)::numeric')}, ${1 + k * step} FROM generate_series(1, ${n}) g`,
+  );
   await histDb.query(
-    `INSERT INTO svc.holdings (${cols}, _id, _block_range) ${select(`, gen_random_uuid(), int8range(${t.head}, NULL)`)}`,
+    `INSERT INTO svc.holdings (${cols}, _id, _block_range)
+     SELECT ${row('(1 + g % 997)::numeric')}, ${1 + k * step}, gen_random_uuid(), int8range(${1 + k * step}, NULL) FROM generate_series(1, ${n}) g
+     UNION ALL
+     SELECT ${row('(1 + (g * (j + 7)) % 991)::numeric')}, 1 + j * ${step}, gen_random_uuid(), int8range(1 + j * ${step}, 1 + (j + 1) * ${step})
+     FROM generate_series(1, ${n}) g, generate_series(0, ${k - 1}) j`,
   );
   await mainDb.query('ANALYZE svc.holdings');
   await histDb.query('ANALYZE svc.holdings');
@@ -508,17 +651,21 @@ async function main(): Promise<void> {
         log(
           `EXPLAIN targets: kind ${targets.kindRef} (${targets.holders} holders), account ${targets.account}, past height ${targets.pastHeight}`,
         );
-        explain.devnet = await explainAll(mc, hc, targets, args.explainRuns, 'devnet', plans);
+        let columns = await buildMappingKept(mc, hc);
+        explain.devnet = await explainAll(mc, hc, targets, columns, args.explainRuns, 'devnet', plans);
         if (args.syntheticHolders > 0) {
-          await addSyntheticHolders(mc, hc, targets, args.syntheticHolders);
+          await addSyntheticHolders(mc, hc, targets, args.syntheticHolders, args.syntheticVersions);
+          columns = await buildMappingKept(mc, hc);
           const scaled = { ...targets, holders: targets.holders + args.syntheticHolders };
           const page = await mc.query<{ units: string; holder: string }>(
             `SELECT units::text, holder FROM svc.holdings WHERE kind_ref = $1 AND units > 0 ORDER BY units DESC, holder ASC LIMIT 50`,
             [scaled.kindRef],
           );
           scaled.after = [page.rows[49].units, page.rows[49].holder];
-          log(`scaled: +${args.syntheticHolders} holders on ${scaled.kindRef} in both stores`);
-          explain.scaled = await explainAll(mc, hc, scaled, args.explainRuns, 'scaled', plans);
+          log(
+            `scaled: +${args.syntheticHolders} holders on ${scaled.kindRef} in both stores (historical: ${args.syntheticVersions} earlier versions each)`,
+          );
+          explain.scaled = await explainAll(mc, hc, scaled, columns, args.explainRuns, 'scaled', plans);
         }
       }),
     );
@@ -529,7 +676,8 @@ async function main(): Promise<void> {
           .map(([k, p]) => `== ${k}\n${p}\n`)
           .join('\n'),
       );
-    for (const k of Object.keys(plans).filter((k) => k.includes('holders page 1'))) log(`plan, ${k}:\n${plans[k]}`);
+    for (const k of Object.keys(plans).filter((k) => k.startsWith('scaled holders page 2')))
+      log(`plan, ${k}:\n${plans[k]}`);
 
     const after = machineState();
     log(
