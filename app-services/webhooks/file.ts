@@ -126,8 +126,10 @@ export async function applyWebhooksFile(file: WebhooksFile, deps: ApplyDeps): Pr
         if (typeof e.after !== 'string') throw new Refused('"after" must be an event id');
         cursor = { height: deps.feed.heightOfEventId(e.after), eventId: e.after };
       } else {
-        // from the index's height now (from the start of the history while there is no index yet)
-        cursor = { height: (await deps.feed.indexedHeight()) ?? 0, eventId: null };
+        // from the index's height now (from the start of the history while there is no index yet:
+        // on a first start the node has not made its schema when the services start)
+        const indexed = await deps.feed.indexedHeight().catch(() => undefined);
+        cursor = { height: indexed ?? 0, eventId: null };
       }
       const id = declaredId(name);
       const done = await deps.repository.declare({
