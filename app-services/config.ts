@@ -4,6 +4,7 @@
  * table (settings.ts); their types, the defaults and the variable list here are read from it.
  */
 import type { KeySecret } from './keys';
+import type { WebhooksFile } from './webhooks/file';
 import type { MarketSettings } from './market/eligibility';
 import type { SharedRiskSettings } from './risk/exposure';
 import { defaultsOf, variablesOf, type SettingsOf } from '../src/lib/settings';
@@ -30,7 +31,11 @@ export type RiskSettings = SettingsOf<typeof APP_SETTINGS.risk> &
   Omit<SharedRiskSettings, 'tiers'> & { listedAssets?: string[] };
 
 /** The webhooks' settings: their rows, and the key their secrets are sealed with (WEBHOOK_SECRET_KEY; undefined: one kept in the app schema). */
-export type WebhookServiceSettings = SettingsOf<typeof APP_SETTINGS.webhooks> & { secretKey?: KeySecret };
+export type WebhookServiceSettings = SettingsOf<typeof APP_SETTINGS.webhooks> & {
+  secretKey?: KeySecret;
+  /** WEBHOOKS_FILE read (its entries checked at start); undefined: none */
+  file?: WebhooksFile;
+};
 
 /** Every app setting: the table's rows read, and what its special rows hold once their readers checked them. */
 export type AppServicesSettings = Omit<

@@ -54,6 +54,7 @@ import { quoteIdent, tablesIn } from '../src/store';
 import type { ApiKey } from '../src/http/fair-share';
 import { WebhookDispatcher, type WebhookObserver } from './webhooks/dispatcher';
 import type { WebhookFeed } from './webhooks/feed';
+import { applyWebhooksFile } from './webhooks/file';
 import { WebhookRepository } from './webhooks/repository';
 import { registerWebhookRoutes } from './webhooks/routes';
 import { SecretBox } from './webhooks/secrets';
@@ -168,6 +169,16 @@ export class AppServices {
     const key = secretKey ? Buffer.from(secretKey.reveal(), 'hex') : await this.webhookRepository.storedKey();
     this.webhookBox = new SecretBox(key);
     if (!this.o.webhookFeed || this.stopped) return;
+    const { file } = this.o.settings.webhooks;
+    if (file)
+      await applyWebhooksFile(file, {
+        repository: this.webhookRepository,
+        feed: this.o.webhookFeed,
+        box: this.webhookBox,
+        allowPrivate: this.o.settings.webhooks.allowPrivate,
+        keyNames: (this.o.apiKeys ?? []).map((k) => k.name),
+        log: this.o.log,
+      });
     this.dispatcher = new WebhookDispatcher({
       repository: this.webhookRepository,
       feed: this.o.webhookFeed,

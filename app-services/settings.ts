@@ -413,6 +413,13 @@ export const APP_SETTINGS = {
       30 * 86_400,
       'after a secret rotation, deliveries are signed with the old secret too for this long',
     ),
+    file: special(
+      'WEBHOOKS_FILE',
+      undefined,
+      '(none)',
+      'none',
+      'JSON file of operator\'s webhook subscriptions, read at start and upserted by name: `[{"name": "deposits", "url": "https://…", "secret": "whsec_…", "account": "svc1…"}]` (also `asset`, `method`, `blocks`, `after`, `owner`: an `API_KEYS_FILE` key name that then sees it); a wrong entry is refused with one line, the others apply ([docs/webhooks.md](webhooks.md#an-operators-file))',
+    ),
     secretKey: special(
       'WEBHOOK_SECRET_KEY',
       undefined,

@@ -325,6 +325,21 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX desk_sales_asset ON {schema}.desk_sales (asset_id, height DESC);
     `,
   },
+  {
+    version: 11,
+    name: 'webhooks: the deliverer lease',
+    sql: `
+      -- The webhooks deliverer's lease (webhooks/dispatcher.ts): the holder of the webhooks actor
+      -- lock renews it while it delivers and posts only while its renewal is fresh; the next holder
+      -- waits until the lease plus one delivery timeout have passed, so no two processes ever have
+      -- a delivery in flight at once. until NULL: released by a clean stop (no wait).
+      CREATE TABLE {schema}.webhook_lease (
+        id     integer PRIMARY KEY CHECK (id = 1),
+        epoch  bigint NOT NULL,                 -- the holder's fencing epoch (actor_epochs)
+        until  timestamptz
+      );
+    `,
+  },
 ];
 
 const LOCK_NAME = 'svc-app-services/migrations';

@@ -8,6 +8,13 @@
  * again after an exponential backoff with jitter, from the same event, until it has failed for
  * WEBHOOK_RETRY_HOURS: then it is disabled with the reason. A kill at any moment so loses nothing:
  * the next holder starts from the stored cursors and at most redelivers the events that were in flight.
+ *
+ * Never two deliverers at once, even when a holder loses its lock without knowing (paused, cut
+ * off from PostgreSQL) or knows but still has posts in flight: the holder renews a lease
+ * (webhook_lease) at each poll, fenced by its epoch, and starts a POST only while its last renewal
+ * is younger than the lease (`leaseMs`); a new holder first waits until the previous lease plus one
+ * WEBHOOK_TIMEOUT_MS have passed (nothing after a clean stop, which releases the lease), so every
+ * POST of the previous holder has ended before its own first one.
  */
 import { ActorLock } from '../actor-lock';
 import type { PartLogger } from '../../src/lib/logger';
@@ -71,9 +78,16 @@ export class WebhookDispatcher {
   private ticking = false;
   private stopped = false;
   private readonly now: () => number;
+  /** performance.now() before which this holder starts no POST: its last renewal plus the lease */
+  private leaseUntil = 0;
+  /** performance.now() before which a new holder delivers nothing (the previous holder's lease and timeout) */
+  private startAt = Infinity;
+  /** how long a renewal of the lease lets this process start POSTs */
+  readonly leaseMs: number;
 
   constructor(private readonly o: DispatcherOptions) {
     this.now = o.now ?? Date.now;
+    this.leaseMs = Math.max(1000, 5 * o.settings.pollMs);
     this.poster = new Poster({
       timeoutMs: o.settings.timeoutMs,
       allowPrivate: o.settings.allowPrivate,
@@ -86,11 +100,13 @@ export class WebhookDispatcher {
       retryMs: o.lockRetryMs,
       onAcquired: (epoch) => {
         this.epoch = epoch;
-        o.log.info('delivering webhooks', { epoch: epoch.toString() });
-        this.schedule(0);
+        this.leaseUntil = 0;
+        this.startAt = Infinity;
+        void this.claim(epoch);
       },
       onLost: (reason) => {
         this.epoch = undefined;
+        this.leaseUntil = 0;
         clearTimeout(this.timer);
         o.log.warn('stopped delivering webhooks: the actor lock is lost', { reason });
       },
@@ -111,13 +127,34 @@ export class WebhookDispatcher {
     this.stopped = true;
     clearTimeout(this.timer);
     await Promise.all(this.running.values());
+    // nothing of this holder is in flight now: the next one need not wait
+    if (this.epoch !== undefined) await this.o.repository.releaseLease(this.epoch).catch(() => undefined);
     await this.lock.stop();
     this.poster.close();
   }
 
   /** A look now rather than at the next poll (a subscription was resumed or a redelivery asked for). */
   wake(): void {
-    if (this.delivering && !this.ticking) this.schedule(0);
+    if (this.delivering && !this.ticking && performance.now() >= this.startAt) this.schedule(0);
+  }
+
+  /** The lease of a new holder, then its first look once the previous holder's posts have surely ended. */
+  private async claim(epoch: bigint): Promise<void> {
+    try {
+      const waitMs = await this.o.repository.claimLease(epoch, this.leaseMs, this.o.settings.timeoutMs);
+      if (this.epoch !== epoch || this.stopped) return;
+      this.startAt = performance.now() + waitMs;
+      this.o.log.info('delivering webhooks', {
+        epoch: epoch.toString(),
+        ...(waitMs > 0 && { first_after_ms: waitMs }),
+      });
+      this.schedule(waitMs);
+    } catch (e) {
+      this.o.log.warn('webhooks: taking the lease failed; giving the lock up', {
+        error: e instanceof Error ? e.message : String(e),
+      });
+      this.fencedOut(epoch);
+    }
   }
 
   private schedule(ms: number): void {
@@ -129,8 +166,13 @@ export class WebhookDispatcher {
   private async tick(): Promise<void> {
     const epoch = this.epoch;
     if (epoch === undefined || this.stopped) return;
+    const early = this.startAt - performance.now();
+    if (early > 0) return this.schedule(early); // a slot freed by the previous holding's task: not yet
     this.ticking = true;
     try {
+      const renewing = performance.now();
+      if (!(await this.o.repository.renewLease(epoch, this.leaseMs))) return this.fencedOut(epoch);
+      if (this.epoch === epoch) this.leaseUntil = renewing + this.leaseMs;
       const indexed = await this.o.feed.indexedHeight();
       if (indexed !== undefined) {
         const due = await this.o.repository.due();
@@ -169,8 +211,9 @@ export class WebhookDispatcher {
       this.o.observer!.webhookLag(c.id, c.state === 'active' ? Math.max(0, indexed - Number(c.cursor_height)) : 0);
   }
 
+  /** Whether this holder may start a POST now: its lock, and a fresh renewal of its lease. */
   private holds(epoch: bigint): boolean {
-    return !this.stopped && this.epoch === epoch;
+    return !this.stopped && this.epoch === epoch && performance.now() < this.leaseUntil;
   }
 
   /** One subscription's task: its redeliveries, then its events after its cursor up to `indexed`, in order. */
@@ -200,12 +243,12 @@ export class WebhookDispatcher {
         this.o.observer?.webhookDelivered(row.id);
         cursor = { height: event.height, eventId: event.id };
         // each delivered event is kept at once: a kill now redelivers only the one in flight
-        if (!(await this.o.repository.advance(row.id, cursor, 1, epoch))) return this.fencedOut();
+        if (!(await this.o.repository.advance(row.id, cursor, 1, epoch))) return this.fencedOut(epoch);
         row.failures = 0;
       }
       const end: WebhookCursor = { height: through, eventId: null };
       if (through > cursor.height || (through === cursor.height && cursor.eventId !== null)) {
-        if (!(await this.o.repository.advance(row.id, end, 0, epoch))) return this.fencedOut();
+        if (!(await this.o.repository.advance(row.id, end, 0, epoch))) return this.fencedOut(epoch);
         cursor = end;
       }
       if (through >= indexed) return;
@@ -213,9 +256,12 @@ export class WebhookDispatcher {
     }
   }
 
-  private fencedOut(): void {
+  /** `epoch` is not the stored one any more: if this process still thinks it holds under it, it gives the lock up. */
+  private fencedOut(epoch: bigint): void {
+    if (this.epoch !== epoch) return; // lost already (and maybe taken again, under a new epoch)
     this.o.log.warn('webhooks: fenced out (another process delivers now); giving the lock up');
     this.epoch = undefined;
+    this.leaseUntil = 0;
     this.lock.relinquish();
   }
 

@@ -65,7 +65,14 @@ export const cursorOf = (row: Pick<WebhookRow, 'cursor_height' | 'cursor_event'>
 });
 
 export class WebhookRepository {
-  private readonly t: { webhooks: string; deliveries: string; redeliveries: string; key: string; epochs: string };
+  private readonly t: {
+    webhooks: string;
+    deliveries: string;
+    redeliveries: string;
+    key: string;
+    epochs: string;
+    lease: string;
+  };
 
   constructor(
     private readonly pool: Pool,
@@ -78,6 +85,7 @@ export class WebhookRepository {
       redeliveries: `${s}.webhook_redeliveries`,
       key: `${s}.webhook_key`,
       epochs: `${s}.actor_epochs`,
+      lease: `${s}.webhook_lease`,
     };
   }
 
@@ -118,14 +126,23 @@ export class WebhookRepository {
     return rows[0];
   }
 
-  /** An operator's subscription (WEBHOOKS_FILE): created once by its id, its secret and cursor then left alone. */
-  async declare(w: NewWebhook & { id: string }): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
+  /**
+   * An operator's subscription (WEBHOOKS_FILE, webhooks/file.ts), upserted by its id: created with
+   * its cursor, or its target, filter, owner and secret updated (its cursor and state kept);
+   * 'refused' when the id is a subscription made through the API.
+   */
+  async declare(w: NewWebhook & { id: string }): Promise<'created' | 'updated' | 'refused'> {
+    const { rows } = await this.pool.query<{ created: boolean }>(
       `INSERT INTO ${this.t.webhooks} (id, owner, url, filter, blocks, secret, state, cursor_height, cursor_event, source)
-       VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8, 'file') ON CONFLICT (id) DO NOTHING`,
+       VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8, 'file')
+       ON CONFLICT (id) DO UPDATE SET owner = EXCLUDED.owner, url = EXCLUDED.url, filter = EXCLUDED.filter,
+         blocks = EXCLUDED.blocks, secret = EXCLUDED.secret, previous_secret = NULL, previous_until = NULL, updated_at = now()
+       WHERE ${this.t.webhooks}.source = 'file'
+       RETURNING (xmax = 0) AS created`,
       [w.id, w.owner, w.url, JSON.stringify(w.filter), w.blocks, w.secret, w.cursor.height, w.cursor.eventId],
     );
-    return (rowCount ?? 0) > 0;
+    if (!rows.length) return 'refused';
+    return rows[0].created ? 'created' : 'updated';
   }
 
   async get(id: string, owner?: string): Promise<WebhookRow | undefined> {
@@ -215,6 +232,38 @@ export class WebhookRepository {
     );
     // no row moved: fenced out, or the subscription was deleted meanwhile (then nothing is wrong)
     return (rowCount ?? 0) > 0 || (await this.holdsEpoch(epoch));
+  }
+
+  /**
+   * The deliverer's lease, taken by the new holder of the webhooks lock (`epoch`) for `leaseMs`:
+   * answers how long to wait before the first delivery, so that whatever the previous holder may
+   * still have in flight has ended: until its lease (it posts only while its renewal is fresh)
+   * plus one delivery timeout; 0 after a clean release or on the first start.
+   */
+  async claimLease(epoch: bigint, leaseMs: number, timeoutMs: number): Promise<number> {
+    const { rows } = await this.pool.query<{ wait: string | null }>(
+      `WITH old AS (SELECT until FROM ${this.t.lease} WHERE id = 1)
+       INSERT INTO ${this.t.lease} (id, epoch, until) VALUES (1, $1, now() + $2 * interval '1 millisecond')
+       ON CONFLICT (id) DO UPDATE SET epoch = EXCLUDED.epoch, until = EXCLUDED.until
+       RETURNING (SELECT GREATEST(0, ceil(extract(epoch FROM old.until + $3 * interval '1 millisecond' - now()) * 1000))
+                  FROM old) AS wait`,
+      [epoch.toString(), leaseMs, timeoutMs],
+    );
+    return Number(rows[0]?.wait ?? 0);
+  }
+
+  /** Renews the lease for `leaseMs`; false when another holder has claimed it (this one is fenced out). */
+  async renewLease(epoch: bigint, leaseMs: number): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE ${this.t.lease} SET until = now() + $2 * interval '1 millisecond' WHERE id = 1 AND epoch = $1`,
+      [epoch.toString(), leaseMs],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** A clean stop: nothing of this holder is in flight any more, the next one need not wait. */
+  async releaseLease(epoch: bigint): Promise<void> {
+    await this.pool.query(`UPDATE ${this.t.lease} SET until = NULL WHERE id = 1 AND epoch = $1`, [epoch.toString()]);
   }
 
   /** Whether `epoch` is still the stored epoch of the webhooks actor. */

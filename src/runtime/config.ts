@@ -44,6 +44,7 @@ import {
 import type { MarketSettings } from '../../app-services/market/eligibility';
 import { APP_SETTINGS as S } from '../../app-services/settings';
 import { KeySecret } from '../../app-services/keys';
+import { readWebhooksFile, type WebhooksFile } from '../../app-services/webhooks/file';
 import { TRUST_PROXY_SETTINGS, trustProxyFromEnv, type TrustProxy } from '../http/trust-proxy';
 import type { FairShareSettings } from '../http/fair-share';
 import { dbWaitFromEnv, fairShareFromEnv, FAIR_SHARE_VARIABLES } from '../http/fair-share-settings';
@@ -247,9 +248,15 @@ function appServicesOf(env: Env, indexerSchema: string): AppServicesSettings {
     lender: lenderOf(env, settings.lender),
     desk: deskOf(env, settings.desk),
     market: marketOf(env, settings.market),
-    webhooks: { ...settings.webhooks, secretKey: webhookKeyOf(env) },
+    webhooks: { ...settings.webhooks, secretKey: webhookKeyOf(env), file: webhooksFileOf(env) },
     risk: riskOf(env, settings.risk),
   };
+}
+
+/** WEBHOOKS_FILE: read and parsed now (a ConfigError when it cannot be); its entries are checked at start. */
+function webhooksFileOf(env: Env): WebhooksFile | undefined {
+  const file = read(env, S.webhooks.file.env);
+  return file ? readWebhooksFile(file) : undefined;
 }
 
 /** WEBHOOK_SECRET_KEY: 64 hex characters when set (the message never quotes it). */

@@ -7,11 +7,18 @@
  */
 import { spawn, type ChildProcess } from 'child_process';
 import crypto from 'crypto';
+import fs from 'fs';
 import http from 'http';
+import os from 'os';
 import path from 'path';
 import type { AddressInfo } from 'net';
+import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
+import { lockKey } from '../../../app-services/actor-lock';
 import { APP_SERVICES_DEFAULTS } from '../../../app-services/config';
+import { applyWebhooksFile, declaredId, readWebhooksFile } from '../../../app-services/webhooks/file';
+import { WebhookRepository, WEBHOOKS_ACTOR } from '../../../app-services/webhooks/repository';
+import { SecretBox } from '../../../app-services/webhooks/secrets';
 import { StreamFeed } from '../../../rest-adapter/stream/feed';
 import { blockPosition, decodeEventId, encodeEventId } from '../../../rest-adapter/stream/position';
 import type { TestKey } from '../../harness/app-chain';
@@ -340,6 +347,109 @@ describe('deliveries', () => {
   });
 });
 
+describe("an operator's file (WEBHOOKS_FILE)", () => {
+  test("entries upserted by name with the file's secret; each wrong entry refused with one line, the others applied", async () => {
+    const r = await receiver();
+    const fileSecret = `whsec_${crypto.randomBytes(32).toString('base64')}`;
+    const good = { name: 'deposits', url: r.url, secret: fileSecret, account: alice.address, owner: 'one' };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-file-'));
+    const file = path.join(dir, 'webhooks.json');
+    const entries: unknown[] = [
+      good,
+      { ...good, name: 'bad-secret', secret: 'not-a-secret' },
+      { ...good, name: 'bad-url', url: 'ftp://example.com/' },
+      { ...good, name: 'bad-account', account: 'svc1notanaddress' },
+      { ...good, name: 'extra', colour: 'red' },
+      { ...good, name: 'unknown-owner', owner: 'nobody' },
+      { ...good }, // the same name again
+      'not an object',
+    ];
+    fs.writeFileSync(file, JSON.stringify(entries));
+    const lines: string[] = [];
+    const log = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (m: string) => void lines.push(m),
+      error: (m: string) => void lines.push(m),
+    };
+    const repository = new WebhookRepository(world.pool, 'app');
+    const deps = {
+      repository,
+      feed: new StreamFeed({ pool: world.pool, schema: 'svc', hrp: 'svc', gasDenom: 'usvc' }),
+      box: new SecretBox(await repository.storedKey()), // the services' own (WEBHOOK_SECRET_KEY unset)
+      allowPrivate: true,
+      keyNames: apiKeys.map((k) => k.name),
+      log,
+    };
+    const first = await applyWebhooksFile(readWebhooksFile(file), deps);
+    expect(first.created).toEqual(['deposits']);
+    expect(first.refused).toHaveLength(entries.length - 1);
+    expect(lines).toEqual(first.refused);
+    const reasons: [number, RegExp][] = [
+      [1, /entry 1 \(bad-secret\) refused: "secret" must be a Standard Webhooks secret/],
+      [2, /entry 2 \(bad-url\) refused: .*http or https/],
+      [3, /entry 3 \(bad-account\) refused: ./],
+      [4, /entry 4 \(extra\) refused: unknown field "colour"/],
+      [5, /entry 5 \(unknown-owner\) refused: "owner" must name a key of API_KEYS_FILE/],
+      [6, /entry 6 \(deposits\) refused: the same name is listed twice/],
+      [7, /entry 7 refused: must be an object/],
+    ];
+    for (const [i, reason] of reasons) expect(first.refused[i - 1]).toMatch(reason);
+    for (const line of first.refused) {
+      expect(line.split('\n')).toHaveLength(1);
+      expect(line.startsWith(`WEBHOOKS_FILE ${file}: entry `)).toBe(true);
+      expect(line).not.toContain(fileSecret);
+    }
+    // the subscription: its owner's key sees it, as the file's; deliveries signed with the file's secret
+    const id = declaredId('deposits');
+    const read = await api.request('GET', `/api/webhooks/${id}`, { headers: auth() });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ source: 'file', url: r.url, filter: { account: alice.address } });
+    const through = await twoSends();
+    const expected = await streamEvents(read.body.cursor.height, through);
+    await deliveredAtLeast(id, expected.length);
+    expect(r.got.map((g) => verified(g, fileSecret).id)).toEqual(expected.map((e) => e.id));
+    // a later start with the entry changed: updated by name, its cursor kept, the new secret signs
+    const moved = (await api.request('GET', `/api/webhooks/${id}`, { headers: auth() })).body.cursor;
+    const r2 = await receiver();
+    const newSecret = `whsec_${crypto.randomBytes(24).toString('base64')}`;
+    fs.writeFileSync(file, JSON.stringify([{ ...good, url: r2.url, secret: newSecret }]));
+    lines.length = 0;
+    const second = await applyWebhooksFile(readWebhooksFile(file), deps);
+    expect([second.created, second.updated, second.refused]).toEqual([[], ['deposits'], []]);
+    const after = (await api.request('GET', `/api/webhooks/${id}`, { headers: auth() })).body;
+    expect(after.url).toBe(r2.url);
+    expect(after.cursor.height).toBeGreaterThanOrEqual(moved.height);
+    const later = await twoSends();
+    const more = await streamEvents(after.cursor.height, later);
+    await deliveredAtLeast(id, expected.length + more.length);
+    expect(r2.got.map((g) => verified(g, newSecret).id)).toEqual(more.map((e) => e.id));
+    expect(() => new Webhook(fileSecret).verify(r2.got[0].body, r2.got[0].headers)).toThrow();
+    // its owner may delete it (the next start with the entry makes it again); a subscription made
+    // through the API is never the file's to change
+    expect((await api.request('DELETE', `/api/webhooks/${id}`, { headers: auth() })).status).toBe(200);
+    const made = await create({ url: r.url, account: alice.address });
+    await expect(
+      repository.declare({
+        ...good,
+        id: made.id,
+        filter: {},
+        blocks: false,
+        secret: deps.box.seal(fileSecret),
+        owner: 'one',
+        cursor: { height: 1, eventId: null },
+      }),
+    ).resolves.toBe('refused');
+    // a file that is not JSON, or not an array: the start is refused with one line naming the variable
+    fs.writeFileSync(file, '{"name":');
+    expect(() => readWebhooksFile(file)).toThrow(/^WEBHOOKS_FILE: is not JSON/);
+    fs.writeFileSync(file, '{}');
+    expect(() => readWebhooksFile(file)).toThrow('WEBHOOKS_FILE: must hold a JSON array of subscriptions');
+    expect(() => readWebhooksFile(path.join(dir, 'missing.json'))).toThrow(/^WEBHOOKS_FILE: cannot be read/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
 describe('SSRF', () => {
   test('targets resolving to loopback, private, link-local or metadata addresses are refused at create', async () => {
     const strict = await startAppApi({
@@ -370,14 +480,14 @@ describe('SSRF', () => {
 
 const REPO = path.resolve(__dirname, '../../..');
 
-/** tests/harness/webhook-process.ts: a deliverer in a process of its own; resolves once it delivers. */
-async function deliverer(): Promise<ChildProcess> {
+/** tests/harness/webhook-process.ts: a deliverer in a process of its own; `delivering` resolves once it holds the lock. */
+function spawnDeliverer(): { child: ChildProcess; delivering: Promise<void> } {
   const child = spawn(
     path.join(REPO, 'node_modules', '.bin', 'ts-node'),
     ['--transpile-only', path.join(REPO, 'tests/harness/webhook-process.ts')],
     { cwd: REPO, env: { ...process.env, DATABASE_URL: world.db.url }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  await new Promise<void>((resolve, reject) => {
+  const delivering = new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
       out += d;
@@ -385,45 +495,141 @@ async function deliverer(): Promise<ChildProcess> {
     });
     child.on('exit', (code) => reject(new Error(`the deliverer exited (${code})`)));
   });
-  return child;
+  delivering.catch(() => undefined); // a standby killed at the end never delivered
+  return { child, delivering };
 }
 
-describe('crashes', () => {
-  test('kill -9 of the deliverer mid-delivery: after a restart every event is delivered in order, duplicates only of the one in flight', async () => {
-    await api.services.stop(); // this process delivers no more: its webhooks lock is released
-    const r = await receiver();
-    // answers each delivery after 100 ms: the kill lands mid-delivery
-    const server = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        r.got.push({ headers: req.headers as Record<string, string>, body, status: 200 });
-        setTimeout(() => res.writeHead(200).end(), 100);
-      });
+async function deliverer(): Promise<ChildProcess> {
+  const d = spawnDeliverer();
+  await d.delivering;
+  return d.child;
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/**
+ * A receiver answering each delivery after `holdMs()` ms, counting the deliveries in flight at
+ * once (from the request to its answer or its connection's end) and the most seen.
+ */
+async function slowReceiver(holdMs: () => number) {
+  const got: Received[] = [];
+  const seen = { inFlight: 0, most: 0, held: 0 };
+  const server = http.createServer((req, res) => {
+    seen.inFlight += 1;
+    seen.most = Math.max(seen.most, seen.inFlight);
+    let done = false;
+    const end = () => {
+      if (!done) seen.inFlight -= 1;
+      done = true;
+    };
+    res.once('finish', end);
+    res.once('close', end);
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      got.push({ headers: req.headers as Record<string, string>, body, status: 200 });
+      const ms = holdMs();
+      if (ms > 100) seen.held += 1;
+      setTimeout(() => res.writeHead(200).end(), ms);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    got,
+    seen,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close() {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+/** Every event of alice so far, from the start of the history, as /v1/stream sends them. */
+async function aliceSoFar(): Promise<string[]> {
+  const through = world.chain.height;
+  await world.waitIndexed(through);
+  return (await streamEvents(1, through)).map((e) => e.id);
+}
+
+/** The ids received, checked: each verifies, in order, duplicated at most `dups` times (the in flight). */
+function inOrder(got: Received[], secret: string, expected: string[], dups: number): void {
+  const ids = got.map((g) => verified(g, secret).id).filter((id) => expected.includes(id));
+  const deduped = ids.filter((id, i) => i === 0 || ids[i - 1] !== id);
+  expect(deduped.slice(0, expected.length)).toEqual(expected);
+  expect(ids.length - deduped.length).toBeLessThanOrEqual(dups);
+}
+
+describe('crashes and a second process', () => {
+  beforeAll(async () => {
+    await api.services.stop(); // this process delivers no more: its webhooks lock is released
+  });
+
+  test('kill -9 of the deliverer mid-delivery: after a restart every event is delivered in order, duplicates only of the one in flight', async () => {
+    // answers each delivery after 100 ms: the kill lands mid-delivery
+    const r = await slowReceiver(() => 100);
     // from the start of the history: every event of alice so far
-    const sub = await create({ url, account: alice.address, after: encodeEventId(blockPosition(1)) });
-    const through = world.chain.height;
-    await world.waitIndexed(through);
-    const expected = (await streamEvents(1, through)).map((e) => e.id);
+    const sub = await create({ url: r.url, account: alice.address, after: encodeEventId(blockPosition(1)) });
+    const expected = await aliceSoFar();
     expect(expected.length).toBeGreaterThan(10);
     const first = await deliverer();
     await until('some deliveries', () => (r.got.length >= 5 ? true : undefined));
-    first.kill('SIGKILL');
-    await new Promise((resolve) => first.once('exit', resolve));
+    await kill(first);
     const second = await deliverer();
     try {
       await deliveredAtLeast(sub.id, expected.length, 30_000);
-      const ids = r.got.map((g) => verified(g, sub.secret).id).filter((id) => expected.includes(id));
-      const deduped = ids.filter((id, i) => i === 0 || ids[i - 1] !== id);
-      expect(deduped.slice(0, expected.length)).toEqual(expected);
-      expect(ids.length - deduped.length).toBeLessThanOrEqual(1); // at most the one in flight
+      inOrder(r.got, sub.secret, expected, 1); // at most the one in flight
+      expect(r.seen.most).toBe(1);
     } finally {
-      second.kill('SIGKILL');
-      server.closeAllConnections();
-      server.close();
+      await kill(second);
+      r.close();
+    }
+  });
+
+  test('two deliverers on one database: one delivers; its lock cut mid-delivery, the next holder waits until that delivery has ended; order kept', async () => {
+    let hold = false;
+    // the delivery in flight when the lock is cut is held 1.5 s: longer than a takeover (200 ms)
+    const r = await slowReceiver(() => (hold ? 1500 : 20));
+    const sub = await create({ url: r.url, account: alice.address, after: encodeEventId(blockPosition(1)) });
+    const expected = await aliceSoFar();
+    const epochOf = async () =>
+      Number(
+        (await world.pool.query(`SELECT epoch FROM app.actor_epochs WHERE address = $1`, [WEBHOOKS_ACTOR])).rows[0]
+          .epoch,
+      );
+    const before = await epochOf();
+    const a = spawnDeliverer();
+    const b = spawnDeliverer();
+    try {
+      await Promise.race([a.delivering, b.delivering]);
+      await until('some deliveries', () => (r.got.length >= 3 ? true : undefined));
+      hold = true;
+      await until('a delivery held', () => (r.seen.held > 0 ? true : undefined));
+      hold = false;
+      // what an administrator or a network cut does to the holder's lock session: the lock is
+      // free on the server at once, while the holder's POST is still in flight
+      const admin = new Client({ connectionString: world.db.url });
+      await admin.connect();
+      const cut = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted
+           AND objid = ($1::bigint & 4294967295)::oid`,
+        [lockKey(WEBHOOKS_ACTOR).toString()],
+      );
+      await admin.end();
+      expect(cut.rowCount).toBe(1);
+      await deliveredAtLeast(sub.id, expected.length, 30_000);
+      // never two deliveries in flight at once, though the lock was free while one was
+      expect(r.seen.most).toBe(1);
+      inOrder(r.got, sub.secret, expected, 1); // the held one, delivered again by the next holder
+      expect(await epochOf()).toBeGreaterThanOrEqual(before + 2); // the first holder, then the next
+    } finally {
+      await Promise.all([kill(a.child), kill(b.child)]);
+      r.close();
     }
   });
 });

@@ -76,6 +76,7 @@ describe('the settings tables', () => {
       'DESK_KEY',
       'LENDER_FROM_HEIGHT',
       'DESK_FROM_HEIGHT',
+      'WEBHOOKS_FILE',
       'WEBHOOK_SECRET_KEY',
       'RISK_LISTED_ASSETS',
     ]);
