@@ -430,6 +430,7 @@ export class AppServices {
       hrp: this.o.hrp,
       terms: this.lenderTerms,
       intentsTable: `${quoteIdent(this.o.settings.schema)}.intents`,
+      fromHeight: this.o.settings.lender.fromHeight ?? 0,
       lender: () => this.lender,
     });
     const { desk } = this.o.settings;

@@ -486,7 +486,7 @@ export interface components {
             detail: string | null;
         };
         Loan: {
-            /** @description L and the lowest pledge id of its pledge set (a refused set too). */
+            /** @description L and the lowest pledge id of its pledge set (a refused or pending set too). */
             id: string;
             /** @description The symbol of the asset's launchpad document; null when the launchpad has none. */
             symbol: string | null;
@@ -497,10 +497,10 @@ export interface components {
             /** @description The tx that paid the principal; null while opening. */
             open_tx: string | null;
             /**
-             * @description `refused`: a pledge set that opened no loan (`reason` says why); its pledges are released by the lender in `close_tx`.
+             * @description `pending`: a pledge set the lender has not opened a loan for yet: one still inside its pledge window that lacks a kind (`pending.missing_kinds`), or a complete one the lender opens on its next pass (or holds while the asset cannot be valued, until the window ends); principal 0, `detail` says what it still lacks. `refused`: a pledge set that opened no loan (`reason` says why); its pledges are released by the lender in `close_tx`.
              * @enum {string}
              */
-            status: "opening" | "active" | "repaid" | "liquidated" | "cancelled" | "refused";
+            status: "pending" | "opening" | "active" | "repaid" | "liquidated" | "cancelled" | "refused";
             /** @description The repayment's accept + release tx, the liquidation's exercise tx, or the release tx of a refused or cancelled set (null until it is committed). */
             close_tx: string | null;
             routed_income: components["schemas"]["Amount"];
@@ -512,6 +512,18 @@ export interface components {
             detail: string | null;
             /** @description The cap that reduced the principal below what the shares' value allowed; null when it was not reduced. */
             limited_by: components["schemas"]["Reason"] | components["schemas"]["JsonNull"];
+            /** @description What a `pending` set still lacks; null for every other status. */
+            pending: {
+                /** @description The kind ids not pledged yet (empty for a complete set), each to be pledged with the same units within the window. */
+                missing_kinds: number[];
+                /** @description Seconds of the pledge window left (LENDER_PLEDGE_WINDOW_S from the first pledge's block time); 0 once it has ended. */
+                window_seconds_left: number;
+                /**
+                 * Format: date-time
+                 * @description When the pledge window ends; a set still lacking a kind then is refused and released.
+                 */
+                window_ends_at: string;
+            } | null;
         };
         LoanList: {
             /** @description The borrower, canonical bech32. */

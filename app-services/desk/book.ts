@@ -34,11 +34,12 @@ import {
   cooloffUntil,
   deskBuyLimits,
   fitToLimits,
+  limitFigures,
   type DeskLimitSettings,
   type ExposureSnapshot,
   type SharedRiskSettings,
 } from '../risk/exposure';
-import { refusal, type Reason, type Refusal } from '../risk/reasons';
+import { cooloffRefusal, refusal, type Reason, type Refusal } from '../risk/reasons';
 import type { RiskRepository } from '../risk/repository';
 import { indexedHeight } from '../store/indexer-reads';
 import { instrumentsOf, type Instrument } from './pricing';
@@ -59,6 +60,9 @@ export interface Quote {
   ask: bigint | null;
   bidWithheld: Reason | null;
   askWithheld: Reason | null;
+  /** why a side is withheld, with the figures (null when it is quoted) */
+  bidWithheldDetail: string | null;
+  askWithheldDetail: string | null;
 }
 
 export interface NotQuoted extends Refusal {
@@ -275,27 +279,47 @@ export interface QuoteContext {
   nowMs: number;
 }
 
-/** Why the desk does not bid for one whole unit of the instrument now, or null. */
+/** How far spot is from the twap, for a withheld side. */
+const divergence = (p: Pick<MarketPrice, 'spot' | 'twap' | 'divergenceBps'>, maxBps: number) =>
+  `spot ${p.spot} is ${p.divergenceBps} bps ${p.spot < p.twap ? 'below' : 'above'} the twap ${p.twap} per whole share, beyond PRICE_MAX_DIVERGENCE_BPS ${maxBps}`;
+
+/** Why the desk does not bid for one whole unit of the instrument now (with the figures), or null. */
 function bidWithheld(
   a: AssetState,
   i: Instrument,
   ctx: QuoteContext,
   limits: DeskLimitSettings & SharedRiskSettings & { maxDivergenceBps: number },
-): Reason | null {
+): Refusal | null {
   // a cool-off lasts: said before what only waits for the pool to settle
-  if (cooloffUntil(ctx.snapshot, a.asset.asset_id, a.asset.issuer, ctx.nowMs, limits) !== null) return 'loss_cooloff';
-  if (!sidesOpen(a.price, limits.maxDivergenceBps).bid) return 'price_diverged';
+  const until = cooloffUntil(ctx.snapshot, a.asset.asset_id, a.asset.issuer, ctx.nowMs, limits);
+  if (until !== null) return cooloffRefusal(until);
+  if (!sidesOpen(a.price, limits.maxDivergenceBps).bid)
+    return refusal('price_diverged', divergence(a.price, limits.maxDivergenceBps));
   const subject = { assetId: a.asset.asset_id, issuer: a.asset.issuer, poolQuoteReserve: a.poolQuoteReserve };
   const fitted = fitToLimits(i.mid, deskBuyLimits(ctx.snapshot, subject, limits, limits));
-  if (fitted.limitedBy) return fitted.limitedBy.reason;
-  if (i.bid <= 0n || ctx.cash < i.bid) return 'inventory';
+  if (fitted.limitedBy)
+    return refusal(
+      fitted.limitedBy.reason,
+      `one whole unit at mid (${i.mid}) does not fit: ${limitFigures(fitted.limitedBy)}`,
+    );
+  if (i.bid <= 0n || ctx.cash < i.bid)
+    return refusal(
+      'inventory',
+      `the desk holds ${ctx.cash} base units of the stable denom; one whole unit at the bid costs ${i.bid}`,
+    );
   return null;
 }
 
-function askWithheld(a: AssetState, i: Instrument, maxDivergenceBps: number): Reason | null {
-  if (!sidesOpen(a.price, maxDivergenceBps).ask) return 'price_diverged';
+function askWithheld(a: AssetState, i: Instrument, maxDivergenceBps: number): Refusal | null {
+  if (!sidesOpen(a.price, maxDivergenceBps).ask)
+    return refusal('price_diverged', divergence(a.price, maxDivergenceBps));
   const whole = 10n ** BigInt(i.decimals);
-  if (!i.kinds.every((k) => (a.movable.get(k) ?? 0n) >= whole)) return 'inventory';
+  const short = i.kinds.find((k) => (a.movable.get(k) ?? 0n) < whole);
+  if (short !== undefined)
+    return refusal(
+      'inventory',
+      `the desk may move ${a.movable.get(short) ?? 0n} base units of kind ${short}; one whole unit is ${whole}`,
+    );
   return null;
 }
 
@@ -318,8 +342,10 @@ export function quotesOf(
       mid: i.mid,
       bid: bidWhy ? null : i.bid,
       ask: askWhy ? null : i.ask,
-      bidWithheld: bidWhy,
-      askWithheld: askWhy,
+      bidWithheld: bidWhy?.reason ?? null,
+      askWithheld: askWhy?.reason ?? null,
+      bidWithheldDetail: bidWhy?.detail ?? null,
+      askWithheldDetail: askWhy?.detail ?? null,
     };
   });
 }

@@ -80,16 +80,36 @@ export function judgeOffer(legs: readonly OfferLeg[], book: Book, o: OfferLimits
     return no('not_an_offer', 'the kinds are not in equal units');
   const quote = instrumentOf(rights, book);
   const asset = quote && book.assets.get(quote.asset_id);
-  if (!quote || !asset) return no('not_quoted', 'the desk does not quote these rights (GET /api/desk/quotes)');
+  if (!quote || !asset) {
+    const assetId = String(rights[0].right?.asset_id ?? '');
+    const kinds = rights.map((l) => Number(l.right?.kind_id ?? 0)).sort((a, b) => a - b);
+    const unquoted = book.notQuoted.find((n) => n.asset_id === assetId);
+    if (unquoted) return no(unquoted.reason, `the desk does not quote asset ${assetId} now: ${unquoted.detail}`);
+    const what = book.assets.has(assetId)
+      ? `kinds ${kinds.join(', ')} of asset ${assetId} together (it quotes a whole share, every kind, or one kind)`
+      : `asset ${assetId}`;
+    return no('not_quoted', `the desk does not quote ${what} (GET /api/desk/quotes lists what it quotes)`);
+  }
+  const name = quote.kind === -1 ? quote.symbol : `${quote.symbol}.${quote.kind}`;
   const amount = BigInt(coin.coin.amount!);
-  if (amount > o.maxTrade) return no('trade_cap', `${amount} is above the trade cap of ${o.maxTrade} (DESK_MAX_TRADE)`);
+  if (amount > o.maxTrade)
+    return no('trade_cap', `${amount} ${o.denom} is above the trade cap of ${o.maxTrade} (DESK_MAX_TRADE)`);
   const deskBuys = direction === GIVE && coin.direction === ASK;
   const n = BigInt(units);
   if (deskBuys) {
-    if (quote.bid === null) return no(quote.bidWithheld ?? 'not_quoted', 'the desk is not bidding for it now');
+    if (quote.bid === null)
+      return no(
+        quote.bidWithheld ?? 'not_quoted',
+        `the offer asks ${amount} for ${n} base units of ${name}; the desk is not bidding for ${name} now (mid ${quote.mid} per whole unit): ${quote.bidWithheldDetail ?? 'no bid'}`,
+      );
     const most = amountFor(quote.bid, n, quote.decimals, true);
-    if (amount > most) return no('worse_than_quote', `asks ${amount}, the desk bids ${most}`);
-    if (amount > book.cash) return no('inventory', "beyond the desk's stable inventory");
+    if (amount > most)
+      return no(
+        'worse_than_quote',
+        `the offer asks ${amount} for ${n} base units of ${name}; the desk bids ${quote.bid} per whole unit (mid ${quote.mid}), so it pays at most ${most}`,
+      );
+    if (amount > book.cash)
+      return no('inventory', `the offer asks ${amount}; the desk holds ${book.cash} base units of ${o.denom}`);
     return {
       accept: true,
       quote,
@@ -100,11 +120,23 @@ export function judgeOffer(legs: readonly OfferLeg[], book: Book, o: OfferLimits
       buysValue: valueAtMid(asset.units, quote.kinds, n, asset.price.twap),
     };
   }
-  if (quote.ask === null) return no(quote.askWithheld ?? 'not_quoted', 'the desk is not offering it now');
+  if (quote.ask === null)
+    return no(
+      quote.askWithheld ?? 'not_quoted',
+      `the offer gives ${amount} for ${n} base units of ${name}; the desk is not selling ${name} now (mid ${quote.mid} per whole unit): ${quote.askWithheldDetail ?? 'no ask'}`,
+    );
   const least = amountFor(quote.ask, n, quote.decimals, false);
-  if (amount < least) return no('worse_than_quote', `gives ${amount}, the desk asks ${least}`);
-  if (quote.kinds.some((k) => movableOf(book, quote.asset_id, k) < n))
-    return no('inventory', "beyond the desk's unit inventory");
+  if (amount < least)
+    return no(
+      'worse_than_quote',
+      `the offer gives ${amount} for ${n} base units of ${name}; the desk asks ${quote.ask} per whole unit (mid ${quote.mid}), so it takes at least ${least}`,
+    );
+  const short = quote.kinds.find((k) => movableOf(book, quote.asset_id, k) < n);
+  if (short !== undefined)
+    return no(
+      'inventory',
+      `the offer asks ${n} base units of ${name}; the desk may move ${movableOf(book, quote.asset_id, short)} of kind ${short}`,
+    );
   return { accept: true, quote, asset, deskBuys, units: n, amount, buysValue: 0n };
 }
 

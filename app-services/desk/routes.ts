@@ -73,27 +73,35 @@ function requireDesk(deps: DeskRouteDeps) {
   return desk;
 }
 
+/** The RFQ's fields, each required but the asset's two names (one of them is). */
+const RFQ_FIELDS = ['address', 'asset_id', 'symbol', 'kind', 'side', 'units'];
+const RFQ_RULES: Record<string, (hrp: string) => string> = {
+  address: (hrp) => `an account address: bech32 with prefix ${hrp}1, or 0x + 40 hex`,
+  kind: () => 'an integer: -1 for a whole share, or a kind id',
+  side: () => '"sell" or "buy"',
+  units: () => 'a positive integer as a decimal string (base units)',
+};
+
 function parseBody(body: unknown, hrp: string): RfqBody {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw badRequest('the RFQ must be a JSON object {address, symbol, kind, side, units}');
   const b = body as Record<string, unknown>;
-  const unknown = Object.keys(b).find(
-    (key) => !['address', 'asset_id', 'symbol', 'kind', 'side', 'units'].includes(key),
-  );
+  const unknown = Object.keys(b).find((key) => !RFQ_FIELDS.includes(key));
   if (unknown) throw badRequest(`unknown field "${unknown}"`);
+  for (const field of ['address', 'kind', 'side', 'units'])
+    if (b[field] === undefined) throw badRequest(`${field} is required: ${RFQ_RULES[field](hrp)}`);
   const address = typeof b.address === 'string' ? tryParseAccountAddress(b.address, hrp) : null;
-  if (!address) throw badRequest(`address must be an account address: bech32 with prefix ${hrp}1, or 0x + 40 hex`);
+  if (!address) throw badRequest(`address must be ${RFQ_RULES.address(hrp)}`);
   if (b.asset_id === undefined && b.symbol === undefined)
-    throw badRequest('name the asset: asset_id (64 lower-case hex, as the quotes list it) or symbol');
+    throw badRequest('asset_id or symbol is required: asset_id (64 lower-case hex, as the quotes list it) or symbol');
   if (b.asset_id !== undefined && (typeof b.asset_id !== 'string' || !ASSET_ID_RE.test(b.asset_id)))
     throw badRequest('asset_id must be 64 lower-case hex characters');
   if (b.symbol !== undefined && (typeof b.symbol !== 'string' || b.symbol === ''))
     throw badRequest('symbol must be a non-empty string');
   if (typeof b.kind !== 'number' || !Number.isInteger(b.kind) || b.kind < -1)
-    throw badRequest('kind must be an integer: -1 for a whole share, or a kind id');
-  if (b.side !== 'sell' && b.side !== 'buy') throw badRequest('side must be "sell" or "buy"');
-  if (typeof b.units !== 'string' || !UNITS_RE.test(b.units))
-    throw badRequest('units must be a positive integer as a decimal string (base units)');
+    throw badRequest(`kind must be ${RFQ_RULES.kind(hrp)}`);
+  if (b.side !== 'sell' && b.side !== 'buy') throw badRequest(`side must be ${RFQ_RULES.side(hrp)}`);
+  if (typeof b.units !== 'string' || !UNITS_RE.test(b.units)) throw badRequest(`units must be ${RFQ_RULES.units(hrp)}`);
   return {
     requester: address.bech32,
     assetId: b.asset_id as string | undefined,
@@ -114,6 +122,14 @@ function quoteFor(book: Book, rfq: RfqBody): Quote {
     (rfq.assetId === undefined || q.asset_id === rfq.assetId) && (rfq.symbol === undefined || q.symbol === rfq.symbol);
   const what = rfq.assetId ?? `symbol "${rfq.symbol}"`;
   const quotes = book.quotes.filter(named);
+  if (!quotes.length && rfq.assetId !== undefined && rfq.symbol !== undefined) {
+    // both names given and they disagree: say so, not that the asset is unknown
+    const listed = [...book.quotes, ...book.notQuoted].find((q) => q.asset_id === rfq.assetId);
+    if (listed)
+      throw badRequest(
+        `asset ${rfq.assetId} is ${listed.symbol}, not ${rfq.symbol}: name it by asset_id or by symbol, or by both as GET /api/desk/quotes lists them`,
+      );
+  }
   if (!quotes.length) {
     const unquoted = book.notQuoted.find(named);
     if (unquoted)
@@ -121,7 +137,13 @@ function quoteFor(book: Book, rfq: RfqBody): Quote {
     throw refusedWith(refusal('not_quoted', `the desk quotes no asset ${what} (GET /api/desk/quotes lists them)`));
   }
   const quote = quotes.find((q) => q.kind === rfq.kind);
-  if (!quote) throw refusedWith(refusal('not_quoted', `the desk quotes no kind ${rfq.kind} of ${what}`));
+  if (!quote)
+    throw refusedWith(
+      refusal(
+        'not_quoted',
+        `the desk quotes no kind ${rfq.kind} of ${what}: it quotes kinds ${quotes.map((q) => q.kind).join(', ')} (-1: a whole share)`,
+      ),
+    );
   return quote;
 }
 
@@ -143,11 +165,12 @@ function termsOf(rfq: RfqBody, book: Book, deps: DeskRouteDeps): { terms: Terms;
   const instrument = instrumentOf(quote.symbol, rfq.kind);
   const price = rfq.side === 'sell' ? quote.bid : quote.ask;
   const withheld = rfq.side === 'sell' ? quote.bidWithheld : quote.askWithheld;
+  const figures = rfq.side === 'sell' ? quote.bidWithheldDetail : quote.askWithheldDetail;
   if (price === null || withheld)
     throw refusedWith(
       refusal(
         withheld ?? 'not_quoted',
-        `the desk is not ${rfq.side === 'sell' ? 'buying' : 'selling'} ${instrument} now: ${WITHHELD[withheld ?? 'not_quoted'] ?? 'no quote'}`,
+        `the desk is not ${rfq.side === 'sell' ? 'buying' : 'selling'} ${instrument} now: ${WITHHELD[withheld ?? 'not_quoted'] ?? 'no quote'}${figures ? ` (${figures})` : ''}`,
       ),
     );
   const amount = amountFor(price, rfq.units, quote.decimals, rfq.side === 'sell');

@@ -339,7 +339,13 @@ export class DeskWorker extends PollingWorker {
           this.o.shared,
           Date.now(),
         );
-        if (why) return why;
+        if (why) {
+          const name = v.quote.kind === WHOLE_SHARE ? v.quote.symbol : `${v.quote.symbol}.${v.quote.kind}`;
+          return refusal(
+            why.reason,
+            `the offer asks ${v.amount} for ${v.units} base units of ${name} (the desk bids ${v.quote.bid} per whole unit, mid ${v.quote.mid}): ${why.detail}`,
+          );
+        }
       }
       await this.o.offers.record(
         this.verdictOf(p, legs, 'accepting', null, v.deskBuys ? v.buysValue : null, issuer),

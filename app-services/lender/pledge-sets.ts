@@ -38,12 +38,26 @@ export interface Refusal {
   reason: string;
 }
 
+/** A set still within its window that lacks a kind (what the loans list shows as `pending`). */
+export interface OpenSet extends PledgeSet {
+  /** the kind ids it still lacks (an asset's kinds are 0 … kindCount − 1) */
+  missingKinds: number[];
+  /** when its window ends: the first pledge's block time + the window, ms */
+  windowEndsMs: number;
+}
+
 export interface Sorted {
   complete: PledgeSet[];
   refused: Refusal[];
   /** in a set that may still complete within its window */
   waiting: PledgeSeen[];
+  /** those sets, whole */
+  open: OpenSet[];
 }
+
+/** The kinds of an asset with `kindCount` kinds that `pledges` lack. */
+export const missingKinds = (pledges: readonly Pick<PledgeSeen, 'kindId'>[], kindCount: number): number[] =>
+  Array.from({ length: kindCount }, (_, k) => k).filter((k) => !pledges.some((p) => p.kindId === k));
 
 /** Why a pledge can never be part of a loan, or null. */
 export function flagProblem(p: PledgeSeen): string | null {
@@ -72,7 +86,7 @@ function sharedTxs(pledges: PledgeSeen[]): Set<string> {
  * next one. A set missing a kind once its window has passed is refused whole.
  */
 export function sortPledges(pledges: readonly PledgeSeen[], nowMs: number, windowMs: number): Sorted {
-  const out: Sorted = { complete: [], refused: [], waiting: [] };
+  const out: Sorted = { complete: [], refused: [], waiting: [], open: [] };
   const shared = sharedTxs([...pledges]);
   const groups = new Map<string, PledgeSeen[]>();
   for (const p of [...pledges].sort((a, b) => a.createdMs - b.createdMs || (a.id < b.id ? -1 : 1))) {
@@ -105,7 +119,17 @@ function sortGroup(group: PledgeSeen[], nowMs: number, windowMs: number, out: So
     else if (nowMs - first.createdMs > windowMs)
       for (const p of members)
         out.refused.push({ pledge: p, reason: `the set was not complete within ${windowMs / 1000} s` });
-    else out.waiting.push(...members);
+    else {
+      out.waiting.push(...members);
+      out.open.push({
+        borrower: first.holder,
+        assetId: first.assetId,
+        units: first.units,
+        pledges: members,
+        missingKinds: missingKinds(members, first.kindCount),
+        windowEndsMs: first.createdMs + windowMs,
+      });
+    }
     rest = left;
   }
 }

@@ -34,6 +34,7 @@ export function presentLoan(loan: LoanView): AppSchema<'Loan'> {
     reason: loan.reason,
     detail: loan.detail,
     limited_by: loan.limited_by,
+    pending: loan.pending ?? null,
   };
 }
 

@@ -28,8 +28,17 @@ export interface LoanRow {
   issuer: string | null;
 }
 
+/** What a pledge set still inside its window lacks (the loans list's `pending` entry). */
+export interface PendingSet {
+  missing_kinds: number[];
+  window_seconds_left: number;
+  window_ends_at: string;
+}
+
 export interface LoanView extends Omit<LoanRow, 'status'> {
-  status: LoanStatus | 'refused';
+  status: LoanStatus | 'refused' | 'pending';
+  /** a pending set only */
+  pending?: PendingSet;
   reason: Reason | null;
   detail: string | null;
   limited_by: Reason | null;
@@ -105,8 +114,8 @@ export class LenderRepository {
 
   // ---------------------------------------------------------------- indexed store (read-only)
 
-  /** Active pledges to the lender from `fromHeight` on that belong to no loan and were not refused. */
-  async unassignedPledges(fromHeight: number): Promise<PledgeSeen[]> {
+  /** Active pledges to the lender from `fromHeight` on that belong to no loan and were not refused (given, of one holder). */
+  async unassignedPledges(fromHeight: number, holder?: string): Promise<PledgeSeen[]> {
     const { rows } = await this.pool.query<Record<string, string | number | boolean | null>>(
       `SELECT e.id, e.asset_id, e.kind_id, e.holder, e.units::text AS units, e.exercisable, e.income_to_beneficiary,
               e.holder_release_after::text AS holder_release_after, e.expiry::text AS expiry, e.created_tx_hash,
@@ -114,8 +123,9 @@ export class LenderRepository {
          FROM ${this.svc.encumbrances} e JOIN ${this.svc.assets} a ON a.id = e.asset_id
         WHERE e.beneficiary = $1 AND e.kind = 'pledge' AND e.status = 'active' AND e.created_height >= $2
           AND NOT EXISTS (SELECT 1 FROM ${this.app.pledges} lp WHERE lp.encumbrance_id = e.id::bigint)
-          AND NOT EXISTS (SELECT 1 FROM ${this.app.refusals} r WHERE r.encumbrance_id = e.id::bigint)`,
-      [this.lender, fromHeight],
+          AND NOT EXISTS (SELECT 1 FROM ${this.app.refusals} r WHERE r.encumbrance_id = e.id::bigint)
+          AND ($3::text IS NULL OR e.holder = $3)`,
+      [this.lender, fromHeight, holder ?? null],
     );
     return rows.map((r) => ({
       id: BigInt(String(r.id)),
@@ -160,6 +170,17 @@ export class LenderRepository {
   /** Pending settlements proposed to the lender, oldest first. */
   pendingProposals(): Promise<ProposalSeen[]> {
     return pendingProposalsTo(this.pool, this.svc, this.lender);
+  }
+
+  /** The launchpad symbol of each asset that has one, by id. */
+  async symbolsOf(assetIds: readonly string[]): Promise<Map<string, string>> {
+    const { rows } = await this.pool.query<{ id: string; symbol: string | null }>(
+      `SELECT a.id, convert_from(d.canonical, 'UTF8')::jsonb ->> 'symbol' AS symbol
+         FROM ${this.svc.assets} a JOIN ${this.app.documents} d ON d.meta_hash = a.meta_hash
+        WHERE a.id = ANY($1::text[])`,
+      [assetIds],
+    );
+    return new Map(rows.filter((r) => r.symbol !== null).map((r) => [r.id, r.symbol!]));
   }
 
   /** Assets with a pool against the stable denom, by id, with their launchpad symbol (the terms' capacity). */

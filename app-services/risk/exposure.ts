@@ -111,7 +111,34 @@ export interface Limit {
   reason: Reason;
   /** the setting that sets it, for the message */
   setting: string;
+  /** what the cap allows, and what is out against it (charged losses included): room = cap − used */
+  cap: bigint;
+  used: bigint;
   room: bigint;
+}
+
+/** A limit from its cap and what is out against it. */
+const limit = (reason: Reason, setting: string, cap: bigint, used: bigint): Limit => ({
+  reason,
+  setting,
+  cap,
+  used,
+  room: cap - used,
+});
+
+const SCOPE: Partial<Record<Reason, string>> = {
+  position_limit: "the desk's position in this asset",
+  pool_share_cap: 'the exposure to this asset',
+  asset_cap: "the lender's exposure to this asset",
+  borrower_cap: "the lender's exposure to this borrower",
+  issuer_cap: "the lender's and the desk's exposure to this issuer's assets",
+  total_cap: 'the exposure to every asset of its tier',
+};
+
+/** A limit with its figures, for people: "the desk's position in this asset 1900 of its cap 2000 (DESK_MAX_POSITION), 100 left". */
+export function limitFigures(l: Limit): string {
+  const room = l.room > 0n ? l.room : 0n;
+  return `${SCOPE[l.reason] ?? 'the exposure'} ${l.used} of its cap ${l.cap} (${l.setting}), ${room} left`;
 }
 
 const BPS = 10_000n;
@@ -176,11 +203,8 @@ export interface Subject {
 }
 
 /** The room under a share of the pool's stable reserve, less what is out on the asset. */
-const poolShareLimit = (setting: string, bps: number, subject: Subject, onAsset: bigint): Limit => ({
-  reason: 'pool_share_cap',
-  setting,
-  room: (subject.poolQuoteReserve * BigInt(bps)) / BPS - onAsset,
-});
+const poolShareLimit = (setting: string, bps: number, subject: Subject, onAsset: bigint): Limit =>
+  limit('pool_share_cap', setting, (subject.poolQuoteReserve * BigInt(bps)) / BPS, onAsset);
 
 /** The room both services together have left on the issuer's assets of the subject's tier. */
 function issuerLimit(s: ExposureSnapshot, subject: Subject, shared: SharedRiskSettings): Limit {
@@ -188,8 +212,8 @@ function issuerLimit(s: ExposureSnapshot, subject: Subject, shared: SharedRiskSe
   const taken =
     s.lender.inTier(shared.tiers, listed, subject.issuer) + s.desk.inTier(shared.tiers, listed, subject.issuer);
   return listed
-    ? { reason: 'issuer_cap', setting: 'RISK_MAX_PER_ISSUER', room: shared.maxPerIssuer - taken }
-    : { reason: 'issuer_cap', setting: 'RISK_COMMUNITY_MAX_PER_ISSUER', room: shared.communityMaxPerIssuer - taken };
+    ? limit('issuer_cap', 'RISK_MAX_PER_ISSUER', shared.maxPerIssuer, taken)
+    : limit('issuer_cap', 'RISK_COMMUNITY_MAX_PER_ISSUER', shared.communityMaxPerIssuer, taken);
 }
 
 /** The rooms a new loan has (its principal is fitted to them). */
@@ -205,17 +229,13 @@ export function lenderLimits(
   return [
     poolShareLimit('LENDER_MAX_POOL_SHARE_BPS', lender.maxPoolShareBps, subject, onAsset),
     listed
-      ? { reason: 'asset_cap', setting: 'LENDER_MAX_PER_ASSET', room: lender.maxPerAsset - onAsset }
-      : { reason: 'asset_cap', setting: 'LENDER_COMMUNITY_MAX_PER_ASSET', room: lender.communityMaxPerAsset - onAsset },
-    {
-      reason: 'borrower_cap',
-      setting: 'LENDER_MAX_PER_BORROWER',
-      room: lender.maxPerBorrower - s.lender.borrower(subject.borrower ?? ''),
-    },
+      ? limit('asset_cap', 'LENDER_MAX_PER_ASSET', lender.maxPerAsset, onAsset)
+      : limit('asset_cap', 'LENDER_COMMUNITY_MAX_PER_ASSET', lender.communityMaxPerAsset, onAsset),
+    limit('borrower_cap', 'LENDER_MAX_PER_BORROWER', lender.maxPerBorrower, s.lender.borrower(subject.borrower ?? '')),
     issuerLimit(s, subject, shared),
     listed
-      ? { reason: 'total_cap', setting: 'LENDER_MAX_TOTAL', room: lender.maxTotal - tierTotal }
-      : { reason: 'total_cap', setting: 'LENDER_COMMUNITY_MAX_TOTAL', room: lender.communityMaxTotal - tierTotal },
+      ? limit('total_cap', 'LENDER_MAX_TOTAL', lender.maxTotal, tierTotal)
+      : limit('total_cap', 'LENDER_COMMUNITY_MAX_TOTAL', lender.communityMaxTotal, tierTotal),
   ];
 }
 
@@ -246,17 +266,13 @@ export function deskBuyLimits(
   const tierTotal = s.desk.inTier(shared.tiers, listed);
   return [
     listed
-      ? { reason: 'position_limit', setting: 'DESK_MAX_POSITION', room: desk.maxPosition - onAsset }
-      : {
-          reason: 'position_limit',
-          setting: 'DESK_COMMUNITY_MAX_POSITION',
-          room: desk.communityMaxPosition - onAsset,
-        },
+      ? limit('position_limit', 'DESK_MAX_POSITION', desk.maxPosition, onAsset)
+      : limit('position_limit', 'DESK_COMMUNITY_MAX_POSITION', desk.communityMaxPosition, onAsset),
     poolShareLimit('DESK_MAX_POOL_SHARE_BPS', desk.maxPoolShareBps, subject, onAsset),
     issuerLimit(s, subject, shared),
     listed
-      ? { reason: 'total_cap', setting: 'DESK_MAX_TOTAL', room: desk.maxTotal - tierTotal }
-      : { reason: 'total_cap', setting: 'DESK_COMMUNITY_MAX_TOTAL', room: desk.communityMaxTotal - tierTotal },
+      ? limit('total_cap', 'DESK_MAX_TOTAL', desk.maxTotal, tierTotal)
+      : limit('total_cap', 'DESK_COMMUNITY_MAX_TOTAL', desk.communityMaxTotal, tierTotal),
   ];
 }
 
@@ -279,7 +295,7 @@ export function purchaseRefusal(
   if (!fitted.limitedBy) return null;
   return refusal(
     fitted.limitedBy.reason,
-    `the desk can buy ${fitted.amount} more of this asset at mid, the trade is ${value} (${fitted.limitedBy.setting})`,
+    `the purchase is ${value} at mid and the desk may buy ${fitted.amount} more: ${limitFigures(fitted.limitedBy)}`,
   );
 }
 

@@ -191,11 +191,14 @@ export type BodyCheck = (body: unknown) => string | undefined;
 /** The body check of `<METHOD> <document path>`. */
 export type BodyChecks = (method: string, path: string) => BodyCheck;
 
-/** `field kind must be >= -1`, `request body must NOT have additional properties (extra)` */
+/** `field kind must be >= -1`, `url is required`, `request body must NOT have additional properties (extra)` */
 function describeBodyError(validate: ValidateFunction): string {
   const error = validate.errors?.[0];
   if (!error) return 'request body does not match its schema';
   const where = error.instancePath ? `field ${error.instancePath.slice(1).replace(/\//g, '.')}` : 'request body';
+  const missing = (error.params as { missingProperty?: string }).missingProperty;
+  if (error.keyword === 'required' && missing !== undefined)
+    return `${error.instancePath ? `${error.instancePath.slice(1).replace(/\//g, '.')}.` : ''}${missing} is required`;
   const extra = (error.params as { additionalProperty?: string }).additionalProperty;
   return `${where} ${error.message}${extra === undefined ? '' : ` (${extra})`}`;
 }

@@ -128,7 +128,7 @@ describe('compileBodyChecks', () => {
     expect(rfq({ ...good, kind: -2 })).toBe('field kind must be >= -1');
     expect(rfq({ ...good, units: 5 })).toBe('field units must be string');
     expect(rfq({ ...good, extra: 1 })).toBe('request body must NOT have additional properties (extra)');
-    expect(body('POST', '/api/launchpad/metadata')({})).toBe("request body must have required property 'name'");
+    expect(body('POST', '/api/launchpad/metadata')({})).toBe('name is required');
   });
 
   it('has no check for an operation without a JSON body', () => {

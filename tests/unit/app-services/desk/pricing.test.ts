@@ -179,6 +179,30 @@ describe('judgeOffer', () => {
     ).toMatchObject({ accept: false, reason: 'worse_than_quote' });
   });
 
+  test('a refused offer says the figures: what it asks, the bid per whole unit, the mid, the most the desk pays', () => {
+    const v = judgeOffer(
+      [...rights('LEG_DIRECTION_GIVE', '10000000'), coin('LEG_DIRECTION_ASK', '19600001')],
+      book,
+      opts,
+    );
+    expect(v).toMatchObject({
+      accept: false,
+      detail:
+        'the offer asks 19600001 for 10000000 base units of S; the desk bids 1960000 per whole unit (mid 2000000), so it pays at most 19600000',
+    });
+  });
+
+  test('a bid withheld at a cap names the cap with its figures (position X of cap Y)', () => {
+    const snapshot = emptySnapshot();
+    snapshot.desk.add(10n ** 15n - 1_500_000n, { assetId: A, issuer: 'svc1issuer' });
+    const capped = { ...book, quotes: quotesOf(state, ctx({ snapshot }), LIMITS) };
+    const v = judgeOffer([...rights('LEG_DIRECTION_GIVE', '1000000'), coin('LEG_DIRECTION_ASK', '1')], capped, opts);
+    expect(v).toMatchObject({ accept: false, reason: 'position_limit' });
+    expect(!v.accept && v.detail).toMatch(
+      /not bidding for S now \(mid 2000000 per whole unit\): one whole unit at mid \(2000000\) does not fit: the desk's position in this asset 999999998500000 of its cap 1000000000000000 \(DESK_MAX_POSITION\), 1500000 left/,
+    );
+  });
+
   test('a kind bought from the desk at its ask is accepted; below it is not', () => {
     expect(
       judgeOffer([coin('LEG_DIRECTION_GIVE', '1224000'), ...rights('LEG_DIRECTION_ASK', '1000000', [0])], book, opts),

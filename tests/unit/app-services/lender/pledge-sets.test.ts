@@ -51,6 +51,15 @@ describe('sortPledges', () => {
     expect(late.refused[0].reason).toMatch(/not complete within 120 s/);
   });
 
+  test('an incomplete set within its window is open, with the kinds it lacks and when its window ends', () => {
+    const first = pledge(0);
+    const sorted = sortPledges([first, pledge(2)], T0 + 30_000, WINDOW);
+    expect(sorted.open.map((o) => [ids(o.pledges), o.missingKinds, o.windowEndsMs])).toEqual([
+      [[Number(first.id), Number(first.id) + 1], [1], T0 + WINDOW],
+    ]);
+    expect(sortPledges([first, pledge(2)], T0 + WINDOW + 1, WINDOW).open).toEqual([]);
+  });
+
   test('a pledge later than the window does not complete the set', () => {
     const set = [pledge(0), pledge(1), pledge(2, { createdMs: T0 + WINDOW + 1 })];
     const sorted = sortPledges(set, T0 + WINDOW + 5000, WINDOW);
