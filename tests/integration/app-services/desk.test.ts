@@ -214,6 +214,16 @@ test('auto-accept: an offer at the bid is accepted within a few blocks; one a ba
     await world.rest<{ settlement: { timeline: { event: string; height: number }[] } }>(`/v1/settlements/${good}`)
   ).settlement.timeline.find((t) => t.event === 'settled')!.height;
   expect(acceptedAt - proposedAt).toBeLessThanOrEqual(15); // within a few seconds (300 ms blocks)
+  // the refusal says it with the figures: the amount the offer asks and the desk's bid
+  const offers = await api.request<{
+    offers: { settlement_id: number; verdict: string; reason: string | null; detail: string | null }[];
+  }>('GET', `/api/desk/offers?address=${k.carol.address}`);
+  expect(offers.status).toBe(200);
+  const refused = offers.body.offers.find((o) => o.settlement_id === bad);
+  expect(refused?.reason).toBe('worse_than_quote');
+  expect(['refused', 'cancelled']).toContain(refused!.verdict); // cancelled once the desk has seen its cancel
+  expect(refused!.detail).toMatch(/asks 3920001 for 2000000 base units of DTW; the desk bids 1960000 per whole unit/);
+  expect(refused!.detail).toMatch(/pays at most 3920000/);
 });
 
 test('from the chain, not the index: with the indexer stopped, an offer is accepted within a couple of blocks of its own', async () => {
@@ -249,6 +259,8 @@ test.each([
   ['above 5000 stable units', { units: (3000n * WHOLE).toString() }, /trade cap/],
   ["beyond the desk's inventory", { side: 'buy', kind: 2, units: (20_000n * WHOLE).toString() }, /inventory/],
   ['an unknown field', { price: '1' }, /price/],
+  ['no address', { address: undefined }, /^address is required/],
+  ['no units', { units: undefined }, /^units is required/],
 ])('%s answers 400', async (_what, change, message) => {
   const r = await rfq({
     address: k.dave.address,
@@ -260,6 +272,19 @@ test.each([
   });
   expect([r.status, r.body.code]).toEqual([400, 'bad_request']);
   expect(r.body.error).toMatch(message);
+});
+
+test('an asset_id and a symbol that name different assets answer 400 saying which the asset_id is', async () => {
+  const r = await rfq({
+    address: k.dave.address,
+    asset_id: asset.assetId,
+    symbol: 'LTW',
+    kind: -1,
+    side: 'sell',
+    units: WHOLE.toString(),
+  });
+  expect([r.status, r.body.code]).toEqual([400, 'bad_request']);
+  expect(r.body.error).toMatch(new RegExp(`^asset ${asset.assetId} is DTW, not LTW`));
 });
 
 test('a sell RFQ from an address that holds none of the units answers 400 undeliverable, and reserves nothing', async () => {
