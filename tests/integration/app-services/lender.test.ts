@@ -319,8 +319,25 @@ test('from the chain, not the index: with the indexer stopped, a complete set is
   await loanWith(k.borrower.address, 'active');
 });
 
-test('an incomplete set opens nothing and its pledges are released after the window', async () => {
-  const ids = await pledge(k.late, 50n * WHOLE, [0, 1]);
+test('an incomplete set is pending inside its window, opens nothing, and its pledges are released after it', async () => {
+  const ids = await pledge(k.late, 50n * WHOLE, [0]);
+  const pending = await until('the set listed as pending', async () => {
+    await world.waitIndexed();
+    return (await loansOf(k.late.address)).find((l) => l.status !== 'pending' || l.pledges.join() === ids.join());
+  });
+  const {
+    status,
+    principal,
+    pledges,
+    pending: left,
+  } = pending as LoanBody & {
+    pending?: { missing_kinds: number[]; window_seconds_left: number; window_ends_at: string };
+  };
+  expect([status, principal, pledges]).toEqual(['pending', '0', ids]);
+  expect(left!.missing_kinds).toEqual([1, 2]);
+  expect(left!.window_seconds_left).toBeGreaterThan(0);
+  expect(left!.window_seconds_left).toBeLessThanOrEqual(Math.min(WINDOW_S, 120));
+  expect(Date.parse(left!.window_ends_at)).toBeGreaterThan(Date.now() - 1000);
   for (const id of ids)
     await until(`pledge ${id} released`, async () =>
       (await world.waitIndexed(), await encumbranceStatus(id)) === 'released' ? true : undefined,
