@@ -243,7 +243,7 @@ export const APP_SETTINGS = {
       2500,
       0,
       10_000,
-      "one requester's, and one HTTP client's, outstanding sell RFQs on an asset may hold at most this share of the desk's room on it (the lesser of its position cap and its pool-share cap)",
+      "one requester's, and one HTTP client's, outstanding sell RFQs on an asset may hold at most this share of the desk's room on it (the lesser of its position cap and its pool-share cap); one RFQ with nothing else outstanding is always within it",
     ),
     maxPosition: bigint(
       'DESK_MAX_POSITION',

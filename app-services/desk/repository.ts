@@ -348,7 +348,9 @@ export class DeskRepository {
       [r.asset_id, r.requester, clientIp],
     );
     const held = [BigInt(rows[0].by_requester), BigInt(rows[0].by_client)].reduce((a, b) => (a > b ? a : b));
-    if (held + value <= cap) return null;
+    // one RFQ with nothing else outstanding is always within it (the trade cap and the room bound it): an honest
+    // seller's trade at DESK_MAX_TRADE fits on a pool whose room's share is just below one trade valued at mid
+    if (held === 0n || held + value <= cap) return null;
     return {
       code: 'too_many_requests',
       reason: 'reservation_cap',
