@@ -15,6 +15,8 @@
  * - subscriptions (```graphql `subscription` and graphql-ws clients' queries): valid against the
  *   schema, and a first event over the websocket within STREAM_WAIT_MS, of the documented shape.
  *
+ * Then the explorer at `/` in headless chromium on the same world (./explorer-browser.ts).
+ *
  * DOC_EXAMPLES_URL=http://127.0.0.1:3000 runs them against an `npm start` already running on
  * the default world instead of starting one.
  */
@@ -32,6 +34,7 @@ import {
   type RunnableExample,
 } from '../harness/doc-examples';
 import { spawnLauncher, type LauncherProcess } from '../harness/launcher-process';
+import { explorerInTheBrowser } from './explorer-browser';
 import { APP_OPENAPI_FILE, loadOpenApiValidator, type OpenApiValidator } from '../harness/openapi-validator';
 import { isStream, openSse } from '../harness/sse-client';
 import { until } from '../harness/until';
@@ -270,4 +273,7 @@ describe('every runnable example of README.md and docs/*.md, on npm start’s de
     }
     await Promise.all(waiting);
   });
+
+  // last: the explorer in a real browser, on this same world
+  explorerInTheBrowser(() => base);
 });
