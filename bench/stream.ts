@@ -35,6 +35,7 @@ import { ensureProjectBuilt } from '../tests/harness/indexed-store';
 import { rssMb, startApiServer } from './lib/api-server';
 import { machineState, busy } from './lib/machine';
 import { cpuMs } from './lib/node-run';
+import { dist, indexedHeightWatcher, type HeightWatcher } from './lib/head-watchers';
 
 const SCHEMA = 'svc';
 const COMMIT_POLL_MS = 10;
@@ -68,48 +69,9 @@ function parseArgs(argv: string[]): Args {
   return a;
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-function summary(values: number[]): { n: number; p50: number; p99: number; max: number } {
-  const s = [...values].sort((x, y) => x - y);
-  return { n: s.length, p50: percentile(s, 50), p99: percentile(s, 99), max: s[s.length - 1] ?? NaN };
-}
+const summary = dist;
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
-
-/** When each height was first seen committed (Date.now ms), by a tight poll of `_metadata`. */
-class CommitWatcher {
-  readonly seenAt = new Map<number, number>();
-  private last = -1;
-  private stopped = false;
-  private loop: Promise<void> | undefined;
-  constructor(private readonly db: Client) {}
-
-  start(): void {
-    this.loop = (async () => {
-      while (!this.stopped) {
-        const r = await this.db.query(`SELECT value FROM "${SCHEMA}"._metadata WHERE key = 'lastProcessedHeight'`);
-        const h = Number(r.rows[0]?.value ?? -1);
-        const now = Date.now();
-        if (this.last >= 0) for (let x = this.last + 1; x <= h; x++) this.seenAt.set(x, now);
-        this.last = Math.max(this.last, h);
-        await new Promise((res) => setTimeout(res, COMMIT_POLL_MS));
-      }
-    })();
-  }
-
-  get height(): number {
-    return this.last;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.loop;
-  }
-}
 
 type ClientKind = 'chain' | 'account' | 'asset';
 
@@ -195,7 +157,7 @@ function closeCode(data: string): string {
 async function phase(
   label: string,
   seconds: number,
-  ctx: { devnet: Devnet; node: SubqlNode; apiPid: number; commits: CommitWatcher },
+  ctx: { devnet: Devnet; node: SubqlNode; apiPid: number; commits: HeightWatcher },
   deliveries?: Deliveries,
 ): Promise<PhaseFigures> {
   const from = ctx.commits.height;
@@ -242,7 +204,7 @@ function printPhase(f: PhaseFigures): void {
  * Until the node indexes at the chain's pace: after its history it catches up on the live
  * blocks made meanwhile; a phase measured during that would count catch-up heights.
  */
-async function untilLivePace(commits: CommitWatcher, blockMs: number): Promise<void> {
+async function untilLivePace(commits: HeightWatcher, blockMs: number): Promise<void> {
   const windowMs = 3000;
   const livePace = (windowMs / blockMs) * 1.5;
   for (let tries = 0; tries < 60; tries++) {
@@ -269,7 +231,7 @@ async function run(a: Args, serverUrl: string): Promise<void> {
   const watcherDb = new Client({ connectionString: db.url });
   watcherDb.on('error', () => undefined);
   await watcherDb.connect();
-  const commits = new CommitWatcher(watcherDb);
+  const commits = indexedHeightWatcher(watcherDb, SCHEMA, COMMIT_POLL_MS);
   const subscribers: Subscriber[] = [];
   try {
     const node = await startNode({ dbEnv: subqlDbEnv(db), endpoint: devnet.url, schema: SCHEMA });
