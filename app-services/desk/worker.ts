@@ -43,6 +43,7 @@ import { exposureAtCost, holdingAtMid, type Book, type DeskBook } from './book';
 import { nextSale, type InventoryRule } from './inventory';
 import { escrowedValue, judgeOffer, offerAmountOf, offerAssetOf, type OfferLeg, type Verdict } from './offers';
 import { WHOLE_SHARE } from './pricing';
+import { instrumentOf } from './presenter';
 import { rfqExpiry, type DeskRepository, type OfferRepository, type OfferVerdict, type RfqRow } from './repository';
 
 export interface DeskWorkerOptions {
@@ -340,10 +341,9 @@ export class DeskWorker extends PollingWorker {
           Date.now(),
         );
         if (why) {
-          const name = v.quote.kind === WHOLE_SHARE ? v.quote.symbol : `${v.quote.symbol}.${v.quote.kind}`;
           return refusal(
             why.reason,
-            `the offer asks ${v.amount} for ${v.units} base units of ${name} (the desk bids ${v.quote.bid} per whole unit, mid ${v.quote.mid}): ${why.detail}`,
+            `the offer asks ${v.amount} for ${v.units} base units of ${instrumentOf(v.quote.symbol, v.quote.kind)} (the desk bids ${v.quote.bid} per whole unit, mid ${v.quote.mid}): ${why.detail}`,
           );
         }
       }
@@ -447,13 +447,12 @@ export class DeskWorker extends PollingWorker {
     const issuerCost = new Map<string, bigint>(); // by tier and issuer
     const issuerKey = (assetId: string, issuer: string) => `${shared.tiers.tierOf(assetId)}/${issuer}`;
     for (const [assetId, c] of book.costs) {
-      tierCost[shared.tiers.tierOf(assetId)] += exposureAtCost(c);
+      const cost = exposureAtCost(c);
+      tierCost[shared.tiers.tierOf(assetId)] += cost;
       const issuer = book.assets.get(assetId)?.asset.issuer;
-      if (issuer)
-        issuerCost.set(
-          issuerKey(assetId, issuer),
-          (issuerCost.get(issuerKey(assetId, issuer)) ?? 0n) + exposureAtCost(c),
-        );
+      if (!issuer) continue;
+      const key = issuerKey(assetId, issuer);
+      issuerCost.set(key, (issuerCost.get(key) ?? 0n) + cost);
     }
     for (const a of book.assets.values()) {
       const assetId = a.asset.asset_id;
