@@ -1,6 +1,6 @@
 /**
  * `npm run soak:services -- [--hours 24] [--block-ms 250] [--round-s 150] [--attacks squat,junk,pump,sybil,look-alike]
- *   [--max-rounds N] [--out FILE] [--seed svc-devnet]`
+ *   [--max-rounds N] [--max-wall-h H] [--out FILE] [--seed svc-devnet]`
  *
  * `npm start`'s default world (embedded PostgreSQL, the devnet with its live scenario, the
  * lender and the desk) on faster blocks, with an honest borrower, seller and buyer acting every
@@ -58,6 +58,8 @@ interface Options {
   roundS: number;
   attacks: AttackName[];
   maxRounds: number;
+  /** wall-clock hours after which the soak stops at a round's end and still prints its summary */
+  maxWallH: number;
   out?: string;
   seed: string;
 }
@@ -70,6 +72,7 @@ function options(): Options {
       'round-s': { type: 'string', default: '150' },
       attacks: { type: 'string', default: ATTACKS.join(',') },
       'max-rounds': { type: 'string', default: '1000000' },
+      'max-wall-h': { type: 'string', default: '1000' },
       out: { type: 'string' },
       seed: { type: 'string', default: 'svc-devnet' },
     },
@@ -87,6 +90,7 @@ function options(): Options {
     roundS: positive('round-s', values['round-s']!),
     attacks,
     maxRounds: Math.round(positive('max-rounds', values['max-rounds']!)),
+    maxWallH: positive('max-wall-h', values['max-wall-h']!),
     out: values.out,
     seed: values.seed!,
   };
@@ -327,10 +331,15 @@ async function main(): Promise<void> {
       log: () => undefined,
     });
     let pendingMistake: Round | undefined;
+    const soakBegan = Date.now();
     for (let r = 0; r < o.maxRounds; r++) {
       const began = Date.now();
       const simHours = ((await chain.height()) - startHeight) / 3600;
       if (simHours * 3600 >= blocksWanted) break;
+      if (began - soakBegan >= o.maxWallH * 3_600_000) {
+        log(`stopping at --max-wall-h ${o.maxWallH} after ${simHours.toFixed(2)} simulated h`);
+        break;
+      }
       ctx.round = r;
       const round: Round = { round: r, simHours, honest: [], state: '' };
       if (pendingMistake?.mistakenPledge && Date.now() - pendingMistake.mistakenAtMs! > MISTAKE_CHECK_MS) {
