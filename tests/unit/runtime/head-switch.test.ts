@@ -43,11 +43,12 @@ describe('head switch', () => {
         throw new Error('not at the head');
       },
     });
-    await tick(30);
+    // wait for reads, not for a fixed time: a loaded machine runs the timers late
+    while (reads < 3) await tick(5);
     w.stop();
     const after = reads;
     await tick(30);
-    expect(after).toBeGreaterThan(1);
+    expect(after).toBeGreaterThanOrEqual(3);
     expect(reads).toBe(after);
   });
 });
