@@ -16,7 +16,7 @@ import http from 'http';
 import path from 'path';
 import type { Express, RequestHandler } from 'express';
 import { Pool } from 'pg';
-import { closeStreams, createRestApp } from '../rest-adapter/app';
+import { closeStreams, createRestApp, STORE_CONNECT_TIMEOUT_MS } from '../rest-adapter/app';
 import { resolveExternalChain, fetchChainStatus } from './chain';
 import type { LauncherConfig } from '../src/runtime/config';
 import { devnetIdentity, startEmbeddedDevnet } from '../src/runtime/devnet';
@@ -402,12 +402,14 @@ export class Launcher {
 
   /** /v1 on the serving schema; a reindex's switch mounts it again on the new one and releases this one. */
   private async mountRest(conn: PgConnection): Promise<void> {
-    // a request that cannot get a connection within DB_WAIT_MS is answered 503
-    const pool = new Pool({ connectionString: conn.url, max: 10, connectionTimeoutMillis: this.config.dbWaitMs });
+    // a request that cannot get a connection within DB_WAIT_MS is answered 503 (createRestApp's
+    // dbWaitMs); the pool's own limit is a new connection's setup, which may take longer
+    const pool = new Pool({ connectionString: conn.url, max: 10, connectionTimeoutMillis: STORE_CONNECT_TIMEOUT_MS });
     pool.on('error', () => undefined); // idle connection cut (server restart): the next query reconnects
     const log = this.log.child('http');
     const app = createRestApp({
       pool,
+      dbWaitMs: this.config.dbWaitMs,
       schema: this.schema,
       hrp: this.config.hrp,
       gasDenom: this.config.gasDenom,

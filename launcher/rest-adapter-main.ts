@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     hrp: config.hrp,
     gasDenom: config.gasDenom,
     statementTimeoutMs: config.statementTimeoutMs,
+    dbWaitMs: config.dbWaitMs,
     responseCache: config.responseCache,
     renderCache: config.renderCache,
     stream: config.stream,

@@ -62,6 +62,12 @@ export interface RestAppOptions {
   gasDenom?: string;
   /** per-statement limit in ms (default 5000) */
   statementTimeoutMs?: number;
+  /**
+   * DB_WAIT_MS: how long a request waits for a store connection before a 503; the pool's
+   * connectionTimeoutMillis then bounds only a new connection's setup (STORE_CONNECT_TIMEOUT_MS).
+   * Unset: the pool's connectionTimeoutMillis is both.
+   */
+  dbWaitMs?: number;
   /** the document served at /openapi.yaml (default the repository's openapi.yaml) */
   openapiPath?: string;
   /** where internal errors are logged (default console) */
@@ -132,11 +138,15 @@ export function closeStreams(app: Express, message: string): void {
   hubs.get(app)?.closeAll(message);
 }
 
+/** the setup limit of a new connection, for the pool of an app given `dbWaitMs` */
+export { STORE_CONNECT_TIMEOUT_MS } from './defaults';
+
 export function createRestApp(options: RestAppOptions): Express {
   checkOptions(options);
   const openapi = fs.readFileSync(options.openapiPath ?? DEFAULT_OPENAPI_PATH, 'utf8');
   const store = createStore(options.pool, {
     statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+    connectionWaitMs: options.dbWaitMs,
     canceller: new StatementCanceller(options.pool),
   });
   const fair =

@@ -14,7 +14,12 @@ import { loadChainConfig } from '../src/lib/config';
 import type { FairShareSettings } from '../src/http/fair-share';
 import { dbWaitFromEnv, fairShareFromEnv } from '../src/http/fair-share-settings';
 import { trustProxyFromEnv, type TrustProxy } from '../src/http/trust-proxy';
-import { DEFAULT_RENDER_CACHE, DEFAULT_RESPONSE_CACHE, DEFAULT_STATEMENT_TIMEOUT_MS } from './defaults';
+import {
+  DEFAULT_RENDER_CACHE,
+  DEFAULT_RESPONSE_CACHE,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  STORE_CONNECT_TIMEOUT_MS,
+} from './defaults';
 import type { ResponseCacheOptions } from './http/response-cache';
 import type { RenderCacheOptions } from './presenters/render-cache';
 import { DEFAULT_STREAM_OPTIONS, type StreamOptions } from './stream/options';
@@ -25,6 +30,8 @@ export interface RestConfig {
   database: PoolConfig;
   schema: string;
   statementTimeoutMs: number;
+  /** DB_WAIT_MS: how long a request waits for a store connection before a 503 */
+  dbWaitMs: number;
   responseCache: ResponseCacheOptions | false;
   renderCache: RenderCacheOptions | false;
   stream: StreamOptions;
@@ -115,6 +122,13 @@ export const REST_SETTINGS = {
       1024 * MIB,
       'unsent bytes a stream may still hold when new events come; above it the client gets `event: close` (slow_client) and is disconnected',
     ),
+    closeGraceMs: integer(
+      'STREAM_CLOSE_GRACE_MS',
+      S.closeGraceMs,
+      100,
+      3_600_000,
+      'how long a closed stream (slow_client, shutting_down) may take to read its final `close` event before its socket is destroyed',
+    ),
     replayMaxBlocks: integer(
       'STREAM_REPLAY_MAX_BLOCKS',
       S.replayMaxBlocks,
@@ -198,11 +212,12 @@ export function loadRestConfig(env: Env): RestConfig {
     database: {
       ...database,
       max: readSetting(env, REST_SETTINGS.poolMax),
-      // a request that cannot get a connection within DB_WAIT_MS is answered 503 (db/sql.ts)
-      connectionTimeoutMillis: dbWaitFromEnv(env),
+      // a new connection's setup; a request waits dbWaitMs for one, then is answered 503 (db/sql.ts)
+      connectionTimeoutMillis: STORE_CONNECT_TIMEOUT_MS,
     },
     schema: schemaName(env),
     statementTimeoutMs: readSetting(env, REST_SETTINGS.statementTimeoutMs),
+    dbWaitMs: dbWaitFromEnv(env),
     responseCache: responseCacheFromEnv(env),
     renderCache: renderCacheFromEnv(env),
     stream: streamFromEnv(env),

@@ -54,15 +54,55 @@ export interface Store {
 export interface StoreOptions {
   /** per-statement limit inside a request (ms); 0 = none */
   statementTimeoutMs: number;
+  /**
+   * How long a request waits for a connection (ms; DB_WAIT_MS) before it is answered 503. When
+   * set, the pool's own connectionTimeoutMillis bounds only the setup of a new connection
+   * (defaults.ts STORE_CONNECT_TIMEOUT_MS), which a request that gives up leaves running (`checkout`).
+   * Unset: the pool's connectionTimeoutMillis is both.
+   */
+  connectionWaitMs?: number;
   /** cancels the statement of a request whose client went away (src/http/cancel-on-disconnect.ts) */
   canceller?: StatementCanceller;
 }
 
-/** pg-pool's error when no connection came free within its connectionTimeoutMillis. */
-const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
+/** pg-pool's errors when no connection came free, or none could be set up, within its connectionTimeoutMillis. */
+const POOL_TIMEOUTS = new Set([
+  'timeout exceeded when trying to connect',
+  'Connection terminated due to connection timeout',
+]);
 
 /** A deadline the request missed: 503 with Retry-After, never an internal error. */
 const missedDeadline = (message: string) => new HttpError('unavailable', message, { 'Retry-After': '1' });
+
+const noConnectionInTime = () => missedDeadline('no store connection came free in time; retry later');
+
+/**
+ * A pooled connection within `waitMs`, else 503. A request that gives up does not abort the
+ * connection being set up for it: pg-pool would destroy it at its own deadline, and under load
+ * every later request would set one up and destroy it again, none ever completing. Here the late
+ * connection goes idle into the pool, where the next request finds it ready.
+ */
+async function checkout(pool: Pool, waitMs: number | undefined): Promise<PoolClient> {
+  const connecting = pool.connect().catch((e: Error) => {
+    throw POOL_TIMEOUTS.has(e.message) ? noConnectionInTime() : e;
+  });
+  if (!waitMs) return connecting;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(noConnectionInTime()), waitMs);
+  });
+  try {
+    return await Promise.race([connecting, late]);
+  } catch (e) {
+    connecting.then(
+      (client) => client.release(),
+      () => undefined,
+    ); // handed back whenever it comes
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** What a request is answered when its work failed for reasons of time or of its client, not of the server. */
 function requestError(e: unknown): unknown {
@@ -184,9 +224,7 @@ export function createStore(pool: Pool, options: StoreOptions): Store {
     run: (client: PoolClient, sql: Sql & { drain(): Promise<unknown> }) => Promise<T>,
     inTransaction: boolean,
   ): Promise<T> {
-    const client = await pool.connect().catch((e: Error) => {
-      throw e.message === POOL_WAIT_TIMEOUT ? missedDeadline('no store connection came free in time; retry later') : e;
-    });
+    const client = await checkout(pool, options.connectionWaitMs);
     const unwatch = options.canceller?.watch(client);
     const sql = sqlOf(client);
     let broken: Error | undefined;

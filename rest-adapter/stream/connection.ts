@@ -8,10 +8,8 @@
 import type { Response } from 'express';
 import { frameClose, frameEvent, HEARTBEAT_FRAME, type StreamCloseCode, type StreamEvent } from './events';
 import type { StreamFilter } from './filter';
+import { DEFAULT_STREAM_OPTIONS } from './options';
 import { comparePositions, endOfHeight, laterOf, type StreamPosition } from './position';
-
-/** How long an ended stream may take to flush its last bytes before its socket is destroyed. */
-export const CLOSE_GRACE_MS = 10_000;
 
 /** The part of a response the writer uses (an Express Response is one). */
 export type StreamSink = Pick<Response, 'write' | 'end' | 'writableLength' | 'destroyed' | 'once' | 'destroy'>;
@@ -26,6 +24,8 @@ export class StreamConnection {
     /** the position everything up to which this client has (its resume point) */
     private served: StreamPosition,
     private readonly maxBufferBytes: number,
+    /** how long an ended stream may take to flush its last bytes before its socket is destroyed (StreamOptions.closeGraceMs) */
+    private readonly closeGraceMs = DEFAULT_STREAM_OPTIONS.closeGraceMs,
   ) {}
 
   get isOpen(): boolean {
@@ -63,13 +63,13 @@ export class StreamConnection {
     if (this.isOpen && now - this.lastWriteAt >= heartbeatMs && this.keepingUp()) this.write(HEARTBEAT_FRAME);
   }
 
-  /** Writes the final event and ends the response; the socket is destroyed if it cannot flush within CLOSE_GRACE_MS. */
+  /** Writes the final event and ends the response; the socket is destroyed if it cannot flush within closeGraceMs. */
   close(code: StreamCloseCode, message: string): void {
     if (!this.isOpen) return;
     this.closed = true;
     this.sink.write(frameClose(code, message));
     this.sink.end();
-    const timer = setTimeout(() => this.sink.destroy(), CLOSE_GRACE_MS);
+    const timer = setTimeout(() => this.sink.destroy(), this.closeGraceMs);
     timer.unref();
     this.sink.once('close', () => clearTimeout(timer));
   }

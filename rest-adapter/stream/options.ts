@@ -11,6 +11,8 @@ export interface StreamOptions {
   retryMs: number;
   /** unsent bytes a connection may hold; above it the client is sent `event: close` and closed */
   maxBufferBytes: number;
+  /** how long a closed stream may take to flush its final `close` event before its socket is destroyed */
+  closeGraceMs: number;
   /** how many heights behind the indexed height a resume point may be; older is 410 cursor_expired */
   replayMaxBlocks: number;
 }
@@ -21,6 +23,7 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
   heartbeatMs: 15_000,
   retryMs: 2000,
   maxBufferBytes: 1024 * 1024,
+  closeGraceMs: 10_000,
   replayMaxBlocks: 10_000,
 };
 
@@ -32,6 +35,7 @@ export function checkStreamOptions(o: StreamOptions): void {
     'heartbeatMs',
     'retryMs',
     'maxBufferBytes',
+    'closeGraceMs',
     'replayMaxBlocks',
   ];
   for (const key of positive)

@@ -170,7 +170,13 @@ export function registerStreamRoute(router: Router, deps: StreamRouteDeps): void
       return send();
     }
 
-    const connection = new StreamConnection(res, filter, resume ?? endOfHeight(indexed), deps.options.maxBufferBytes);
+    const connection = new StreamConnection(
+      res,
+      filter,
+      resume ?? endOfHeight(indexed),
+      deps.options.maxBufferBytes,
+      deps.options.closeGraceMs,
+    );
     deps.hub.register(connection, (req.socket as { server?: Server }).server);
     res.once('close', () => {
       deps.hub.remove(connection);

@@ -7,9 +7,9 @@
  * spend them; the defaults are the bench's (npm run bench:fair).
  */
 import http, { type Server } from 'http';
-import type { AddressInfo } from 'net';
+import net, { type AddressInfo } from 'net';
 import { Client, Pool } from 'pg';
-import { createRestApp } from '../../../rest-adapter/app';
+import { createRestApp, STORE_CONNECT_TIMEOUT_MS } from '../../../rest-adapter/app';
 import { blockPosition, encodeEventId } from '../../../rest-adapter/stream/position';
 import type { Request } from 'express';
 import { FairShare, type FairShareSettings } from '../../../src/http/fair-share';
@@ -62,6 +62,43 @@ function get(base: string, path: string, o: { from?: string; headers?: Record<st
   });
 }
 
+/**
+ * A TCP relay to the store that holds each new connection `delayMs` before it reaches the
+ * server: a backend slow to start, as on a loaded machine while the node restarts.
+ */
+async function slowConnectRelay(
+  databaseUrl: string,
+  delayMs: number,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const target = new URL(databaseUrl);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    sockets.add(client);
+    client.pause();
+    setTimeout(() => {
+      const upstream = net.connect(Number(target.port), target.hostname, () => {
+        client.pipe(upstream).pipe(client);
+        client.resume();
+      });
+      sockets.add(upstream);
+      const end = () => (client.destroy(), upstream.destroy());
+      upstream.on('error', end).on('close', end);
+      client.on('error', end).on('close', end);
+    }, delayMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(databaseUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as AddressInfo).port);
+  return {
+    url: url.toString(),
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 interface Running {
   base: string;
   pool: Pool;
@@ -71,9 +108,22 @@ interface Running {
 
 async function serve(
   store: IndexedStore,
-  o: { fairShare?: FairShare | false; trustProxy?: TrustProxy; poolMax?: number; statementTimeoutMs?: number },
+  o: {
+    fairShare?: FairShare | false;
+    trustProxy?: TrustProxy;
+    poolMax?: number;
+    statementTimeoutMs?: number;
+    /** the store through another address (a relay) */
+    databaseUrl?: string;
+    /** DB_WAIT_MS as npm start passes it; the pool's own limit is then a connection's setup */
+    dbWaitMs?: number;
+  },
 ): Promise<Running> {
-  const pool = new Pool({ connectionString: store.databaseUrl, max: o.poolMax ?? 4, connectionTimeoutMillis: 300 });
+  const pool = new Pool({
+    connectionString: o.databaseUrl ?? store.databaseUrl,
+    max: o.poolMax ?? 4,
+    connectionTimeoutMillis: o.dbWaitMs === undefined ? 300 : STORE_CONNECT_TIMEOUT_MS,
+  });
   pool.on('error', () => undefined);
   const logged: string[] = [];
   const app = createRestApp({
@@ -84,6 +134,7 @@ async function serve(
     fairShare: o.fairShare ?? false,
     trustProxy: o.trustProxy,
     statementTimeoutMs: o.statementTimeoutMs,
+    dbWaitMs: o.dbWaitMs,
     logger: { error: (m, f) => logged.push(`${m} ${String(f?.error)}`) },
   });
   const server: Server = await new Promise((resolve) => {
@@ -324,5 +375,30 @@ describe('fair under load: /v1', () => {
         await api.close();
       }
     });
+  });
+
+  test('a connection slower to set up than a request waits is kept for the next request, not torn down', async () => {
+    const relay = await slowConnectRelay(store.databaseUrl, 700);
+    // the pool's deadline as the request's (how npm start ran before): the setup is cut at 300 ms
+    const cut = await serve(store, { databaseUrl: relay.url, poolMax: 1 });
+    // DB_WAIT_MS 300 as the request's wait, the pool's limit a connection's setup
+    const kept = await serve(store, { databaseUrl: relay.url, poolMax: 1, dbWaitMs: 300 });
+    try {
+      const missed = { error: 'no store connection came free in time; retry later', code: 'unavailable' };
+      for (const api of [cut, kept]) {
+        const first = await get(api.base, `/v1/txs/${txHash}`);
+        expect([first.status, first.body, first.headers['retry-after']]).toEqual([503, missed, '1']);
+      }
+      await until('the late connection idle in the pool', async () => (kept.pool.idleCount === 1 ? true : undefined));
+      expect((await get(kept.base, `/v1/txs/${txHash}`)).status).toBe(200);
+      // cut: nothing was kept, so every request sets a connection up again and misses again
+      expect(cut.pool.totalCount).toBe(0);
+      expect((await get(cut.base, `/v1/txs/${txHash}`)).status).toBe(503);
+      expect([cut.logged, kept.logged]).toEqual([[], []]); // a missed deadline is not a server fault
+    } finally {
+      await cut.close();
+      await kept.close();
+      await relay.close();
+    }
   });
 });

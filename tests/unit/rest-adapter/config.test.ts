@@ -10,13 +10,14 @@ describe('loadRestConfig', () => {
       host: '0.0.0.0',
       schema: 'svc',
       statementTimeoutMs: 5000,
+      dbWaitMs: 1000,
       hrp: 'svc',
       gasDenom: 'usvc',
     });
     expect(c.database).toEqual({
       connectionString: 'postgres://u:p@db:5433/x',
       max: 10,
-      connectionTimeoutMillis: 1000,
+      connectionTimeoutMillis: 10_000, // a new connection's setup; DB_WAIT_MS is the request's wait
     });
     expect(c.responseCache).toEqual({ maxBytes: 64 * 1024 * 1024, pollMs: 200 });
     expect(c.renderCache).toEqual({ maxBytes: 64 * 1024 * 1024 });
@@ -53,7 +54,7 @@ describe('loadRestConfig', () => {
       password: 'pw',
       database: 'idx',
       max: 3,
-      connectionTimeoutMillis: 1000,
+      connectionTimeoutMillis: 10_000, // a new connection's setup; DB_WAIT_MS is the request's wait
     });
     expect(c).toMatchObject({ port: 8080, schema: 'svc_test', hrp: 'abc' });
   });
