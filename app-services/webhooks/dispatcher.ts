@@ -1,13 +1,19 @@
 /**
  * The webhooks' deliverer. One process at a time delivers (the `webhooks` actor lock,
  * actor-lock.ts, with its fencing epoch); the others stand by and serve /api/webhooks. While it
- * holds the lock it looks every `pollMs` at the indexed height and at the subscriptions due, and
- * runs at most `concurrency` subscriptions at once, each as one task: its events after its cursor,
- * read from the index (WebhookFeed), POSTed one after the other, one in flight. A 2xx moves the
- * cursor in PostgreSQL past the event; anything else ends the task, and the subscription is tried
- * again after an exponential backoff with jitter, from the same event, until it has failed for
- * WEBHOOK_RETRY_HOURS: then it is disabled with the reason. A kill at any moment so loses nothing:
- * the next holder starts from the stored cursors and at most redelivers the events that were in flight.
+ * holds the lock it looks every `pollMs` at the indexed height and at the subscriptions due. Each
+ * due subscription has one long-lived task (kept across heights, woken when the indexed height
+ * moves, so nothing is re-scheduled per height): its events after its cursor, read from the index
+ * (WebhookFeed) once per (filter, cursor, height) for every task that asks the same, POSTed one
+ * after the other, one in flight, each POST taking one of `concurrency` slots. A 2xx moves the
+ * cursor in PostgreSQL past the event, with its log row, in a group commit (one statement for the
+ * advances of every subscription that delivered meanwhile); the task waits for that commit before
+ * its next POST. Anything else ends the task, and the subscription is tried again after an
+ * exponential backoff with jitter, from the same event, until it has failed for
+ * WEBHOOK_RETRY_HOURS: then it is disabled with the reason. Subscriptions that are failing hold at
+ * most a quarter of the slots, so a crowd of dead targets cannot starve the healthy ones. A kill at
+ * any moment so loses nothing: the next holder starts from the stored cursors and at most
+ * redelivers the events that were in flight.
  *
  * Never two deliverers at once, even when a holder loses its lock without knowing (paused, cut
  * off from PostgreSQL) or knows but still has posts in flight: the holder renews a lease
@@ -19,7 +25,7 @@
 import { ActorLock } from '../actor-lock';
 import type { PartLogger } from '../../src/lib/logger';
 import type { WebhookCursor, WebhookEvent, WebhookFeed, WebhookFilter } from './feed';
-import { cursorOf, WEBHOOKS_ACTOR, type WebhookRepository, type WebhookRow } from './repository';
+import { cursorOf, WEBHOOKS_ACTOR, type AdvanceItem, type WebhookRepository, type WebhookRow } from './repository';
 import { signatureHeader, type SecretBox } from './secrets';
 import { Poster, type DeliveryResult } from './target';
 
@@ -69,11 +75,137 @@ export function backoffMs(failures: number, baseMs: number, maxMs: number, rando
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
+/** Where a deliverer's time goes (bench:webhooks prints it): counts and summed milliseconds since start. */
+export interface WebhookProfile {
+  ticks: number;
+  tickMs: number;
+  feedReads: number;
+  feedReadMs: number;
+  /** reads answered by one already made for the same filter, cursor and height */
+  feedReadsShared: number;
+  posts: number;
+  postMs: number;
+  /** time tasks waited for a delivery slot */
+  slotWaitMs: number;
+  commits: number;
+  commitItems: number;
+  commitMs: number;
+  /** time tasks waited for their group commit (queue and statement) */
+  commitWaitMs: number;
+  failedWrites: number;
+  tasksStarted: number;
+}
+
+const emptyProfile = (): WebhookProfile => ({
+  ticks: 0,
+  tickMs: 0,
+  feedReads: 0,
+  feedReadMs: 0,
+  feedReadsShared: 0,
+  posts: 0,
+  postMs: 0,
+  slotWaitMs: 0,
+  commits: 0,
+  commitItems: 0,
+  commitMs: 0,
+  commitWaitMs: 0,
+  failedWrites: 0,
+  tasksStarted: 0,
+});
+
+/** A counting semaphore: at most `size` holders, the others wait in arrival order. */
+class Slots {
+  private used = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  async take(): Promise<() => void> {
+    if (this.used < this.size) this.used++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve)); // the releaser hands its slot over
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.used--;
+    };
+  }
+}
+
+/**
+ * The group commit: the advances queued while one statement runs go together in the next one.
+ * Each caller waits for the statement that holds its advance, so a cursor is in PostgreSQL before
+ * its subscription's next POST (a kill redelivers at most the one in flight).
+ */
+type Committed = 'moved' | 'fenced' | 'kept';
+
+class Committer {
+  private queue: { item: AdvanceItem; done: (r: Committed) => void; fail: (e: unknown) => void }[] = [];
+  private flushing = false;
+
+  constructor(
+    private readonly write: (items: AdvanceItem[]) => Promise<{ fenced: boolean; moved: Set<string> }>,
+    private readonly profile: WebhookProfile,
+  ) {}
+
+  /** 'kept': not moved (the subscription was deleted, or its cursor changed under the deliverer) */
+  advance(item: AdvanceItem): Promise<Committed> {
+    return new Promise((done, fail) => {
+      this.queue.push({ item, done, fail });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.queue.length) {
+        const batch = this.queue;
+        this.queue = [];
+        const t0 = performance.now();
+        try {
+          const { fenced, moved } = await this.write(batch.map((b) => b.item));
+          for (const b of batch) b.done(!fenced ? 'fenced' : moved.has(b.item.id) ? 'moved' : 'kept');
+        } catch (e) {
+          for (const b of batch) b.fail(e);
+        }
+        this.profile.commits++;
+        this.profile.commitItems += batch.length;
+        this.profile.commitMs += performance.now() - t0;
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+}
+
+type DueRow = WebhookRow & { redeliver: boolean };
+
+/** A subscription's long-lived task: its row as last read, and how to wake it. */
+interface Task {
+  row: DueRow;
+  /** asked to end (paused, deleted, in backoff, changed under it): after its in-flight POST */
+  stop: boolean;
+  /** waiting for a new height with every event up to the last one committed */
+  idle: boolean;
+  /** the cursor stored in PostgreSQL by this task (or read at its start) */
+  cursor: WebhookCursor;
+  /** its last few stored cursors: a poll's read of the row may show one of them (read before a commit) */
+  recent: string[];
+  wake: () => void;
+}
+
+const cursorKey = (c: WebhookCursor) => `${c.height}/${c.eventId ?? ''}`;
+const RECENT_CURSORS = 8;
+
 export class WebhookDispatcher {
   private readonly lock: ActorLock;
   private readonly poster: Poster;
   private epoch: bigint | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private readonly tasks = new Map<string, Task>();
   private readonly running = new Map<string, Promise<void>>();
   private ticking = false;
   private stopped = false;
@@ -84,10 +216,26 @@ export class WebhookDispatcher {
   private startAt = Infinity;
   /** how long a renewal of the lease lets this process start POSTs */
   readonly leaseMs: number;
+  /** the indexed height the tasks deliver up to (the last tick's) */
+  private indexed: number | undefined;
+  /** the feed reads of the current height, shared by every task asking for the same filter and cursor */
+  private reads = new Map<string, Promise<{ events: WebhookEvent[]; through: number }>>();
+  private readonly slots: Slots;
+  /** taken before a slot by a subscription that is failing: at most a quarter of the slots */
+  private readonly retrySlots: Slots;
+  private readonly committer: Committer;
+  readonly profile: WebhookProfile = emptyProfile();
 
   constructor(private readonly o: DispatcherOptions) {
     this.now = o.now ?? Date.now;
     this.leaseMs = Math.max(1000, 5 * o.settings.pollMs);
+    this.slots = new Slots(o.settings.concurrency);
+    this.retrySlots = new Slots(Math.max(1, Math.floor(o.settings.concurrency / 4)));
+    this.committer = new Committer((items) => {
+      const epoch = this.epoch;
+      if (epoch === undefined) return Promise.resolve({ fenced: false, moved: new Set<string>() });
+      return o.repository.advanceMany(items, epoch, o.settings.logKeep);
+    }, this.profile);
     this.poster = new Poster({
       timeoutMs: o.settings.timeoutMs,
       allowPrivate: o.settings.allowPrivate,
@@ -108,6 +256,7 @@ export class WebhookDispatcher {
         this.epoch = undefined;
         this.leaseUntil = 0;
         clearTimeout(this.timer);
+        this.wakeAll();
         o.log.warn('stopped delivering webhooks: the actor lock is lost', { reason });
       },
       onError: (error) => o.log.warn('webhooks lock attempt failed', { error: String(error) }),
@@ -126,6 +275,7 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.wakeAll();
     await Promise.all(this.running.values());
     // nothing of this holder is in flight now: the next one need not wait
     if (this.epoch !== undefined) await this.o.repository.releaseLease(this.epoch).catch(() => undefined);
@@ -136,6 +286,10 @@ export class WebhookDispatcher {
   /** A look now rather than at the next poll (a subscription was resumed or a redelivery asked for). */
   wake(): void {
     if (this.delivering && !this.ticking && performance.now() >= this.startAt) this.schedule(0);
+  }
+
+  private wakeAll(): void {
+    for (const t of this.tasks.values()) t.wake();
   }
 
   /** The lease of a new holder, then its first look once the previous holder's posts have surely ended. */
@@ -163,37 +317,52 @@ export class WebhookDispatcher {
     this.timer = setTimeout(() => void this.tick(), ms);
   }
 
+  /**
+   * Each poll: the lease renewed, the indexed height read (a new one wakes every idle task), the
+   * due subscriptions read: a task started for each that has none, each running task given its
+   * fresh row (secret, target, filter, a redelivery asked for), told to end when it is no longer due.
+   */
   private async tick(): Promise<void> {
     const epoch = this.epoch;
     if (epoch === undefined || this.stopped) return;
     const early = this.startAt - performance.now();
-    if (early > 0) return this.schedule(early); // a slot freed by the previous holding's task: not yet
+    if (early > 0) return this.schedule(early); // a wake of the previous holding: not yet
     this.ticking = true;
+    const t0 = performance.now();
     try {
       const renewing = performance.now();
       if (!(await this.o.repository.renewLease(epoch, this.leaseMs))) return this.fencedOut(epoch);
       if (this.epoch === epoch) this.leaseUntil = renewing + this.leaseMs;
       const indexed = await this.o.feed.indexedHeight();
       if (indexed !== undefined) {
+        const moved = indexed !== this.indexed;
+        if (moved) {
+          this.indexed = indexed;
+          this.reads = new Map(); // the reads of the last height: no task asks for them again
+        }
         const due = await this.o.repository.due();
+        const dueIds = new Set<string>();
         for (const row of due) {
-          if (this.running.size >= this.o.settings.concurrency) break;
-          if (this.running.has(row.id)) continue;
+          dueIds.add(row.id);
+          const task = this.tasks.get(row.id);
+          if (task) {
+            task.row = row;
+            // changed under the task while it had nothing in flight (a pause and a resume from
+            // another event between two polls): it ends, the next poll starts one from the stored cursor
+            if (task.idle && !task.recent.includes(cursorKey(cursorOf(row)))) task.stop = true;
+            if (moved || row.redeliver || task.stop) task.wake();
+            continue;
+          }
+          if (this.running.has(row.id)) continue; // an ending task not yet ended
           const behind = Number(row.cursor_height) < indexed || row.cursor_event !== null;
           if (!behind && !row.redeliver) continue;
-          const task = this.run(row, indexed, epoch)
-            .catch((e) =>
-              this.o.log.warn('webhook task failed; trying again next poll', {
-                webhook: row.id,
-                error: e instanceof Error ? e.message : String(e),
-              }),
-            )
-            .finally(() => {
-              this.running.delete(row.id);
-              if (this.running.size === this.o.settings.concurrency - 1) this.schedule(0); // a slot is free
-            });
-          this.running.set(row.id, task);
+          this.startTask(row, epoch);
         }
+        for (const [id, task] of this.tasks)
+          if (!dueIds.has(id)) {
+            task.stop = true; // paused, deleted, disabled or in backoff
+            task.wake();
+          }
         if (this.o.observer) this.observeLag(indexed).catch(() => undefined);
       }
     } catch (e) {
@@ -202,8 +371,41 @@ export class WebhookDispatcher {
       });
     } finally {
       this.ticking = false;
+      this.profile.ticks++;
+      this.profile.tickMs += performance.now() - t0;
       this.schedule(this.o.settings.pollMs);
     }
+  }
+
+  private startTask(row: DueRow, epoch: bigint): void {
+    let wakeUp: (() => void) | undefined;
+    const task: Task = {
+      row,
+      stop: false,
+      idle: false,
+      cursor: cursorOf(row),
+      recent: [cursorKey(cursorOf(row))],
+      wake: () => {
+        const w = wakeUp;
+        wakeUp = undefined;
+        w?.();
+      },
+    };
+    const sleep = () => new Promise<void>((resolve) => (wakeUp = resolve));
+    this.tasks.set(row.id, task);
+    this.profile.tasksStarted++;
+    const run = this.run(task, epoch, sleep)
+      .catch((e) =>
+        this.o.log.warn('webhook task failed; trying again next poll', {
+          webhook: row.id,
+          error: e instanceof Error ? e.message : String(e),
+        }),
+      )
+      .finally(() => {
+        this.tasks.delete(row.id);
+        this.running.delete(row.id);
+      });
+    this.running.set(row.id, run);
   }
 
   private async observeLag(indexed: number): Promise<void> {
@@ -216,43 +418,99 @@ export class WebhookDispatcher {
     return !this.stopped && this.epoch === epoch && performance.now() < this.leaseUntil;
   }
 
-  /** One subscription's task: its redeliveries, then its events after its cursor up to `indexed`, in order. */
-  private async run(initial: WebhookRow & { redeliver: boolean }, indexed: number, epoch: bigint): Promise<void> {
-    let row: WebhookRow | undefined = initial;
-    for (const eventId of initial.redeliver ? await this.o.repository.redeliveries(row.id) : []) {
-      if (!this.holds(epoch)) return;
-      await this.redeliver(row, eventId);
+  /** The events after `cursor` up to `indexed`, read once for every task asking the same at this height. */
+  private read(filter: WebhookFilter, cursor: WebhookCursor, indexed: number) {
+    const key = `${JSON.stringify(filter)}|${cursor.height}|${cursor.eventId ?? ''}|${indexed}`;
+    const shared = this.reads.get(key);
+    if (shared) {
+      this.profile.feedReadsShared++;
+      return shared;
     }
-    if (row.state !== 'active' || (row.next_attempt_at && row.next_attempt_at.getTime() > this.now())) return;
-    let cursor = cursorOf(row);
-    while (this.holds(epoch) && row && row.state === 'active') {
-      const { events, through } = await this.o.feed.after(row.filter, cursor, indexed);
-      for (const event of events) {
-        if (!this.holds(epoch)) return;
-        if (event.kind === 'block' && !row.blocks) continue;
-        const result = await this.post(row, event);
-        await this.o.repository.logAttempt(
-          row.id,
-          { eventId: event.id, attempt: row.failures + 1, ...result, redelivery: false },
-          this.o.settings.logKeep,
-        );
-        if (!result.ok) {
-          this.o.observer?.webhookFailed(row.id);
-          return this.failed(row, result, epoch);
+    const t0 = performance.now();
+    const reading = this.o.feed.after(filter, cursor, indexed).finally(() => {
+      this.profile.feedReads++;
+      this.profile.feedReadMs += performance.now() - t0;
+    });
+    reading.catch(() => this.reads.delete(key)); // a failed read is not shared: the next asker reads again
+    if (indexed === this.indexed) this.reads.set(key, reading);
+    return reading;
+  }
+
+  /**
+   * One subscription's task, kept while it is due: its redeliveries, then its events after its
+   * cursor up to the indexed height, in order, one in flight; then it sleeps until the next height.
+   * A failure ends it (the subscription is in backoff, a later poll starts a new task).
+   */
+  private async run(task: Task, epoch: bigint, sleep: () => Promise<void>): Promise<void> {
+    while (!task.stop && this.holds(epoch)) {
+      const row = task.row;
+      if (row.redeliver) {
+        row.redeliver = false;
+        for (const eventId of await this.o.repository.redeliveries(row.id)) {
+          if (!this.holds(epoch)) return;
+          await this.redeliver(row, eventId);
         }
-        this.o.observer?.webhookDelivered(row.id);
-        cursor = { height: event.height, eventId: event.id };
-        // each delivered event is kept at once: a kill now redelivers only the one in flight
-        if (!(await this.o.repository.advance(row.id, cursor, 1, epoch))) return this.fencedOut(epoch);
-        row.failures = 0;
       }
-      const end: WebhookCursor = { height: through, eventId: null };
-      if (through > cursor.height || (through === cursor.height && cursor.eventId !== null)) {
-        if (!(await this.o.repository.advance(row.id, end, 0, epoch))) return this.fencedOut(epoch);
-        cursor = end;
+      if (row.state !== 'active' || (row.next_attempt_at && row.next_attempt_at.getTime() > this.now())) return;
+      const indexed = this.indexed;
+      let cursor = task.cursor;
+      if (indexed !== undefined && (cursor.height < indexed || cursor.eventId !== null)) {
+        const { events, through } = await this.read(row.filter, cursor, indexed);
+        const wanted = events.filter((e) => e.kind !== 'block' || row.blocks);
+        for (let i = 0; i < wanted.length; i++) {
+          if (task.stop || !this.holds(epoch)) return;
+          const event = wanted[i];
+          const result = await this.post(task.row, event, row.failures > 0);
+          if (!result.ok) {
+            this.o.observer?.webhookFailed(row.id);
+            return this.failed(row, event, result, epoch);
+          }
+          this.o.observer?.webhookDelivered(row.id);
+          // the last event wanted of the read: every event up to `through` is then delivered, the
+          // cursor goes past the height at once (one commit instead of two)
+          cursor = i === wanted.length - 1 ? { height: through, eventId: null } : { height: event.height, eventId: event.id };
+          const committed = await this.advance(task, cursor, 1, {
+            eventId: event.id,
+            attempt: row.failures + 1,
+            ...result,
+          });
+          if (committed !== 'moved') return this.ended(committed, epoch);
+          task.cursor = cursor;
+          row.failures = 0;
+        }
+        const end: WebhookCursor = { height: through, eventId: null };
+        if (through > cursor.height || (through === cursor.height && cursor.eventId !== null)) {
+          const committed = await this.advance(task, end, 0);
+          if (committed !== 'moved') return this.ended(committed, epoch);
+          task.cursor = end;
+        }
+        if (through < indexed) continue; // more heights to read
+        if (indexed !== this.indexed) continue; // a new height came meanwhile
       }
-      if (through >= indexed) return;
-      row = await this.o.repository.get(row.id); // paused, deleted or rotated meanwhile (deleted: undefined, the task ends)
+      task.idle = true;
+      await sleep();
+      task.idle = false;
+    }
+  }
+
+  /** A task's advance not made: fenced out (this process gives the lock up), or kept (the task just ends). */
+  private ended(committed: Committed, epoch: bigint): void {
+    if (committed === 'fenced') this.fencedOut(epoch);
+  }
+
+  private async advance(
+    task: Task,
+    cursor: WebhookCursor,
+    delivered: number,
+    log?: AdvanceItem['log'],
+  ): Promise<Committed> {
+    const t0 = performance.now();
+    try {
+      const committed = await this.committer.advance({ id: task.row.id, from: task.cursor, cursor, delivered, log });
+      if (committed === 'moved') task.recent = [cursorKey(cursor), ...task.recent].slice(0, RECENT_CURSORS);
+      return committed;
+    } finally {
+      this.profile.commitWaitMs += performance.now() - t0;
     }
   }
 
@@ -262,10 +520,11 @@ export class WebhookDispatcher {
     this.o.log.warn('webhooks: fenced out (another process delivers now); giving the lock up');
     this.epoch = undefined;
     this.leaseUntil = 0;
+    this.wakeAll();
     this.lock.relinquish();
   }
 
-  private async failed(row: WebhookRow, result: DeliveryResult, epoch: bigint): Promise<void> {
+  private async failed(row: WebhookRow, event: WebhookEvent, result: DeliveryResult, epoch: bigint): Promise<void> {
     const s = this.o.settings;
     const failures = row.failures + 1;
     const since = row.failing_since?.getTime() ?? this.now();
@@ -275,19 +534,21 @@ export class WebhookDispatcher {
         ? `disabled after failing for ${s.retryHours} h (since ${new Date(since).toISOString()}): ${result.error}`
         : undefined;
     if (disable) this.o.log.warn('webhook disabled', { webhook: row.id, reason: disable });
-    await this.o.repository.failed(
+    this.profile.failedWrites++;
+    await this.o.repository.failedWithLog(
       row.id,
-      result.error ?? 'failed',
+      { eventId: event.id, attempt: failures, status: result.status, latencyMs: result.latencyMs, error: result.error },
       backoffMs(failures, s.retryBaseMs, s.retryMaxMs),
       disable,
       epoch,
+      s.logKeep,
     );
   }
 
   private async redeliver(row: WebhookRow, eventId: string): Promise<void> {
     const event = await this.o.feed.event(row.filter, eventId);
     if (event) {
-      const result = await this.post(row, event);
+      const result = await this.post(row, event, false);
       await this.o.repository.logAttempt(
         row.id,
         { eventId, attempt: 1, ...result, redelivery: true },
@@ -299,22 +560,35 @@ export class WebhookDispatcher {
     await this.o.repository.redelivered(row.id, eventId);
   }
 
-  private post(row: WebhookRow, event: WebhookEvent): Promise<DeliveryResult> {
-    const box = this.o.box();
-    const secrets = [box.open(row.secret)];
-    if (row.previous_secret && row.previous_until && row.previous_until.getTime() > this.now())
-      secrets.push(box.open(row.previous_secret));
-    const body = deliveryBody(event);
-    const timestamp = Math.floor(this.now() / 1000);
-    return this.poster.post(
-      new URL(row.url),
-      {
-        'webhook-id': event.id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signatureHeader(secrets, event.id, timestamp, body),
-      },
-      body,
-    );
+  /** One POST in one slot (a failing subscription's in one of the quarter kept for them). */
+  private async post(row: WebhookRow, event: WebhookEvent, failing: boolean): Promise<DeliveryResult> {
+    const t0 = performance.now();
+    const retrySlot = failing ? await this.retrySlots.take() : undefined;
+    const slot = await this.slots.take();
+    const t1 = performance.now();
+    this.profile.slotWaitMs += t1 - t0;
+    try {
+      const box = this.o.box();
+      const secrets = [box.open(row.secret)];
+      if (row.previous_secret && row.previous_until && row.previous_until.getTime() > this.now())
+        secrets.push(box.open(row.previous_secret));
+      const body = deliveryBody(event);
+      const timestamp = Math.floor(this.now() / 1000);
+      return await this.poster.post(
+        new URL(row.url),
+        {
+          'webhook-id': event.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signatureHeader(secrets, event.id, timestamp, body),
+        },
+        body,
+      );
+    } finally {
+      slot();
+      retrySlot?.();
+      this.profile.posts++;
+      this.profile.postMs += performance.now() - t1;
+    }
   }
 }
 

@@ -59,6 +59,18 @@ export interface NewWebhook {
   id?: string;
 }
 
+/** One subscription's part of a group commit (advanceMany). */
+export interface AdvanceItem {
+  id: string;
+  /** the cursor the deliverer stored last: the advance is made only from it (compare and set) */
+  from: WebhookCursor;
+  cursor: WebhookCursor;
+  /** events delivered (0: heights passed without one) */
+  delivered: number;
+  /** the successful attempt's log row */
+  log?: { eventId: string; attempt: number; status?: number; latencyMs: number };
+}
+
 export const cursorOf = (row: Pick<WebhookRow, 'cursor_height' | 'cursor_event'>): WebhookCursor => ({
   height: Number(row.cursor_height),
   eventId: row.cursor_event,
@@ -232,6 +244,101 @@ export class WebhookRepository {
     );
     // no row moved: fenced out, or the subscription was deleted meanwhile (then nothing is wrong)
     return (rowCount ?? 0) > 0 || (await this.holdsEpoch(epoch));
+  }
+
+  /**
+   * Group commit of successful deliveries (and of heights passed without events): every
+   * subscription's cursor advance and its log row, for a batch of subscriptions, in one statement
+   * (so one transaction: a kill leaves all of them or none). Fenced by `epoch` like advance(); a
+   * subscription deleted meanwhile is skipped (no log row: its FK would fail the whole batch).
+   * A cursor moves only from the one the deliverer stored last: one changed under it (a resume
+   * from another event between two polls) is kept, and its task ends. At most one item per
+   * subscription (each has one delivery in flight). `fenced`: false when fenced out; `moved`: the
+   * subscriptions whose cursor moved.
+   */
+  async advanceMany(
+    items: readonly AdvanceItem[],
+    epoch: bigint,
+    keep: number,
+  ): Promise<{ fenced: boolean; moved: Set<string> }> {
+    const col = <T>(f: (i: AdvanceItem) => T) => items.map(f);
+    const { rows } = await this.pool.query<{ fenced: boolean; moved: string[] | null }>(
+      `WITH v AS (
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::int[], $5::text[], $6::int[], $7::int[], $8::int[], $12::bigint[], $13::text[])
+           AS v(id, height, event, delivered, log_event, attempt, status, latency, from_height, from_event)),
+       fence AS (SELECT 1 FROM ${this.t.epochs} WHERE address = $9 AND epoch = $10),
+       moved AS (
+         UPDATE ${this.t.webhooks} w SET cursor_height = v.height, cursor_event = v.event,
+           delivered = w.delivered + v.delivered, failures = 0, failing_since = NULL, next_attempt_at = NULL,
+           last_error = NULL, updated_at = now()
+         FROM v WHERE w.id = v.id AND EXISTS (SELECT 1 FROM fence)
+           AND w.cursor_height = v.from_height AND w.cursor_event IS NOT DISTINCT FROM v.from_event
+         RETURNING w.id),
+       logged AS (
+         INSERT INTO ${this.t.deliveries} (webhook_id, event_id, attempt, status, latency_ms, redelivery)
+         SELECT v.id, v.log_event, v.attempt, v.status, v.latency, false FROM v
+         WHERE v.log_event IS NOT NULL AND v.id IN (SELECT id FROM moved) RETURNING webhook_id, id),
+       trimmed AS (
+         DELETE FROM ${this.t.deliveries} d USING (SELECT webhook_id, max(id) AS top FROM logged GROUP BY webhook_id) l
+         WHERE d.webhook_id = l.webhook_id AND d.id <= l.top - $11)
+       SELECT EXISTS (SELECT 1 FROM fence) AS fenced, (SELECT array_agg(id) FROM moved) AS moved`,
+      [
+        col((i) => i.id),
+        col((i) => i.cursor.height),
+        col((i) => i.cursor.eventId),
+        col((i) => i.delivered),
+        col((i) => i.log?.eventId ?? null),
+        col((i) => i.log?.attempt ?? null),
+        col((i) => i.log?.status ?? null),
+        col((i) => (i.log ? Math.round(i.log.latencyMs) : null)),
+        WEBHOOKS_ACTOR,
+        epoch.toString(),
+        keep,
+        col((i) => i.from.height),
+        col((i) => i.from.eventId),
+      ],
+    );
+    return { fenced: rows[0]?.fenced === true, moved: new Set(rows[0]?.moved ?? []) };
+  }
+
+  /**
+   * A failed attempt and its log row in one statement: the next attempt after `retryMs`;
+   * disabled with `disableReason` when given. Fenced by `epoch`.
+   */
+  async failedWithLog(
+    id: string,
+    a: { eventId: string; attempt: number; status?: number; latencyMs: number; error?: string },
+    retryMs: number,
+    disableReason: string | undefined,
+    epoch: bigint,
+    keep: number,
+  ): Promise<boolean> {
+    const { rows } = await this.pool.query<{ moved: boolean }>(
+      `WITH moved AS (
+         UPDATE ${this.t.webhooks} SET failures = failures + 1, failing_since = COALESCE(failing_since, now()),
+           last_error = $2, next_attempt_at = now() + $3 * interval '1 millisecond',
+           state = CASE WHEN $4::text IS NULL THEN state ELSE 'disabled' END, reason = COALESCE($4, reason), updated_at = now()
+         WHERE id = $1 AND (SELECT epoch FROM ${this.t.epochs} WHERE address = $5) = $6 RETURNING id),
+       logged AS (
+         INSERT INTO ${this.t.deliveries} (webhook_id, event_id, attempt, status, latency_ms, error, redelivery)
+         SELECT id, $7, $8, $9, $10, $2, false FROM moved RETURNING id),
+       trimmed AS (DELETE FROM ${this.t.deliveries} WHERE webhook_id = $1 AND id <= (SELECT id - $11 FROM logged))
+       SELECT EXISTS (SELECT 1 FROM moved) AS moved`,
+      [
+        id,
+        (a.error ?? 'failed').slice(0, 500),
+        retryMs,
+        disableReason ?? null,
+        WEBHOOKS_ACTOR,
+        epoch.toString(),
+        a.eventId,
+        a.attempt,
+        a.status ?? null,
+        Math.round(a.latencyMs),
+        keep,
+      ],
+    );
+    return rows[0]?.moved === true;
   }
 
   /**
