@@ -52,7 +52,7 @@ import { migrate } from './store/migrations';
 import { ConfigError } from '../src/lib/errors';
 import { quoteIdent, tablesIn } from '../src/store';
 import type { ApiKey } from '../src/http/fair-share';
-import { WebhookDispatcher, type WebhookObserver } from './webhooks/dispatcher';
+import { WebhookDispatcher, type WebhookObserver, type WebhookProfile } from './webhooks/dispatcher';
 import type { WebhookFeed } from './webhooks/feed';
 import { applyWebhooksFile } from './webhooks/file';
 import { WebhookRepository } from './webhooks/repository';
@@ -191,6 +191,11 @@ export class AppServices {
       observer: this.o.webhookObserver,
     });
     this.dispatcher.start();
+  }
+
+  /** Where the webhook deliverer's time went since start (bench:webhooks prints it); undefined: no deliverer. */
+  get webhookProfile(): WebhookProfile | undefined {
+    return this.dispatcher?.profile;
   }
 
   /** Whether this process delivers the webhooks now (it holds their actor lock). */

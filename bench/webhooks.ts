@@ -1,6 +1,6 @@
 /**
  * `npm run bench:webhooks -- [--subscriptions 1000] [--failing 100] [--phase-seconds 40]
- *   [--block-ms 1000] [--history-blocks 100]`
+ *   [--block-ms 1000] [--history-blocks 100] [--against <checkout>]`
  *
  * What webhook deliveries cost and how fast they arrive, against the same run with none:
  *
@@ -8,12 +8,17 @@
  *    `npm start`), the real subql-node-cosmos indexing it into a fresh database;
  * 2. the app services' deliverer in its own process (bench/lib/webhook-deliverer-child.ts, every
  *    WEBHOOK_* setting at its default but WEBHOOK_ALLOW_PRIVATE), one HTTP receiver on loopback in
- *    this process answering 204 (every 50th delivery verified with `standardwebhooks`);
+ *    this process answering 204 (every 50th delivery verified with `standardwebhooks`); with
+ *    `--against <checkout>`, the deliverer of that checkout (its own bench/lib/webhook-deliverer-child.ts
+ *    and app-services, run with its node_modules) instead of this one's, for a side-by-side with an
+ *    older version under the same harness;
  * 3. a commit watcher: `_metadata.lastProcessedHeight` read every 10 ms on its own connection;
  *    the first read that shows a height is when that height was committed ("commit seen");
  * 4. phase `none`: `--phase-seconds` with the deliverer running and no subscription;
  * 5. phase `N`: `--subscriptions` subscriptions of the chain's blocks (each gets every block
- *    event), all on the receiver, for the same length (after each has had its first delivery);
+ *    event), all on the receiver, for the same length, measured only once every subscription has
+ *    caught up (had a delivery of the height committed when the last had its first), so the
+ *    catch-up from where they were made is not counted;
  * 6. phase `N, F failing`: the same, `--failing` of them now answered 500 (retried with the
  *    default backoff), the others still 204.
  *
@@ -22,7 +27,9 @@
  * delivery delay (commit seen → the receiver has the block event, the first delivery of each
  * subscription and height) p50/p99/max. Then the ratios and the issue's targets: delivery p99 ≤
  * 1 s at 1 s blocks, indexer rate with N ≥ 0.95 × without, the healthy subscriptions' p99 with F
- * failing ≤ 1.5 × without. The receiver and the watcher share the 2 cores with the node,
+ * failing ≤ 1.5 × without. With this checkout's deliverer, each phase also prints its profile
+ * (where the deliverer's time went: feed reads and how many were shared, POSTs, the wait for a
+ * slot, group commits and the wait for them, the polls). The receiver and the watcher share the 2 cores with the node,
  * PostgreSQL and the deliverer: their cost is in the figures.
  *
  * PostgreSQL: DATABASE_URL when set, else an embedded server (tests/harness/postgres.ts).
@@ -56,11 +63,13 @@ interface Args {
   phaseSeconds: number;
   blockMs: number;
   historyBlocks: number;
+  /** a checkout whose deliverer runs instead of this one's */
+  against?: string;
 }
 
 function parseArgs(argv: string[]): Args {
   const a: Args = { subscriptions: 1000, failing: 100, phaseSeconds: 40, blockMs: 1000, historyBlocks: 100 };
-  const names: Record<string, keyof Args> = {
+  const names: Record<string, Exclude<keyof Args, 'against'>> = {
     '--subscriptions': 'subscriptions',
     '--failing': 'failing',
     '--phase-seconds': 'phaseSeconds',
@@ -68,6 +77,11 @@ function parseArgs(argv: string[]): Args {
     '--history-blocks': 'historyBlocks',
   };
   for (let i = 0; i < argv.length; i += 2) {
+    if (argv[i] === '--against') {
+      if (!argv[i + 1]) throw new Error('--against needs a checkout directory');
+      a.against = path.resolve(argv[i + 1]);
+      continue;
+    }
     const key = names[argv[i]];
     const n = Number(argv[i + 1]);
     if (!key) throw new Error(`unknown option ${argv[i]}`);
@@ -91,6 +105,8 @@ class Receiver {
   /** every subscription's first delivery of a height, `n:height` */
   private readonly seen = new Set<string>();
   firstDelivery = new Set<number>();
+  /** each subscription's highest height delivered */
+  readonly highest = new Map<number, number>();
   attempts = { ok: 0, failed: 0, beforeCommitSeen: 0, verified: 0, unverified: 0 };
   private server: http.Server | undefined;
   url = '';
@@ -125,6 +141,7 @@ class Receiver {
         const id = (JSON.parse(body) as { id: string }).id;
         const height = decodeEventId(id)!.height;
         this.firstDelivery.add(n);
+        if (height > (this.highest.get(n) ?? -1)) this.highest.set(n, height);
         const key = `${n}:${height}`;
         if (!this.seen.has(key)) {
           this.seen.add(key);
@@ -156,22 +173,38 @@ interface PhaseFigures {
   delivererRssMb: number;
   deliveryDelayMs?: { n: number; p50: number; p99: number; max: number };
   attempts?: Receiver['attempts'];
+  /** the deliverer's profile over the phase (this checkout's deliverer only) */
+  profile?: Record<string, number>;
+}
+
+/** A profile's change over a phase, the milliseconds rounded, with the mean batch of a group commit. */
+function profileDelta(
+  before: Record<string, number> | undefined,
+  after: Record<string, number> | undefined,
+): Record<string, number> | undefined {
+  if (!before || !after) return undefined;
+  const d: Record<string, number> = {};
+  for (const k of Object.keys(after)) d[k] = Math.round(after[k] - (before[k] ?? 0));
+  if (d.commits) d.meanCommitBatch = r1(d.commitItems / d.commits);
+  return d;
 }
 
 async function phase(
   label: string,
   seconds: number,
-  ctx: { devnet: Devnet; commits: HeightWatcher; deliverer: ChildProcess; receiver: Receiver },
+  ctx: { devnet: Devnet; commits: HeightWatcher; deliverer: Deliverer; receiver: Receiver },
   measureDeliveries: boolean,
 ): Promise<PhaseFigures> {
+  const profile0 = await ctx.deliverer.profile();
   const from = ctx.commits.height;
-  const cpu0 = cpuMs(ctx.deliverer.pid!);
+  const cpu0 = cpuMs(ctx.deliverer.child.pid!);
   ctx.receiver.delays = [];
   ctx.receiver.attempts = { ok: 0, failed: 0, beforeCommitSeen: 0, verified: 0, unverified: 0 };
   const t0 = Date.now();
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const elapsed = (Date.now() - t0) / 1000;
   const to = ctx.commits.height;
+  const profile = profileDelta(profile0, await ctx.deliverer.profile());
   const lags: number[] = [];
   for (let h = from + 1; h <= to; h++) {
     const header = ctx.devnet.chain.block(h)?.header;
@@ -186,8 +219,9 @@ async function phase(
     heights: to - from,
     heightsPerSec: Math.round(((to - from) / elapsed) * 1000) / 1000,
     indexingLagMs: { p50: lag.p50, p99: lag.p99 },
-    delivererCpuMsPerSec: r1((cpuMs(ctx.deliverer.pid!) - cpu0) / elapsed),
-    delivererRssMb: rssMb(ctx.deliverer.pid!),
+    delivererCpuMsPerSec: r1((cpuMs(ctx.deliverer.child.pid!) - cpu0) / elapsed),
+    delivererRssMb: rssMb(ctx.deliverer.child.pid!),
+    ...(profile && { profile }),
     ...(measureDeliveries
       ? { deliveryDelayMs: summary(ctx.receiver.delays), attempts: { ...ctx.receiver.attempts } }
       : {}),
@@ -202,6 +236,7 @@ function printPhase(f: PhaseFigures): void {
     `[bench:webhooks] ${f.label}: ${f.heights} heights in ${f.seconds} s (${f.heightsPerSec}/s), indexing lag p50 ${f.indexingLagMs.p50} ms p99 ${f.indexingLagMs.p99} ms; ` +
       `deliverer CPU ${f.delivererCpuMsPerSec} ms/s, RSS ${f.delivererRssMb} MB${d}`,
   );
+  if (f.profile) console.log(`[bench:webhooks] ${f.label}: deliverer profile ${JSON.stringify(f.profile)}`);
 }
 
 async function untilLivePace(commits: HeightWatcher, blockMs: number): Promise<void> {
@@ -215,21 +250,50 @@ async function untilLivePace(commits: HeightWatcher, blockMs: number): Promise<v
   throw new Error('the node did not settle at the chain pace within 3 minutes');
 }
 
-function startDeliverer(url: string): { child: ChildProcess; delivering: Promise<void> } {
+interface Deliverer {
+  child: ChildProcess;
+  delivering: Promise<void>;
+  /** its profile now (SIGUSR2, answered on stdout); undefined for another checkout's deliverer, which has none */
+  profile(): Promise<Record<string, number> | undefined>;
+}
+
+function startDeliverer(url: string, root: string): Deliverer {
   const child = spawn(
-    path.join(ROOT, 'node_modules', '.bin', 'ts-node'),
-    ['--transpile-only', path.join(ROOT, 'bench/lib/webhook-deliverer-child.ts')],
-    { cwd: ROOT, env: { ...process.env, DATABASE_URL: url }, stdio: ['ignore', 'pipe', 'inherit'] },
+    path.join(root, 'node_modules', '.bin', 'ts-node'),
+    ['--transpile-only', path.join(root, 'bench/lib/webhook-deliverer-child.ts')],
+    { cwd: root, env: { ...process.env, DATABASE_URL: url }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
+  let out = '';
+  const profiles: ((p: Record<string, number>) => void)[] = [];
   const delivering = new Promise<void>((resolve, reject) => {
-    let out = '';
     child.stdout!.on('data', (d) => {
       out += d;
       if (out.includes('delivering')) resolve();
+      let nl: number;
+      while ((nl = out.indexOf('\n')) >= 0) {
+        const line = out.slice(0, nl);
+        out = out.slice(nl + 1);
+        if (line.startsWith('profile ')) profiles.shift()?.(JSON.parse(line.slice(8)) as Record<string, number>);
+      }
     });
     child.once('exit', (code) => reject(new Error(`the deliverer exited (${code})`)));
   });
-  return { child, delivering };
+  const own = root === ROOT; // another checkout's child may not answer SIGUSR2 (its default ends the process)
+  return {
+    child,
+    delivering,
+    profile: () =>
+      own
+        ? new Promise((resolve) => {
+            const timer = setTimeout(() => resolve(undefined), 5000);
+            profiles.push((p) => {
+              clearTimeout(timer);
+              resolve(p);
+            });
+            child.kill('SIGUSR2');
+          })
+        : Promise.resolve(undefined),
+  };
 }
 
 async function run(a: Args, serverUrl: string): Promise<void> {
@@ -257,14 +321,14 @@ async function run(a: Args, serverUrl: string): Promise<void> {
     const node: SubqlNode = await startNode({ dbEnv: subqlDbEnv(db), endpoint: devnet.url, schema: SCHEMA });
     try {
       await node.waitForHeight(a.historyBlocks, 600_000);
-      const d = startDeliverer(db.url);
+      const d = startDeliverer(db.url, a.against ?? ROOT);
       deliverer = d.child;
       await d.delivering;
       commits.start();
       await untilLivePace(commits, a.blockMs);
-      const ctx = { devnet, commits, deliverer, receiver };
+      const ctx = { devnet, commits, deliverer: d, receiver };
       console.log(
-        `[bench:webhooks] live: block every ${a.blockMs} ms, indexed ${await node.lastProcessedHeight()}, chain ${devnet.chain.height}; ` +
+        `[bench:webhooks] deliverer of ${a.against ?? 'this checkout'}; live: block every ${a.blockMs} ms, indexed ${await node.lastProcessedHeight()}, chain ${devnet.chain.height}; ` +
           `phases of ${a.phaseSeconds} s: none, ${a.subscriptions} subscriptions, then ${a.failing} of them failing`,
       );
       const none = await phase('no subscriptions', a.phaseSeconds, ctx, false);
@@ -290,8 +354,18 @@ async function run(a: Args, serverUrl: string): Promise<void> {
       const warm = Date.now() + 120_000;
       while (receiver.firstDelivery.size < a.subscriptions && Date.now() < warm)
         await new Promise((r) => setTimeout(r, 200));
+      const firstAllMs = Date.now() - made;
+      // then caught up: each has the height committed when the last had its first delivery, so the
+      // measured phase holds live deliveries only, not the catch-up from where they were made
+      const caughtTo = commits.height;
+      const behind = () => [...Array(a.subscriptions).keys()].filter((n) => (receiver.highest.get(n) ?? -1) < caughtTo);
+      while (behind().length && Date.now() < warm) await new Promise((r) => setTimeout(r, 200));
       console.log(
-        `[bench:webhooks] ${a.subscriptions} subscriptions made; ${receiver.firstDelivery.size} had their first delivery ${Date.now() - made} ms after the first was made`,
+        `[bench:webhooks] ${a.subscriptions} subscriptions made; ${receiver.firstDelivery.size} had their first delivery ${firstAllMs} ms after the first was made, ` +
+          `${a.subscriptions - behind().length} had height ${caughtTo} ${Date.now() - made} ms after` +
+          (behind().length
+            ? ` (${behind().length} still behind after the 120 s warm-up: their catch-up is in the figures)`
+            : ''),
       );
       const healthy = await phase(`${a.subscriptions} subscriptions`, a.phaseSeconds, ctx, true);
       printPhase(healthy);

@@ -468,7 +468,8 @@ export class WebhookDispatcher {
           this.o.observer?.webhookDelivered(row.id);
           // the last event wanted of the read: every event up to `through` is then delivered, the
           // cursor goes past the height at once (one commit instead of two)
-          cursor = i === wanted.length - 1 ? { height: through, eventId: null } : { height: event.height, eventId: event.id };
+          cursor =
+            i === wanted.length - 1 ? { height: through, eventId: null } : { height: event.height, eventId: event.id };
           const committed = await this.advance(task, cursor, 1, {
             eventId: event.id,
             attempt: row.failures + 1,

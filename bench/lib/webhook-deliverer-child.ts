@@ -2,7 +2,8 @@
  * The app services' webhook deliverer in a process of its own, for bench/webhooks.ts: on
  * DATABASE_URL (the indexer's schema `svc`, the app schema `app`), every WEBHOOK_* setting at its
  * default but WEBHOOK_ALLOW_PRIVATE (the receiver is on loopback); no chain and no keys. Prints
- * "delivering" once it holds the webhooks' actor lock; stopped with SIGTERM.
+ * "delivering" once it holds the webhooks' actor lock; on SIGUSR2 one line `profile {…}` (where the
+ * deliverer's time went since start, WebhookProfile); stopped with SIGTERM.
  */
 import { Pool } from 'pg';
 import { AppServices } from '../../app-services';
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
   await services.start();
   while (!services.deliveringWebhooks) await new Promise((r) => setTimeout(r, 50));
   process.stdout.write('delivering\n');
+  process.on('SIGUSR2', () => process.stdout.write(`profile ${JSON.stringify(services.webhookProfile ?? {})}\n`));
   process.once('SIGTERM', () => {
     void services
       .stop()
