@@ -388,7 +388,7 @@ export const APP_SETTINGS = {
       64,
       1,
       10_000,
-      'webhook subscriptions delivered to at once (each has at most one delivery in flight)',
+      'webhook deliveries in flight at once (each subscription has at most one; subscriptions that are failing hold at most a quarter of them, so dead targets cannot starve the others)',
     ),
     perTarget: integer(
       'WEBHOOK_PER_TARGET',
