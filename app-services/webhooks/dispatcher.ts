@@ -142,18 +142,18 @@ class Slots {
 type Committed = 'moved' | 'fenced' | 'kept';
 
 class Committer {
-  private queue: { item: AdvanceItem; done: (r: Committed) => void; fail: (e: unknown) => void }[] = [];
+  private queue: { item: AdvanceItem; epoch: bigint; done: (r: Committed) => void; fail: (e: unknown) => void }[] = [];
   private flushing = false;
 
   constructor(
-    private readonly write: (items: AdvanceItem[]) => Promise<{ fenced: boolean; moved: Set<string> }>,
+    private readonly write: (items: AdvanceItem[], epoch: bigint) => Promise<{ fenced: boolean; moved: Set<string> }>,
     private readonly profile: WebhookProfile,
   ) {}
 
   /** 'kept': not moved (the subscription was deleted, or its cursor changed under the deliverer) */
-  advance(item: AdvanceItem): Promise<Committed> {
+  advance(item: AdvanceItem, epoch: bigint): Promise<Committed> {
     return new Promise((done, fail) => {
-      this.queue.push({ item, done, fail });
+      this.queue.push({ item, epoch, done, fail });
       if (!this.flushing) void this.flush();
     });
   }
@@ -162,11 +162,16 @@ class Committer {
     this.flushing = true;
     try {
       while (this.queue.length) {
-        const batch = this.queue;
-        this.queue = [];
+        // one epoch per statement: the advances of a holding that ended wait for their own (and are fenced out)
+        const epoch = this.queue[0].epoch;
+        const batch = this.queue.filter((b) => b.epoch === epoch);
+        this.queue = this.queue.filter((b) => b.epoch !== epoch);
         const t0 = performance.now();
         try {
-          const { fenced, moved } = await this.write(batch.map((b) => b.item));
+          const { fenced, moved } = await this.write(
+            batch.map((b) => b.item),
+            epoch,
+          );
           for (const b of batch) b.done(!fenced ? 'fenced' : moved.has(b.item.id) ? 'moved' : 'kept');
         } catch (e) {
           for (const b of batch) b.fail(e);
@@ -192,6 +197,8 @@ interface Task {
   idle: boolean;
   /** the cursor stored in PostgreSQL by this task (or read at its start) */
   cursor: WebhookCursor;
+  /** the holding (fencing epoch) it delivers under */
+  epoch: bigint;
   /** its last few stored cursors: a poll's read of the row may show one of them (read before a commit) */
   recent: string[];
   wake: () => void;
@@ -231,11 +238,10 @@ export class WebhookDispatcher {
     this.leaseMs = Math.max(1000, 5 * o.settings.pollMs);
     this.slots = new Slots(o.settings.concurrency);
     this.retrySlots = new Slots(Math.max(1, Math.floor(o.settings.concurrency / 4)));
-    this.committer = new Committer((items) => {
-      const epoch = this.epoch;
-      if (epoch === undefined) return Promise.resolve({ fenced: false, moved: new Set<string>() });
-      return o.repository.advanceMany(items, epoch, o.settings.logKeep);
-    }, this.profile);
+    this.committer = new Committer(
+      (items, epoch) => o.repository.advanceMany(items, epoch, o.settings.logKeep),
+      this.profile,
+    );
     this.poster = new Poster({
       timeoutMs: o.settings.timeoutMs,
       allowPrivate: o.settings.allowPrivate,
@@ -383,6 +389,7 @@ export class WebhookDispatcher {
       row,
       stop: false,
       idle: false,
+      epoch,
       cursor: cursorOf(row),
       recent: [cursorKey(cursorOf(row))],
       wake: () => {
@@ -507,7 +514,10 @@ export class WebhookDispatcher {
   ): Promise<Committed> {
     const t0 = performance.now();
     try {
-      const committed = await this.committer.advance({ id: task.row.id, from: task.cursor, cursor, delivered, log });
+      const committed = await this.committer.advance(
+        { id: task.row.id, from: task.cursor, cursor, delivered, log },
+        task.epoch,
+      );
       if (committed === 'moved') task.recent = [cursorKey(cursor), ...task.recent].slice(0, RECENT_CURSORS);
       return committed;
     } finally {
