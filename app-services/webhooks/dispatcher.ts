@@ -495,6 +495,8 @@ export class WebhookDispatcher {
         if (through < indexed) continue; // more heights to read
         if (indexed !== this.indexed) continue; // a new height came meanwhile
       }
+      // asked to end (or the lock lost) while it delivered: a wake then found it busy, none may come again
+      if (task.stop || !this.holds(epoch)) return;
       task.idle = true;
       await sleep();
       task.idle = false;
