@@ -96,7 +96,7 @@ export interface WebhookProfile {
   tasksStarted: number;
 }
 
-const emptyProfile = (): WebhookProfile => ({
+export const emptyProfile = (): WebhookProfile => ({
   ticks: 0,
   tickMs: 0,
   feedReads: 0,
@@ -114,7 +114,7 @@ const emptyProfile = (): WebhookProfile => ({
 });
 
 /** A counting semaphore: at most `size` holders, the others wait in arrival order. */
-class Slots {
+export class Slots {
   private used = 0;
   private readonly waiting: (() => void)[] = [];
 
@@ -139,14 +139,14 @@ class Slots {
  * Each caller waits for the statement that holds its advance, so a cursor is in PostgreSQL before
  * its subscription's next POST (a kill redelivers at most the one in flight).
  */
-type Committed = 'moved' | 'fenced' | 'kept';
+export type Committed = 'moved' | 'fenced' | 'kept';
 
-class Committer {
+export class Committer {
   private queue: { item: AdvanceItem; epoch: bigint; done: (r: Committed) => void; fail: (e: unknown) => void }[] = [];
   private flushing = false;
 
   constructor(
-    private readonly write: (items: AdvanceItem[], epoch: bigint) => Promise<{ fenced: boolean; moved: Set<string> }>,
+    private readonly write: (items: AdvanceItem[], epoch: bigint) => Promise<{ holds: boolean; moved: Set<string> }>,
     private readonly profile: WebhookProfile,
   ) {}
 
@@ -168,11 +168,11 @@ class Committer {
         this.queue = this.queue.filter((b) => b.epoch !== epoch);
         const t0 = performance.now();
         try {
-          const { fenced, moved } = await this.write(
+          const { holds, moved } = await this.write(
             batch.map((b) => b.item),
             epoch,
           );
-          for (const b of batch) b.done(!fenced ? 'fenced' : moved.has(b.item.id) ? 'moved' : 'kept');
+          for (const b of batch) b.done(!holds ? 'fenced' : moved.has(b.item.id) ? 'moved' : 'kept');
         } catch (e) {
           for (const b of batch) b.fail(e);
         }

@@ -232,37 +232,22 @@ export class WebhookRepository {
   }
 
   /**
-   * Moves the cursor (a delivery succeeded, or heights without events of it were passed) and
-   * forgets failures; false when the epoch is no longer the stored one (another process delivers now).
-   */
-  async advance(id: string, cursor: WebhookCursor, delivered: number, epoch: bigint): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE ${this.t.webhooks} SET cursor_height = $2, cursor_event = $3, delivered = delivered + $4,
-         failures = 0, failing_since = NULL, next_attempt_at = NULL, last_error = NULL, updated_at = now()
-       WHERE id = $1 AND (SELECT epoch FROM ${this.t.epochs} WHERE address = $5) = $6`,
-      [id, cursor.height, cursor.eventId, delivered, WEBHOOKS_ACTOR, epoch.toString()],
-    );
-    // no row moved: fenced out, or the subscription was deleted meanwhile (then nothing is wrong)
-    return (rowCount ?? 0) > 0 || (await this.holdsEpoch(epoch));
-  }
-
-  /**
    * Group commit of successful deliveries (and of heights passed without events): every
    * subscription's cursor advance and its log row, for a batch of subscriptions, in one statement
    * (so one transaction: a kill leaves all of them or none). Fenced by `epoch` like advance(); a
    * subscription deleted meanwhile is skipped (no log row: its FK would fail the whole batch).
    * A cursor moves only from the one the deliverer stored last: one changed under it (a resume
    * from another event between two polls) is kept, and its task ends. At most one item per
-   * subscription (each has one delivery in flight). `fenced`: false when fenced out; `moved`: the
+   * subscription (each has one delivery in flight). `holds`: false when fenced out; `moved`: the
    * subscriptions whose cursor moved.
    */
   async advanceMany(
     items: readonly AdvanceItem[],
     epoch: bigint,
     keep: number,
-  ): Promise<{ fenced: boolean; moved: Set<string> }> {
+  ): Promise<{ holds: boolean; moved: Set<string> }> {
     const col = <T>(f: (i: AdvanceItem) => T) => items.map(f);
-    const { rows } = await this.pool.query<{ fenced: boolean; moved: string[] | null }>(
+    const { rows } = await this.pool.query<{ holds: boolean; moved: string[] | null }>(
       `WITH v AS (
          SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::int[], $5::text[], $6::int[], $7::int[], $8::int[], $12::bigint[], $13::text[])
            AS v(id, height, event, delivered, log_event, attempt, status, latency, from_height, from_event)),
@@ -281,7 +266,7 @@ export class WebhookRepository {
        trimmed AS (
          DELETE FROM ${this.t.deliveries} d USING (SELECT webhook_id, max(id) AS top FROM logged GROUP BY webhook_id) l
          WHERE d.webhook_id = l.webhook_id AND d.id <= l.top - $11)
-       SELECT EXISTS (SELECT 1 FROM fence) AS fenced, (SELECT array_agg(id) FROM moved) AS moved`,
+       SELECT EXISTS (SELECT 1 FROM fence) AS holds, (SELECT array_agg(id) FROM moved) AS moved`,
       [
         col((i) => i.id),
         col((i) => i.cursor.height),
@@ -298,7 +283,7 @@ export class WebhookRepository {
         col((i) => i.from.eventId),
       ],
     );
-    return { fenced: rows[0]?.fenced === true, moved: new Set(rows[0]?.moved ?? []) };
+    return { holds: rows[0]?.holds === true, moved: new Set(rows[0]?.moved ?? []) };
   }
 
   /**
@@ -379,24 +364,6 @@ export class WebhookRepository {
       WEBHOOKS_ACTOR,
     ]);
     return rows[0]?.epoch === epoch.toString();
-  }
-
-  /** A failed attempt: the next one after `retryMs`; disabled with `disableReason` when given. */
-  async failed(
-    id: string,
-    error: string,
-    retryMs: number,
-    disableReason: string | undefined,
-    epoch: bigint,
-  ): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE ${this.t.webhooks} SET failures = failures + 1, failing_since = COALESCE(failing_since, now()),
-         last_error = $2, next_attempt_at = now() + $3 * interval '1 millisecond',
-         state = CASE WHEN $4::text IS NULL THEN state ELSE 'disabled' END, reason = COALESCE($4, reason), updated_at = now()
-       WHERE id = $1 AND (SELECT epoch FROM ${this.t.epochs} WHERE address = $5) = $6`,
-      [id, error, retryMs, disableReason ?? null, WEBHOOKS_ACTOR, epoch.toString()],
-    );
-    return (rowCount ?? 0) > 0;
   }
 
   async logAttempt(

@@ -1,0 +1,83 @@
+/**
+ * The deliverer's scheduling parts: the delivery slots (at most `size` at once, handed over in
+ * arrival order) and the group commit (advances queued while a statement runs go together in the
+ * next one, one fencing epoch per statement, each caller told whether its own cursor moved).
+ */
+import { Committer, emptyProfile, Slots } from '../../../../app-services/webhooks/dispatcher';
+import type { AdvanceItem } from '../../../../app-services/webhooks/repository';
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('slots', () => {
+  test('at most size holders; the waiting ones get a slot in arrival order as each is released', async () => {
+    const slots = new Slots(2);
+    const order: number[] = [];
+    const held: (() => void)[] = [];
+    const takers = [0, 1, 2, 3].map((n) =>
+      slots.take().then((release) => {
+        order.push(n);
+        held.push(release);
+      }),
+    );
+    await tick();
+    expect(order).toEqual([0, 1]);
+    held[0]();
+    held[0](); // a second release of the same slot frees nothing more
+    await tick();
+    expect(order).toEqual([0, 1, 2]);
+    held[1]();
+    await Promise.all(takers);
+    expect(order).toEqual([0, 1, 2, 3]);
+  });
+});
+
+describe('group commit', () => {
+  const item = (id: string): AdvanceItem => ({
+    id,
+    from: { height: 1, eventId: null },
+    cursor: { height: 2, eventId: null },
+    delivered: 1,
+  });
+
+  test('advances queued during a statement go in the next one together; one epoch per statement', async () => {
+    const writes: { ids: string[]; epoch: bigint }[] = [];
+    let finish: (() => void) | undefined;
+    const profile = emptyProfile();
+    const committer = new Committer(async (items, epoch) => {
+      writes.push({ ids: items.map((i) => i.id), epoch });
+      await new Promise<void>((r) => (finish = r));
+      // the fenced-out holding's statement moves nothing; 'gone' was deleted meanwhile
+      return { holds: epoch === 2n, moved: new Set(items.map((i) => i.id).filter((id) => id !== 'gone')) };
+    }, profile);
+    const first = committer.advance(item('a'), 2n);
+    const queued = [
+      committer.advance(item('b'), 2n),
+      committer.advance(item('old'), 1n),
+      committer.advance(item('gone'), 2n),
+      committer.advance(item('c'), 2n),
+    ];
+    await tick();
+    expect(writes).toEqual([{ ids: ['a'], epoch: 2n }]);
+    finish!();
+    expect(await first).toBe('moved');
+    await tick();
+    expect(writes[1]).toEqual({ ids: ['b', 'gone', 'c'], epoch: 2n });
+    finish!();
+    await tick();
+    expect(writes[2]).toEqual({ ids: ['old'], epoch: 1n });
+    finish!();
+    expect(await Promise.all(queued)).toEqual(['moved', 'fenced', 'kept', 'moved']);
+    expect(profile).toEqual(expect.objectContaining({ commits: 3, commitItems: 5 }));
+  });
+
+  test('a failed statement fails each of its callers, and the next advance is written', async () => {
+    let fail = true;
+    const committer = new Committer(async (items) => {
+      if (fail) throw new Error('connection lost');
+      return { holds: true, moved: new Set(items.map((i) => i.id)) };
+    }, emptyProfile());
+    await expect(committer.advance(item('a'), 1n)).rejects.toThrow('connection lost');
+    fail = false;
+    expect(await committer.advance(item('a'), 1n)).toBe('moved');
+  });
+});
