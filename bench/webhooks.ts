@@ -1,6 +1,6 @@
 /**
  * `npm run bench:webhooks -- [--subscriptions 1000] [--failing 100] [--phase-seconds 40]
- *   [--block-ms 1000] [--history-blocks 100] [--against <checkout>]`
+ *   [--block-ms 1000] [--history-blocks 100] [--per-target N] [--against <checkout>]`
  *
  * What webhook deliveries cost and how fast they arrive, against the same run with none:
  *
@@ -11,7 +11,8 @@
  *    this process answering 204 (every 50th delivery verified with `standardwebhooks`); with
  *    `--against <checkout>`, the deliverer of that checkout (its own bench/lib/webhook-deliverer-child.ts
  *    and app-services, run with its node_modules) instead of this one's, for a side-by-side with an
- *    older version under the same harness;
+ *    older version under the same harness; `--per-target N` sets this checkout's deliverer's
+ *    WEBHOOK_PER_TARGET (connections to the one receiver) instead of its default;
  * 3. a commit watcher: `_metadata.lastProcessedHeight` read every 10 ms on its own connection;
  *    the first read that shows a height is when that height was committed ("commit seen");
  * 4. phase `none`: `--phase-seconds` with the deliverer running and no subscription;
@@ -63,18 +64,28 @@ interface Args {
   phaseSeconds: number;
   blockMs: number;
   historyBlocks: number;
+  /** WEBHOOK_PER_TARGET of this checkout's deliverer (0: its default) */
+  perTarget: number;
   /** a checkout whose deliverer runs instead of this one's */
   against?: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { subscriptions: 1000, failing: 100, phaseSeconds: 40, blockMs: 1000, historyBlocks: 100 };
+  const a: Args = {
+    subscriptions: 1000,
+    failing: 100,
+    phaseSeconds: 40,
+    blockMs: 1000,
+    historyBlocks: 100,
+    perTarget: 0,
+  };
   const names: Record<string, Exclude<keyof Args, 'against'>> = {
     '--subscriptions': 'subscriptions',
     '--failing': 'failing',
     '--phase-seconds': 'phaseSeconds',
     '--block-ms': 'blockMs',
     '--history-blocks': 'historyBlocks',
+    '--per-target': 'perTarget',
   };
   for (let i = 0; i < argv.length; i += 2) {
     if (argv[i] === '--against') {
@@ -88,6 +99,7 @@ function parseArgs(argv: string[]): Args {
     if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${argv[i]} needs a whole number`);
     a[key] = n;
   }
+  if (a.perTarget && a.against) throw new Error("--per-target sets this checkout's deliverer only, not --against");
   if (a.failing >= a.subscriptions) throw new Error('--failing must be fewer than --subscriptions');
   return a;
 }
@@ -257,11 +269,15 @@ interface Deliverer {
   profile(): Promise<Record<string, number> | undefined>;
 }
 
-function startDeliverer(url: string, root: string): Deliverer {
+function startDeliverer(url: string, root: string, perTarget: number): Deliverer {
   const child = spawn(
     path.join(root, 'node_modules', '.bin', 'ts-node'),
     ['--transpile-only', path.join(root, 'bench/lib/webhook-deliverer-child.ts')],
-    { cwd: root, env: { ...process.env, DATABASE_URL: url }, stdio: ['ignore', 'pipe', 'inherit'] },
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: url, ...(perTarget && { BENCH_WEBHOOK_PER_TARGET: String(perTarget) }) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
   );
   let out = '';
   const profiles: ((p: Record<string, number>) => void)[] = [];
@@ -321,14 +337,14 @@ async function run(a: Args, serverUrl: string): Promise<void> {
     const node: SubqlNode = await startNode({ dbEnv: subqlDbEnv(db), endpoint: devnet.url, schema: SCHEMA });
     try {
       await node.waitForHeight(a.historyBlocks, 600_000);
-      const d = startDeliverer(db.url, a.against ?? ROOT);
+      const d = startDeliverer(db.url, a.against ?? ROOT, a.perTarget);
       deliverer = d.child;
       await d.delivering;
       commits.start();
       await untilLivePace(commits, a.blockMs);
       const ctx = { devnet, commits, deliverer: d, receiver };
       console.log(
-        `[bench:webhooks] deliverer of ${a.against ?? 'this checkout'}; live: block every ${a.blockMs} ms, indexed ${await node.lastProcessedHeight()}, chain ${devnet.chain.height}; ` +
+        `[bench:webhooks] deliverer of ${a.against ?? 'this checkout'}${a.perTarget ? ` (WEBHOOK_PER_TARGET ${a.perTarget})` : ''}; live: block every ${a.blockMs} ms, indexed ${await node.lastProcessedHeight()}, chain ${devnet.chain.height}; ` +
           `phases of ${a.phaseSeconds} s: none, ${a.subscriptions} subscriptions, then ${a.failing} of them failing`,
       );
       const none = await phase('no subscriptions', a.phaseSeconds, ctx, false);

@@ -1,7 +1,8 @@
 /**
  * The app services' webhook deliverer in a process of its own, for bench/webhooks.ts: on
  * DATABASE_URL (the indexer's schema `svc`, the app schema `app`), every WEBHOOK_* setting at its
- * default but WEBHOOK_ALLOW_PRIVATE (the receiver is on loopback); no chain and no keys. Prints
+ * default but WEBHOOK_ALLOW_PRIVATE (the receiver is on loopback) and, when BENCH_WEBHOOK_PER_TARGET
+ * is set, WEBHOOK_PER_TARGET; no chain and no keys. Prints
  * "delivering" once it holds the webhooks' actor lock; on SIGUSR2 one line `profile {…}` (where the
  * deliverer's time went since start, WebhookProfile); stopped with SIGTERM.
  */
@@ -27,7 +28,12 @@ async function main(): Promise<void> {
     settings: {
       ...APP_SERVICES_DEFAULTS,
       keys: {},
-      webhooks: { ...APP_SERVICES_DEFAULTS.webhooks, allowPrivate: true },
+      webhooks: {
+        ...APP_SERVICES_DEFAULTS.webhooks,
+        allowPrivate: true,
+        // bench:webhooks --per-target: how much the per-target connection bound (WEBHOOK_PER_TARGET) costs
+        ...(process.env.BENCH_WEBHOOK_PER_TARGET && { perTarget: Number(process.env.BENCH_WEBHOOK_PER_TARGET) }),
+      },
     },
     hrp: 'svc',
     gasDenom: 'usvc',
