@@ -392,7 +392,7 @@ export const APP_SETTINGS = {
     ),
     perTarget: integer(
       'WEBHOOK_PER_TARGET',
-      8,
+      32,
       1,
       1000,
       'connections open to one webhook target (host and port) at most',

@@ -24,6 +24,7 @@
  */
 import { ActorLock } from '../actor-lock';
 import type { PartLogger } from '../../src/lib/logger';
+import { isUndefinedTable } from '../../src/store';
 import type { WebhookCursor, WebhookEvent, WebhookFeed, WebhookFilter } from './feed';
 import { cursorOf, WEBHOOKS_ACTOR, type AdvanceItem, type WebhookRepository, type WebhookRow } from './repository';
 import { signatureHeader, type SecretBox } from './secrets';
@@ -372,7 +373,9 @@ export class WebhookDispatcher {
         if (this.o.observer) this.observeLag(indexed).catch(() => undefined);
       }
     } catch (e) {
-      this.o.log.warn('webhooks: reading the subscriptions failed; trying again next poll', {
+      // before the node's first block its tables do not exist: waiting, not a fault (as polling-worker.ts)
+      const level = isUndefinedTable(e) ? 'debug' : 'warn';
+      this.o.log[level]('webhooks: reading the subscriptions failed; trying again next poll', {
         error: e instanceof Error ? e.message : String(e),
       });
     } finally {
