@@ -1,5 +1,5 @@
 /**
- * One snapshot per response (DESIGN "Store rules"): a response that reads several
+ * One snapshot per response (docs/rest-adapter.md "Store rules"): a response that reads several
  * statements runs them in one REPEATABLE READ READ ONLY transaction on one connection,
  * so it never mixes two indexed heights; a response that reads one statement runs it
  * alone (a statement is its own snapshot), without the BEGIN and COMMIT round trips.

@@ -72,7 +72,7 @@ const LOG_LINES = 500;
 
 function nodeArgs(o: StartNodeOptions, port: number): string[] {
   return [
-    '--max-semi-space-size=64', // fewer GC stalls with many small entities (DESIGN "Where the time goes")
+    '--max-semi-space-size=64', // fewer GC stalls with many small entities (docs/indexer.md, the node's flags)
     path.join(REPO_ROOT, 'node_modules', '@subql', 'node-cosmos', 'bin', 'run'),
     `-f=${o.projectDir ?? REPO_ROOT}`,
     `--db-schema=${o.schema}`,
