@@ -140,7 +140,7 @@ export const APP_SETTINGS = {
       1000,
       0,
       10_000,
-      "the lender's exposure to an asset (principal out and charged losses) at most this share of its pool's stable reserve (at the lower of now and the twap)",
+      "the lender's exposure to an asset (principal out and charged losses) at most this share of its pool's stable reserve (at the lower of now and the lendable price)",
     ),
     maxPerBorrower: bigint(
       'LENDER_MAX_PER_BORROWER',
@@ -257,7 +257,7 @@ export const APP_SETTINGS = {
       1000,
       0,
       10_000,
-      "the desk's exposure to an asset at most this share of its pool's stable reserve (at the lower of now and the twap): what the pool could buy back",
+      "the desk's exposure to an asset at most this share of its pool's stable reserve (at the lower of now and the lendable price): what the pool could buy back",
     ),
     maxTotal: bigint(
       'DESK_MAX_TOTAL',

@@ -28,7 +28,7 @@ import type { Tables } from '../../src/store';
 import type { ChainClient } from '../chain/chain-client';
 import type { ChainQueries } from '../chain/queries';
 import type { Market } from '../market/eligibility';
-import type { MarketPrice } from '../market/price-oracle';
+import { lendablePrice, type MarketPrice } from '../market/price-oracle';
 import { quoteReserveAt, type AssetUnits } from '../market/units';
 import {
   cooloffUntil,
@@ -80,7 +80,7 @@ export interface AssetState {
   held: Map<number, bigint>;
   /** the units it may move now per kind */
   movable: Map<number, bigint>;
-  /** the pool's stable reserve at the lower of now and at the twap: what the pool-share cap is a share of */
+  /** the pool's stable reserve at the lower of now and at the lendable price (as the lender takes it): what the pool-share cap is a share of */
   poolQuoteReserve: bigint;
 }
 
@@ -256,9 +256,18 @@ export class DeskBook {
       price,
       held,
       movable,
-      poolQuoteReserve: quoteReserveAt(price.quoteReserve, price.spot, price.twap),
+      poolQuoteReserve: poolShareReserve(price),
     };
   }
+}
+
+/**
+ * What the desk's pool-share cap is a share of: the pool's stable reserve at the lower of now
+ * and the lendable price, as the lender takes it, so a pump held a few blocks (which lifts the
+ * twap, not the median) buys no room.
+ */
+export function poolShareReserve(price: Pick<MarketPrice, 'quoteReserve' | 'spot' | 'twap' | 'median'>): bigint {
+  return quoteReserveAt(price.quoteReserve, price.spot, lendablePrice(price));
 }
 
 /** The desk's holding of the asset valued at mid: every unit, locked ones too. */

@@ -6,11 +6,13 @@
  * priced per 10^D as the pool prices a bundle: market/units.ts) and each kind, at its class's
  * share of the bundle price. The mid is the time-weighted price (twap), which one trade cannot
  * move. The desk never pays a counterparty more than the pool would, nor sells for less: the
- * bid is 2 % under the price at the lower of spot and twap (rounded down), the ask 2 % over
- * the price at the higher (rounded up). So buying from the pool to sell to the desk, or from
- * the desk to sell to the pool, always loses the spread.
+ * bid is 2 % under the lendable price, the lowest of spot, twap and the window's lower median
+ * (market/price-oracle.ts `lendablePrice`, the price the lender lends at: a pump held for at
+ * most half the window lifts the twap but not the median, so it cannot lift the bid either),
+ * rounded down; the ask 2 % over the higher of spot and twap (rounded up). So buying from the
+ * pool to sell to the desk, or from the desk to sell to the pool, always loses the spread.
  */
-import type { MarketPrice } from '../market/price-oracle';
+import { lendablePrice, type MarketPrice } from '../market/price-oracle';
 import type { AssetUnits } from '../market/units';
 
 export const SPREAD_BPS = 200n;
@@ -42,8 +44,10 @@ export interface Instrument {
 }
 
 /** The whole share, then each kind whose mid is above zero. */
-export function instrumentsOf(units: AssetUnits, price: Pick<MarketPrice, 'spot' | 'twap'>): Instrument[] {
-  const low = price.spot < price.twap ? price.spot : price.twap;
+export function instrumentsOf(units: AssetUnits, price: Pick<MarketPrice, 'spot' | 'twap' | 'median'>): Instrument[] {
+  // the bid's price is the lender's, from the same function: the desk must not buy at a price
+  // the lender would not lend at
+  const low = lendablePrice(price);
   const high = price.spot > price.twap ? price.spot : price.twap;
   const whole: Instrument = {
     kind: WHOLE_SHARE,

@@ -121,8 +121,8 @@ export function isqrt(n: bigint): bigint {
 /**
  * The stable reserve a constant-product pool holds at `price` (its k unchanged): quote² is
  * proportional to k × price, so quote × √(price / spot). Caps on a share of the reserve use
- * the lower of this at the twap and the reserve now, so buying into the pool (which deepens
- * its stable side) does not buy room.
+ * the lower of this at the lendable price and the reserve now, so buying into the pool (which
+ * deepens its stable side) does not buy room.
  */
 export function quoteReserveAt(quoteReserve: bigint, spot: bigint, price: bigint): bigint {
   if (spot <= 0n || price >= spot) return quoteReserve;

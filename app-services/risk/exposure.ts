@@ -198,7 +198,7 @@ export interface Subject {
   assetId: string;
   issuer: string;
   borrower?: string;
-  /** the pool's stable reserve, at the lower of now and at the twap (lender/terms.ts quoteReserveAt) */
+  /** the pool's stable reserve, at the lower of now and at the lendable price (market/units.ts quoteReserveAt; both services take it so) */
   poolQuoteReserve: bigint;
 }
 

@@ -1,9 +1,15 @@
 /** The desk's prices, which sides it withholds and why, and which offers it takes. */
-import { quotesOf, type AssetState, type Book, type QuoteContext } from '../../../../app-services/desk/book';
+import {
+  poolShareReserve,
+  quotesOf,
+  type AssetState,
+  type Book,
+  type QuoteContext,
+} from '../../../../app-services/desk/book';
 import { escrowedValue, judgeOffer } from '../../../../app-services/desk/offers';
 import { amountFor, askOf, bidOf, instrumentsOf } from '../../../../app-services/desk/pricing';
-import type { MarketPrice } from '../../../../app-services/market/price-oracle';
-import { AssetUnits, type AssetKind } from '../../../../app-services/market/units';
+import { lendablePrice, lowerMedian, twapOf, type MarketPrice } from '../../../../app-services/market/price-oracle';
+import { AssetUnits, quoteReserveAt, type AssetKind } from '../../../../app-services/market/units';
 import { emptySnapshot, RiskTiers } from '../../../../app-services/risk/exposure';
 
 const EQUITY: AssetKind[] = [
@@ -16,13 +22,13 @@ const unitsOf = (kinds: AssetKind[], id = 'a'.repeat(64)) => {
   if (typeof u === 'string') throw new Error(u);
   return u;
 };
-const price = (spot: bigint, twap: bigint, divergenceBps = 0): MarketPrice => ({
+const price = (spot: bigint, twap: bigint, divergenceBps = 0, median = twap): MarketPrice => ({
   assetId: 'x',
   poolId: 1,
   height: 100,
   spot,
   twap,
-  median: twap,
+  median,
   baseReserve: 10n ** 12n,
   quoteReserve: 10n ** 16n,
   divergenceBps,
@@ -89,6 +95,24 @@ describe('pricing', () => {
     const [pumped] = instrumentsOf(unitsOf(EQUITY), price(2_400_000n, 2_000_000n));
     expect(pumped.ask).toBe(askOf(2_400_000n));
     expect(pumped.ask).toBeGreaterThan(2_400_000n);
+  });
+  test('a pump held for a few blocks: spot and twap lifted, the bid follows the lower median (the lendable price)', () => {
+    // a 30-block window at 2.00, then ×1.3 held for 10 blocks: the twap +10 %, spot +30 %, the median still 2.00
+    const window = [...Array(20).fill(2_000_000n), ...Array(10).fill(2_600_000n)] as bigint[];
+    const p = price(2_600_000n, twapOf(window), 2308, lowerMedian(window));
+    expect([p.twap, p.median]).toEqual([2_200_000n, 2_000_000n]);
+    expect(lendablePrice(p)).toBe(2_000_000n);
+    const [whole, economic] = instrumentsOf(unitsOf(EQUITY), p);
+    expect(whole.bid).toBe(bidOf(2_000_000n)); // 1.96, not 98 % of the pumped twap (2.156)
+    expect(economic.bid).toBe(bidOf(1_200_000n)); // a kind at its share of the same price
+    expect(whole.mid).toBe(2_200_000n); // the mid stays the twap, the ask over the higher of spot and twap
+    expect(whole.ask).toBe(askOf(2_600_000n));
+  });
+  test('the pool-share cap is a share of the reserve at the lendable price, not at the pumped twap', () => {
+    const pumped = price(2_600_000n, 2_200_000n, 2308, 2_000_000n);
+    const atTwap = quoteReserveAt(pumped.quoteReserve, pumped.spot, pumped.twap);
+    expect(poolShareReserve(pumped)).toBe(quoteReserveAt(pumped.quoteReserve, pumped.spot, 2_000_000n));
+    expect(poolShareReserve(pumped)).toBeLessThan(atTwap);
   });
   test('a kind with 0 decimals is priced per base unit as a base unit of the bundle', () => {
     const kinds = [EQUITY[0], EQUITY[1], { ...EQUITY[2], decimals: 0 }];
