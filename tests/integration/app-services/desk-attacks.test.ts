@@ -741,3 +741,40 @@ test('every asset together: an RFQ outstanding counts against DESK_MAX_TOTAL as 
     'total_cap',
   ]);
 });
+
+test('a pump held for fewer than half the window: the twap up ~10 %, the desk still bids at most 98 % of a price the window printed before it (the lendable price, as the lender)', async () => {
+  // a steady window first (the earlier pumps out of it): the mid within 0.1 % of spot, both sides quoted
+  await until('a steady window', async () => {
+    const q = await wholeShare();
+    const spot = (await chain.poolPrice(real.assetId, STABLE_DENOM))!.pricePerWhole;
+    if (!q?.bid || !q.ask) return undefined;
+    const mid = BigInt(q.mid);
+    return (mid > spot ? mid - spot : spot - mid) * 1000n <= spot ? true : undefined;
+  });
+  const before = (await wholeShare())!;
+  // spot ×1.3 (x·y = k: 14 % more stable), held until the twap has risen 9 %: 9-10 of the window's 30 blocks
+  const pump = await swap(k.attacker, false, 28_000_000_000n);
+  expect(pump.code).toBe(0);
+  try {
+    // the highest price the window printed before the pump: the documented bound is 98 % of it ("Market")
+    const prior = await Promise.all(
+      Array.from({ length: MARKET.windowBlocks }, (_, i) =>
+        chain.poolPriceAt(real.assetId, STABLE_DENOM, pump.height - 1 - i),
+      ),
+    );
+    const highest = prior.reduce((m, p) => (p!.pricePerWhole > m ? p!.pricePerWhole : m), 0n);
+    const bound = (highest * 98n) / 100n;
+    const during = await until('the twap to rise 9 %', async () => {
+      const q = await wholeShare();
+      return q?.bid && BigInt(q.mid) * 100n >= BigInt(before.mid) * 109n ? q : undefined;
+    });
+    const held = world.chain.height - pump.height + 1; // heights closed at the pumped price, at most
+    expect(held).toBeLessThan(MARKET.windowBlocks / 2);
+    // 98 % of min(spot, twap) would be ~2,150,000 now; the median has not moved
+    expect(BigInt(during.bid!)).toBeLessThanOrEqual(bound);
+    expect(BigInt(during.bid!)).toBeLessThanOrEqual((BigInt(before.bid!) * 1001n) / 1000n);
+    expect(during.ask).toBeNull(); // spot above the twap: no ask
+  } finally {
+    expect((await swap(k.attacker, true, BigInt(String(pump.responses[0].out)))).code).toBe(0);
+  }
+});
