@@ -177,16 +177,17 @@ test('RFQ buy: the desk escrows the units at its ask; the requester pays in the 
   expect(await transferable(k.bob.address, 0)).toBe(10_005n * WHOLE);
 });
 
-function offer(amount: bigint, shares: bigint): Msg {
+/** `from`'s offer to the desk: `shares` whole shares of the asset (DTW unless named) for `amount` of the stable denom. */
+function offer(amount: bigint, shares: bigint, from = k.carol, assetId = asset.assetId): Msg {
   return {
     typeUrl: '/svc.settlement.v1.MsgPropose',
     value: {
-      proposer: k.carol.address,
+      proposer: from.address,
       counterparty: k.desk.address,
       legs: [
         ...[0, 1, 2].map((kind) => ({
           direction: 'LEG_DIRECTION_GIVE',
-          right: { asset_id: asset.assetId, kind_id: kind, units: (shares * WHOLE).toString() },
+          right: { asset_id: assetId, kind_id: kind, units: (shares * WHOLE).toString() },
         })),
         { direction: 'LEG_DIRECTION_ASK', coin: { denom: STABLE_DENOM, amount: amount.toString() } },
       ],
@@ -311,6 +312,95 @@ test('the fourth RFQ of an address in 10 minutes answers 429 with Retry-After; a
   expect(
     (await rfq({ address: k.carol.address, symbol: 'DTW', kind: 2, side: 'sell', units: WHOLE.toString() })).status,
   ).toBe(200);
+});
+
+test('inventory: what the desk bought beyond DESK_INVENTORY_TARGET_BPS of its room is sold back into the pool in slices within DESK_REBALANCE_IMPACT_BPS, and an honest seller it had no room for is served again', async () => {
+  const { desk } = APP_SERVICES_DEFAULTS;
+  const doc = {
+    name: 'Rebalance Works',
+    symbol: 'RBW',
+    description: 'An equity test asset the desk buys too much of. Testnet only; it has no value.',
+    template: 'equity',
+  };
+  const posted = await api.postJson<{ meta_hash: string }>('/api/launchpad/metadata', doc);
+  expect(posted.status).toBe(200);
+  // 2 stable per share, 50,000 deep: the desk's room is the community position cap (1,000), not 10 % of the pool
+  const rbw = await launchEquity(world, {
+    issuer: k.dave,
+    metaHash: posted.body.meta_hash,
+    holders: [{ key: k.bob, units: 1000n * WHOLE }],
+    poolShares: 25_000n,
+    poolQuote: 50_000_000_000n,
+  });
+  const room = desk.communityMaxPosition;
+  const target = (room * BigInt(desk.inventoryTargetBps)) / 10_000n;
+  const rbwBid = () =>
+    until('RBW to be bid', async () => {
+      const r = await api.request<{ quotes: QuoteBody[] }>('GET', '/api/desk/quotes');
+      const q = r.body.quotes.find((x) => x.symbol === 'RBW' && x.kind === -1);
+      return q?.bid ? BigInt(q.bid) : undefined;
+    });
+  const bid = await rbwBid();
+  const settled = async (tx: { responses: Record<string, unknown>[] }) => {
+    const id = Number(tx.responses[0].settlement_id);
+    return until(`offer ${id} answered`, async () => {
+      const st = (await settlement(id)).status;
+      return st === 'STATUS_PENDING' ? undefined : st;
+    });
+  };
+  // the honest seller: 475 shares at the bid (931 paid, 950 at mid) take the desk to 93 % of its room
+  const paid = 475n * bid;
+  expect(await settled(await world.submit(k.bob, [offer(paid, 475n, k.bob, rbw.assetId)]))).toBe('STATUS_SETTLED');
+
+  interface SaleRow {
+    ref: string;
+    units: string;
+    status: string;
+    proceeds: string | null;
+  }
+  const sales = await until('the desk to sell its excess down to its target', async () => {
+    const { rows } = await world.pool.query<SaleRow>(
+      `SELECT ref, units::text AS units, status, proceeds::text AS proceeds FROM app.desk_sales
+        WHERE asset_id = $1 ORDER BY created_at`,
+      [rbw.assetId],
+    );
+    const proceeds = rows.reduce((a, r) => a + BigInt(r.proceeds ?? 0), 0n);
+    // within 1 % of the room of the target, nothing in flight: the rest is below what a slice is worth selling
+    return rows.length && rows.every((r) => r.status === 'sold') && paid - proceeds <= target + room / 100n
+      ? { rows, proceeds }
+      : undefined;
+  });
+  // in slices, one per DESK_REBALANCE_EVERY_BLOCKS, each moving the pool's price by at most DESK_REBALANCE_IMPACT_BPS
+  expect(sales.rows.length).toBeGreaterThanOrEqual(3);
+  const judgedAt = sales.rows.map((r) => {
+    const m = new RegExp(`^desk/sell/${rbw.assetId}/(\\d+)$`).exec(r.ref);
+    expect(m).not.toBeNull();
+    return Number(m![1]);
+  });
+  for (let i = 1; i < judgedAt.length; i++)
+    expect(judgedAt[i] - judgedAt[i - 1]).toBeGreaterThanOrEqual(desk.rebalanceEveryBlocks);
+  let base = 25_000n * WHOLE; // nobody else trades RBW's pool
+  for (const r of sales.rows) {
+    const units = BigInt(r.units);
+    // x·y = k: the price falls by (B / (B + Δ))²
+    expect(base * base * 10_000n).toBeGreaterThanOrEqual(
+      (base + units) ** 2n * BigInt(10_000 - desk.rebalanceImpactBps),
+    );
+    base += units;
+  }
+  const sold = base - 25_000n * WHOLE;
+  expect(sold).toBeLessThan(475n * WHOLE); // only what its buying brought in, never below the target
+  expect(paid - sales.proceeds).toBeGreaterThanOrEqual(target);
+  const pool = (await new ChainQueries(world.rpcUrl).poolPriceAt(rbw.assetId, STABLE_DENOM))!;
+  expect(pool.baseReserve).toBe(base);
+
+  // the same seller again, 200 shares (400 at mid), at the bid of the pool the sales moved: beyond the room
+  // without the sales, within it after them
+  const again = await rbwBid();
+  expect(again).toBeLessThan(bid);
+  expect(await settled(await world.submit(k.bob, [offer(200n * again, 200n, k.bob, rbw.assetId)]))).toBe(
+    'STATUS_SETTLED',
+  );
 });
 
 interface AppProcess {
