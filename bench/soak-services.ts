@@ -303,6 +303,7 @@ async function main(): Promise<void> {
       funder,
       lender: terms.lender,
       desk: (await SoakActor.open('desk', o.seed, chain, config)).address,
+      db,
       lnw: { symbol: 'LNW', assetId: lnwId, kinds, poolId: pool!.poolId },
       round: 0,
       poolSettleBlocks: 130,
@@ -346,7 +347,8 @@ async function main(): Promise<void> {
         const e = await queries.encumbrance(BigInt(pendingMistake.mistakenPledge));
         const s = Math.round((Date.now() - pendingMistake.mistakenAtMs!) / 1000);
         pendingMistake.attack!.result += `; the honest mistaken pledge ${pendingMistake.mistakenPledge} was ${e?.status ?? 'unknown'} ${s} s later`;
-        pendingMistake.attack!.held = e?.status !== 'ENCUMBRANCE_STATUS_ACTIVE';
+        // both bounds: the services spent no more than the spammer did, and the honest pledge was released
+        pendingMistake.attack!.held &&= e?.status !== 'ENCUMBRANCE_STATUS_ACTIVE';
         pendingMistake = undefined;
       }
       if (o.attacks.length) {

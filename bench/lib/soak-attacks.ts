@@ -6,7 +6,8 @@
  * against and dumped, and a look-alike launch document. Each returns what it got, in figures.
  */
 import http from 'http';
-import type { ChainClient } from '../../app-services/chain/chain-client';
+import type { Pool } from 'pg';
+import type { ChainClient, CommittedTx } from '../../app-services/chain/chain-client';
 import type { ChainQueries } from '../../app-services/chain/queries';
 import {
   askCoin,
@@ -48,6 +49,8 @@ export interface SoakContext {
   funder: SoakActor;
   lender: string;
   desk: string;
+  /** npm start's own PostgreSQL: the services' intent log (app.intents) */
+  db: Pool;
   lnw: ListedAsset;
   round: number;
   /** blocks a pool must have before the services value it, plus its price window */
@@ -166,6 +169,44 @@ const lenderPledge = (holder: SoakActor, ctx: SoakContext, units: bigint): Msg =
     exercisable: true,
   });
 
+/** Every value of `key` in the tx's events of `type` (one per message that emitted one). */
+function attributesOf(tx: CommittedTx, type: string, key: string): string[] {
+  return tx.events
+    .filter((e) => e.type === type)
+    .flatMap((e) => e.attributes.filter((a) => a.key === key).map((a) => String(JSON.parse(a.value))));
+}
+
+/**
+ * What the services signed on `items` (the spammer's pledge and settlement ids): their
+ * releases and cancels from the intent log, each tx that reached a block (committed or failed
+ * in it) counted once, with how many of its messages were about those items. The services'
+ * other work (the world's scenario, honest users) is not counted.
+ */
+async function spentOn(
+  ctx: SoakContext,
+  items: { pledges: string[]; settlements: string[] },
+): Promise<{ txs: number; messages: number; releases: number; cancels: number; failed: number }> {
+  const { rows } = await ctx.db.query<{ id: string; status: string; type: string; n: string }>(
+    `SELECT i.id, i.status, m->>'typeUrl' AS type, count(*)::text AS n
+       FROM app.intents i, jsonb_array_elements(i.messages) m
+      WHERE i.actor = ANY($1) AND i.height IS NOT NULL AND i.status IN ('committed', 'failed')
+        AND ((m->>'typeUrl' = '/svc.encumbrance.v1.MsgRelease'
+              AND coalesce(m->'value'->>'encumbrance_id', m->'value'->>'encumbranceId') = ANY($2))
+          OR (m->>'typeUrl' = '/svc.settlement.v1.MsgCancel'
+              AND coalesce(m->'value'->>'settlement_id', m->'value'->>'settlementId') = ANY($3)))
+      GROUP BY 1, 2, 3`,
+    [[ctx.lender, ctx.desk], items.pledges, items.settlements],
+  );
+  const count = (type: string) => rows.filter((r) => r.type === type).reduce((a, r) => a + Number(r.n), 0);
+  return {
+    txs: new Set(rows.map((r) => r.id)).size,
+    messages: rows.reduce((a, r) => a + Number(r.n), 0),
+    releases: count('/svc.encumbrance.v1.MsgRelease'),
+    cancels: count('/svc.settlement.v1.MsgCancel'),
+    failed: new Set(rows.filter((r) => r.status === 'failed').map((r) => r.id)).size,
+  };
+}
+
 /**
  * Case 4: 250 one-unit pledges to the lender in one tx and 120 below-quote offers to the desk
  * in another, while an honest holder's mistaken pledge (one kind only: no loan) waits for its
@@ -189,17 +230,22 @@ async function junk(ctx: SoakContext, honest: SoakActor): Promise<AttackOutcome 
         expiryMs,
       ),
     );
-  const lenderBefore = (await ctx.chain.account(ctx.lender))?.sequence ?? 0n;
-  const deskBefore = (await ctx.chain.account(ctx.desk))?.sequence ?? 0n;
   const [p, o] = [await spammer.submit(pledges), await spammer.submit(offers)];
   const mistaken = await honest.must('a mistaken pledge', [lenderPledge(honest, ctx, 10n * WHOLE)]);
   await waitBlocks(ctx.chain, 40);
-  const lenderTxs = ((await ctx.chain.account(ctx.lender))?.sequence ?? 0n) - lenderBefore;
-  const deskTxs = ((await ctx.chain.account(ctx.desk))?.sequence ?? 0n) - deskBefore;
+  // the services' txs on the spammer's own items only: the sequences of the services' keys would
+  // count every tx they sign for the world in those blocks too
+  const spent = await spentOn(ctx, {
+    pledges: attributesOf(p, 'svc.encumbrance.v1.EventEncumbranceCreated', 'encumbrance_id'),
+    settlements: attributesOf(o, 'svc.settlement.v1.EventSettlementProposed', 'settlement_id'),
+  });
+  // a tx the chain refused at CheckTx never reached a block: it cost the spammer nothing
+  const spammerTxs = [p, o].filter((t) => t.height > 0).length;
+  const spammerMessages = (p.height > 0 ? pledges.length : 0) + (o.height > 0 ? offers.length : 0);
   return {
     attack: 'junk',
-    result: `spammer's txs: pledges ${p.code === 0 ? 'ok' : `failed ${p.codespace}/${p.code}`}, offers ${o.code === 0 ? 'ok' : `failed ${o.codespace}/${o.code}`}; in the next 40 blocks the lender signed ${lenderTxs} txs, the desk ${deskTxs} (all their work, the world's included)`,
-    held: true,
+    result: `spammer's txs: pledges ${p.code === 0 ? 'ok' : `failed ${p.codespace}/${p.code}`}, offers ${o.code === 0 ? 'ok' : `failed ${o.codespace}/${o.code}`} (${spammerTxs} txs, ${spammerMessages} messages); in the next 40 blocks the services signed ${spent.txs} txs on its items (${spent.releases} releases, ${spent.cancels} cancels${spent.failed ? `, ${spent.failed} txs failed` : ''})`,
+    held: spent.txs <= spammerTxs && spent.messages <= spammerMessages,
     mistaken: attributeOf(mistaken, 'svc.encumbrance.v1.EventEncumbranceCreated', 'encumbrance_id'),
   };
 }
