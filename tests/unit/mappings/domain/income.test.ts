@@ -182,6 +182,12 @@ describe('settlePosition / settleForCollect', () => {
     w.seedEntry(ALICE, { units: 1n, snapshotIndex: 0n, routedFrom: BOB, ref: 'encumbrance/e1' });
     w.seedEntry(DAN, { units: 1n, snapshotIndex: 0n, routedFrom: CAROL, ref: 'encumbrance/e2' });
     await w.block(async (ctx) => settleForCollect(ctx, await kindOf(), ALICE));
+    expect(w.takeWrites().sort()).toEqual(
+      [claimableKey(ALICE, '', '', ASSET, 0, DENOM), claimableKey(BOB, '', '', ASSET, 0, DENOM)]
+        .concat(claimableKey(ALICE, BOB, 'encumbrance/e1', ASSET, 0, DENOM))
+        .map((id) => `Claimable ${id}`)
+        .sort(),
+    );
     const settled = (row: Record<string, unknown> | undefined) => row?.snapshotIndex === 3n * S;
     expect({
       alice: settled(own(ALICE)),

@@ -24,8 +24,8 @@ export const ALICE = account(0x22);
 export const BOB = account(0x44);
 export const CAROL = account(0x66);
 
-/** The context of an event at (height, txIndex, eventIndex); txIndex -1: a block-level event. */
-export function eventAt(height: number, txIndex = 0, eventIndex = 0): EventCtx<unknown> {
+/** The context of an event at (height, txIndex, eventIndex); txIndex -1: a block-level event (`mode` BeginBlock or EndBlock). */
+export function eventAt(height: number, txIndex = 0, eventIndex = 0, mode?: string): EventCtx<unknown> {
   const blockTime = new Date(Date.UTC(2026, 0, 1) + height * 1000);
   return {
     height,
@@ -35,7 +35,7 @@ export function eventAt(height: number, txIndex = 0, eventIndex = 0): EventCtx<u
     tx: null,
     blockTime,
     blockTimeNs: BigInt(blockTime.getTime()) * 1_000_000n,
-    mode: txIndex < 0 ? 'EndBlock' : undefined,
+    mode,
     type: 'svc.test.v1.EventTest',
     decoded: {},
     seq: seqOf(height, txIndex, eventIndex),
@@ -107,9 +107,14 @@ export class World {
     return row;
   }
 
-  seedHolding(holder: string, units: bigint, over: Partial<HoldingProps> = {}): HoldingProps {
+  /** A Holding row; `locks` as Holding.locks stores them (locked defaults to their sum). */
+  seedHolding(
+    holder: string,
+    units: bigint,
+    over: Partial<Omit<HoldingProps, 'locks'>> & { locks?: LockJson[] } = {},
+  ): HoldingProps {
     const kindId = over.kindId ?? 0;
-    const locks = (over.locks ?? []) as unknown as LockJson[];
+    const { locks = [], ...rest } = over;
     const row: HoldingProps = {
       id: holdingKey(ASSET, kindId, holder),
       kindRef: kindKey(ASSET, kindId),
@@ -118,10 +123,10 @@ export class World {
       holder,
       units,
       locked: locks.reduce((sum, l) => sum + BigInt(l.units), 0n),
-      locks: [],
       routedOut: 0n,
       updatedHeight: 1,
-      ...over,
+      ...rest,
+      locks: locks as unknown as HoldingProps['locks'],
     };
     this.seed('Holding', row);
     return row;
