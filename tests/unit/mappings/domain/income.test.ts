@@ -279,6 +279,24 @@ describe('startRouting / stopRouting', () => {
   });
 });
 
+describe('routing before any distribution', () => {
+  it('keeps routed_out without entries, so the first distribution opens the holder and the route at their split', async () => {
+    w.seedKind({ holderCount: 1, supply: 10n });
+    w.seedHolding(ALICE, 10n);
+    w.seedEncumbrance('e1', ALICE, BOB, 4n);
+    await w.block(async (ctx) => {
+      await addLock(ctx, ASSET, 0, ALICE, 'encumbrance/e1', 4n);
+      await startRouting(ctx, await kindOf(), await encOf('e1'));
+    });
+    expect(w.store.row('Holding', holdingKey(ASSET, 0, ALICE))?.routedOut).toBe(4n);
+    expect(w.store.all('Claimable')).toEqual([]);
+
+    await w.block(async (ctx) => openAccrual(ctx, await kindOf(), DENOM));
+    expect(earning(own(ALICE))).toEqual({ units: 6n, accrued: 0n, snapshotIndex: 0n });
+    expect(earning(routed(BOB, ALICE, 'e1'))).toEqual({ units: 4n, accrued: 0n, snapshotIndex: 0n });
+  });
+});
+
 describe('openAccrual', () => {
   it('registers the denom and opens entries (snapshot 0) for every position and income route earning now', async () => {
     w.seedKind({ holderCount: 4, accrualDenoms: ['uatom'] });
