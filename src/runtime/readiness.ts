@@ -130,6 +130,7 @@ export function evaluateReadiness(s: IndexState, maxLagBlocks: number): Readines
 export class IndexWatcher {
   state: IndexState = { storeReachable: false, schemaReady: false };
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
   private samples: { t: number; h: number }[] = [];
   private lastProgressLog = 0;
   private wasReady = false;
@@ -142,12 +143,14 @@ export class IndexWatcher {
   start(): Promise<void> {
     const loop = async () => {
       await this.poll();
-      this.timer = setTimeout(() => void loop(), POLL_MS);
+      if (!this.stopped) this.timer = setTimeout(() => void loop(), POLL_MS);
     };
     return loop();
   }
 
+  /** No poll after this one, and a poll in flight neither reports nor schedules the next. */
   stop(): void {
+    this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -196,6 +199,9 @@ export class IndexWatcher {
 
   private async poll(): Promise<void> {
     const [store, chainHeight] = await Promise.all([this.readStore(), this.readChain()]);
+    // stopped meanwhile (npm start's switch to a reindexed schema): what this schema read is no
+    // longer what is served, and its lines would say "indexing" of a frozen schema
+    if (this.stopped) return;
     this.state = { ...store, chainHeight: chainHeight ?? this.state.chainHeight };
     if (store.schemaReady && !this.schemaSeen) {
       this.schemaSeen = true;
