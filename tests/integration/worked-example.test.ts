@@ -132,7 +132,7 @@ describe("README's worked example (Adding an event handler)", () => {
       const jest = run(copy, process.execPath, [
         path.join(copy, 'node_modules', 'jest', 'bin', 'jest.js'),
         '--ci',
-        '--runInBand',
+        '--maxWorkers=2', // as npm test runs the unit project; the integration file around it waits meanwhile
         '--verbose',
         '--selectProjects',
         'unit',
