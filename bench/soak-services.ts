@@ -1,5 +1,5 @@
 /**
- * `npm run soak:services -- [--hours 24] [--block-ms 250] [--round-s 150] [--attacks squat,junk,pump,sybil,look-alike]
+ * `npm run soak:services -- [--hours 24] [--block-ms 250] [--round-s 150] [--attacks squat,junk,pump,pump-hold,sybil,look-alike]
  *   [--max-rounds N] [--max-wall-h H] [--out FILE] [--seed svc-devnet]`
  *
  * `npm start`'s default world (embedded PostgreSQL, the devnet with its live scenario, the
@@ -28,13 +28,16 @@ import { Pool } from 'pg';
 import { connectChain } from '../app-services/chain/chain-client';
 import { ChainQueries } from '../app-services/chain/queries';
 import { runExample } from '../examples/services';
+import { APP_SETTINGS } from '../app-services/settings';
 import { loadChainConfig } from '../src/lib/config';
+import { readSetting } from '../src/lib/settings';
 import { runningEmbeddedDatabase } from '../src/runtime/postgres/running';
 import { freePort } from '../src/runtime/ports';
 import { runningStart } from '../src/runtime/running-file';
 import {
   ATTACKS,
   getJson,
+  parseAttacks,
   runAttack,
   type AttackName,
   type AttackOutcome,
@@ -82,8 +85,7 @@ function options(): Options {
     if (!Number.isFinite(n) || n <= 0) throw new RangeError(`--${name} must be a positive number, got ${raw}`);
     return n;
   };
-  const attacks = values.attacks!.split(',').filter(Boolean) as AttackName[];
-  for (const a of attacks) if (!ATTACKS.includes(a)) throw new RangeError(`unknown attack ${a}: ${ATTACKS.join(', ')}`);
+  const attacks = parseAttacks(values.attacks!);
   return {
     hours: positive('hours', values.hours!),
     blockMs: Math.round(positive('block-ms', values['block-ms']!)),
@@ -307,6 +309,8 @@ async function main(): Promise<void> {
       lnw: { symbol: 'LNW', assetId: lnwId, kinds, poolId: pool!.poolId },
       round: 0,
       poolSettleBlocks: 130,
+      // npm start was given this process's environment: its window is the same setting read here
+      priceWindowBlocks: readSetting(process.env, APP_SETTINGS.market.windowBlocks),
       log,
     };
     const lnw = (shares: bigint) => [{ assetId: lnwId, kinds, units: shares * WHOLE }];
@@ -372,6 +376,11 @@ async function main(): Promise<void> {
         (l) => `${BigInt(l.principal) / WHOLE} in ${l.blocks_after_last_pledge} blocks`,
       );
       round.honest.push(borrowed);
+      if (round.attack?.needsHonestBorrow) {
+        // case 1's point: a stranger's liquidation must not freeze a listed asset for its next borrower
+        round.attack.result += `; the next honest LNW borrower ${describeHonest(borrowed)}`;
+        round.attack.held &&= borrowed.served;
+      }
       // a repayment only of a loan the round opened (a refused borrow leaves nothing to repay)
       if (borrowed.served)
         round.honest.push(

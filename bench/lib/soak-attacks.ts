@@ -8,9 +8,10 @@
 import http from 'http';
 import type { Pool } from 'pg';
 import type { ChainClient, CommittedTx } from '../../app-services/chain/chain-client';
-import type { ChainQueries } from '../../app-services/chain/queries';
+import type { ChainQueries, PoolPriceAt } from '../../app-services/chain/queries';
 import {
   askCoin,
+  bankSend,
   coin,
   createAsset,
   createEncumbrance,
@@ -19,9 +20,11 @@ import {
   issue,
   propose,
   swap,
+  transferBundle,
   type AssetSpec,
   type Msg,
 } from '../../devnet/scenario/messages';
+import { isqrt, poolPayout } from '../../app-services/market/units';
 import { runExample } from '../../examples/services';
 import type { ChainConfig } from '../../src/lib/config';
 import { deriveAssetId } from '../../src/lib/ids';
@@ -55,6 +58,8 @@ export interface SoakContext {
   round: number;
   /** blocks a pool must have before the services value it, plus its price window */
   poolSettleBlocks: number;
+  /** PRICE_WINDOW_BLOCKS as npm start reads it: the heights its twap is the mean of */
+  priceWindowBlocks: number;
   log: (line: string) => void;
 }
 
@@ -64,6 +69,11 @@ export interface AttackOutcome {
   result: string;
   /** the bound the attack is held to, and whether it held */
   held: boolean;
+  /**
+   * the bound also needs the round's next honest LNW borrow served (the caller runs it and
+   * folds it into `held`): a stranger's liquidation must not freeze a listed asset
+   */
+  needsHonestBorrow?: boolean;
 }
 
 export async function getJson(url: string): Promise<{ status: number; body: Json }> {
@@ -304,6 +314,251 @@ async function pumpBorrow(ctx: SoakContext): Promise<AttackOutcome> {
   return { attack: 'pump', result, held };
 }
 
+// ---------------------------------------------------------------- case 1: a pump held for most of the window
+
+/**
+ * The pump-hold attacker buys the pool's stable side up by √3 (its price ×3): at the lender's
+ * 50 % LTV and 80 % liquidation LTV a loan liquidates at a twap of 62.5 % of the price it was
+ * lent at, and a loss needs the pool to pay less than the principal in the block the lender
+ * looks; ×3 held for most of the window lends at ~2.6× the pre-pump price, so the twap falls
+ * to the liquidation price (~1.6×) while the kept shares can still push the pool below ~1.3×.
+ */
+const PUMP_HOLD_STAKE_BPS = 7_321n;
+/** the share of the price window the pump is held (the issue's probe: ~76 of 100 blocks) */
+const PUMP_HOLD_WINDOW_BPS = 8_000n;
+/** the sell-back brings spot to this share of the liquidation price, so the twap falls through it */
+const SELL_BACK_TO_BPS = 9_000n;
+/** the dump is held until the lender has looked (it polls every LENDER_POLL_MS), at most this many blocks */
+const DUMP_MAX_BLOCKS = 40;
+
+/** The twap at which the lender liquidates a loan: the highest price with principal ≥ liquidation LTV of the units' value. */
+export function liquidationPrice(principal: bigint, units: bigint, liquidationLtvBps: bigint): bigint {
+  return (principal * BPS * WHOLE) / (units * liquidationLtvBps);
+}
+
+/** The pool's price per whole share after `sold` base units are sold into it (x·y = k, no fee). */
+export function spotAfterSale(base: bigint, quote: bigint, sold: bigint): bigint {
+  const quoteAfter = quote - poolPayout(sold, base, quote);
+  return (quoteAfter * WHOLE) / (base + sold);
+}
+
+/** The fewest base units to sell into the pool to bring its price per whole share to `target` or below. */
+export function sharesToSellFor(base: bigint, quote: bigint, target: bigint): bigint {
+  if (target <= 0n) throw new RangeError('a price target must be positive');
+  // (base + s)² ≈ base·quote·WHOLE / target; of floored figures, so searched exactly below twice that
+  let [low, high] = [0n, 2n * isqrt((base * quote * WHOLE) / target) + 1n];
+  while (low < high) {
+    const mid = (low + high) / 2n;
+    if (spotAfterSale(base, quote, mid) <= target) high = mid;
+    else low = mid + 1n;
+  }
+  return low;
+}
+
+/** Whether a sale that brings spot to `dumpSpot` in the next block takes the twap to the liquidation price. */
+export function dumpReaches(
+  twap: bigint,
+  oldest: bigint,
+  dumpSpot: bigint,
+  window: number,
+  liquidation: bigint,
+): boolean {
+  return twap + (dumpSpot - oldest) / BigInt(window) <= liquidation;
+}
+
+/**
+ * The twap as the lender reads it: the mean of the chain's PoolPrice at each of the last
+ * `window` committed heights, with the oldest of them (the sample the next block drops).
+ * `samples` keeps the heights already read.
+ */
+async function windowTwap(
+  ctx: SoakContext,
+  samples: Map<number, bigint>,
+): Promise<{ height: number; twap: bigint; oldest: bigint; spot: PoolPriceAt }> {
+  const spot = await ctx.queries.poolPriceAt(ctx.lnw.assetId, ctx.config.stableDenom);
+  if (!spot) throw new Error('LNW has no pool');
+  samples.set(spot.height, spot.pricePerWhole);
+  const from = spot.height - ctx.priceWindowBlocks + 1;
+  for (let h = from; h < spot.height; h++)
+    if (!samples.has(h)) {
+      const at = await ctx.queries.poolPriceAt(ctx.lnw.assetId, ctx.config.stableDenom, h).catch(() => null);
+      if (at) samples.set(h, at.pricePerWhole);
+    }
+  for (const h of samples.keys()) if (h < from) samples.delete(h);
+  const prices = [...samples.values()];
+  const twap = prices.reduce((a, p) => a + p, 0n) / BigInt(prices.length);
+  return { height: spot.height, twap, oldest: samples.get(from) ?? twap, spot };
+}
+
+const stableOf = (n: bigint) => (n / WHOLE).toLocaleString('en-US');
+const priceOf = (n: bigint) => (Number(n) / Number(WHOLE)).toFixed(2);
+const times = (a: bigint, b: bigint) => `×${(Number(a) / Number(b)).toFixed(2)}`;
+
+async function lnwHeld(ctx: SoakContext, holder: SoakActor): Promise<bigint> {
+  return ctx.queries.transferable(ctx.lnw.assetId, ctx.lnw.kinds[0], holder.address);
+}
+
+async function loanOf(ctx: SoakContext, borrower: SoakActor, id: string): Promise<Json | undefined> {
+  const { body } = await getJson(`${ctx.url}/api/lender/loans?address=${borrower.address}`);
+  return (body.loans as Json[]).find((l) => String(l.id) === id);
+}
+
+/** Everything the attacker has left goes back to the soak's funder, so repeated rounds do not drain it. */
+async function giveBack(ctx: SoakContext, actor: SoakActor): Promise<void> {
+  const shares = await lnwHeld(ctx, actor);
+  const stable = await ctx.chain.balance(actor.address, ctx.config.stableDenom);
+  const messages: Msg[] = [];
+  if (stable > 0n) messages.push(bankSend(actor.address, ctx.funder.address, [coin(ctx.config.stableDenom, stable)]));
+  if (shares > 0n) messages.push(transferBundle(actor.address, ctx.funder.address, ctx.lnw.assetId, shares));
+  if (messages.length) await actor.submit(messages);
+}
+
+/** Waits for the loan's liquidation while the dump is held, at most DUMP_MAX_BLOCKS; the blocks it took. */
+async function holdDump(ctx: SoakContext, borrower: SoakActor, loanId: string, from: number): Promise<number> {
+  for (;;) {
+    const height = await ctx.chain.height();
+    if ((await loanOf(ctx, borrower, loanId))?.status === 'liquidated' || height - from >= DUMP_MAX_BLOCKS)
+      return height - from;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * After the loan: sell back the pump's shares until spot is under the liquidation price, keep
+ * the rest, and once a one-block dump of the kept shares takes the twap to the liquidation
+ * price, dump them, hold the dump until the lender has looked, and buy back. Watches at most
+ * two windows; returns what happened.
+ */
+async function dumpAtLiquidation(
+  ctx: SoakContext,
+  attacker: SoakActor,
+  loan: { id: string; units: bigint; principal: bigint },
+  liquidation: bigint,
+  samples: Map<number, bigint>,
+): Promise<{ soldBack: bigint; kept: bigint; liquidated: boolean; dumpBlocks?: number; twapAtDump?: bigint }> {
+  const now = await windowTwap(ctx, samples);
+  const unpledged = await lnwHeld(ctx, attacker);
+  const wanted = sharesToSellFor(now.spot.baseReserve, now.spot.quoteReserve, (liquidation * SELL_BACK_TO_BPS) / BPS);
+  const soldBack = wanted < unpledged ? wanted : unpledged;
+  if (soldBack > 0n) await attacker.must('the sell-back', [swap(attacker.address, ctx.lnw.poolId, true, soldBack, 0n)]);
+  const kept = unpledged - soldBack;
+  const last = now.height + 2 * ctx.priceWindowBlocks;
+  for (let seen = 0; ;) {
+    const w = await windowTwap(ctx, samples);
+    if (w.height !== seen) {
+      seen = w.height;
+      if ((await loanOf(ctx, attacker, loan.id))?.status === 'liquidated') return { soldBack, kept, liquidated: true };
+      const dumpSpot = spotAfterSale(w.spot.baseReserve, w.spot.quoteReserve, kept);
+      if (kept > 0n && dumpReaches(w.twap, w.oldest, dumpSpot, ctx.priceWindowBlocks, liquidation)) {
+        const dumped = await attacker.must('the dump', [swap(attacker.address, ctx.lnw.poolId, true, kept, 0n)]);
+        const got = BigInt(attributeOf(dumped, 'svc.dex.v1.EventSwapped', 'amount_out') ?? '0');
+        const dumpBlocks = await holdDump(ctx, attacker, loan.id, dumped.height);
+        await attacker.submit([swap(attacker.address, ctx.lnw.poolId, false, got, 0n)]);
+        const liquidated = (await loanOf(ctx, attacker, loan.id))?.status === 'liquidated';
+        return { soldBack, kept, liquidated, dumpBlocks, twapAtDump: w.twap };
+      }
+      if (w.height >= last) return { soldBack, kept, liquidated: false };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** What the lender charged for the loan's liquidation (app.risk_losses), 0 when nothing. */
+async function chargedLoss(ctx: SoakContext, loanId: string): Promise<bigint> {
+  const { rows } = await ctx.db.query<{ amount: string }>(
+    `SELECT coalesce(sum(amount), 0)::text AS amount FROM app.risk_losses WHERE ref = $1`,
+    [`lender/liquidate/${loanId}`],
+  );
+  return BigInt(rows[0].amount);
+}
+
+/**
+ * Case 1: pump LNW ×3 and hold it for most of the price window, borrow the most against the
+ * bought shares, sell back, and dump the kept ones for the block the lender looks just before
+ * the twap reaches the loan's liquidation price. Its bound: the loss charged within the
+ * documented bound of one liquidation (at most the loan's principal, so at most
+ * LENDER_MAX_PRINCIPAL) and, folded in by the caller, the next honest LNW borrower served.
+ */
+async function pumpHold(ctx: SoakContext): Promise<AttackOutcome> {
+  const attack = 'pump-hold';
+  const before = await ctx.queries.poolPriceAt(ctx.lnw.assetId, ctx.config.stableDenom);
+  if (!before) return { attack, result: 'LNW has no pool', held: true };
+  const terms = (await getJson(`${ctx.url}/api/lender/terms`)).body;
+  const stake = (before.quoteReserve * PUMP_HOLD_STAKE_BPS) / BPS;
+  const funded = stake + 20_000n * WHOLE;
+  const attacker = await fresh(ctx, 'pumpholder', funded);
+  const samples = new Map<number, bigint>();
+  const twapBefore = (await windowTwap(ctx, samples)).twap;
+  await attacker.must('the pump', [swap(attacker.address, ctx.lnw.poolId, false, stake, 0n)]);
+  const hold = Number((BigInt(ctx.priceWindowBlocks) * PUMP_HOLD_WINDOW_BPS) / BPS);
+  await waitBlocks(ctx.chain, hold);
+  const pumped = await windowTwap(ctx, samples);
+  const x = Number(pumped.spot.pricePerWhole) / Number(before.pricePerWhole);
+  const lift =
+    `×${x.toFixed(2)} held ${hold} of ${ctx.priceWindowBlocks} blocks: twap ${priceOf(twapBefore)} → ${priceOf(pumped.twap)} (${times(pumped.twap, twapBefore)}; ` +
+    `the documented bound k·(x−1)/W +${Math.round(((hold * (x - 1)) / ctx.priceWindowBlocks) * 100)} %)`;
+  let loan: Json;
+  try {
+    loan = await runExample('borrow', {
+      url: ctx.url,
+      rpc: ctx.rpc,
+      asset: ctx.lnw.symbol,
+      account: attacker.name,
+      seed: ctx.seed,
+      amount: BigInt(terms.max_principal) / WHOLE,
+      log: () => undefined,
+    });
+  } catch (e) {
+    const left = await lnwHeld(ctx, attacker);
+    if (left > 0n) await attacker.submit([swap(attacker.address, ctx.lnw.poolId, true, left, 0n)]);
+    await giveBack(ctx, attacker);
+    return { attack, result: `${lift}; borrow refused: ${(e as Error).message}`, held: true, needsHonestBorrow: true };
+  }
+  const units = BigInt(loan.units);
+  const principal = BigInt(loan.principal);
+  const preValue = (units * before.pricePerWhole) / WHOLE;
+  const lent = `lent ${stableOf(principal)} against ${stableOf(units)} shares worth ${stableOf(preValue)} before the pump (${((Number(principal) / Number(preValue)) * 100).toFixed(1)} %; terms ${Number(terms.ltv_bps) / 100} %)`;
+  const liquidation = liquidationPrice(principal, units, BigInt(terms.liquidation_ltv_bps));
+  const d = await dumpAtLiquidation(ctx, attacker, { id: String(loan.id), units, principal }, liquidation, samples);
+  const after = await ctx.queries.poolPriceAt(ctx.lnw.assetId, ctx.config.stableDenom);
+  const loss = await chargedLoss(ctx, String(loan.id));
+  const payback = after ? poolPayout(units, after.baseReserve, after.quoteReserve) : 0n;
+  if (!d.liquidated)
+    await runExample('repay', {
+      url: ctx.url,
+      rpc: ctx.rpc,
+      asset: ctx.lnw.symbol,
+      account: attacker.name,
+      seed: ctx.seed,
+      log: () => undefined,
+    }).catch(() => undefined);
+  const cap = ((await getJson(`${ctx.url}/api/lender/terms`)).body.capacity as Json[]).find(
+    (c) => c.asset_id === ctx.lnw.assetId,
+  );
+  const leftShares = await lnwHeld(ctx, attacker);
+  const cost =
+    funded -
+    (await ctx.chain.balance(attacker.address, ctx.config.stableDenom)) -
+    (leftShares * before.pricePerWhole) / WHOLE;
+  await giveBack(ctx, attacker);
+  const dumped =
+    d.dumpBlocks === undefined
+      ? `no dump (kept ${stableOf(d.kept)} shares)`
+      : `dumped ${stableOf(d.kept)} kept shares at twap ${priceOf(d.twapAtDump!)} (liquidation at ${priceOf(liquidation)}), held ${d.dumpBlocks} blocks until the lender looked`;
+  const bound = BigInt(terms.max_principal) < principal ? BigInt(terms.max_principal) : principal;
+  const outcome = d.liquidated
+    ? `liquidated: charged ${stableOf(loss)} (bound: the principal, ${stableOf(bound)}); the seized units fetch ${stableOf(payback)} from the pool after`
+    : `not liquidated within ${2 * ctx.priceWindowBlocks} blocks (repaid)`;
+  return {
+    attack,
+    result:
+      `${lift}; ${lent}; sold back ${stableOf(d.soldBack)}; ${dumped}; ${outcome}; ` +
+      `LNW capacity after ${stableOf(BigInt(cap?.lendable ?? '0'))}${cap?.limited_by ? ` (${cap.limited_by})` : ''}; the attacker's cost ${stableOf(cost)}`,
+    held: loss <= bound,
+    needsHonestBorrow: true,
+  };
+}
+
 async function launch(
   ctx: SoakContext,
   issuer: SoakActor,
@@ -400,8 +655,16 @@ async function lookAlike(ctx: SoakContext): Promise<AttackOutcome> {
   };
 }
 
-export type AttackName = 'squat' | 'junk' | 'pump' | 'sybil' | 'look-alike';
-export const ATTACKS: readonly AttackName[] = ['squat', 'junk', 'pump', 'sybil', 'look-alike'];
+export type AttackName = 'squat' | 'junk' | 'pump' | 'pump-hold' | 'sybil' | 'look-alike';
+export const ATTACKS: readonly AttackName[] = ['squat', 'junk', 'pump', 'pump-hold', 'sybil', 'look-alike'];
+
+/** `--attacks`' comma-separated names, each one of ATTACKS, in the order given. */
+export function parseAttacks(raw: string): AttackName[] {
+  const attacks = raw.split(',').filter(Boolean);
+  for (const a of attacks)
+    if (!(ATTACKS as readonly string[]).includes(a)) throw new RangeError(`unknown attack ${a}: ${ATTACKS.join(', ')}`);
+  return attacks as AttackName[];
+}
 
 export function runAttack(
   name: AttackName,
@@ -411,6 +674,7 @@ export function runAttack(
   if (name === 'squat') return squat(ctx);
   if (name === 'junk') return junk(ctx, honest);
   if (name === 'pump') return pumpBorrow(ctx);
+  if (name === 'pump-hold') return pumpHold(ctx);
   if (name === 'sybil') return sybil(ctx);
   return lookAlike(ctx);
 }
