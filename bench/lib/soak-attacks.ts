@@ -493,9 +493,14 @@ async function pumpHold(ctx: SoakContext): Promise<AttackOutcome> {
   const hold = Number((BigInt(ctx.priceWindowBlocks) * PUMP_HOLD_WINDOW_BPS) / BPS);
   await waitBlocks(ctx.chain, hold);
   const pumped = await windowTwap(ctx, samples);
-  const x = Number(pumped.spot.pricePerWhole) / Number(before.pricePerWhole);
+  // the bound's x is the pump at its highest over the hold (as bought: the live traders sell into
+  // it), so the bound is above the lift however the pump decayed
+  const holdPrices = [...samples].filter(([h]) => h > pumped.height - hold).map(([, p]) => p);
+  const top = holdPrices.reduce((a, p) => (p > a ? p : a), pumped.spot.pricePerWhole);
+  const x = Number(top) / Number(before.pricePerWhole);
+  const end = Number(pumped.spot.pricePerWhole) / Number(before.pricePerWhole);
   const lift =
-    `×${x.toFixed(2)} held ${hold} of ${ctx.priceWindowBlocks} blocks: twap ${priceOf(twapBefore)} → ${priceOf(pumped.twap)} (${times(pumped.twap, twapBefore)}; ` +
+    `×${x.toFixed(2)} (×${end.toFixed(2)} at the end) held ${hold} of ${ctx.priceWindowBlocks} blocks: twap ${priceOf(twapBefore)} → ${priceOf(pumped.twap)} (${times(pumped.twap, twapBefore)}; ` +
     `the documented bound k·(x−1)/W +${Math.round(((hold * (x - 1)) / ctx.priceWindowBlocks) * 100)} %)`;
   let loan: Json;
   try {
