@@ -44,6 +44,7 @@ const LIMITS = {
   communityMaxPerIssuer: 10n ** 15n,
   lossCooloffMs: 60_000,
   listedLossCooloffMs: 60_000,
+  listedCooloffFullLoss: 1n,
   issuerLossThreshold: 0n,
   maxDivergenceBps: 500,
 };
@@ -169,6 +170,7 @@ describe('quotesOf: withheld sides and why', () => {
   test('a loss of the asset within its cool-off: no bid at all', () => {
     const snapshot = emptySnapshot();
     snapshot.lastLossMs.set(A, 999_000);
+    snapshot.lastLoss.set(A, 1n);
     expect(sides(steady, ctx({ snapshot })).map((s) => s[1])).toEqual([
       'loss_cooloff',
       'loss_cooloff',
