@@ -34,8 +34,7 @@ import * as msg from '../chain/messages';
 import { sortPledges, type PledgeSeen, type PledgeSet, type Refusal as SortRefusal } from './pledge-sets';
 import { SETTLEMENT_PROPOSED, withSeenProposals, type ProposalSeen } from '../store/indexer-reads';
 import { diverges, type Market } from '../market/eligibility';
-import { lendablePrice } from '../market/price-oracle';
-import { quoteReserveAt } from '../market/units';
+import { lendablePrice, poolShareReserve } from '../market/price-oracle';
 import { poolSlice } from '../market/pool-sale';
 import {
   cooloffUntil,
@@ -284,7 +283,7 @@ export class LenderWorker extends PollingWorker {
       assetId: set.assetId,
       issuer,
       borrower: set.borrower,
-      poolQuoteReserve: quoteReserveAt(price.quoteReserve, price.spot, low),
+      poolQuoteReserve: poolShareReserve(price),
     };
     type Outcome = { refused: Refusal } | { principal: bigint; limitedBy: Refusal | null };
     const outcome = await this.o.risk.underRiskLock(async (c): Promise<Outcome> => {

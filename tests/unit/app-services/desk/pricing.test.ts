@@ -1,11 +1,6 @@
 /** The desk's prices, which sides it withholds and why, and which offers it takes. */
-import {
-  poolShareReserve,
-  quotesOf,
-  type AssetState,
-  type Book,
-  type QuoteContext,
-} from '../../../../app-services/desk/book';
+import { quotesOf, type AssetState, type Book, type QuoteContext } from '../../../../app-services/desk/book';
+import { poolShareReserve } from '../../../../app-services/market/price-oracle';
 import { escrowedValue, judgeOffer } from '../../../../app-services/desk/offers';
 import { amountFor, askOf, bidOf, instrumentsOf } from '../../../../app-services/desk/pricing';
 import { lendablePrice, lowerMedian, twapOf, type MarketPrice } from '../../../../app-services/market/price-oracle';
