@@ -35,7 +35,6 @@ import { sortPledges, type PledgeSeen, type PledgeSet, type Refusal as SortRefus
 import { SETTLEMENT_PROPOSED, withSeenProposals, type ProposalSeen } from '../store/indexer-reads';
 import { diverges, type Market } from '../market/eligibility';
 import { lendablePrice, poolShareReserve } from '../market/price-oracle';
-import { poolSlice } from '../market/pool-sale';
 import {
   cooloffUntil,
   fitToLimits,
@@ -49,6 +48,7 @@ import { loanIdOf, type LenderRepository, type LoanRow, type QueuedRelease, type
 import { planReleases, type Releasable } from './release-batches';
 import { isOutOfGas } from '../chain/signer';
 import { mustLiquidate, principalFor, type LenderTerms } from './terms';
+import { nextRecoveryStep } from './recovery';
 
 export interface LenderWorkerOptions {
   repository: LenderRepository;
@@ -628,30 +628,33 @@ export class LenderWorker extends PollingWorker {
   }
 
   private async sellSeized(loan: LoanRow, done: { units: bigint; proceeds: bigint }): Promise<void> {
-    const remaining = BigInt(loan.units) - done.units;
-    if (remaining <= 0n) return this.closeRecovery(loan, done.proceeds, 'every seized unit sold');
     const v = await this.o.market.valuation(loan.asset_id);
     if (!v) return; // the index has not caught up with the asset
     const price = v.reading.price;
-    if (!price)
-      return v.reading.missing.why === 'no_pool'
-        ? this.closeRecovery(loan, done.proceeds, 'the asset has no pool left to sell into')
-        : undefined;
+    if (!price && v.reading.missing.why !== 'no_pool') return; // its price window is filling
+    const remaining = BigInt(loan.units) - done.units;
     let held = remaining;
-    for (const kindId of v.units.kindIds) {
+    for (const kindId of price ? v.units.kindIds : []) {
       const movable = await this.o.queries.transferable(loan.asset_id, kindId, this.actor.address);
       if (movable < held) held = movable;
     }
-    if (held <= 0n) return this.closeRecovery(loan, done.proceeds, 'the lender holds none of the seized units');
-    const sale = poolSlice(held, price, {
-      impactBps: this.o.sale.impactBps,
-      maxDivergenceBps: this.o.market.settings.maxDivergenceBps,
-    });
-    if (!sale) return; // a dump (or an empty pool side): wait
-    if (sale.expected <= this.o.dust)
-      return this.closeRecovery(loan, done.proceeds, 'the pool pays no more than dust for the rest');
-    const last = await this.o.repository.sales.lastHeight(loan.asset_id);
-    if (last !== null && price.height - last < this.o.sale.everyBlocks) return;
+    const step = nextRecoveryStep(
+      {
+        remaining,
+        pool: price ?? 'no_pool',
+        held,
+        lastSaleHeight: price ? await this.o.repository.sales.lastHeight(loan.asset_id) : null,
+      },
+      {
+        impactBps: this.o.sale.impactBps,
+        everyBlocks: this.o.sale.everyBlocks,
+        maxDivergenceBps: this.o.market.settings.maxDivergenceBps,
+        dust: this.o.dust,
+      },
+    );
+    if (step.do === 'close') return this.closeRecovery(loan, done.proceeds, step.why);
+    if (step.do === 'wait' || !price) return;
+    const { sale } = step;
     const ref = intentIds.sellSeized(loan.id, price.height);
     const issuer = loan.issuer ?? v.issuer;
     const recorded = await this.o.repository.sales.starting({
