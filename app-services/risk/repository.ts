@@ -7,7 +7,6 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import { quoteIdent, tablesIn, withTransaction, type Tables } from '../../src/store';
-import { PoolSales } from '../store/pool-sales';
 import { emptySnapshot, type ExposureSnapshot } from './exposure';
 
 type Db = Pool | PoolClient;
@@ -72,7 +71,7 @@ export class RiskRepository {
       deskExposure: `${a}.desk_exposure`,
       offers: `${a}.desk_offers`,
       rfqs: `${a}.rfqs`,
-      sales: PoolSales.tableIn(appSchema),
+      sales: `${a}.pool_sales`, // store/pool-sales.ts
     };
     this.svc = tablesIn(indexerSchema);
   }
