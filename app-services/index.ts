@@ -406,6 +406,7 @@ export class AppServices {
       batchMax: lender.batchMax,
       gasMessagesMax: gasMessagesMax(this.o.settings),
       releaseMinValue: lender.releaseMinValue,
+      sale: { impactBps: lender.saleImpactBps, everyBlocks: lender.saleEveryBlocks },
       pollMs: lender.pollMs,
       claimEveryMs: lender.claimEveryMs,
       fromHeight: lender.fromHeight ?? 0,

@@ -186,6 +186,20 @@ export const APP_SETTINGS = {
       100,
       'messages in one release or one cancel tx (a refused set larger is split over several txs; also at most what `APP_TX_GAS` holds at `APP_TX_GAS_PER_MSG`)',
     ),
+    saleImpactBps: integer(
+      'LENDER_SALE_IMPACT_BPS',
+      50,
+      1,
+      1000,
+      "one sale of the units a liquidation seized moves the pool's price by at most this much (they are sold back into the pool, never into a dump)",
+    ),
+    saleEveryBlocks: integer(
+      'LENDER_SALE_EVERY_BLOCKS',
+      5,
+      1,
+      1_000_000,
+      'at most one such sale per asset in this many blocks',
+    ),
     fromHeight: special(
       'LENDER_FROM_HEIGHT',
       undefined,
@@ -462,7 +476,14 @@ export const APP_SETTINGS = {
       300,
       0,
       365 * 86_400,
-      'after a loss, no new loan or bid for that listed asset for this long (`0`: none); its issuer is never cooled off by it',
+      'after a loss of `RISK_LISTED_COOLOFF_FULL_LOSS` or more, no new loan or bid for that listed asset for this long, after a smaller one for its share of it (`0`: none); its issuer is never cooled off by it',
+    ),
+    listedCooloffFullLoss: bigint(
+      'RISK_LISTED_COOLOFF_FULL_LOSS',
+      5_000_000_000n,
+      1n,
+      10n ** 30n,
+      "a listed asset's cool-off lasts `RISK_LISTED_LOSS_COOLOFF_S` times its latest loss over this, at most the whole (a loss of a tenth of it: a tenth of the cool-off); base units of the stable denom",
     ),
     issuerLossThreshold: bigint(
       'RISK_ISSUER_LOSS_THRESHOLD',

@@ -28,8 +28,8 @@ import type { Tables } from '../../src/store';
 import type { ChainClient } from '../chain/chain-client';
 import type { ChainQueries } from '../chain/queries';
 import type { Market } from '../market/eligibility';
-import { lendablePrice, type MarketPrice } from '../market/price-oracle';
-import { quoteReserveAt, type AssetUnits } from '../market/units';
+import { poolShareReserve, type MarketPrice } from '../market/price-oracle';
+import type { AssetUnits } from '../market/units';
 import {
   cooloffUntil,
   deskBuyLimits,
@@ -259,15 +259,6 @@ export class DeskBook {
       poolQuoteReserve: poolShareReserve(price),
     };
   }
-}
-
-/**
- * What the desk's pool-share cap is a share of: the pool's stable reserve at the lower of now
- * and the lendable price, as the lender takes it, so a pump held a few blocks (which lifts the
- * twap, not the median) buys no room.
- */
-export function poolShareReserve(price: Pick<MarketPrice, 'quoteReserve' | 'spot' | 'twap' | 'median'>): bigint {
-  return quoteReserveAt(price.quoteReserve, price.spot, lendablePrice(price));
 }
 
 /** The desk's holding of the asset valued at mid: every unit, locked ones too. */

@@ -18,12 +18,14 @@
  *   lender shares: the desk's flow never takes more than that share of an issuer's room, so
  *   the issuer's borrowers keep the rest. So neither one asset, nor one issuer's, nor all of
  *   them together fill a cap with what the flow brings.
- * - One slice moves the pool's price by at most DESK_REBALANCE_IMPACT_BPS: for x·y = k,
- *   selling Δ into a base reserve B moves the price by (B / (B + Δ))², so Δ = B × bps / 20,000
- *   stays within it. Only whole bundles it may move are sold, never more than the excess.
- * - Nothing is sold while the pool's spot is below its twap by more than the market's
- *   divergence bound: the desk does not sell into a dump.
+ * - One slice moves the pool's price by at most DESK_REBALANCE_IMPACT_BPS, and nothing is
+ *   sold into a dump (market/pool-sale.ts, the rule the lender's recovery sales follow too).
+ *   Only whole bundles it may move are sold, never more than the excess.
  */
+import { poolSlice, type Sale } from '../market/pool-sale';
+
+export type { Sale } from '../market/pool-sale';
+
 const BPS = 10_000n;
 
 export interface InventoryRule {
@@ -56,15 +58,6 @@ export interface HoldingState {
   maxDivergenceBps: number;
 }
 
-export interface Sale {
-  /** whole-bundle base units to sell */
-  units: bigint;
-  /** what the pool pays for them now (x·y = k, no fee) */
-  expected: bigint;
-  /** the swap's min_out: what it pays less twice the impact bound (the price may move in its block) */
-  minOut: bigint;
-}
-
 /** The excess over the target, in stable base units (0 when within it). */
 export function excessOf(
   h: Pick<HoldingState, 'cost' | 'positionCap' | 'tierCost' | 'tierCap' | 'issuerCost' | 'issuerCap'>,
@@ -82,18 +75,12 @@ export function excessOf(
 
 /** The next slice of the excess to sell into the pool, or null when there is none to sell now. */
 export function nextSale(h: HoldingState, rule: InventoryRule): Sale | null {
-  if (h.twap <= 0n || h.baseReserve <= 0n || h.quoteReserve <= 0n) return null;
-  if (h.spot < h.twap && ((h.twap - h.spot) * BPS) / h.twap > BigInt(h.maxDivergenceBps)) return null;
+  if (h.twap <= 0n) return null;
   const excess = excessOf(h, rule);
   if (excess === 0n) return null;
   // the bundles the pool pays the excess for now (spot reserves), at least those the twap says
   const whole = 10n ** BigInt(h.priceDecimals);
   const forExcess = (excess * whole) / (h.twap < h.spot ? h.spot : h.twap);
-  const slice = (h.baseReserve * BigInt(rule.impactBps)) / (2n * BPS);
-  let units = forExcess < slice ? forExcess : slice;
-  if (h.movableBundles < units) units = h.movableBundles;
-  if (units <= 0n) return null;
-  const expected = (h.quoteReserve * units) / (h.baseReserve + units);
-  if (expected === 0n) return null;
-  return { units, expected, minOut: (expected * (BPS - 2n * BigInt(rule.impactBps))) / BPS };
+  const wanted = h.movableBundles < forExcess ? h.movableBundles : forExcess;
+  return poolSlice(wanted, h, { impactBps: rule.impactBps, maxDivergenceBps: h.maxDivergenceBps });
 }

@@ -6,6 +6,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { timestampToRfc3339 } from '../../src/lib/contract';
 import { indexedHeight, pendingProposalsTo, type ProposalSeen } from '../store/indexer-reads';
+import { PoolSales } from '../store/pool-sales';
 import { quoteIdent, tablesIn, withTransaction, type Tables } from '../../src/store';
 import type { AssetKind } from '../market/units';
 import { lookAlikes, type Launched } from './identity';
@@ -106,7 +107,9 @@ export const rfqExpiry = (r: Pick<RfqRow, 'expiry'>) =>
 export class DeskRepository {
   private readonly rfqs: string;
   private readonly documents: string;
-  private readonly sales: string;
+  /** its sales of excess inventory into the pools (desk/inventory.ts) */
+  readonly sales: PoolSales;
+  private readonly salesTable: string;
   private readonly svc: Tables;
 
   constructor(
@@ -116,7 +119,8 @@ export class DeskRepository {
   ) {
     this.rfqs = `${quoteIdent(appSchema)}.rfqs`;
     this.documents = `${quoteIdent(appSchema)}.launchpad_documents`;
-    this.sales = `${quoteIdent(appSchema)}.desk_sales`;
+    this.sales = new PoolSales(pool, appSchema, 'desk');
+    this.salesTable = PoolSales.tableIn(appSchema);
     this.svc = tablesIn(indexerSchema);
   }
 
@@ -171,7 +175,7 @@ export class DeskRepository {
             AND jsonb_array_length(s.asset_ids) = 1 AND l -> 'coin' ->> 'denom' = $2
           GROUP BY 1
          UNION ALL
-         SELECT asset_id, -sum(proceeds) FROM ${this.sales} WHERE status = 'sold' GROUP BY 1
+         SELECT asset_id, -sum(proceeds) FROM ${this.salesTable} WHERE seller = 'desk' AND status = 'sold' GROUP BY 1
        )
        SELECT t.asset_id, a.issuer, sum(t.net)::text AS net
          FROM trades t LEFT JOIN ${this.svc.assets} a ON a.id = t.asset_id
@@ -179,53 +183,6 @@ export class DeskRepository {
       [desk, denom, fromHeight],
     );
     return new Map(rows.map((r) => [r.asset_id, { issuer: r.issuer ?? '', paid: BigInt(r.net) }]));
-  }
-
-  // ---------------------------------------------------------------- sales of excess inventory
-
-  /** Records a sale about to be signed (once: its ref is its intent id); false when it was recorded before. */
-  async saleStarting(sale: {
-    ref: string;
-    assetId: string;
-    issuer: string;
-    units: bigint;
-    height: number;
-  }): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `INSERT INTO ${this.sales} (ref, asset_id, issuer, units, status, height) VALUES ($1, $2, $3, $4, 'selling', $5)
-       ON CONFLICT (ref) DO NOTHING`,
-      [sale.ref, sale.assetId, sale.issuer, sale.units.toString(), sale.height],
-    );
-    return rowCount === 1;
-  }
-
-  /** Sales recorded and not yet settled from their intents (a crash between sign and record leaves one). */
-  async salesInFlight(): Promise<string[]> {
-    const { rows } = await this.pool.query<{ ref: string }>(`SELECT ref FROM ${this.sales} WHERE status = 'selling'`);
-    return rows.map((r) => r.ref);
-  }
-
-  async saleSold(ref: string, proceeds: bigint, height: number, txHash: string): Promise<void> {
-    await this.pool.query(
-      `UPDATE ${this.sales} SET status = 'sold', proceeds = $2, height = $3, tx_hash = $4 WHERE ref = $1 AND status = 'selling'`,
-      [ref, proceeds.toString(), height, txHash],
-    );
-  }
-
-  async saleFailed(ref: string, error: string): Promise<void> {
-    await this.pool.query(
-      `UPDATE ${this.sales} SET status = 'failed', error = $2 WHERE ref = $1 AND status = 'selling'`,
-      [ref, error],
-    );
-  }
-
-  /** The height of the asset's latest sale (any status), or null. */
-  async lastSaleHeight(assetId: string): Promise<number | null> {
-    const { rows } = await this.pool.query<{ h: string | null }>(
-      `SELECT max(height)::text AS h FROM ${this.sales} WHERE asset_id = $1`,
-      [assetId],
-    );
-    return rows[0]?.h == null ? null : Number(rows[0].h);
   }
 
   /** The kind ids of an asset (a whole share moves one unit of each). */

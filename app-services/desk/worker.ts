@@ -34,7 +34,7 @@ import type { ChainQueries } from '../chain/queries';
 import { isFinal } from '../intents/intent-log';
 import type { PartLogger } from '../../src/lib/logger';
 import { decodeTypedEvent } from '../../src/lib/typed-event';
-import type { EventSettlementProposed, EventSwapped } from '../../src/mappings/generated/proto-json';
+import type { EventSettlementProposed } from '../../src/mappings/generated/proto-json';
 import * as msg from '../chain/messages';
 import { deskAssetRoom, purchaseRefusal, type DeskLimitSettings, type SharedRiskSettings } from '../risk/exposure';
 import { refusal, type Refusal } from '../risk/reasons';
@@ -481,11 +481,11 @@ export class DeskWorker extends PollingWorker {
         inventory,
       );
       if (!sale || sale.expected < this.o.dust) continue;
-      const last = await this.o.repository.lastSaleHeight(assetId);
+      const last = await this.o.repository.sales.lastHeight(assetId);
       if (last !== null && book.height - last < inventory.everyBlocks) continue;
       const ref = deskIntentIds.sell(assetId, book.height);
       if (
-        !(await this.o.repository.saleStarting({
+        !(await this.o.repository.sales.starting({
           ref,
           assetId,
           issuer: a.asset.issuer,
@@ -510,19 +510,12 @@ export class DeskWorker extends PollingWorker {
 
   /** Settles every sale recorded and not yet settled, from its intent. */
   private async settleSales(): Promise<void> {
-    for (const ref of await this.o.repository.salesInFlight()) await this.settleSale(ref);
+    for (const ref of await this.o.repository.sales.inFlight()) await this.settleSale(ref);
   }
 
-  private async settleSale(ref: string): Promise<void> {
-    const intent = await this.actor.intents.get(ref);
-    if (!intent) return this.o.repository.saleFailed(ref, 'no swap was signed');
-    if (!isFinal(intent.status)) return;
-    if (intent.status !== 'committed')
-      return this.o.repository.saleFailed(ref, `the swap failed on the chain (${intent.codespace}/${intent.code})`);
-    const tx = await this.actor.signer.chainClient.findTx(intent.txHash!);
-    const event = tx?.events.find((e) => e.type === 'svc.dex.v1.EventSwapped');
-    const swapped = event && (decodeTypedEvent(event.type, event.attributes) as Partial<EventSwapped> | null);
-    if (swapped?.amount_out === undefined) throw new Error(`tx ${intent.txHash} swapped nothing`);
-    await this.o.repository.saleSold(ref, BigInt(swapped.amount_out), intent.height!, intent.txHash!);
+  private settleSale(ref: string): Promise<void> {
+    return this.o.repository.sales.settle(ref, this.actor.intents, (hash) =>
+      this.actor.signer.chainClient.findTx(hash),
+    );
   }
 }

@@ -6,8 +6,7 @@
  */
 import type { Market } from '../market/eligibility';
 import { diverges } from '../market/eligibility';
-import { lendablePrice } from '../market/price-oracle';
-import { quoteReserveAt } from '../market/units';
+import { poolShareReserve } from '../market/price-oracle';
 import {
   cooloffUntil,
   fitToLimits,
@@ -78,7 +77,7 @@ export class LenderCapacity {
     const subject = {
       assetId,
       issuer,
-      poolQuoteReserve: quoteReserveAt(price.quoteReserve, price.spot, lendablePrice(price)),
+      poolQuoteReserve: poolShareReserve(price),
     };
     const fitted = fitToLimits(this.o.maxPrincipal, lenderLimits(snapshot, subject, this.o.caps, this.o.shared));
     return {

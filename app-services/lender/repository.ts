@@ -6,6 +6,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { indexedHeight, pendingProposalsTo, type ProposalSeen } from '../store/indexer-reads';
 import { PENDING_SQL, quoteIdent, tablesIn, withTransaction, type Tables } from '../../src/store';
+import { PoolSales } from '../store/pool-sales';
 import type { Reason, Refusal } from '../risk/reasons';
 import type { LossEntry, RiskRepository } from '../risk/repository';
 import type { PledgeSeen, PledgeSet } from './pledge-sets';
@@ -93,6 +94,8 @@ export class LenderRepository {
   };
   private readonly svc: Tables;
 
+  /** its sales of the units its liquidations seized, back into the pools */
+  readonly sales: PoolSales;
   constructor(
     private readonly pool: Pool,
     appSchema: string,
@@ -101,6 +104,7 @@ export class LenderRepository {
     private readonly denom: string,
   ) {
     const a = quoteIdent(appSchema);
+    this.sales = new PoolSales(pool, appSchema, 'lender');
     this.app = {
       loans: `${a}.loans`,
       pledges: `${a}.loan_pledges`,
@@ -262,11 +266,31 @@ export class LenderRepository {
     );
   }
 
-  /** The loan liquidated by `closeTx`, and the loss it took charged (once), together. */
-  async closeLiquidated(id: string, closeTx: string, loss: LossEntry | null, risk: RiskRepository): Promise<void> {
-    await withTransaction(this.pool, async (c) => {
-      await this.setStatus(id, 'liquidated', { close_tx: closeTx }, undefined, c);
+  /** The loan liquidated by `closeTx`: its seized units are now to be sold (its recovery is open). */
+  async closeLiquidated(id: string, closeTx: string): Promise<void> {
+    await this.setStatus(id, 'liquidated', { close_tx: closeTx });
+  }
+
+  /** Liquidated loans whose seized units are still being sold, oldest first. */
+  async recovering(): Promise<LoanRow[]> {
+    const { rows } = await this.pool.query<LoanRow>(
+      `SELECT ${this.loanColumns('l')} FROM ${this.app.loans} l
+        WHERE l.status = 'liquidated' AND l.recovery_closed_at IS NULL ORDER BY l.updated_at, l.id`,
+    );
+    return rows;
+  }
+
+  /** Ends a loan's recovery and charges what it fell short of the principal (once), together; false when it had ended. */
+  async closeRecovery(id: string, loss: LossEntry | null, risk: RiskRepository): Promise<boolean> {
+    return withTransaction(this.pool, async (c) => {
+      const { rowCount } = await c.query(
+        `UPDATE ${this.app.loans} SET recovery_closed_at = now(), updated_at = now()
+          WHERE id = $1 AND status = 'liquidated' AND recovery_closed_at IS NULL`,
+        [id],
+      );
+      if (rowCount !== 1) return false;
       if (loss) await risk.recordLoss(loss, c);
+      return true;
     });
   }
 

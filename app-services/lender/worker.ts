@@ -14,9 +14,13 @@
  *      one tx) and cancels the other proposals to the lender worth more than dust, confirmed
  *      pending on the chain, all of a pass in one tx;
  *   4. exercises every pledge of a loan whose principal reached the liquidation threshold at
- *      the twap (one block's spot cannot liquidate), and charges what the seized units cannot
- *      pay back as a loss, which keeps its room used until an operator resets it;
- *   5. now and then claims the income routed to it, recording each pledge's share.
+ *      the twap (one block's spot cannot liquidate);
+ *   5. sells the units a liquidation seized back into the asset's pool, a slice at a time and
+ *      never into a dump (market/pool-sale.ts); the principal less what they fetched so far is
+ *      its exposure meanwhile, and once the sale ends what it fell short of the principal is
+ *      charged as a loss, which keeps its room used until an operator resets it (so a dump
+ *      held for the block the lender looks makes no loss, and a pool drained for good does);
+ *   6. now and then claims the income routed to it, recording each pledge's share.
  * Every chain action is an intent with a deterministic id, so it happens once.
  */
 import { PollingWorker, type Step } from '../polling-worker';
@@ -30,8 +34,7 @@ import * as msg from '../chain/messages';
 import { sortPledges, type PledgeSeen, type PledgeSet, type Refusal as SortRefusal } from './pledge-sets';
 import { SETTLEMENT_PROPOSED, withSeenProposals, type ProposalSeen } from '../store/indexer-reads';
 import { diverges, type Market } from '../market/eligibility';
-import { lendablePrice } from '../market/price-oracle';
-import { poolPayout, quoteReserveAt } from '../market/units';
+import { lendablePrice, poolShareReserve } from '../market/price-oracle';
 import {
   cooloffUntil,
   fitToLimits,
@@ -45,6 +48,7 @@ import { loanIdOf, type LenderRepository, type LoanRow, type QueuedRelease, type
 import { planReleases, type Releasable } from './release-batches';
 import { isOutOfGas } from '../chain/signer';
 import { mustLiquidate, principalFor, type LenderTerms } from './terms';
+import { nextRecoveryStep } from './recovery';
 
 export interface LenderWorkerOptions {
   repository: LenderRepository;
@@ -64,6 +68,8 @@ export interface LenderWorkerOptions {
   gasMessagesMax?: number;
   /** LENDER_RELEASE_MIN_VALUE: a refused pledge worth less (or unpriceable) is dust (release-batches.ts) */
   releaseMinValue: bigint;
+  /** LENDER_SALE_IMPACT_BPS, LENDER_SALE_EVERY_BLOCKS: the sale of what a liquidation seized */
+  sale: { impactBps: number; everyBlocks: number };
   pollMs: number;
   claimEveryMs: number;
   /** pledges below this height are an earlier lender's (the devnet's scripted history) */
@@ -110,6 +116,8 @@ export const intentIds = {
   principal: (loan: string) => `lender/principal/${loan}`,
   repay: (loan: string, settlement: bigint | string) => `lender/repay/${loan}/${settlement}`,
   liquidate: (loan: string) => `lender/liquidate/${loan}`,
+  /** one slice of a liquidated loan's seized units sold into the pool, named by the height it was judged at */
+  sellSeized: (loan: string, height: number) => `lender/sell/${loan}/${height}`,
   /** one tx for refused pledges of value, named by them */
   release: (pledges: readonly bigint[]) => `lender/release/${[...pledges].sort(byValue).join('+')}`,
   /** one low-priority tx for dust, named by its pledges */
@@ -157,6 +165,7 @@ export class LenderWorker extends PollingWorker {
       ['release refused pledges', () => this.releaseRefused()],
       ['answer proposals', () => this.answerProposals()],
       ['watch prices', () => this.watchPrices()],
+      ['recover liquidated loans', () => this.recoverLiquidated()],
       ['claim income', () => this.claimIncome()],
     ];
   }
@@ -274,7 +283,7 @@ export class LenderWorker extends PollingWorker {
       assetId: set.assetId,
       issuer,
       borrower: set.borrower,
-      poolQuoteReserve: quoteReserveAt(price.quoteReserve, price.spot, low),
+      poolQuoteReserve: poolShareReserve(price),
     };
     type Outcome = { refused: Refusal } | { principal: bigint; limitedBy: Refusal | null };
     const outcome = await this.o.risk.underRiskLock(async (c): Promise<Outcome> => {
@@ -569,43 +578,15 @@ export class LenderWorker extends PollingWorker {
     if (done?.status === 'committed') await this.closeLiquidated(loan, done.txHash!);
   }
 
-  /**
-   * The loan is liquidated; what the seized units cannot pay back is a loss, charged against
-   * the caps of the asset, its issuer, the borrower and the whole book until an operator
-   * resets it. They are worth the lower of their value at the twap and what the pool would pay
-   * for them now (x·y = k): a pool an attacker emptied pays nothing, whatever its twap.
-   */
+  /** The loan is liquidated: its seized units are the lender's to sell (5. recovery). */
   private async closeLiquidated(loan: LoanRow, closeTx: string): Promise<void> {
-    const units = BigInt(loan.units);
-    const v = await this.o.market.valuation(loan.asset_id);
-    const price = v?.reading.price;
-    const recovered = price
-      ? min(v.units.shareValue(units, price.twap), poolPayout(units, price.baseReserve, price.quoteReserve))
-      : 0n;
-    const loss = BigInt(loan.principal) - recovered;
-    const issuer = loan.issuer ?? v?.issuer ?? '';
-    const entry =
-      loss > 0n
-        ? {
-            source: 'lender' as const,
-            assetId: loan.asset_id,
-            issuer,
-            borrower: loan.borrower,
-            amount: loss,
-            ref: intentIds.liquidate(loan.id),
-            height: price?.height ?? (await this.actor.signer.chainClient.height()),
-          }
-        : null;
-    await this.o.repository.closeLiquidated(loan.id, closeTx, entry, this.o.risk);
-    if (entry)
-      this.o.log.warn('lender: a liquidation took a loss; it is charged against the caps until reset', {
-        loan: loan.id,
-        asset: loan.asset_id,
-        issuer,
-        principal: loan.principal,
-        recovered: recovered.toString(),
-        loss: loss.toString(),
-      });
+    await this.o.repository.closeLiquidated(loan.id, closeTx);
+    this.o.log.warn('lender: a loan was liquidated; its seized units will be sold back into the pool', {
+      loan: loan.id,
+      asset: loan.asset_id,
+      principal: loan.principal,
+      units: loan.units,
+    });
   }
 
   /** The pledges the chain still holds active to the lender, and the others (released, exercised, expired). */
@@ -619,7 +600,121 @@ export class LenderWorker extends PollingWorker {
     return { active, gone };
   }
 
-  // ---------------------------------------------------------------- 5. income
+  // ---------------------------------------------------------------- 5. recovery
+
+  /**
+   * One slice per asset of the oldest liquidated loan's seized units still unsold, after
+   * settling the sales a crash left; a loan whose units are all sold, or whose rest the pool
+   * no longer pays anything for (no pool, or a slice worth less than LENDER_DUST), ends its
+   * recovery, and what its sales fetched short of its principal is charged as its loss. A
+   * pool being dumped waits: nothing is sold, and nothing is charged, until spot is back
+   * within the divergence bound of the twap (the twap follows a pool held down within a
+   * window, so a drained pool is charged then).
+   */
+  private async recoverLiquidated(): Promise<void> {
+    const { sales } = this.o.repository;
+    for (const ref of await sales.inFlight())
+      await sales.settle(ref, this.actor.intents, (hash) => this.actor.signer.chainClient.findTx(hash));
+    const loans = await this.o.repository.recovering();
+    if (!loans.length) return;
+    const recovered = await sales.recoveredOf(loans.map((l) => l.id));
+    const judged = new Set<string>();
+    for (const loan of loans) {
+      if (judged.has(loan.asset_id)) continue;
+      judged.add(loan.asset_id);
+      const done = recovered.get(loan.id) ?? { units: 0n, proceeds: 0n, inFlight: false };
+      if (!done.inFlight) await this.sellSeized(loan, done);
+    }
+  }
+
+  private async sellSeized(loan: LoanRow, done: { units: bigint; proceeds: bigint }): Promise<void> {
+    const v = await this.o.market.valuation(loan.asset_id);
+    if (!v) return; // the index has not caught up with the asset
+    const price = v.reading.price;
+    if (!price && v.reading.missing.why !== 'no_pool') return; // its price window is filling
+    const remaining = BigInt(loan.units) - done.units;
+    let held = remaining;
+    for (const kindId of price ? v.units.kindIds : []) {
+      const movable = await this.o.queries.transferable(loan.asset_id, kindId, this.actor.address);
+      if (movable < held) held = movable;
+    }
+    const step = nextRecoveryStep(
+      {
+        remaining,
+        pool: price ?? 'no_pool',
+        held,
+        lastSaleHeight: price ? await this.o.repository.sales.lastHeight(loan.asset_id) : null,
+      },
+      {
+        impactBps: this.o.sale.impactBps,
+        everyBlocks: this.o.sale.everyBlocks,
+        maxDivergenceBps: this.o.market.settings.maxDivergenceBps,
+        dust: this.o.dust,
+      },
+    );
+    if (step.do === 'close') return this.closeRecovery(loan, done.proceeds, step.why);
+    if (step.do === 'wait' || !price) return;
+    const { sale } = step;
+    const ref = intentIds.sellSeized(loan.id, price.height);
+    const issuer = loan.issuer ?? v.issuer;
+    const recorded = await this.o.repository.sales.starting({
+      ref,
+      assetId: loan.asset_id,
+      issuer,
+      units: sale.units,
+      height: price.height,
+      loanId: loan.id,
+    });
+    if (!recorded) return;
+    this.o.log.info('lender: selling seized units into the pool', {
+      loan: loan.id,
+      units: sale.units.toString(),
+      expected: sale.expected.toString(),
+    });
+    const acted = await this.act({
+      id: ref,
+      kind: 'lender.sell',
+      messages: [msg.swap(this.actor.address, price.poolId, true, sale.units, sale.minOut)],
+    });
+    if (acted && isFinal(acted.status))
+      await this.o.repository.sales.settle(ref, this.actor.intents, (hash) =>
+        this.actor.signer.chainClient.findTx(hash),
+      );
+  }
+
+  /** Ends the loan's recovery: what its sales fetched short of the principal is charged, once, against the caps. */
+  private async closeRecovery(loan: LoanRow, proceeds: bigint, why: string): Promise<void> {
+    const loss = BigInt(loan.principal) - proceeds;
+    const issuer = loan.issuer ?? (await this.o.market.valuation(loan.asset_id))?.issuer ?? '';
+    const entry =
+      loss > 0n
+        ? {
+            source: 'lender' as const,
+            assetId: loan.asset_id,
+            issuer,
+            borrower: loan.borrower,
+            amount: loss,
+            ref: intentIds.liquidate(loan.id),
+            height: await this.actor.signer.chainClient.height(),
+          }
+        : null;
+    if (!(await this.o.repository.closeRecovery(loan.id, entry, this.o.risk))) return;
+    const fields = {
+      loan: loan.id,
+      asset: loan.asset_id,
+      principal: loan.principal,
+      recovered: proceeds.toString(),
+      why,
+    };
+    if (entry)
+      this.o.log.warn('lender: a liquidation took a loss; it is charged against the caps until reset', {
+        ...fields,
+        loss: loss.toString(),
+      });
+    else this.o.log.info('lender: a liquidation recovered its principal', fields);
+  }
+
+  // ---------------------------------------------------------------- 6. income
 
   private async claimIncome(): Promise<void> {
     if (Date.now() - this.lastClaimMs >= this.o.claimEveryMs) {

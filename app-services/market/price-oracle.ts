@@ -16,6 +16,7 @@
  * heights neither kept nor readable), with how far it has filled.
  */
 import type { PoolPriceAt } from '../chain/queries';
+import { quoteReserveAt } from './units';
 
 export interface MarketPrice {
   assetId: string;
@@ -103,6 +104,15 @@ export function lendablePrice(p: Pick<MarketPrice, 'spot' | 'twap' | 'median'>):
   let low = p.spot < p.twap ? p.spot : p.twap;
   if (p.median < low) low = p.median;
   return low;
+}
+
+/**
+ * What both services' pool-share caps are a share of: the pool's stable reserve at the lower
+ * of now and the lendable price (x·y = k: quote × √(price/spot)), so a pump held a few blocks
+ * (which lifts the twap, not the median) buys no room.
+ */
+export function poolShareReserve(p: Pick<MarketPrice, 'quoteReserve' | 'spot' | 'twap' | 'median'>): bigint {
+  return quoteReserveAt(p.quoteReserve, p.spot, lendablePrice(p));
 }
 
 /** |spot − twap| × 10000 / twap, rounded up (so a bound is never passed by rounding); a zero twap diverges fully. */

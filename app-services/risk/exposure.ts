@@ -8,16 +8,19 @@
  * Two tiers (RiskTiers): the assets the operator lists have the main caps; every other asset
  * draws on the smaller community caps, and neither tier's exposure or losses take room from
  * the other.
- * - The lender's exposure is the principal of its opening and active loans, plus the losses
- *   its liquidations took (principal less what the seized units could be sold for), charged
- *   until an operator resets them: a loss an attacker causes never frees the room it used.
+ * - The lender's exposure is the principal of its opening and active loans; for a liquidated
+ *   loan whose seized units are still being sold back into the pool, the principal less what
+ *   they have fetched so far; and the losses its liquidations took once that sale ended
+ *   (principal less what the units fetched), charged until an operator resets them: a loss an
+ *   attacker causes never frees the room it used, and one block's dump cannot make one.
  * - The desk's is what it paid, net, for what it holds of an asset (since DESK_FROM_HEIGHT:
  *   stable paid for purchases less stable received for sales, less the losses an operator
  *   wrote off), never less than 0, plus the purchases it has promised and not yet seen in
  *   that figure (offers it is accepting, sell RFQs outstanding). At cost, not at mid: what
  *   it can lose is what it paid, and a price that rises does not fill the room.
  * - An issuer's is both services' exposure to its assets of one tier.
- * - An asset that cost a loss gets nothing new for a cool-off (risk/exposure.ts cooloffUntil).
+ * - An asset that cost a loss gets nothing new for a cool-off (cooloffUntil): a listed asset's
+ *   in proportion to the loss, a community asset's whole.
  */
 import { cooloffRefusal, refusal, type Reason, type Refusal } from './reasons';
 
@@ -95,6 +98,8 @@ export interface ExposureSnapshot {
   losses: Ledger;
   /** when the latest loss not reset was charged (ms), per asset */
   lastLossMs: Map<string, number>;
+  /** that latest loss's amount, per asset */
+  lastLoss: Map<string, bigint>;
 }
 
 export function emptySnapshot(): ExposureSnapshot {
@@ -103,6 +108,7 @@ export function emptySnapshot(): ExposureSnapshot {
     desk: new Ledger(),
     losses: new Ledger(),
     lastLossMs: new Map(),
+    lastLoss: new Map(),
   };
 }
 
@@ -165,8 +171,10 @@ export interface SharedRiskSettings {
   communityMaxPerIssuer: bigint;
   /** RISK_LOSS_COOLOFF_S (in ms here): nothing new for a community asset this long after a loss it cost */
   lossCooloffMs: number;
-  /** RISK_LISTED_LOSS_COOLOFF_S (in ms here): the same for a listed asset */
+  /** RISK_LISTED_LOSS_COOLOFF_S (in ms here): the same for a listed asset, after a loss of RISK_LISTED_COOLOFF_FULL_LOSS or more … */
   listedLossCooloffMs: number;
+  /** RISK_LISTED_COOLOFF_FULL_LOSS: … and in proportion below it */
+  listedCooloffFullLoss: bigint;
   /** RISK_ISSUER_LOSS_THRESHOLD: an issuer whose community assets cost this much (not reset) cools off whole */
   issuerLossThreshold: bigint;
 }
@@ -301,10 +309,12 @@ export function purchaseRefusal(
 
 /**
  * When the cool-off after a loss ends for new exposure to the asset (ms); null when none runs
- * at `nowMs`. Scoped to the cause: the asset that cost the loss (a listed asset for
- * RISK_LISTED_LOSS_COOLOFF_S, a community one for RISK_LOSS_COOLOFF_S); an issuer's other
- * community assets only once its community assets together cost RISK_ISSUER_LOSS_THRESHOLD;
- * a listed asset never for its issuer's losses elsewhere.
+ * at `nowMs`. Scoped to the cause: the asset that cost the loss; a listed asset for
+ * RISK_LISTED_LOSS_COOLOFF_S in proportion to its latest loss against
+ * RISK_LISTED_COOLOFF_FULL_LOSS (a stranger's small loss on the main equity stops its
+ * borrowers and sellers for seconds, not minutes), a community one for RISK_LOSS_COOLOFF_S
+ * whole; an issuer's other community assets only once its community assets together cost
+ * RISK_ISSUER_LOSS_THRESHOLD; a listed asset never for its issuer's losses elsewhere.
  */
 export function cooloffUntil(
   s: ExposureSnapshot,
@@ -315,10 +325,21 @@ export function cooloffUntil(
 ): number | null {
   const listed = shared.tiers.isListed(assetId);
   const own = s.lastLossMs.get(assetId);
-  let until = own === undefined ? -Infinity : own + (listed ? shared.listedLossCooloffMs : shared.lossCooloffMs);
+  let until = -Infinity;
+  if (own !== undefined)
+    until = own + (listed ? listedCooloffMs(s.lastLoss.get(assetId) ?? 0n, shared) : shared.lossCooloffMs);
   if (!listed && s.losses.inTier(shared.tiers, false, issuer) >= shared.issuerLossThreshold)
     for (const [lost, lossIssuer] of s.losses.issuerOf)
       if (lossIssuer === issuer && !shared.tiers.isListed(lost))
         until = Math.max(until, (s.lastLossMs.get(lost) ?? -Infinity) + shared.lossCooloffMs);
   return until > nowMs ? until : null;
+}
+
+/** A listed asset's cool-off after a loss: the whole RISK_LISTED_LOSS_COOLOFF_S from RISK_LISTED_COOLOFF_FULL_LOSS up, in proportion below. */
+export function listedCooloffMs(
+  loss: bigint,
+  shared: Pick<SharedRiskSettings, 'listedLossCooloffMs' | 'listedCooloffFullLoss'>,
+): number {
+  if (loss >= shared.listedCooloffFullLoss) return shared.listedLossCooloffMs;
+  return Number((BigInt(shared.listedLossCooloffMs) * (loss > 0n ? loss : 0n)) / shared.listedCooloffFullLoss);
 }

@@ -49,7 +49,14 @@ export interface LossFilter {
 const RISK_LOCK = 'svc-app-risk';
 
 export class RiskRepository {
-  private readonly app: { loans: string; losses: string; deskExposure: string; offers: string; rfqs: string };
+  private readonly app: {
+    loans: string;
+    losses: string;
+    deskExposure: string;
+    offers: string;
+    rfqs: string;
+    sales: string;
+  };
   private readonly svc: Tables;
 
   constructor(
@@ -64,6 +71,7 @@ export class RiskRepository {
       deskExposure: `${a}.desk_exposure`,
       offers: `${a}.desk_offers`,
       rfqs: `${a}.rfqs`,
+      sales: `${a}.pool_sales`, // store/pool-sales.ts
     };
     this.svc = tablesIn(indexerSchema);
   }
@@ -90,6 +98,13 @@ export class RiskRepository {
            FROM ${this.app.loans} l LEFT JOIN ${this.svc.assets} a ON a.id = l.asset_id
           WHERE l.status IN ('opening', 'active')
          UNION ALL
+         -- a liquidated loan whose seized units are still being sold: the principal less what they fetched so far
+         SELECT l.asset_id, coalesce(l.issuer, a.issuer), l.borrower,
+                greatest(l.principal - coalesce((SELECT sum(s.proceeds) FROM ${this.app.sales} s
+                                                  WHERE s.loan_id = l.id AND s.status = 'sold'), 0), 0)::text
+           FROM ${this.app.loans} l LEFT JOIN ${this.svc.assets} a ON a.id = l.asset_id
+          WHERE l.status = 'liquidated' AND l.recovery_closed_at IS NULL
+         UNION ALL
          SELECT asset_id, issuer, borrower, amount::text FROM ${this.app.losses} WHERE source = 'lender' AND reset_at IS NULL`,
     );
     const desk = await db.query<{ asset_id: string; issuer: string | null; amount: string }>(
@@ -104,8 +119,9 @@ export class RiskRepository {
           WHERE o.buys_value IS NOT NULL
             AND (o.verdict = 'accepting' OR (o.verdict = 'accepted' AND (e.height IS NULL OR o.height > e.height)))`,
     );
-    const losses = await db.query<{ asset_id: string; issuer: string; amount: string; last_ms: number }>(
-      `SELECT asset_id, issuer, sum(amount)::text AS amount, (extract(epoch FROM max(created_at)) * 1000)::float8 AS last_ms
+    const losses = await db.query<{ asset_id: string; issuer: string; amount: string; last_ms: number; last: string }>(
+      `SELECT asset_id, issuer, sum(amount)::text AS amount, (extract(epoch FROM max(created_at)) * 1000)::float8 AS last_ms,
+              ((array_agg(amount ORDER BY created_at DESC, id DESC))[1])::text AS last
          FROM ${this.app.losses} WHERE reset_at IS NULL GROUP BY asset_id, issuer`,
     );
     for (const r of lender.rows)
@@ -113,7 +129,10 @@ export class RiskRepository {
     for (const r of desk.rows) s.desk.add(BigInt(r.amount), { assetId: r.asset_id, issuer: r.issuer });
     for (const r of losses.rows) {
       s.losses.add(BigInt(r.amount), { assetId: r.asset_id, issuer: r.issuer });
-      s.lastLossMs.set(r.asset_id, Math.max(s.lastLossMs.get(r.asset_id) ?? 0, r.last_ms));
+      if (r.last_ms >= (s.lastLossMs.get(r.asset_id) ?? 0)) {
+        s.lastLossMs.set(r.asset_id, r.last_ms);
+        s.lastLoss.set(r.asset_id, BigInt(r.last));
+      }
     }
     return s;
   }

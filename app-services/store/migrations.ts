@@ -340,6 +340,27 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 12,
+    name: 'pool sales of both services: the lender sells what its liquidations seized',
+    sql: `
+      -- one ledger of sales into an asset's pool (store/pool-sales.ts): the desk's excess inventory and the
+      -- units the lender's liquidations seized (lender/worker.ts), each sale its intent's ref
+      ALTER TABLE {schema}.desk_sales RENAME TO pool_sales;
+      ALTER INDEX {schema}.desk_sales_pkey RENAME TO pool_sales_pkey;
+      ALTER INDEX {schema}.desk_sales_asset RENAME TO pool_sales_asset;
+      ALTER TABLE {schema}.pool_sales
+        ADD COLUMN seller text NOT NULL DEFAULT 'desk' CHECK (seller IN ('desk', 'lender')),
+        ADD COLUMN loan_id text REFERENCES {schema}.loans (id);
+      ALTER TABLE {schema}.pool_sales ALTER COLUMN seller DROP DEFAULT;
+      CREATE INDEX pool_sales_loan ON {schema}.pool_sales (loan_id) WHERE loan_id IS NOT NULL;
+      -- a liquidated loan's recovery: its seized units are sold back into the pool; once the sale ends, what
+      -- it fell short of the principal is charged as the loss (until then the principal less the proceeds is
+      -- the lender's exposure). Loans liquidated before this had their loss charged at once: closed.
+      ALTER TABLE {schema}.loans ADD COLUMN recovery_closed_at timestamptz;
+      UPDATE {schema}.loans SET recovery_closed_at = updated_at WHERE status = 'liquidated';
+    `,
+  },
 ];
 
 const LOCK_NAME = 'svc-app-services/migrations';

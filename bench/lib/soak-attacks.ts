@@ -463,13 +463,32 @@ async function dumpAtLiquidation(
   }
 }
 
-/** What the lender charged for the loan's liquidation (app.risk_losses), 0 when nothing. */
-async function chargedLoss(ctx: SoakContext, loanId: string): Promise<bigint> {
-  const { rows } = await ctx.db.query<{ amount: string }>(
-    `SELECT coalesce(sum(amount), 0)::text AS amount FROM app.risk_losses WHERE ref = $1`,
-    [`lender/liquidate/${loanId}`],
-  );
-  return BigInt(rows[0].amount);
+/**
+ * What the lender's recovery of a liquidated loan came to: it sells the seized units back into
+ * the pool, then charges what they fetched short of the principal (app.risk_losses). Waits up
+ * to `blocks` for the recovery to end; `closed` false when it had not.
+ */
+async function recoveryOf(
+  ctx: SoakContext,
+  loanId: string,
+  blocks: number,
+): Promise<{ closed: boolean; loss: bigint; proceeds: bigint; slices: number }> {
+  const until = (await ctx.chain.height()) + blocks;
+  for (;;) {
+    const { rows } = await ctx.db.query<{ closed: boolean; loss: string; proceeds: string; slices: number }>(
+      `SELECT l.recovery_closed_at IS NOT NULL AS closed,
+              (SELECT coalesce(sum(amount), 0) FROM app.risk_losses WHERE ref = 'lender/liquidate/' || l.id)::text AS loss,
+              (SELECT coalesce(sum(proceeds), 0) FROM app.pool_sales WHERE loan_id = l.id AND status = 'sold')::text AS proceeds,
+              (SELECT count(*) FROM app.pool_sales WHERE loan_id = l.id AND status = 'sold')::int AS slices
+         FROM app.loans l WHERE l.id = $1`,
+      [loanId],
+    );
+    const r = rows[0];
+    const figures = { loss: BigInt(r?.loss ?? '0'), proceeds: BigInt(r?.proceeds ?? '0'), slices: r?.slices ?? 0 };
+    if (r?.closed) return { closed: true, ...figures };
+    if ((await ctx.chain.height()) >= until) return { closed: false, ...figures };
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }
 
 /**
@@ -526,8 +545,11 @@ async function pumpHold(ctx: SoakContext): Promise<AttackOutcome> {
   const liquidation = liquidationPrice(principal, units, BigInt(terms.liquidation_ltv_bps));
   const d = await dumpAtLiquidation(ctx, attacker, { id: String(loan.id), units, principal }, liquidation, samples);
   const after = await ctx.queries.poolPriceAt(ctx.lnw.assetId, ctx.config.stableDenom);
-  const loss = await chargedLoss(ctx, String(loan.id));
   const payback = after ? poolPayout(units, after.baseReserve, after.quoteReserve) : 0n;
+  const recovery = d.liquidated
+    ? await recoveryOf(ctx, String(loan.id), 3 * ctx.priceWindowBlocks)
+    : { closed: true, loss: 0n, proceeds: 0n, slices: 0 };
+  const loss = recovery.loss;
   if (!d.liquidated)
     await runExample('repay', {
       url: ctx.url,
@@ -551,8 +573,11 @@ async function pumpHold(ctx: SoakContext): Promise<AttackOutcome> {
       ? `no dump (kept ${stableOf(d.kept)} shares)`
       : `dumped ${stableOf(d.kept)} kept shares at twap ${priceOf(d.twapAtDump!)} (liquidation at ${priceOf(liquidation)}), held ${d.dumpBlocks} blocks until the lender looked`;
   const bound = BigInt(terms.max_principal) < principal ? BigInt(terms.max_principal) : principal;
+  const sold = `the lender sold the seized units for ${stableOf(recovery.proceeds)} in ${recovery.slices} slices`;
   const outcome = d.liquidated
-    ? `liquidated: charged ${stableOf(loss)} (bound: the principal, ${stableOf(bound)}); the seized units fetch ${stableOf(payback)} from the pool after`
+    ? recovery.closed
+      ? `liquidated (the seized units fetch ${stableOf(payback)} from the pool once the dump is bought back); ${sold}; charged ${stableOf(loss)} (bound: the principal, ${stableOf(bound)})`
+      : `liquidated; ${sold} so far, its recovery still open after ${3 * ctx.priceWindowBlocks} blocks (the principal less that stays used); charged ${stableOf(loss)} (bound: the principal, ${stableOf(bound)})`
     : `not liquidated within ${2 * ctx.priceWindowBlocks} blocks (repaid)`;
   return {
     attack,

@@ -360,7 +360,7 @@ test('inventory: what the desk bought beyond DESK_INVENTORY_TARGET_BPS of its ro
   }
   const sales = await until('the desk to sell its excess down to its target', async () => {
     const { rows } = await world.pool.query<SaleRow>(
-      `SELECT ref, units::text AS units, status, proceeds::text AS proceeds FROM app.desk_sales
+      `SELECT ref, units::text AS units, status, proceeds::text AS proceeds FROM app.pool_sales
         WHERE asset_id = $1 ORDER BY created_at`,
       [rbw.assetId],
     );

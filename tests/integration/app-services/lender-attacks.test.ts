@@ -80,7 +80,9 @@ let k: Record<
   | 'b2'
   | 'b3'
   | 'twoAssets'
-  | 'oddKinds',
+  | 'oddKinds'
+  | 'restorer'
+  | 'b4',
   TestKey
 >;
 
@@ -107,6 +109,8 @@ beforeAll(async () => {
       'b3',
       'twoAssets',
       'oddKinds',
+      'restorer',
+      'b4',
     ],
   });
   k = world.keys as typeof k;
@@ -190,6 +194,9 @@ beforeAll(async () => {
         ...APP_SERVICES_DEFAULTS.lender,
         pledgeWindowMs: PLEDGE_WINDOW_S * 1000,
         pollMs: 250,
+        // seized units sold back in big slices, one a block: the recovery ends within the tests' waits
+        saleImpactBps: 1000,
+        saleEveryBlocks: 1,
         claimEveryMs: 600_000,
         dust: DUST,
         maxPerAsset: CAPS.maxPerAsset,
@@ -624,11 +631,16 @@ test('4. liquidations an attacker causes free no room: both loans’ losses stay
     [k.b2, sets[1]],
   ] as const)
     await entryOf(key, set, ['liquidated']);
-  const { rows } = await world.pool.query<{ amount: string; borrower: string }>(
-    `SELECT amount::text AS amount, borrower FROM app.risk_losses WHERE source = 'lender' AND asset_id = $1 AND reset_at IS NULL`,
-    [dumped.assetId],
-  );
-  const charged = rows.reduce((sum, r) => sum + BigInt(r.amount), 0n);
+  // the lender sells the seized units into the drained pool once its twap has followed it down; what they
+  // fetch short of the principal is charged
+  const charged = await until('both recoveries to end and their losses to be charged', async () => {
+    const { rows } = await world.pool.query<{ amount: string; n: number }>(
+      `SELECT coalesce(sum(amount), 0)::text AS amount, count(*)::int AS n FROM app.risk_losses
+        WHERE source = 'lender' AND asset_id = $1 AND reset_at IS NULL`,
+      [dumped.assetId],
+    );
+    return rows[0].n === 2 ? BigInt(rows[0].amount) : undefined;
+  });
   expect(charged).toBeGreaterThan((lent * 95n) / 100n); // the dumped pool pays back next to nothing
   expect(charged).toBeLessThanOrEqual(lent);
 
@@ -648,6 +660,51 @@ test('4. liquidations an attacker causes free no room: both loans’ losses stay
       lendable: '0',
       limited_by: 'loss_cooloff',
     });
+});
+
+test('4b. a dump held until a loan is liquidated, then bought back, charges no loss: the seized units are sold back into the restored pool, and the borrower is served again', async () => {
+  const restored = await launchEquity(world, {
+    issuer: k.restorer,
+    metaHash: '',
+    holders: [{ key: k.b4, units: 1000n * WHOLE }],
+    poolShares: 10_000n,
+    poolQuote: 20_000n * WHOLE,
+  });
+  await blocks(WINDOW_BLOCKS + 1); // old enough, its window filled
+  const set = await pledgeSet(k.b4, restored.assetId, 250n * WHOLE);
+  const loan = await entryOf(k.b4, set);
+  expect(loan.status).toBe('active');
+  const principal = BigInt(loan.principal);
+
+  // the attacker dumps minted units into the pool and holds the dump until the lender has liquidated ...
+  expect((await world.submit(k.restorer, issue(k.restorer, restored, 1_000_000n * WHOLE))).code).toBe(0);
+  const paid = await swap(k.restorer, restored.poolId, true, 100_000n * WHOLE);
+  await entryOf(k.b4, set, ['liquidated']);
+  // ... then buys the pool back: the dump lasted while the lender looked, and no longer
+  await swap(k.restorer, restored.poolId, false, paid);
+
+  const recovery = await until('the recovery to end', async () => {
+    const { rows } = await world.pool.query<{ closed: boolean; proceeds: string; units: string }>(
+      `SELECT l.recovery_closed_at IS NOT NULL AS closed,
+              coalesce(sum(s.proceeds) FILTER (WHERE s.status = 'sold'), 0)::text AS proceeds,
+              coalesce(sum(s.units) FILTER (WHERE s.status = 'sold'), 0)::text AS units
+         FROM app.loans l LEFT JOIN app.pool_sales s ON s.loan_id = l.id
+        WHERE l.id = $1 GROUP BY l.id`,
+      [loan.id],
+    );
+    return rows[0]?.closed ? rows[0] : undefined;
+  });
+  // every seized unit sold at the restored price: more than the principal, so nothing is charged
+  expect(BigInt(recovery.units)).toBe(250n * WHOLE);
+  expect(BigInt(recovery.proceeds)).toBeGreaterThan(principal);
+  const { rows: losses } = await world.pool.query(`SELECT 1 FROM app.risk_losses WHERE asset_id = $1`, [
+    restored.assetId,
+  ]);
+  expect(losses).toEqual([]);
+  // no cool-off: the same borrower's next set opens a loan (once the twap has forgotten the dump)
+  const again = await pledgeSet(k.b4, restored.assetId, 100n * WHOLE);
+  const next = await entryOf(k.b4, again);
+  expect([next.status, next.reason]).toEqual(['active', null]);
 });
 
 test('one issuer, two assets: what the desk bought of one and what the lender lends against the other stay within RISK_MAX_PER_ISSUER together', async () => {

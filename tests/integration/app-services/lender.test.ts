@@ -51,6 +51,9 @@ const lenderSettings = (lenderHex: string) => ({
     pollMs: 250,
     claimEveryMs: 2000,
     dust: 0n, // the test's junk proposal asks for 5 base units
+    // the liquidation's seized shares are sold back in a few big slices, one a block
+    saleImpactBps: 1000,
+    saleEveryBlocks: 1,
   },
   // the test pool is seconds old: a window and an age of 5 blocks (300 ms each)
   market: { ...APP_SERVICES_DEFAULTS.market, windowBlocks: 5, minPoolAgeBlocks: 5, minPoolReserve: 1_000_000n },
@@ -282,11 +285,20 @@ test('open → the pool price falls → every pledge exercised in one tx, status
   for (const id of ids) expect(await encumbranceStatus(id)).toBe('exercised');
   // ltv_bps follows the indexed pool: above the threshold now
   expect((await loanWith(k.borrower.address, 'liquidated', ids)).ltv_bps).toBeGreaterThanOrEqual(8000);
-  // what the seized shares cannot pay back is charged against the asset's room until an operator resets it
+  // the seized shares are sold back into the pool; what they fetch short of the principal is
+  // charged against the asset's room until an operator resets it
   const risk = new RiskRepository(world.pool, 'app', 'svc');
-  const [loss] = (await risk.charged()).filter((l) => l.ref === `lender/liquidate/${loan.id}`);
-  expect(BigInt(loss.amount)).toBeGreaterThan(0n);
-  expect(BigInt(loss.amount)).toBeLessThan(BigInt(loan.principal));
+  const loss = await until('the seized shares sold and the loss charged', async () =>
+    (await risk.charged()).find((l) => l.ref === `lender/liquidate/${loan.id}`),
+  );
+  const { rows: sales } = await world.pool.query<{ units: string; proceeds: string }>(
+    `SELECT units::text AS units, proceeds::text AS proceeds FROM app.pool_sales WHERE loan_id = $1 AND status = 'sold'`,
+    [loan.id],
+  );
+  expect(sales.reduce((sum, r) => sum + BigInt(r.units), 0n)).toBe(units); // every seized share, in slices
+  const proceeds = sales.reduce((sum, r) => sum + BigInt(r.proceeds), 0n);
+  expect(BigInt(loss.amount)).toBe(BigInt(loan.principal) - proceeds);
+  expect(proceeds).toBeGreaterThan(0n);
   expect([loss.source, loss.asset_id, loss.borrower]).toEqual(['lender', asset.assetId, k.borrower.address]);
   expect(await risk.reset({ assetId: asset.assetId }, 'the test liquidation, reviewed')).toBe(1);
   expect(await risk.charged()).toEqual([]);

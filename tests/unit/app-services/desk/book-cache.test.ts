@@ -49,6 +49,7 @@ function bookWith(heights: { chain: number; indexed: number }) {
       communityMaxPerIssuer: 10n ** 12n,
       lossCooloffMs: 0,
       listedLossCooloffMs: 0,
+      listedCooloffFullLoss: 1n,
       issuerLossThreshold: 0n,
     },
     fromHeight: 0,

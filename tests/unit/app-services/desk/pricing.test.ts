@@ -1,11 +1,6 @@
 /** The desk's prices, which sides it withholds and why, and which offers it takes. */
-import {
-  poolShareReserve,
-  quotesOf,
-  type AssetState,
-  type Book,
-  type QuoteContext,
-} from '../../../../app-services/desk/book';
+import { quotesOf, type AssetState, type Book, type QuoteContext } from '../../../../app-services/desk/book';
+import { poolShareReserve } from '../../../../app-services/market/price-oracle';
 import { escrowedValue, judgeOffer } from '../../../../app-services/desk/offers';
 import { amountFor, askOf, bidOf, instrumentsOf } from '../../../../app-services/desk/pricing';
 import { lendablePrice, lowerMedian, twapOf, type MarketPrice } from '../../../../app-services/market/price-oracle';
@@ -44,6 +39,7 @@ const LIMITS = {
   communityMaxPerIssuer: 10n ** 15n,
   lossCooloffMs: 60_000,
   listedLossCooloffMs: 60_000,
+  listedCooloffFullLoss: 1n,
   issuerLossThreshold: 0n,
   maxDivergenceBps: 500,
 };
@@ -169,6 +165,7 @@ describe('quotesOf: withheld sides and why', () => {
   test('a loss of the asset within its cool-off: no bid at all', () => {
     const snapshot = emptySnapshot();
     snapshot.lastLossMs.set(A, 999_000);
+    snapshot.lastLoss.set(A, 1n);
     expect(sides(steady, ctx({ snapshot })).map((s) => s[1])).toEqual([
       'loss_cooloff',
       'loss_cooloff',

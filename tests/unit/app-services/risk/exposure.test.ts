@@ -1,6 +1,7 @@
 /** The risk account both services share (app-services/risk/exposure.ts): one unit, losses kept, the issuer counted across both. */
 import {
   cooloffUntil,
+  listedCooloffMs,
   deskBuyLimits,
   emptySnapshot,
   fitToLimits,
@@ -32,6 +33,7 @@ const SHARED = {
   communityMaxPerIssuer: 70n,
   lossCooloffMs: 60_000,
   listedLossCooloffMs: 5_000,
+  listedCooloffFullLoss: 1n,
   issuerLossThreshold: 100n,
 };
 const subject = (over = {}) => ({ assetId: 'A', issuer: 'I', borrower: 'b', poolQuoteReserve: 10n ** 9n, ...over });
@@ -159,6 +161,7 @@ describe('cooloffUntil: scoped to the cause', () => {
   const s = snapshot((x) => {
     x.losses.add(20n, { assetId: 'A', issuer: 'I' }); // a listed asset
     x.lastLossMs.set('A', 1000);
+    x.lastLoss.set('A', 20n);
     x.losses.add(60n, { assetId: 'C1', issuer: 'I' }); // a community asset of the same issuer
     x.lastLossMs.set('C1', 3000);
   });
@@ -177,5 +180,26 @@ describe('cooloffUntil: scoped to the cause', () => {
     expect(cooloffUntil(past, 'C2', 'I', 4000, SHARED)).toBe(63_000);
     expect(cooloffUntil(past, 'B', 'I', 4000, SHARED)).toBeNull(); // still never a listed asset
     expect(cooloffUntil(past, 'C2', 'J', 4000, SHARED)).toBeNull();
+  });
+  test("a listed asset's cool-off is in proportion to its latest loss, whole from RISK_LISTED_COOLOFF_FULL_LOSS", () => {
+    const scaled = { ...SHARED, listedLossCooloffMs: 300_000, listedCooloffFullLoss: 5000n };
+    const after = (loss: bigint) =>
+      cooloffUntil(
+        snapshot((x) => {
+          x.losses.add(loss, { assetId: 'A', issuer: 'I' });
+          x.lastLossMs.set('A', 1000);
+          x.lastLoss.set('A', loss);
+        }),
+        'A',
+        'I',
+        1000,
+        scaled,
+      );
+    expect(after(500n)).toBe(1000 + 30_000); // a tenth of the full loss: a tenth of the cool-off
+    expect(after(5000n)).toBe(1000 + 300_000);
+    expect(after(50_000n)).toBe(1000 + 300_000); // never more than the whole
+    expect(after(1n)).toBe(1000 + 60); // 300 s × 1 / 5000
+    expect(listedCooloffMs(2500n, scaled)).toBe(150_000);
+    expect(listedCooloffMs(0n, scaled)).toBe(0);
   });
 });
