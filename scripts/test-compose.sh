@@ -53,7 +53,10 @@ install_missing
 start_dockerd_if_needed
 
 export COMPOSE_PROJECT_NAME="${COMPOSE_PROJECT_NAME:-svc-compose-test}"
-COMPOSE=(docker-compose --env-file docker/devnet.env --profile devnet --profile scale)
+# tests/compose/webhooks.yml: the webhook drill's API key and receiver, for this run only
+export COMPOSE_TEST_CONFIG="$ROOT/.scratch/compose-config"
+COMPOSE=(docker-compose -f docker-compose.yml -f tests/compose/webhooks.yml --env-file docker/devnet.env
+  --profile devnet --profile scale)
 
 cleanup() {
   local rc=$?
@@ -86,6 +89,14 @@ export GRAPHQL_PORT="${GRAPHQL_PORT:-39300}" REST_PORT="${REST_PORT:-39301}" APP
 export DEVNET_PORT="${DEVNET_PORT:-39657}" BALANCER_PORT="${BALANCER_PORT:-39380}" REFERENCE_PORT="${REFERENCE_PORT:-39400}"
 DB_PASS="$(head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export DB_PASS
+# a fresh API key per run for the webhook drill; the services are given its SHA-256 only
+WEBHOOK_TEST_KEY="$(head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+export WEBHOOK_TEST_KEY
+mkdir -p "$COMPOSE_TEST_CONFIG"
+printf '[{"name":"compose-test","sha256":"%s","per_second":100,"burst":200}]\n' \
+  "$(printf %s "$WEBHOOK_TEST_KEY" | sha256sum | cut -d' ' -f1)" >"$COMPOSE_TEST_CONFIG/api-keys.json"
+chmod 755 "$COMPOSE_TEST_CONFIG"
+chmod 644 "$COMPOSE_TEST_CONFIG/api-keys.json"
 set -a
 # shellcheck disable=SC1090
 source <(npx ts-node --transpile-only scripts/devnet-keys.ts)

@@ -358,14 +358,6 @@ export class WebhookRepository {
     await this.pool.query(`UPDATE ${this.t.lease} SET until = NULL WHERE id = 1 AND epoch = $1`, [epoch.toString()]);
   }
 
-  /** Whether `epoch` is still the stored epoch of the webhooks actor. */
-  async holdsEpoch(epoch: bigint): Promise<boolean> {
-    const { rows } = await this.pool.query<{ epoch: string }>(`SELECT epoch FROM ${this.t.epochs} WHERE address = $1`, [
-      WEBHOOKS_ACTOR,
-    ]);
-    return rows[0]?.epoch === epoch.toString();
-  }
-
   async logAttempt(
     id: string,
     a: { eventId: string; attempt: number; status?: number; latencyMs: number; error?: string; redelivery: boolean },

@@ -13,20 +13,30 @@
  *   - scaled: the balancer answers from both rest-adapters and both app-services, the replica's
  *     answers equal the primary's, verify (the image's) of the replica against the primary
  *     agrees, replica lag;
- *   - failover drill: the acting app-services stopped (the standby takes its actor locks within
- *     a measured time), `restart postgres` (every service recovers, the index resumes,
- *     drift_total unchanged), one adapter killed under a bounded load (failed requests counted).
+ *   - failover drill: the acting app-services (the one delivering webhooks) stopped (the standby
+ *     takes its actor locks within a measured time), a webhook subscription made before the stop
+ *     delivered by the standby after it (no event lost, in order, never two in flight at once,
+ *     duplicates only of the one in flight), `restart postgres` (every service recovers, the
+ *     index resumes, drift_total unchanged), one adapter killed under a bounded load (failed
+ *     requests counted).
  *
  * Every wait is bounded; a failed check throws and the process exits 1. Figures go to
  * COMPOSE_FIGURES as JSON and to stdout.
  */
 import { execFileSync, spawn, type ChildProcess } from 'child_process';
 import fs from 'fs';
+import http from 'http';
 import os from 'os';
 import path from 'path';
+import type { AddressInfo } from 'net';
 import { createClient } from 'graphql-ws';
+import { Webhook } from 'standardwebhooks';
 import WebSocket from 'ws';
+import { lockKey } from '../../app-services/actor-lock';
+import { WEBHOOKS_ACTOR } from '../../app-services/webhooks/repository';
 import { LAUNCH_PLANS, metadataDocument } from '../../devnet/scenario/flows/launch';
+import { blockPosition, decodeEventId, encodeEventId } from '../../rest-adapter/stream/position';
+import { isStream, openSse } from '../harness/sse-client';
 
 const ROOT = path.resolve(__dirname, '../..');
 const env = process.env;
@@ -596,28 +606,208 @@ async function scaled(): Promise<void> {
   );
 }
 
-async function appServicesFailover(): Promise<void> {
-  const locks = await waitFor('an app-services process to act (hold its actor locks)', 120_000, async () => {
-    const l = actorLocks();
-    return l.size > 0 ? l : undefined;
+// --- webhooks across the failover -----------------------------------------------------------
+
+/** Each delivery is answered after this long, so that the stop is likely to find one in flight. */
+const WEBHOOK_HOLD_MS = 100;
+
+interface Delivered {
+  body: string;
+  headers: Record<string, string>;
+  /** the sender's address on the project's network */
+  from: string;
+  /** when it arrived (Date.now()) */
+  at: number;
+}
+
+/** The host's address on the project's network: where the containers reach a server of this process. */
+function networkGateway(): string {
+  const gateway = docker(
+    'network',
+    'inspect',
+    '--format',
+    '{{range .IPAM.Config}}{{.Gateway}}{{end}}',
+    `${PROJECT}_default`,
+  ).trim();
+  if (!/^\d+\.\d+\.\d+\.\d+$/.test(gateway)) throw new Error(`the project's network has no IPv4 gateway: ${gateway}`);
+  return gateway;
+}
+
+/**
+ * The drill's webhook receiver, listening on the project network's gateway only: every
+ * delivery kept (verified later with `standardwebhooks`, the secret being known only once the
+ * subscription is made), with its sender; the deliveries in flight at once counted.
+ */
+async function webhookReceiver(host: string) {
+  const got: Delivered[] = [];
+  const seen = { inFlight: 0, most: 0 };
+  const server = http.createServer((req, res) => {
+    seen.inFlight += 1;
+    seen.most = Math.max(seen.most, seen.inFlight);
+    let done = false;
+    const end = () => {
+      if (!done) seen.inFlight -= 1;
+      done = true;
+    };
+    res.once('finish', end);
+    res.once('close', end);
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      got.push({
+        body,
+        headers: req.headers as Record<string, string>,
+        from: req.socket.remoteAddress ?? '',
+        at: Date.now(),
+      });
+      setTimeout(() => res.writeHead(200).end(), WEBHOOK_HOLD_MS);
+    });
   });
-  const [acting, held] = [...locks.entries()].sort((a, b) => b[1] - a[1])[0];
-  const standby = acting === 'app-services' ? 'app-services-2' : 'app-services';
-  const standbyHeld = locks.get(standby) ?? 0;
-  log(`${acting} holds ${held} actor lock(s), ${standby} ${standbyHeld}; stopping ${acting}`);
-  const stopped = Date.now();
-  compose('stop', '--timeout', '10', acting);
-  const stopMs = Date.now() - stopped;
-  await waitFor(
-    `${standby} to take the actor locks`,
-    60_000,
-    async () => ((actorLocks().get(standby) ?? 0) >= standbyHeld + held ? true : undefined),
-    250,
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => resolve());
+  });
+  return {
+    url: `http://${host}:${(server.address() as AddressInfo).port}/hook`,
+    got,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The app-services whose session holds the webhooks actor lock (the one delivering), if any. */
+function webhooksHolder(): string | undefined {
+  const key = lockKey(WEBHOOKS_ACTOR).toString();
+  const ip = psql(
+    'postgres',
+    `SELECT host(a.client_addr) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+     WHERE l.locktype = 'advisory' AND l.granted
+       AND l.classid = ((${key}::bigint >> 32) & 4294967295)::oid AND l.objid = (${key}::bigint & 4294967295)::oid`,
   );
-  figures.failover_ms = Date.now() - stopped;
-  figures.failover_stop_ms = stopMs;
-  check(true, `${standby} acts ${figures.failover_ms} ms after the stop began (stop itself ${stopMs} ms)`);
-  compose('start', acting);
+  return ip ? appServiceAddresses().get(ip.split('\n')[0]) : undefined;
+}
+
+const heightOfId = (id: string) => decodeEventId(id)!.height;
+
+/** What /v1/stream sends (no filter: the chain's blocks) after `after`, up to the block of `through`. */
+async function streamIds(after: string, through: number): Promise<string[]> {
+  const stream = await openSse(url('REST_PORT', `/v1/stream?after=${encodeURIComponent(after)}`));
+  if (!isStream(stream)) throw new Error(`/v1/stream: HTTP ${stream.status} ${stream.body.slice(0, 200)}`);
+  try {
+    await stream.waitFor(
+      `the stream's block ${through}`,
+      (events) => events.some((e) => e.id !== undefined && heightOfId(e.id) >= through),
+      60_000,
+    );
+  } finally {
+    stream.close();
+  }
+  return stream.events.filter((e) => e.id !== undefined && heightOfId(e.id) <= through).map((e) => e.id!);
+}
+
+/**
+ * The failover drill. A webhook subscription of the chain's blocks is made through the API
+ * (the drill's API key, tests/compose/webhooks.yml) from a recent block on, to a receiver of
+ * this process; once the app-services holding the webhooks lock has delivered some, it (the
+ * acting one) is stopped: the standby takes its actor locks (timed), and goes on delivering.
+ * Checked: every delivery verifies with `standardwebhooks`; those before the stop came from the
+ * acting one, those after it from the standby; the ids, in the order received, are exactly what
+ * /v1/stream sends from the same id (consecutive blocks: no gap), a repeat only of the one in
+ * flight at the stop; never two deliveries in flight at once.
+ */
+async function appServicesFailover(): Promise<void> {
+  await waitFor('an app-services process to act (hold its actor locks)', 120_000, async () =>
+    actorLocks().size > 0 ? true : undefined,
+  );
+  const receiver = await webhookReceiver(networkGateway());
+  let acting: string | undefined;
+  try {
+    const status = await json<Status>(url('REST_PORT', '/v1/status'));
+    const after = encodeEventId(blockPosition(status.indexed_height));
+    const created = await get(url('APP_PORT', '/api/webhooks'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${required('WEBHOOK_TEST_KEY')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: receiver.url, after }),
+    });
+    if (created.status !== 201) throw new Error(`POST /api/webhooks: HTTP ${created.status} ${created.body}`);
+    const sub = JSON.parse(created.body) as { id: string; secret: string; blocks: boolean };
+    check(
+      sub.blocks,
+      `webhook ${sub.id} made through /api/webhooks: the chain's blocks after height ${status.indexed_height}`,
+    );
+    await waitFor('5 webhook deliveries', 120_000, async () => (receiver.got.length >= 5 ? true : undefined), 250);
+    acting = await waitFor('the webhooks actor lock held', 30_000, async () => webhooksHolder());
+    const standby = acting === 'app-services' ? 'app-services-2' : 'app-services';
+    const ipOf = new Map([...appServiceAddresses()].map(([ip, service]) => [service, ip]));
+
+    const locks = actorLocks();
+    const held = locks.get(acting) ?? 0;
+    const standbyHeld = locks.get(standby) ?? 0;
+    log(`${acting} delivers webhooks and holds ${held} actor lock(s), ${standby} ${standbyHeld}; stopping ${acting}`);
+    const stopped = Date.now();
+    compose('stop', '--timeout', '10', acting);
+    const stopEnded = Date.now();
+    const stopMs = stopEnded - stopped;
+    await waitFor(
+      `${standby} to take the actor locks`,
+      60_000,
+      async () => ((actorLocks().get(standby) ?? 0) >= standbyHeld + held ? true : undefined),
+      250,
+    );
+    figures.failover_ms = Date.now() - stopped;
+    figures.failover_stop_ms = stopMs;
+    check(true, `${standby} acts ${figures.failover_ms} ms after the stop began (stop itself ${stopMs} ms)`);
+
+    // the standby's deliveries: until it has delivered 5 blocks beyond the last one before the stop
+    const webhook = new Webhook(sub.secret);
+    const idOf = (d: Delivered) => (webhook.verify(d.body, d.headers) as { id: string }).id;
+    const beforeStop = receiver.got.filter((d) => d.at < stopped);
+    const lastBefore = heightOfId(idOf(beforeStop[beforeStop.length - 1]));
+    await waitFor(
+      `${standby} to deliver the blocks after ${lastBefore}`,
+      120_000,
+      async () =>
+        receiver.got.some((d) => d.at > stopEnded && heightOfId(idOf(d)) >= lastBefore + 5) ? true : undefined,
+      250,
+    );
+    const all = [...receiver.got];
+    const ids = all.map(idOf); // each verifies with the subscription's secret, or this throws
+    const through = heightOfId(ids[ids.length - 1]) - 1; // every block up to it delivered
+    const expected = await streamIds(after, through);
+    const received = ids.filter((id) => heightOfId(id) <= through);
+    const deduped = received.filter((id, i) => i === 0 || received[i - 1] !== id);
+    const heights = deduped.map(heightOfId);
+    figures.webhook_deliveries = all.length;
+    figures.webhook_repeats = received.length - deduped.length;
+    check(
+      JSON.stringify(deduped) === JSON.stringify(expected) &&
+        heights.every((h, i) => h === status.indexed_height + 1 + i),
+      `webhook ids received = /v1/stream's from the same id: blocks ${heights[0]}..${heights.at(-1)}, none missing, in order`,
+    );
+    check(
+      received.length - deduped.length <= 1,
+      `webhook repeats: ${received.length - deduped.length} (at most the one in flight at the stop)`,
+    );
+    check(receiver.seen.most === 1, `never two webhook deliveries in flight at once (most ${receiver.seen.most})`);
+    const before = all.filter((d) => d.at < stopped);
+    const afterStop = all.filter((d) => d.at > stopEnded);
+    check(
+      before.length > 0 && before.every((d) => d.from === ipOf.get(acting!)),
+      `the ${before.length} webhook deliveries before the stop came from ${acting}`,
+    );
+    check(
+      afterStop.length > 0 && afterStop.every((d) => d.from === ipOf.get(standby)),
+      `the ${afterStop.length} webhook deliveries after the stop came from ${standby}`,
+    );
+  } finally {
+    await receiver.close();
+  }
+  compose('start', acting!);
 }
 
 /**

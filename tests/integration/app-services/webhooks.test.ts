@@ -649,3 +649,122 @@ describe('crashes and a second process', () => {
     }
   });
 });
+
+describe('failing subscriptions and the delivery slots', () => {
+  const CONCURRENCY = 8;
+  const QUARTER = CONCURRENCY / 4;
+  const FAILING = 10;
+  let slotted: AppApi;
+
+  beforeAll(async () => {
+    await api.services.stop(); // one deliverer: the one with few slots below
+    // the subscriptions of the tests above would share the slots (some of their receivers are closed)
+    for (const key of [KEY_ONE, KEY_TWO]) {
+      const list = await api.request('GET', '/api/webhooks', { headers: auth(key) });
+      for (const w of list.body.webhooks as { id: string }[])
+        await api.request('DELETE', `/api/webhooks/${w.id}`, { headers: auth(key) });
+    }
+    slotted = await startAppApi({
+      database: { pool: world.pool, url: world.db.url },
+      settings: {
+        lockRetryMs: 200,
+        webhooks: {
+          ...APP_SERVICES_DEFAULTS.webhooks,
+          allowPrivate: true,
+          pollMs: 50,
+          concurrency: CONCURRENCY,
+          timeoutMs: 1000,
+          retryBaseMs: 100,
+          retryMaxMs: 300,
+          retryHours: 1, // none is disabled during the test
+        },
+      },
+      webhookFeed: new StreamFeed({ pool: world.pool, schema: 'svc', hrp: 'svc', gasDenom: 'usvc' }),
+      apiKeys,
+    });
+    await until('the webhooks actor', () => (slotted.services.deliveringWebhooks ? true : undefined));
+  });
+
+  afterAll(async () => {
+    await slotted?.close();
+  });
+
+  /** Receivers that never answer (each delivery ends at WEBHOOK_TIMEOUT_MS), counting their deliveries in flight together. */
+  async function hangingReceivers(n: number) {
+    const seen = { inFlight: 0, most: 0, requests: 0 };
+    const servers: http.Server[] = [];
+    for (let i = 0; i < n; i++) {
+      const server = http.createServer((req, res) => {
+        seen.requests += 1;
+        seen.inFlight += 1;
+        seen.most = Math.max(seen.most, seen.inFlight);
+        res.once('close', () => (seen.inFlight -= 1)); // the deliverer gave up and closed the connection
+        req.resume();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+      servers.push(server);
+    }
+    return {
+      seen,
+      urls: servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}/hook`),
+      close: () =>
+        Promise.all(
+          servers.map(
+            (s) =>
+              new Promise<void>((resolve) => {
+                s.closeAllConnections();
+                s.close(() => resolve());
+              }),
+          ),
+        ),
+    };
+  }
+
+  test('subscriptions that are failing (their targets hanging until the timeout) hold at most a quarter of the slots; the healthy ones are served meanwhile', async () => {
+    const dead = await hangingReceivers(FAILING);
+    try {
+      const failing: Awaited<ReturnType<typeof create>>[] = [];
+      for (const url of dead.urls) failing.push(await create({ url, account: alice.address }));
+      const healthy = [];
+      for (let i = 0; i < 3; i++) {
+        const r = await receiver();
+        healthy.push({ r, sub: await create({ url: r.url, account: alice.address }) });
+      }
+      const first = await twoSends();
+      // a first attempt is not yet known to fail: it takes an ordinary slot. Once every failing
+      // subscription has failed, each of their attempts is a retry
+      await until(
+        'every failing subscription failed once',
+        async () => {
+          const { rows } = await world.pool.query<{ n: string }>(
+            'SELECT count(*) AS n FROM app.webhooks WHERE id = ANY($1) AND failures > 0',
+            [failing.map((f) => f.id)],
+          );
+          return Number(rows[0].n) === FAILING ? true : undefined;
+        },
+        { ms: 30_000 },
+      );
+      dead.seen.most = dead.seen.inFlight;
+      const before = dead.seen.requests;
+      const through = await twoSends();
+      for (const { r, sub } of healthy) {
+        const expected = await streamEvents(sub.cursor.height, through);
+        expect(heightOf(expected[expected.length - 1].id)).toBeGreaterThan(first);
+        await deliveredAtLeast(sub.id, expected.length);
+        expect(r.got.map((g) => verified(g, sub.secret).id)).toEqual(expected.map((e) => e.id));
+      }
+      // the failing ones kept retrying meanwhile: as many retries as there are failing subscriptions
+      await until('retries of the failing', () => (dead.seen.requests - before >= FAILING ? true : undefined), {
+        ms: 30_000,
+      });
+      expect(dead.seen.most).toBe(QUARTER);
+      const { rows } = await world.pool.query<{ delivered: string }>(
+        'SELECT delivered FROM app.webhooks WHERE id = ANY($1)',
+        [failing.map((f) => f.id)],
+      );
+      expect(rows.every((r) => r.delivered === '0')).toBe(true);
+    } finally {
+      await dead.close();
+    }
+  });
+});
