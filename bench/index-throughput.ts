@@ -11,8 +11,10 @@
  *      default the FULL project (dist/ of this repository) and the FLOOR project, a single
  *      empty cosmos/BlockHandler on the same network, chaintypes and schema
  *      (bench/lib/floor-project.ts),
- *   4. prints per run: blocks/s, txs/s, CPU per block (node, PostgreSQL), peak RSS and the
- *      blocks/s of each --segment of heights with last/first (bench/lib/segments.ts),
+ *   4. prints per run: blocks/s, txs/s, CPU per block (node, PostgreSQL), peak RSS, the
+ *      blocks/s of each --segment of heights with last/first (bench/lib/segments.ts), and the
+ *      store's size (pg_total_relation_size over schema svc's tables, as the node left it and
+ *      after VACUUM FULL) with its rows and distinct ids (rows - ids: versions kept),
  *   5. prints per project and batch size the median run, per project its best batch size (the
  *      smallest within 5 % of the fastest, bench/lib/batch-summary.ts), then each project
  *      against the floor at their best sizes with the indexing targets (blocks/s >= 0.33 x the
@@ -29,7 +31,8 @@
  *   --node-flags "..."                        node/V8 flags (default --max-semi-space-size=64)
  *   --subql-flags "..."                       SubQuery flags besides --batch-size (default none)
  *   --runs '<json>'                           runs instead of full + floor: [{"label", "project",
- *                                             "nodeFlags"?: [...], "subqlFlags"?: [...], "reconciler"?: true}]
+ *                                             "nodeFlags"?: [...], "subqlFlags"?: [...], "reconciler"?: true,
+ *                                             "historical"?: "height" | "timestamp"}]
  *                                             project: "full" (this repository), "floor" (one empty block
  *                                             handler on this manifest), "floor:<dir>" (the same on <dir>'s
  *                                             manifest), "floor-decl" / "floor-decl:<dir>" (the manifest's
@@ -38,6 +41,8 @@
  *                                             with the proof of indexing off), or <dir> (another checkout,
  *                                             built). The floor the targets refer to: the run labelled
  *                                             "floor", else the first "floor"/"floor:<dir>" project.
+ *                                             historical: the node's historical mode on that project
+ *                                             ("full" only; see --historical).
  *                                             reconciler: the reconciler runs beside the node
  *                                             (RECONCILE_* defaults). Today's design in the same run:
  *                                             '[{"label":"full","project":"full"},{"label":"floor","project":"floor"},
@@ -47,6 +52,12 @@
  *                                             with PROOF_OF_INDEXING=false in its .env): the proof of
  *                                             indexing's cost A/B (targets: node CPU per block <= 1.10x,
  *                                             blocks/s >= 0.9x), each store's BlockProof rows counted
+ *   --historical MODES                        runs full and, per mode (height,timestamp; default height),
+ *                                             full with the node's own historical mode on
+ *                                             (bench/lib/historical-project.ts; label historical-<mode>):
+ *                                             its cost A/B (issue 45 bounds: node CPU per block <= 1.25x,
+ *                                             blocks/s >= 0.8x, per interleaved pair). btree_gist is
+ *                                             created in every run's database alike.
  *   --repeat N                                each run N times, interleaved (A B A B…; median reported)
  *   --logs DIR                                write each run's node log there, and its progress trace
  *                                             (<run>.trace.json: [ms since the first block, height done]
@@ -72,6 +83,7 @@ import {
   type FloorComparison,
 } from './lib/batch-summary';
 import { makeFloorProject, type FloorProject } from './lib/floor-project';
+import { makeHistoricalProject, type HistoricalMode } from './lib/historical-project';
 import { makeNoProofProject, NO_PROOF_PROJECT } from './lib/no-proof-project';
 import { busy, machineState, type MachineState } from './lib/machine';
 import { REPO_ROOT, runNode, type NodeRunResult } from './lib/node-run';
@@ -84,6 +96,8 @@ interface RunSpec {
   subqlFlags?: string[];
   /** the reconciler (reconciler/, default settings) runs beside the node against the same chain and store */
   reconciler?: boolean;
+  /** the node's own historical mode on this run's project ("full" only) */
+  historical?: HistoricalMode;
 }
 
 interface Args {
@@ -144,7 +158,21 @@ function parseArgs(argv: string[]): Args {
         { label: 'full', project: 'full' },
         { label: NO_PROOF_PROJECT, project: NO_PROOF_PROJECT },
       ];
-    else if (flag === '--repeat') a.repeat = Number(value());
+    else if (flag === '--historical') {
+      const modes = value()
+        .split(',')
+        .map((m) => m.trim());
+      if (!modes.length || modes.some((m) => m !== 'height' && m !== 'timestamp'))
+        throw new Error('--historical takes height, timestamp or both separated by commas');
+      a.runs = [
+        { label: 'full', project: 'full' },
+        ...[...new Set(modes as HistoricalMode[])].map((m) => ({
+          label: `historical-${m}`,
+          project: 'full',
+          historical: m,
+        })),
+      ];
+    } else if (flag === '--repeat') a.repeat = Number(value());
     else if (flag === '--logs') a.logs = value();
     else throw new Error(`unknown option ${flag}`);
   }
@@ -152,10 +180,16 @@ function parseArgs(argv: string[]): Args {
   if (!Number.isSafeInteger(a.repeat) || a.repeat < 1) throw new Error('--repeat must be an integer >= 1');
   const labels = (a.runs ?? []).map((r) => r.label);
   if (new Set(labels).size !== labels.length) throw new Error('--runs: labels must be unique');
+  for (const r of a.runs ?? []) {
+    if (r.historical && r.project !== 'full') throw new Error(`--runs: ${r.label}: historical runs on "full" only`);
+    if (r.historical && r.historical !== 'height' && r.historical !== 'timestamp')
+      throw new Error(`--runs: ${r.label}: historical is "height" or "timestamp"`);
+  }
   return a;
 }
 
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 
 /** Post-value drifts the mappings recorded (0 expected); null when the schema has no drifts table (floor). */
@@ -201,6 +235,56 @@ async function proofsOf(url: string): Promise<number | null> {
   }
 }
 
+interface StoreFigures {
+  /** sum of pg_total_relation_size over schema svc's tables, as the node left it and after VACUUM FULL */
+  bytes: number;
+  vacuumedBytes: number;
+  /** rows and distinct ids over the tables with an id column (historical mode: rows - ids versions kept) */
+  rows: number;
+  ids: number;
+  /** _metadata.historicalStateEnabled as the node recorded it (false, "height", "timestamp"): the mode that took */
+  historicalStateEnabled: unknown;
+}
+
+async function storeSize(c: Client): Promise<number> {
+  const r = await c.query<{ bytes: string }>(
+    `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::text AS bytes FROM pg_class c
+     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'svc' AND c.relkind = 'r'`,
+  );
+  return Number(r.rows[0].bytes);
+}
+
+/** The store a run left behind; null when it has no svc schema. Outside the timed window. */
+async function storeOf(url: string): Promise<StoreFigures | null> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    const tables = await c.query<{ table: string }>(
+      `SELECT table_name AS table FROM information_schema.columns WHERE table_schema = 'svc' AND column_name = 'id'`,
+    );
+    if (!tables.rows.length) return null;
+    const mode = await c.query<{ value: unknown }>(
+      `SELECT value FROM svc._metadata WHERE key = 'historicalStateEnabled'`,
+    );
+    const bytes = await storeSize(c);
+    let rows = 0;
+    let ids = 0;
+    for (const { table } of tables.rows) {
+      const q = await c.query<{ rows: string; ids: string }>(
+        `SELECT count(*)::text AS rows, count(DISTINCT id)::text AS ids FROM svc."${table}"`,
+      );
+      rows += Number(q.rows[0].rows);
+      ids += Number(q.rows[0].ids);
+    }
+    // the node leaves dead tuples (historical mode: one per closing UPDATE); VACUUM FULL shows the live size
+    const names = (await c.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'svc'`)).rows;
+    for (const { t } of names) await c.query(`VACUUM FULL svc."${t}"`);
+    return { bytes, vacuumedBytes: await storeSize(c), rows, ids, historicalStateEnabled: mode.rows[0]?.value };
+  } finally {
+    await c.end();
+  }
+}
+
 function log(line: string): void {
   console.log(`[bench:index] ${line}`);
 }
@@ -231,6 +315,9 @@ interface RunFigures {
   driftTotal: number | null;
   /** svc.block_proofs rows after the (last) run; null when the project has no such table (floor) */
   proofRows: number | null;
+  /** the store after the (last) run; null without an svc schema */
+  store: StoreFigures | null;
+  historical: HistoricalMode | null;
   loadBefore: MachineState['load'];
   loadAfter: MachineState['load'];
   progress: [number, number][];
@@ -240,6 +327,11 @@ const FLOOR_PROJECT = /^(floor|floor-decl)(?::(.+))?$/;
 
 /** The directory a run's project names; floor and no-proof projects are generated (and pushed on `floors` for removal). */
 function projectDirOf(spec: RunSpec, floors: Pick<FloorProject, 'remove'>[]): string {
+  if (spec.historical) {
+    const project = makeHistoricalProject(spec.historical);
+    floors.push(project);
+    return project.dir;
+  }
   if (spec.project === NO_PROOF_PROJECT) {
     const project = makeNoProofProject();
     floors.push(project);
@@ -342,6 +434,7 @@ async function main(): Promise<void> {
     { label: 'full', project: 'full' },
     { label: 'floor', project: 'floor' },
   ];
+  const anyHistorical = specs.some((s) => s.historical);
   // each run at each batch size, unless its SubQuery flags fix one
   const subqlFlagsOf = (spec: RunSpec) => spec.subqlFlags ?? args.subqlFlags ?? [];
   const sizesOf = specs.map((spec) => {
@@ -358,6 +451,7 @@ async function main(): Promise<void> {
         runs: NodeRunResult[];
         drifts: { total: number | null; sample: string[] };
         proofRows: number | null;
+        store: StoreFigures | null;
         loadBefore: MachineState['load'];
         loadAfter: MachineState['load'];
       }
@@ -374,12 +468,18 @@ async function main(): Promise<void> {
               runs: [],
               drifts: { total: null, sample: [] },
               proofRows: null,
+              store: null,
               loadBefore: machineState().load,
               loadAfter: machineState().load,
             });
           const a = acc.get(key)!;
           const fixed = fixedBatchSize(subqlFlagsOf(spec)) !== undefined;
           const db = await createDatabase(pg.url, uniqueName(`bench_${spec.label.replace(/[^a-z0-9_]/gi, '_')}`));
+          if (anyHistorical) {
+            const c = new Client({ connectionString: db.url });
+            await c.connect();
+            await c.query('CREATE EXTENSION IF NOT EXISTS btree_gist').finally(() => c.end());
+          }
           const reconciler = spec.reconciler ? startReconciler(db.url, rpc.url) : undefined;
           try {
             const logFile = args.logs
@@ -394,6 +494,7 @@ async function main(): Promise<void> {
               targetHeight: chain.height,
               nodeFlags: spec.nodeFlags ?? args.nodeFlags,
               subqlFlags: fixed ? subqlFlagsOf(spec) : [...subqlFlagsOf(spec), `--batch-size=${size}`],
+              historical: spec.historical,
               onLog: stream ? (line) => stream.write(line + '\n') : undefined,
             });
             stream?.end();
@@ -402,12 +503,16 @@ async function main(): Promise<void> {
             a.runs.push(r);
             a.drifts = await driftsOf(db.url);
             a.proofRows = await proofsOf(db.url);
+            a.store = await storeOf(db.url);
             a.loadAfter = machineState().load;
             if (a.drifts.total) log(`${name}: drift_total ${a.drifts.total}: ${a.drifts.sample.join(' | ')}`);
             log(
               `${name}: ${round(r.blocksPerSec)} blocks/s, ${round((r.blocksPerSec * txs) / chain.height)} txs/s (${round(r.indexMs / 1000)} s + ${round(r.startupMs / 1000)} s start-up), ` +
                 `CPU/block node ${r.nodeCpuMsPerBlock} ms + postgres ${r.pgCpuMsPerBlock ?? '?'} ms, peak RSS ${r.hwmRssMb} MB, load ${a.loadAfter[0]}` +
                 (a.proofRows !== null ? `, ${a.proofRows} proofs kept` : '') +
+                (a.store
+                  ? `, store ${mb(a.store.bytes)} MB (${mb(a.store.vacuumedBytes)} MB after VACUUM FULL), ${a.store.rows} rows of ${a.store.ids} ids, historicalStateEnabled ${JSON.stringify(a.store.historicalStateEnabled)}`
+                  : '') +
                 (passes
                   ? `; reconciler: ${passes.recorded} passes recorded (${passes.failed} failed) in ${round(passes.seconds)} s, at heights ${passes.heights.join(', ')}`
                   : ''),
@@ -422,7 +527,7 @@ async function main(): Promise<void> {
     }
     for (const [k, spec] of specs.entries()) {
       for (const size of sizesOf[k]) {
-        const { runs, drifts, proofRows, loadBefore, loadAfter } = acc.get(`${k}@${size}`)!;
+        const { runs, drifts, proofRows, store, loadBefore, loadAfter } = acc.get(`${k}@${size}`)!;
         const rates = runs.map((r) => r.blocksPerSec);
         const mid = runs[rates.indexOf(median(rates))];
         const segments = segmentRates(mid.trace, args.segment);
@@ -448,6 +553,8 @@ async function main(): Promise<void> {
           segmentRatio: lastFirstRatio(segments),
           driftTotal: drifts.total,
           proofRows,
+          store,
+          historical: spec.historical ?? null,
           loadBefore,
           loadAfter,
           progress: mid.progress,
@@ -569,6 +676,44 @@ async function main(): Promise<void> {
         `proofs kept: full ${proofCost.proofRows.full}, no-proof ${proofCost.proofRows.noProof}: the proof of indexing's cost`,
     );
   }
+  // the node's historical mode against full at full's best batch size, per interleaved pair as the proof's cost
+  const historicalCost = fullBest
+    ? results
+        .filter((r) => r.historical && r.batchSize === fullBest.batchSize)
+        .map((h) => {
+          const hPairs = fullBest.repeats.map((rate, i) => ({
+            nodeCpu: round(h.cpuRepeats[i] / fullBest.cpuRepeats[i], 3),
+            blocksPerSec: round(h.repeats[i] / rate, 3),
+          }));
+          const ratio = (x: number | null | undefined, y: number | null | undefined) =>
+            x && y ? round(x / y, 3) : null;
+          return {
+            label: h.label,
+            mode: h.historical,
+            batchSize: h.batchSize,
+            nodeCpuRatio: median(hPairs.map((p) => p.nodeCpu)),
+            blocksPerSecRatio: median(hPairs.map((p) => p.blocksPerSec)),
+            pairs: hPairs,
+            pgCpuRatio: ratio(h.pgCpuMsPerBlock, fullBest.pgCpuMsPerBlock),
+            peakRssRatio: ratio(h.hwmRssMb, fullBest.hwmRssMb),
+            storeRatio: ratio(h.store?.bytes, fullBest.store?.bytes),
+            vacuumedStoreRatio: ratio(h.store?.vacuumedBytes, fullBest.store?.vacuumedBytes),
+            store: { full: fullBest.store, historical: h.store },
+          };
+        })
+    : [];
+  for (const hc of historicalCost) {
+    const ok = (met: boolean) => (met ? 'met' : 'NOT met');
+    log(
+      `${hc.label}/full per interleaved pair: ${hc.pairs.map((p) => `CPU x${p.nodeCpu} rate x${p.blocksPerSec}`).join('; ')}`,
+    );
+    log(
+      `${hc.label}/full at @${hc.batchSize} (median of ${args.repeat} pairs): node CPU per block x${hc.nodeCpuRatio} ` +
+        `(bound <= 1.25: ${ok(hc.nodeCpuRatio <= 1.25)}), blocks/s x${hc.blocksPerSecRatio} ` +
+        `(bound >= 0.8: ${ok(hc.blocksPerSecRatio >= 0.8)}), postgres CPU per block x${hc.pgCpuRatio ?? '?'}, ` +
+        `peak RSS x${hc.peakRssRatio ?? '?'}, store x${hc.storeRatio ?? '?'} as left, x${hc.vacuumedStoreRatio ?? '?'} after VACUUM FULL`,
+    );
+  }
   const cpu = (r: RunFigures) => r.nodeCpuMsPerBlock + (r.pgCpuMsPerBlock ?? 0);
   log(
     `load before ${before.load.join(' ')}, after ${after.load.join(' ')}${busy(before) || busy(after) ? ' — the machine was busy: repeat on a quiet machine before quoting' : ''}`,
@@ -608,6 +753,7 @@ async function main(): Promise<void> {
       })),
       gains,
       proofCost: proofCost ?? null,
+      historicalCost,
       // at the best batch sizes; ByCpu: floor CPU per block (node + postgres) / full's, as before
       ratioFullFloor: fullBest && floorBest ? round(fullBest.blocksPerSec / floorBest.blocksPerSec, 2) : null,
       ratioFullFloorByCpu: fullBest && floorBest ? round(cpu(floorBest) / cpu(fullBest), 2) : null,

@@ -55,12 +55,13 @@ export interface NodeRunOptions {
   /** directory the node process runs in (where --cpu-prof writes) */
   cwd?: string;
   /**
-   * the node's historical mode (`--historical=height`; default off, `--historical=false`, as the
-   * product runs it). The manifest's runner.node.options.historical wins over the flag
-   * (node-core rebaseArgsWithManifest), so the project must say so too
+   * the node's historical mode (true or 'height': `--historical=height`; 'timestamp':
+   * `--historical=timestamp`; default off, `--historical=false`, as the product runs it). The
+   * manifest's runner.node.options.historical wins over the flag (node-core
+   * rebaseArgsWithManifest), so the project must say so too or drop the option
    * (bench/lib/historical-project.ts), and the database needs btree_gist.
    */
-  historical?: boolean;
+  historical?: boolean | 'height' | 'timestamp';
 }
 
 export interface NodeRunResult {
@@ -164,7 +165,7 @@ export async function runNode(o: NodeRunOptions): Promise<NodeRunResult> {
     path.join(REPO_ROOT, 'node_modules', '@subql', 'node-cosmos', 'bin', 'run'),
     `-f=${o.projectDir ?? REPO_ROOT}`,
     `--db-schema=${schema}`,
-    o.historical ? '--historical=height' : '--historical=false',
+    `--historical=${o.historical === true ? 'height' : o.historical || 'false'}`,
     '--kyve-endpoint=false',
     `--port=${port}`,
     `--network-endpoint=${o.endpoint}`,
