@@ -272,6 +272,8 @@ function Filters({ route, fields }: { route: Route; fields: [string, string][] }
 
 export function Bridge({ route }: { route: Route }) {
   const routes = useApi('bridge-routes', (s) => get('/v1/bridge/routes', {}, {}, s));
+  // a transfer's amount is in its route's units: shown with the route's exponent once the routes are read
+  const exponent = new Map((routes.data?.routes ?? []).map((r) => [r.route_id, r.exponent]));
   const q = {
     route: route.query.get('route') ?? undefined,
     status: (route.query.get('status') ?? undefined) as 'in_flight' | undefined,
@@ -363,7 +365,7 @@ export function Bridge({ route }: { route: Route }) {
                     {x.reason ? ` (${x.reason})` : ''}
                   </td>
                   <td>
-                    <Amount raw={x.amount} decimals={0} />
+                    <Amount raw={x.amount} decimals={exponent.get(x.route_id) ?? 0} />
                   </td>
                   <td class="mono">
                     {x.sender.startsWith('svc1') ? <AccountLink addr={x.sender} /> : x.sender.slice(0, 14)}
