@@ -343,6 +343,7 @@ export class Launcher {
     writeRunningStart(this.config.dataDir, { pid: process.pid, url: base });
     this.log.info(`listening on ${base}`, { pid: process.pid });
     for (const [what, p] of [
+      ['explorer', '/ (docs/explorer.md)'],
       ['REST API', '/v1/status'],
       ['OpenAPI', '/openapi.yaml'],
       ['GraphQL', '/graphql (GraphiQL at /graphiql; subscriptions: websocket on /graphql)'],
@@ -774,6 +775,7 @@ export class Launcher {
     const base = this.baseUrl();
     this.log.notice(headline, { indexed_height: r.indexed_height, chain_height: r.chain_height });
     for (const [what, where] of [
+      ['explorer', `${base}/`],
       ['REST API', `${base}/v1/status`],
       ['GraphQL', `${base}/graphql`],
       ['app services', `${base}/api/openapi.yaml`],

@@ -1,12 +1,16 @@
 /**
  * rest-adapter entry: `ts-node --transpile-only launcher/rest-adapter-main.ts`.
- * Configuration from the environment (see config.ts and docs/rest-adapter.md).
+ * Configuration from the environment (see config.ts and docs/rest-adapter.md). Beside /v1 it
+ * serves the explorer page at `/` when explorer/dist is built (the image builds it), so a browser
+ * reads /v1 from the page's own origin (docs/explorer.md, "Compose").
  */
+import express from 'express';
 import { Pool } from 'pg';
 import { isSvcError } from '../src/lib/errors';
 import { createRestApp } from '../rest-adapter/app';
 import { loadRestConfig, RestConfig } from '../rest-adapter/config';
 import { escapeIdent } from '../src/store';
+import { explorerHandler } from '../src/runtime/explorer';
 
 function configOrExit(): RestConfig {
   try {
@@ -37,7 +41,7 @@ async function main(): Promise<void> {
   const pool = new Pool(config.database);
   pool.on('error', (e) => console.error('rest-adapter: idle database connection failed', e));
   await checkStore(pool, config.schema);
-  const app = createRestApp({
+  const rest = createRestApp({
     pool,
     schema: config.schema,
     hrp: config.hrp,
@@ -50,6 +54,10 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
     fairShare: config.fairShare,
   });
+  // the page's files ahead of /v1 (outside its per-client budget, as on npm start's server); any other path is the API's
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(explorerHandler(), rest);
   const server = app.listen(config.port, config.host, () =>
     console.log(`rest-adapter: listening on ${config.host}:${config.port} (schema ${config.schema})`),
   );

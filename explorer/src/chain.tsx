@@ -6,12 +6,12 @@ import {
   AccountLink,
   BlockLink,
   Coin,
+  CursorList,
   ErrorBox,
   href,
   Json,
   KV,
   navigate,
-  Pager,
   Show,
   short,
   Time,
@@ -36,7 +36,7 @@ export function TxRows({ txs }: { txs: S['Tx'][] }) {
       </thead>
       <tbody>
         {txs.map((t) => (
-          <tr key={t.hash}>
+          <tr key={t.hash} data-key={t.hash}>
             <td>
               <TxLink hash={t.hash} />
             </td>
@@ -79,7 +79,7 @@ export function BlockRows({ blocks }: { blocks: S['Block'][] }) {
       </thead>
       <tbody>
         {blocks.map((b) => (
-          <tr key={b.height} data-height={b.height}>
+          <tr key={b.height} data-height={b.height} data-key={b.height}>
             <td>
               <BlockLink height={b.height} />
             </td>
@@ -234,7 +234,7 @@ export function Home() {
         </div>
         <div>
           <h2>Latest transactions</h2>
-          {stats.error ? <ErrorBox error={stats.error} /> : <TxRows txs={txs} />}
+          {stats.error ? <ErrorBox error={stats.error} retryIn={stats.retryIn} /> : <TxRows txs={txs} />}
           <a href={href(['txs'])}>all transactions →</a>
         </div>
       </div>
@@ -243,36 +243,27 @@ export function Home() {
 }
 
 export function Blocks({ route }: { route: Route }) {
-  const cursor = route.query.get('cursor') ?? undefined;
-  const page = useApi(`blocks:${cursor}`, (s) => get('/v1/blocks', {}, { cursor, limit: 20 }, s));
   return (
     <section>
       <h1>Blocks</h1>
-      <Show state={page}>
-        {(p) => (
-          <>
-            <BlockRows blocks={p.blocks} />
-            <Pager route={route} param="cursor" next={p.next_cursor} />
-          </>
-        )}
-      </Show>
+      <CursorList route={route} id="blocks" load={(cursor, s) => get('/v1/blocks', {}, { cursor, limit: 20 }, s)}>
+        {(p) => <BlockRows blocks={p.blocks} />}
+      </CursorList>
     </section>
   );
 }
 
 export function Txs({ route }: { route: Route }) {
-  const cursor = route.query.get('cursor') ?? undefined;
   const method = route.query.get('method') ?? undefined;
-  const page = useApi(`txs:${cursor}:${method}`, (s) => get('/v1/txs', {}, { cursor, method, limit: 20 }, s));
   return (
     <section>
       <h1>Transactions{method ? ` of ${methodName(method)}` : ''}</h1>
-      <Show state={page}>
-        {(p) => (
+      <CursorList
+        route={route}
+        id={`txs:${method ?? ''}`}
+        load={(cursor, s) => get('/v1/txs', {}, { cursor, method, limit: 20 }, s)}
+        after={(p) => (
           <>
-            <p class="muted">{p.total} txs</p>
-            <TxRows txs={p.txs} />
-            <Pager route={route} param="cursor" next={p.next_cursor} prev={p.prev_cursor} />
             <h2>By method (whole chain)</h2>
             <ul class="methods">
               {p.methods.map((m) => (
@@ -283,7 +274,14 @@ export function Txs({ route }: { route: Route }) {
             </ul>
           </>
         )}
-      </Show>
+      >
+        {(p) => (
+          <>
+            <p class="muted">{p.total} txs</p>
+            <TxRows txs={p.txs} />
+          </>
+        )}
+      </CursorList>
     </section>
   );
 }

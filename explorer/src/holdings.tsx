@@ -5,10 +5,11 @@ import {
   AssetLink,
   BlockLink,
   Coin,
+  CursorList,
+  decimalsOf,
   href,
   Json,
   KV,
-  Pager,
   Show,
   Time,
   TxLink,
@@ -31,7 +32,10 @@ export function ActivityRows({ events }: { events: S['ActivityEvent'][] }) {
       </thead>
       <tbody>
         {events.map((e) => (
-          <tr key={`${e.height}:${e.tx_index}:${e.event_index}`}>
+          <tr
+            key={`${e.height}:${e.tx_index}:${e.event_index}`}
+            data-key={`${e.height}:${e.tx_index}:${e.event_index}`}
+          >
             <td>
               <BlockLink height={e.height} />
             </td>
@@ -62,10 +66,6 @@ const lockRef = (ref: string | undefined) => {
 
 export function Account({ addr, route }: { addr: string; route: Route }) {
   const acct = useApi(`account:${addr}`, (s) => get('/v1/accounts/{addr}', { addr }, {}, s));
-  const cursor = route.query.get('events') ?? undefined;
-  const feed = useApi(`account-events:${addr}:${cursor}`, (s) =>
-    get('/v1/accounts/{addr}/events', { addr }, { cursor, limit: 20 }, s),
-  );
   return (
     <section>
       <h1>
@@ -95,28 +95,31 @@ export function Account({ addr, route }: { addr: string; route: Route }) {
               </thead>
               <tbody>
                 {a.assets.flatMap((as) =>
-                  as.positions.map((p) => (
-                    <tr key={`${as.asset_id}:${p.kind_id}`}>
-                      <td>
-                        <AssetLink id={as.asset_id} />
-                      </td>
-                      <td>{p.kind_id}</td>
-                      <td>{p.class}</td>
-                      <td>
-                        <Units raw={p.units} />
-                      </td>
-                      <td>
-                        <Units raw={p.encumbered} />
-                      </td>
-                      <td>
-                        {(p.locks ?? []).map((l) => (
-                          <div key={l.ref}>
-                            {lockRef(l.ref)}: <Units raw={l.units} />
-                          </div>
-                        ))}
-                      </td>
-                    </tr>
-                  )),
+                  as.positions.map((p) => {
+                    const decimals = decimalsOf(p.units, p.whole_units);
+                    return (
+                      <tr key={`${as.asset_id}:${p.kind_id}`}>
+                        <td>
+                          <AssetLink id={as.asset_id} />
+                        </td>
+                        <td>{p.kind_id}</td>
+                        <td>{p.class}</td>
+                        <td>
+                          <Units raw={p.units} decimals={decimals} />
+                        </td>
+                        <td>
+                          <Units raw={p.encumbered} decimals={decimals} />
+                        </td>
+                        <td>
+                          {(p.locks ?? []).map((l) => (
+                            <div key={l.ref}>
+                              {lockRef(l.ref)}: <Units raw={l.units} decimals={decimals} />
+                            </div>
+                          ))}
+                        </td>
+                      </tr>
+                    );
+                  }),
                 )}
               </tbody>
             </table>
@@ -192,108 +195,101 @@ export function Account({ addr, route }: { addr: string; route: Route }) {
         )}
       </Show>
       <h2>Activity</h2>
-      <Show state={feed}>
-        {(f) => (
-          <>
-            <ActivityRows events={f.events} />
-            <Pager route={route} param="events" next={f.next_cursor} />
-          </>
-        )}
-      </Show>
+      <CursorList
+        route={route}
+        param="events"
+        id={`account-events:${addr}`}
+        load={(cursor, s) => get('/v1/accounts/{addr}/events', { addr }, { cursor, limit: 20 }, s)}
+      >
+        {(f) => <ActivityRows events={f.events} />}
+      </CursorList>
     </section>
   );
 }
 
 export function Assets({ route }: { route: Route }) {
-  const cursor = route.query.get('cursor') ?? undefined;
-  const page = useApi(`assets:${cursor}`, (s) => get('/v1/assets', {}, { cursor, limit: 20 }, s));
   return (
     <section>
       <h1>Assets</h1>
-      <Show state={page}>
+      <CursorList route={route} id="assets" load={(cursor, s) => get('/v1/assets', {}, { cursor, limit: 20 }, s)}>
         {(p) => (
-          <>
-            <table class="list" data-testid="asset-rows">
-              <thead>
-                <tr>
-                  <th>asset</th>
-                  <th>issuer</th>
-                  <th>status</th>
-                  <th>kinds</th>
-                  <th>created (UTC)</th>
-                </tr>
-              </thead>
-              <tbody>
-                {p.assets.map((a) => (
-                  <tr key={a.id}>
-                    <td>
-                      <AssetLink id={a.id} />
-                    </td>
-                    <td>
-                      <AccountLink addr={a.issuer} />
-                    </td>
-                    <td>{a.status.replace('ASSET_STATUS_', '')}</td>
-                    <td>{a.kind_count}</td>
-                    <td>
-                      <Time t={a.created_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager route={route} param="cursor" next={p.next_cursor} />
-          </>
-        )}
-      </Show>
-    </section>
-  );
-}
-
-function Holders({ id, kind, decimals, route }: { id: string; kind: number; decimals: number; route: Route }) {
-  const cursor = route.query.get('holders') ?? undefined;
-  const page = useApi(`holders:${id}:${kind}:${cursor}`, (s) =>
-    get('/v1/assets/{id}/kinds/{kind}/holders', { id, kind }, { cursor, limit: 20 }, s),
-  );
-  return (
-    <Show state={page}>
-      {(p) => (
-        <>
-          <table class="list" data-testid="holder-rows">
+          <table class="list" data-testid="asset-rows">
             <thead>
               <tr>
-                <th>holder</th>
-                <th>units</th>
-                <th>encumbered</th>
-                <th>locks</th>
+                <th>asset</th>
+                <th>issuer</th>
+                <th>status</th>
+                <th>kinds</th>
+                <th>created (UTC)</th>
               </tr>
             </thead>
             <tbody>
-              {p.holders.map((h) => (
-                <tr key={h.holder}>
+              {p.assets.map((a) => (
+                <tr key={a.id}>
                   <td>
-                    <AccountLink addr={h.holder} />
+                    <AssetLink id={a.id} />
                   </td>
                   <td>
-                    <Units raw={h.units} decimals={decimals} />
+                    <AccountLink addr={a.issuer} />
                   </td>
+                  <td>{a.status.replace('ASSET_STATUS_', '')}</td>
+                  <td>{a.kind_count}</td>
                   <td>
-                    <Units raw={h.encumbered} decimals={decimals} />
-                  </td>
-                  <td>
-                    {h.locks.map((l) => (
-                      <div key={l.ref}>
-                        {lockRef(l.ref)}: <Units raw={l.units} decimals={decimals} />
-                      </div>
-                    ))}
+                    <Time t={a.created_at} />
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
-          <Pager route={route} param="holders" next={p.next_cursor} />
-        </>
+        )}
+      </CursorList>
+    </section>
+  );
+}
+
+function Holders({ id, kind, decimals, route }: { id: string; kind: number; decimals: number; route: Route }) {
+  return (
+    <CursorList
+      route={route}
+      param="holders"
+      id={`holders:${id}:${kind}`}
+      load={(cursor, s) => get('/v1/assets/{id}/kinds/{kind}/holders', { id, kind }, { cursor, limit: 20 }, s)}
+    >
+      {(p) => (
+        <table class="list" data-testid="holder-rows">
+          <thead>
+            <tr>
+              <th>holder</th>
+              <th>units</th>
+              <th>encumbered</th>
+              <th>locks</th>
+            </tr>
+          </thead>
+          <tbody>
+            {p.holders.map((h) => (
+              <tr key={h.holder}>
+                <td>
+                  <AccountLink addr={h.holder} />
+                </td>
+                <td>
+                  <Units raw={h.units} decimals={decimals} />
+                </td>
+                <td>
+                  <Units raw={h.encumbered} decimals={decimals} />
+                </td>
+                <td>
+                  {h.locks.map((l) => (
+                    <div key={l.ref}>
+                      {lockRef(l.ref)}: <Units raw={l.units} decimals={decimals} />
+                    </div>
+                  ))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
-    </Show>
+    </CursorList>
   );
 }
 
@@ -301,14 +297,6 @@ export function Asset({ id, route }: { id: string; route: Route }) {
   const asset = useApi(`asset:${id}`, (s) => get('/v1/assets/{id}', { id }, {}, s));
   const graph = useApi(`graph:${id}`, (s) => get('/v1/assets/{id}/graph', { id }, {}, s));
   const liq = useApi(`liq:${id}`, (s) => get('/v1/assets/{id}/liquidation', { id }, {}, s));
-  const dcursor = route.query.get('distributions') ?? undefined;
-  const dist = useApi(`dist:${id}:${dcursor}`, (s) =>
-    get('/v1/assets/{id}/distributions', { id }, { cursor: dcursor, limit: 10 }, s),
-  );
-  const ecursor = route.query.get('events') ?? undefined;
-  const feed = useApi(`asset-events:${id}:${ecursor}`, (s) =>
-    get('/v1/assets/{id}/events', { id }, { cursor: ecursor, limit: 20 }, s),
-  );
   const kindParam = Number(route.query.get('kind') ?? '0');
   return (
     <section>
@@ -449,43 +437,45 @@ export function Asset({ id, route }: { id: string; route: Route }) {
         )}
       </Show>
       <h2>Distributions</h2>
-      <Show state={dist}>
+      <CursorList
+        route={route}
+        param="distributions"
+        id={`distributions:${id}`}
+        load={(cursor, s) => get('/v1/assets/{id}/distributions', { id }, { cursor, limit: 10 }, s)}
+      >
         {(d) => (
-          <>
-            <table class="list">
-              <thead>
-                <tr>
-                  <th>height</th>
-                  <th>kind</th>
-                  <th>amount</th>
-                  <th>payer</th>
-                  <th>tx</th>
+          <table class="list" data-testid="distribution-rows">
+            <thead>
+              <tr>
+                <th>height</th>
+                <th>kind</th>
+                <th>amount</th>
+                <th>payer</th>
+                <th>tx</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.distributions.map((x) => (
+                <tr key={`${x.height}:${x.tx_index}:${x.event_index}`}>
+                  <td>
+                    <BlockLink height={x.height} />
+                  </td>
+                  <td>{x.kind_id}</td>
+                  <td>
+                    <Coin denom={x.denom} amount={x.amount} />
+                  </td>
+                  <td>
+                    <AccountLink addr={x.payer} />
+                  </td>
+                  <td>
+                    <TxLink hash={x.tx_hash} />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {d.distributions.map((x) => (
-                  <tr key={`${x.height}:${x.tx_index}:${x.event_index}`}>
-                    <td>
-                      <BlockLink height={x.height} />
-                    </td>
-                    <td>{x.kind_id}</td>
-                    <td>
-                      <Coin denom={x.denom} amount={x.amount} />
-                    </td>
-                    <td>
-                      <AccountLink addr={x.payer} />
-                    </td>
-                    <td>
-                      <TxLink hash={x.tx_hash} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager route={route} param="distributions" next={d.next_cursor} />
-          </>
+              ))}
+            </tbody>
+          </table>
         )}
-      </Show>
+      </CursorList>
       <h2>Liquidation</h2>
       <Show state={liq}>
         {(l) =>
@@ -506,14 +496,14 @@ export function Asset({ id, route }: { id: string; route: Route }) {
         }
       </Show>
       <h2>Activity</h2>
-      <Show state={feed}>
-        {(f) => (
-          <>
-            <ActivityRows events={f.events} />
-            <Pager route={route} param="events" next={f.next_cursor} />
-          </>
-        )}
-      </Show>
+      <CursorList
+        route={route}
+        param="events"
+        id={`asset-events:${id}`}
+        load={(cursor, s) => get('/v1/assets/{id}/events', { id }, { cursor, limit: 20 }, s)}
+      >
+        {(f) => <ActivityRows events={f.events} />}
+      </CursorList>
     </section>
   );
 }

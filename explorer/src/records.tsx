@@ -7,10 +7,10 @@ import {
   AssetLink,
   BlockLink,
   Coin,
+  CursorList,
   href,
   KV,
   navigate,
-  Pager,
   Show,
   Time,
   TxLink,
@@ -37,12 +37,8 @@ function LegView({ leg }: { leg: S['Leg'] }) {
 }
 
 export function Settlements({ route }: { route: Route }) {
-  const cursor = route.query.get('cursor') ?? undefined;
   const party = route.query.get('party') ?? undefined;
   const status = (route.query.get('status') ?? undefined) as 'pending' | undefined;
-  const page = useApi(`settlements:${cursor}:${party}:${status}`, (s) =>
-    get('/v1/settlements', {}, { cursor, party, status, limit: 20 }, s),
-  );
   return (
     <section>
       <h1>Settlements</h1>
@@ -53,43 +49,44 @@ export function Settlements({ route }: { route: Route }) {
           ['status', 'status: pending, settled, cancelled, expired'],
         ]}
       />
-      <Show state={page}>
+      <CursorList
+        route={route}
+        id={`settlements:${party ?? ''}:${status ?? ''}`}
+        load={(cursor, s) => get('/v1/settlements', {}, { cursor, party, status, limit: 20 }, s)}
+      >
         {(p) => (
-          <>
-            <table class="list" data-testid="settlement-rows">
-              <thead>
-                <tr>
-                  <th>id</th>
-                  <th>proposer</th>
-                  <th>counterparty</th>
-                  <th>status</th>
-                  <th>expiry (UTC)</th>
+          <table class="list" data-testid="settlement-rows">
+            <thead>
+              <tr>
+                <th>id</th>
+                <th>proposer</th>
+                <th>counterparty</th>
+                <th>status</th>
+                <th>expiry (UTC)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {p.settlements.map((x) => (
+                <tr key={x.id}>
+                  <td>
+                    <a href={href(['settlement', x.id])}>{x.id}</a>
+                  </td>
+                  <td>
+                    <AccountLink addr={x.proposer} />
+                  </td>
+                  <td>
+                    <AccountLink addr={x.counterparty} />
+                  </td>
+                  <td>{x.status.replace('STATUS_', '')}</td>
+                  <td>
+                    <Time t={x.expiry} />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {p.settlements.map((x) => (
-                  <tr key={x.id}>
-                    <td>
-                      <a href={href(['settlement', x.id])}>{x.id}</a>
-                    </td>
-                    <td>
-                      <AccountLink addr={x.proposer} />
-                    </td>
-                    <td>
-                      <AccountLink addr={x.counterparty} />
-                    </td>
-                    <td>{x.status.replace('STATUS_', '')}</td>
-                    <td>
-                      <Time t={x.expiry} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager route={route} param="cursor" next={p.next_cursor} />
-          </>
+              ))}
+            </tbody>
+          </table>
         )}
-      </Show>
+      </CursorList>
     </section>
   );
 }
@@ -275,16 +272,14 @@ function Filters({ route, fields }: { route: Route; fields: [string, string][] }
 
 export function Bridge({ route }: { route: Route }) {
   const routes = useApi('bridge-routes', (s) => get('/v1/bridge/routes', {}, {}, s));
-  const cursor = route.query.get('cursor') ?? undefined;
+  // a transfer's amount is in its route's units: shown with the route's exponent once the routes are read
+  const exponent = new Map((routes.data?.routes ?? []).map((r) => [r.route_id, r.exponent]));
   const q = {
     route: route.query.get('route') ?? undefined,
     status: (route.query.get('status') ?? undefined) as 'in_flight' | undefined,
     account: route.query.get('account') ?? undefined,
     message_id: route.query.get('message_id') ?? undefined,
   };
-  const transfers = useApi(`bridge-transfers:${cursor}:${JSON.stringify(q)}`, (s) =>
-    get('/v1/bridge/transfers', {}, { ...q, cursor, limit: 20 }, s),
-  );
   return (
     <section>
       <h1>Bridge</h1>
@@ -338,54 +333,55 @@ export function Bridge({ route }: { route: Route }) {
           ['message_id', 'message id (0x…)'],
         ]}
       />
-      <Show state={transfers}>
+      <CursorList
+        route={route}
+        id={`bridge-transfers:${JSON.stringify(q)}`}
+        load={(cursor, s) => get('/v1/bridge/transfers', {}, { ...q, cursor, limit: 20 }, s)}
+      >
         {(t) => (
-          <>
-            <table class="list" data-testid="transfers">
-              <thead>
-                <tr>
-                  <th>height</th>
-                  <th>route</th>
-                  <th>direction</th>
-                  <th>status</th>
-                  <th>amount</th>
-                  <th>sender</th>
-                  <th>recipient</th>
-                  <th>tx</th>
+          <table class="list" data-testid="transfers">
+            <thead>
+              <tr>
+                <th>height</th>
+                <th>route</th>
+                <th>direction</th>
+                <th>status</th>
+                <th>amount</th>
+                <th>sender</th>
+                <th>recipient</th>
+                <th>tx</th>
+              </tr>
+            </thead>
+            <tbody>
+              {t.transfers.map((x) => (
+                <tr key={`${x.height}:${x.tx_index}:${x.event_index}`}>
+                  <td>
+                    <BlockLink height={x.height} />
+                  </td>
+                  <td class="mono">{x.route_id.slice(0, 12)}</td>
+                  <td>{x.direction}</td>
+                  <td>
+                    {x.status}
+                    {x.reason ? ` (${x.reason})` : ''}
+                  </td>
+                  <td>
+                    <Amount raw={x.amount} decimals={exponent.get(x.route_id) ?? 0} />
+                  </td>
+                  <td class="mono">
+                    {x.sender.startsWith('svc1') ? <AccountLink addr={x.sender} /> : x.sender.slice(0, 14)}
+                  </td>
+                  <td class="mono">
+                    {x.recipient.startsWith('svc1') ? <AccountLink addr={x.recipient} /> : x.recipient.slice(0, 14)}
+                  </td>
+                  <td>
+                    <TxLink hash={x.tx_hash} />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {t.transfers.map((x) => (
-                  <tr key={`${x.height}:${x.tx_index}:${x.event_index}`}>
-                    <td>
-                      <BlockLink height={x.height} />
-                    </td>
-                    <td class="mono">{x.route_id.slice(0, 12)}</td>
-                    <td>{x.direction}</td>
-                    <td>
-                      {x.status}
-                      {x.reason ? ` (${x.reason})` : ''}
-                    </td>
-                    <td>
-                      <Amount raw={x.amount} decimals={0} />
-                    </td>
-                    <td class="mono">
-                      {x.sender.startsWith('svc1') ? <AccountLink addr={x.sender} /> : x.sender.slice(0, 14)}
-                    </td>
-                    <td class="mono">
-                      {x.recipient.startsWith('svc1') ? <AccountLink addr={x.recipient} /> : x.recipient.slice(0, 14)}
-                    </td>
-                    <td>
-                      <TxLink hash={x.tx_hash} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager route={route} param="cursor" next={t.next_cursor} />
-          </>
+              ))}
+            </tbody>
+          </table>
         )}
-      </Show>
+      </CursorList>
     </section>
   );
 }

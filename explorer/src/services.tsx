@@ -14,6 +14,7 @@ import {
   Json,
   navigate,
   Show,
+  Time,
   TxLink,
   useApi,
   type Route,
@@ -160,7 +161,7 @@ function Rfq({ quotes }: { quotes: A['Quote'][] }) {
             : you {answer.side} <Amount raw={answer.units} decimals={6} unit="units" /> of{' '}
             <AssetLink id={answer.asset_id} /> kind {answer.kind} for <Coin denom={STABLE} amount={answer.amount} />{' '}
             (price <Coin denom={STABLE} amount={answer.price} />
-            ), until {answer.expiry}.
+            ), until <Time t={answer.expiry} />.
           </p>
           <p>To accept, sign and broadcast this message with your own key (the page holds none):</p>
           <Json

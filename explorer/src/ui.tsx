@@ -1,4 +1,4 @@
-/** The explorer's small component kit: routing on the URL's hash, API state, amounts, times, pagers. */
+/** The explorer's small component kit: routing on the URL's hash, API state, amounts, times, the cursor-paged list. */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from './api';
@@ -137,6 +137,16 @@ export function decimalString(raw: string, decimals: number): string {
   return `${neg ? '-' : ''}${whole}${frac ? '.' + frac : ''}`;
 }
 
+/**
+ * The decimals of a kind whose units the API gave both raw and as `whole` (units / 10^decimals,
+ * AccountPosition.whole_units): the one count that renders `raw` as `whole`; 6 when none does.
+ */
+export function decimalsOf(raw: string | undefined, whole: string): number {
+  if (raw && /^\d+$/.test(raw))
+    for (let d = 0; d <= 36; d++) if (decimalString(raw, d).replace(/,/g, '') === whole) return d;
+  return 6;
+}
+
 /** A denom's display: `uusdc` → 6 decimals of USDC; any other denom as it is, no decimals. */
 export function denomUnit(denom: string): { unit: string; decimals: number } {
   return /^u[a-z]{2,}$/.test(denom)
@@ -220,36 +230,87 @@ export const AssetLink = ({ id }: { id: string | null | undefined }) =>
     <span class="muted">—</span>
   );
 
-/** Older/newer links of a cursor-paged list; the cursor lives in the URL under `param`. */
-export function Pager({
-  route,
-  param,
-  next,
-  prev,
-}: {
-  route: Route;
-  param: string;
-  next: string | null | undefined;
-  prev?: string | null;
-}) {
+/** What every cursor-paged /v1 answer carries: `next_cursor` (null on the last page); /v1/txs also `prev_cursor`. */
+export interface CursorPage {
+  next_cursor: string | null;
+  prev_cursor?: string | null;
+}
+
+/** history.state of an entry reached through a pager's link: the page of the same list it was reached from. */
+interface PagedState {
+  pagedFrom?: string;
+}
+
+/** A pager's link: a new history entry that remembers the page it came from, so `back` returns there. */
+function pageTo(e: MouseEvent, to: string): void {
+  if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return; // a new tab: a plain link
+  e.preventDefault();
+  const from = location.hash;
+  location.hash = to.replace(/^#/, '');
+  // the entry exists as soon as the hash is set; hashchange (and the render) comes after
+  history.replaceState({ pagedFrom: from } satisfies PagedState, '');
+}
+
+function Pager({ route, param, page }: { route: Route; param: string; page: CursorPage }) {
   const here = route.query.get(param);
+  // only an entry a pager made goes back to this list's page before; a shared link has none to go to
+  const from = (history.state as PagedState | null)?.pagedFrom;
+  const link = (cursor: string | null, label: string, rel?: string) => {
+    const to = withQuery(route, { [param]: cursor });
+    return (
+      <a href={to} rel={rel} onClick={(e) => pageTo(e, to)}>
+        {label}
+      </a>
+    );
+  };
   return (
     <nav class="pager" aria-label={`${param} pages`}>
-      {here ? <a href={withQuery(route, { [param]: null })}>⇤ first page</a> : null}
-      {prev ? <a href={withQuery(route, { [param]: prev })}>← newer</a> : null}
-      {here ? (
-        <button type="button" onClick={() => history.back()}>
+      {here ? link(null, '⇤ first page', 'first') : null}
+      {page.prev_cursor ? link(page.prev_cursor, '← newer', 'prev') : null}
+      {here && from ? (
+        <button type="button" onClick={() => history.back()} title={from}>
           ← back
         </button>
       ) : null}
-      {next ? (
-        <a href={withQuery(route, { [param]: next })} rel="next">
-          next page →
-        </a>
-      ) : (
-        <span class="muted">last page</span>
-      )}
+      {page.next_cursor ? link(page.next_cursor, 'next page →', 'next') : <span class="muted">last page</span>}
     </nav>
+  );
+}
+
+/**
+ * The one cursor-paged list: reads the page at the cursor the URL holds under `param` (so every
+ * page of a list is a link a person can share, and the back button walks back over the pages),
+ * shows `children(page)` and the pager under it, then `after(page)`. `id` names the list with its
+ * filters: a change of it or of the cursor reads the list again. Several lists on one page each
+ * have their own `param`, and a pager's link keeps the others' cursors where they are.
+ */
+export function CursorList<T extends CursorPage>({
+  route,
+  param = 'cursor',
+  id,
+  load,
+  children,
+  after,
+}: {
+  route: Route;
+  param?: string;
+  id: string;
+  load: (cursor: string | undefined, signal: AbortSignal) => Promise<T>;
+  children: (page: T) => ComponentChildren;
+  after?: (page: T) => ComponentChildren;
+}) {
+  const cursor = route.query.get(param) ?? undefined;
+  const page = useApi(`${id}@${cursor ?? ''}`, (signal) => load(cursor, signal));
+  return (
+    <Show state={page}>
+      {(p) => (
+        <div class="paged" data-list={id} data-cursor={cursor ?? ''}>
+          {children(p)}
+          <Pager route={route} param={param} page={p} />
+          {after?.(p)}
+        </div>
+      )}
+    </Show>
   );
 }
 

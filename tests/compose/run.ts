@@ -10,6 +10,9 @@
  *     PostgreSQL), and `npm run verify` of it against the primary agrees at every common height;
  *   - GraphQL from subql-query, a subscription over its websocket receiving new blocks rows,
  *     /api/desk/quotes and a launchpad round trip;
+ *   - the explorer page at `/` of the rest-adapter service: its HTML and the bundle it names, and
+ *     in headless chromium (tests/harness/browser.ts) the home page's latest blocks and a block
+ *     that arrives live, no console error; through the balancer its desk page, /api on the same origin;
  *   - scaled: the balancer answers from both rest-adapters and both app-services, the replica's
  *     answers equal the primary's, verify (the image's) of the replica against the primary
  *     agrees, replica lag;
@@ -37,6 +40,7 @@ import { WEBHOOKS_ACTOR } from '../../app-services/webhooks/repository';
 import { LAUNCH_PLANS, metadataDocument } from '../../devnet/scenario/flows/launch';
 import { blockPosition, decodeEventId, encodeEventId } from '../../rest-adapter/stream/position';
 import { isStream, openSse } from '../harness/sse-client';
+import { openBrowser } from '../harness/browser';
 
 const ROOT = path.resolve(__dirname, '../..');
 const env = process.env;
@@ -562,6 +566,58 @@ async function graphqlAndApi(): Promise<void> {
   check(read.name === doc.name && read.symbol === doc.symbol, 'launchpad GET answers the document posted');
 }
 
+/** The explorer on the rest-adapter service (docs/explorer.md, "Compose"): same origin as /v1, no CORS. */
+async function explorerPage(): Promise<void> {
+  const page = await get(url('REST_PORT', '/'));
+  check(
+    page.status === 200 && page.body.includes('<div id="app">'),
+    `rest-adapter GET / answers the explorer's HTML (${page.status}, ${page.body.length} bytes)`,
+  );
+  const assets = [...page.body.matchAll(/(?:src|href)="(\/explorer\/app-[A-Za-z0-9]+\.(?:js|css))"/g)].map((m) => m[1]);
+  check(
+    assets.some((a) => a.endsWith('.js')) && assets.some((a) => a.endsWith('.css')),
+    `it names ${assets.join(', ')}`,
+  );
+  for (const a of assets) {
+    const r = await fetch(url('REST_PORT', a), { signal: AbortSignal.timeout(10_000) });
+    const body = await r.text();
+    const type = r.headers.get('content-type') ?? '';
+    check(
+      r.status === 200 &&
+        body.length > 1000 &&
+        /javascript|css/.test(type) &&
+        !r.headers.has('access-control-allow-origin'),
+      `${a}: ${r.status} ${type}, ${body.length} bytes, cached ${r.headers.get('cache-control')}`,
+    );
+  }
+  const b = await openBrowser();
+  try {
+    const started = Date.now();
+    await b.page.goto(url('REST_PORT', '/'));
+    await b.page.waitForSelector('[data-testid=block-rows] tr[data-height]', { timeout: 30_000 });
+    figures.explorer_home_ms = Date.now() - started;
+    const heights = () =>
+      b.page.$$eval('[data-testid=block-rows] tr[data-height]', (trs) =>
+        trs.map((t) => Number(t.getAttribute('data-height'))),
+      );
+    const top = Math.max(...(await heights()));
+    await b.page.waitForSelector(`[data-testid=block-rows] tr[data-height="${top + 1}"]`, { timeout: 30_000 });
+    const shown = await b.page.$$eval('.error', (els) => els.map((e) => e.textContent));
+    check(
+      shown.length === 0 && b.errors.length === 0,
+      `chromium on the rest-adapter's / showed the latest blocks in ${figures.explorer_home_ms} ms and block ${top + 1} live, no error (${[...shown, ...b.errors].join('; ')})`,
+    );
+    await b.page.goto(url('BALANCER_PORT', '/#/desk'));
+    await b.page.waitForSelector('[data-testid=quotes] tbody tr', { timeout: 30_000 });
+    check(
+      b.errors.length === 0,
+      `through the balancer the explorer's desk page lists the desk's quotes (/api, same origin)`,
+    );
+  } finally {
+    await b.close();
+  }
+}
+
 async function scaled(): Promise<void> {
   const servedBy = new Set<string>();
   for (let i = 0; i < 20; i++) {
@@ -901,6 +957,7 @@ async function main(): Promise<void> {
   await upAndHealthy();
   await indexesHistory();
   await graphqlAndApi();
+  await explorerPage();
   await scaled();
   await equalsNpmStart();
   await appServicesFailover();

@@ -6,8 +6,10 @@
  *
  * Every page renders real data with no error shown and no console error; the search box goes to
  * the page the API's /v1/lookup names (tx hash, eth hash, bech32 and 0x address, asset id,
- * height); a block appears on the home page within 3 s of its stream event (sent at the index
- * commit); paging forward and back over /v1/blocks shows the API's items for each cursor; the
+ * height); a tx followed to its block, its sender's account, the asset it moved and its holders;
+ * a block appears on the home page within 3 s of its stream event (sent at the index
+ * commit); paging over the lists (blocks, txs, an activity feed: one component) with next, the
+ * pager's back button, the browser's back and forward and a shared link shows the API's items; the
  * launchpad form shows the service's refusal and its meta_hash; Tab reaches every control.
  * The first render (navigation timing) and each live block's delay are printed. The screenshots
  * of docs/explorer.md are written to docs/explorer/ only with EXPLORER_SCREENSHOTS=1, so that
@@ -171,6 +173,31 @@ export function explorerInTheBrowser(baseOf: () => string): void {
       }
     });
 
+    it('a newcomer follows a tx from the home page to its block, its sender’s account, the asset it moved and its holders', async () => {
+      const tx = (await api('/v1/txs?limit=1&method=/svc.asset.v1.MsgIssue')).txs[0];
+      const msg = tx?.msgs?.[0] ?? {};
+      expect([msg.issuer, msg.asset_id]).toEqual([
+        expect.stringMatching(/^svc1/),
+        expect.stringMatching(/^[0-9a-f]{64}$/),
+      ]);
+      const follow = async (link: string, lands: string) => {
+        await b.page.click(link);
+        await b.page.waitForSelector(lands, WAIT);
+      };
+      await open('');
+      await b.page.fill('input[name=q]', tx.hash);
+      await b.page.press('input[name=q]', 'Enter');
+      await b.page.waitForSelector('table.events tbody tr', WAIT);
+      expect(new URL(b.page.url()).hash).toBe(`#/tx/${tx.hash}`);
+      await follow(`table.kv a[href="#/block/${tx.height}"]`, `[data-testid=tx-rows] a[href="#/tx/${tx.hash}"]`);
+      await b.page.goBack();
+      await follow(`table.kv a[href="#/account/${msg.issuer}"]`, '[data-testid=positions] tbody tr');
+      await b.page.goBack();
+      await follow(`ul.links a[href="#/asset/${msg.asset_id}"]`, '[data-testid=holder-rows] tbody tr');
+      expect(new URL(b.page.url()).hash).toBe(`#/asset/${msg.asset_id}`);
+      await clean('tx to block, sender, asset, holders');
+    });
+
     it('renders every page with real data and no console error', async () => {
       const tx = (await api('/v1/txs?limit=1')).txs[0];
       const asset = (await api('/v1/assets?limit=1')).assets[0];
@@ -208,42 +235,126 @@ export function explorerInTheBrowser(baseOf: () => string): void {
       console.log(`explorer pages rendered: ${pages.map((p) => p[0]).join(', ')}`);
     });
 
-    it('pages forward and back over /v1/blocks with the API’s items for each cursor', async () => {
-      await open('#/blocks');
-      await b.page.waitForSelector('[data-testid=block-rows] tr[data-height]', WAIT);
-      const first = await heights();
-      const visited: { cursor: string; shown: number[] }[] = [];
-      for (let i = 0; i < 2; i++) {
-        await b.page.click('nav.pager a[rel=next]');
-        await b.page.waitForURL(/cursor=/, WAIT);
-        await b.page.waitForFunction(
-          (prev) => {
-            const h = [...document.querySelectorAll('[data-testid=block-rows] tr[data-height]')];
-            return h.length > 0 && Number(h[0].dataset.height) < prev;
-          },
-          Math.min(...(visited.at(-1)?.shown ?? first)),
-          WAIT,
-        );
-        const cursor = new URLSearchParams(new URL(b.page.url()).hash.split('?')[1]).get('cursor')!;
-        visited.push({ cursor, shown: await heights() });
+    it('every cursor-paged list is one component: next, its back button, the browser’s back and forward, a shared link, each the API’s items', async () => {
+      /** one list: its page in the explorer, the cursor's query key, its /v1 path and the keys of an answer's items */
+      interface PagedList {
+        name: string;
+        route: string;
+        id: string;
+        param: string;
+        path: string;
+        keys: (page: any) => string[];
       }
-      for (const v of visited) {
-        const page = await api(`/v1/blocks?limit=20&cursor=${encodeURIComponent(v.cursor)}`);
-        expect(v.shown).toEqual(page.blocks.map((x: any) => x.height));
+      const asset = (await api('/v1/assets?limit=1')).assets[0];
+      const activity = (e: any) => `${e.height}:${e.tx_index}:${e.event_index}`;
+      const feeds: PagedList[] = [
+        {
+          name: 'account activity',
+          route: `#/account/${asset.issuer}`,
+          id: `account-events:${asset.issuer}`,
+          param: 'events',
+          path: `/v1/accounts/${asset.issuer}/events?limit=20`,
+          keys: (p) => p.events.map(activity),
+        },
+        {
+          name: 'asset activity',
+          route: `#/asset/${asset.id}`,
+          id: `asset-events:${asset.id}`,
+          param: 'events',
+          path: `/v1/assets/${asset.id}/events?limit=20`,
+          keys: (p) => p.events.map(activity),
+        },
+      ];
+      let feed: PagedList | undefined;
+      for (const f of feeds) if (!feed && (await api(f.path)).next_cursor) feed = f;
+      expect([feeds.map((f) => f.name), feed?.name]).toEqual([feeds.map((f) => f.name), expect.any(String)]);
+      const lists: PagedList[] = [
+        {
+          name: 'blocks',
+          route: '#/blocks',
+          id: 'blocks',
+          param: 'cursor',
+          path: '/v1/blocks?limit=20',
+          keys: (p) => p.blocks.map((x: any) => String(x.height)),
+        },
+        {
+          name: 'txs',
+          route: '#/txs',
+          id: 'txs:',
+          param: 'cursor',
+          path: '/v1/txs?limit=20',
+          keys: (p) => p.txs.map((x: any) => x.hash),
+        },
+        feed!,
+      ];
+      for (const l of lists) {
+        const list = `.paged[data-list="${l.id}"]`;
+        const cursorInUrl = () =>
+          new URLSearchParams(new URL(b.page.url()).hash.split('?')[1] ?? '').get(l.param) ?? '';
+        /** the rows shown once the list shows the page at the URL's cursor, with that cursor */
+        const shown = async () => {
+          const cursor = cursorInUrl();
+          await b.page.waitForSelector(`${list}[data-cursor="${cursor}"] tr[data-key]`, WAIT);
+          const keys = await b.page.$$eval(`${list} tr[data-key]`, (trs) => trs.map((t: any) => t.dataset.key));
+          return { cursor, keys };
+        };
+        const answer = async (cursor: string) =>
+          l.keys(await api(cursor ? `${l.path}&cursor=${encodeURIComponent(cursor)}` : l.path));
+        /** the first page moves with the head (live blocks and txs): it is the one without a cursor, newer than the second */
+        const isPage = async (what: string, want: { cursor: string; keys: string[] }) => {
+          await b.page.waitForFunction(
+            ([param, c]) => (new URLSearchParams(location.hash.split('?')[1] ?? '').get(param) ?? '') === c,
+            [l.param, want.cursor],
+            WAIT,
+          );
+          const now = await shown();
+          if (want.cursor) expect([l.name, what, now]).toEqual([l.name, what, want]);
+          else
+            expect([l.name, what, now.cursor, now.keys.includes(pages[1].keys[0])]).toEqual([l.name, what, '', false]);
+        };
+        const first = await api(l.path);
+        const clicks = first.next_cursor
+          ? (await api(`${l.path}&cursor=${first.next_cursor}`)).next_cursor
+            ? 2
+            : 1
+          : 0;
+        expect([l.name, 'pages after the first', clicks > 0]).toEqual([l.name, 'pages after the first', true]);
+        const pages: { cursor: string; keys: string[] }[] = [];
+        await b.page.goto('about:blank');
+        await open(l.route);
+        pages.push(await shown());
+        for (let i = 0; i < clicks; i++) {
+          await b.page.click(`${list} nav.pager a[rel=next]`);
+          await b.page.waitForFunction(
+            ([param, prev]) => (new URLSearchParams(location.hash.split('?')[1] ?? '').get(param) ?? '') !== prev,
+            [l.param, pages.at(-1)!.cursor],
+            WAIT,
+          );
+          pages.push(await shown());
+        }
+        for (const p of pages.slice(1))
+          expect([l.name, p.cursor, p.keys]).toEqual([l.name, p.cursor, await answer(p.cursor)]);
+        expect([l.name, new Set(pages.map((p) => p.keys[0])).size]).toEqual([l.name, pages.length]);
+        // the pager's back button returns to the page the pager came from, as the browser's back does
+        await b.page.click(`${list} nav.pager button`);
+        await isPage('back button', pages[clicks - 1]);
+        if (clicks === 2) {
+          await b.page.goBack();
+          await isPage('browser back', pages[0]);
+        }
+        await b.page.goForward();
+        await isPage('browser forward', pages[1]);
+        // a shared link to the last page: that page, a link to the first, and no back button (no page of the list before it)
+        const last = pages[clicks];
+        await b.page.goto('about:blank');
+        await open(`${l.route}?${l.param}=${encodeURIComponent(last.cursor)}`);
+        await isPage('shared link', last);
+        expect([l.name, (await b.page.$$(`${list} nav.pager button`)).length]).toEqual([l.name, 0]);
+        await b.page.click(`${list} nav.pager a[rel=first]`);
+        await isPage('first page', pages[0]);
       }
-      expect(Math.max(...visited[1].shown)).toBeLessThan(Math.min(...visited[0].shown));
-      await b.page.goBack();
-      await b.page.waitForFunction(
-        (want) => document.querySelector('[data-testid=block-rows] tr[data-height]')?.dataset.height === want,
-        String(visited[0].shown[0]),
-        WAIT,
-      );
-      expect(await heights()).toEqual(visited[0].shown);
-      await b.page.goBack();
-      await b.page.waitForFunction(() => !location.hash.includes('cursor='), undefined, WAIT);
-      await b.page.waitForSelector('[data-testid=block-rows] tr[data-height]', WAIT);
-      expect(Math.min(...(await heights()))).toBeGreaterThan(Math.max(...visited[0].shown));
-      await clean('blocks paging');
+      console.log(`explorer lists paged: ${lists.map((l) => l.name).join(', ')}`);
+      await clean('paging');
     });
 
     it('launchpad form: the service’s refusal as it words it, then the meta_hash it returns', async () => {
