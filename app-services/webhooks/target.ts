@@ -3,9 +3,10 @@
  * credentials; its host must resolve only to public addresses (not loopback, private, link-local,
  * carrier-grade NAT, multicast, reserved or the cloud metadata addresses) unless
  * WEBHOOK_ALLOW_PRIVATE is set. The check is made at create and at every connection, on the
- * addresses DNS gave (the request's own `lookup`), so a name that later resolves elsewhere is
- * refused too. A delivery is one POST: no redirect is followed (a 3xx is a failure), at most
- * RESPONSE_READ_BYTES of the answer are read, and it fails after the timeout whatever stage it is in.
+ * addresses the resolver gave then (the request's own `lookup`), so a name that later resolves
+ * elsewhere is refused too. A delivery is one POST: no redirect is followed (a 3xx is a failure),
+ * reading the answer stops past RESPONSE_READ_BYTES, and it fails after the timeout whatever stage
+ * it is in (waiting for one of the target's connections included).
  */
 import dns from 'dns';
 import http from 'http';
