@@ -28,7 +28,7 @@ import { isUndefinedTable } from '../../src/store';
 import type { WebhookCursor, WebhookEvent, WebhookFeed, WebhookFilter } from './feed';
 import { cursorOf, WEBHOOKS_ACTOR, type AdvanceItem, type WebhookRepository, type WebhookRow } from './repository';
 import { signatureHeader, type SecretBox } from './secrets';
-import { Poster, type DeliveryResult } from './target';
+import { Poster, type DeliveryResult, type Resolver } from './target';
 
 export interface WebhookSettings {
   timeoutMs: number;
@@ -63,6 +63,8 @@ export interface DispatcherOptions {
   log: PartLogger;
   observer?: WebhookObserver;
   now?: () => number;
+  /** where target hosts are resolved at each delivery (the system's DNS unless given) */
+  resolve?: Resolver;
 }
 
 /** The body of a delivery: the stream's event (its id, its event name, its data) as one JSON object. */
@@ -247,6 +249,7 @@ export class WebhookDispatcher {
       timeoutMs: o.settings.timeoutMs,
       allowPrivate: o.settings.allowPrivate,
       perTarget: o.settings.perTarget,
+      resolve: o.resolve,
     });
     this.lock = new ActorLock({
       connection: o.connection,

@@ -5,8 +5,8 @@
  * process that lost the lock without knowing can never move a cursor the new holder owns.
  */
 import crypto from 'crypto';
-import type { Pool } from 'pg';
-import { quoteIdent } from '../../src/store';
+import type { Pool, PoolClient } from 'pg';
+import { quoteIdent, withTransaction } from '../../src/store';
 import type { WebhookFilter, WebhookCursor } from './feed';
 
 /** The actor lock's identity (and its row in actor_epochs) of the process that delivers. */
@@ -110,17 +110,27 @@ export class WebhookRepository {
     return rows[0].key;
   }
 
-  async countOf(owner: string): Promise<number> {
-    const { rows } = await this.pool.query<{ n: string }>(
-      `SELECT count(*) AS n FROM ${this.t.webhooks} WHERE owner = $1`,
-      [owner],
-    );
-    return Number(rows[0].n);
+  /**
+   * A new subscription unless its owner holds `max` already (undefined then). The count and the
+   * insert run in one transaction under a lock of the owner's (a transaction-scoped advisory
+   * lock), so creates racing for the last place pass one at a time: the second counts the first.
+   */
+  async createWithin(w: NewWebhook, max: number): Promise<WebhookRow | undefined> {
+    return withTransaction(this.pool, async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `svc-app-services/webhooks-owner/${this.t.webhooks}/${w.owner}`,
+      ]);
+      const { rows } = await c.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.t.webhooks} WHERE owner = $1`, [
+        w.owner,
+      ]);
+      if (Number(rows[0].n) >= max) return undefined;
+      return this.create(w, c);
+    });
   }
 
-  async create(w: NewWebhook): Promise<WebhookRow> {
+  async create(w: NewWebhook, db: Pool | PoolClient = this.pool): Promise<WebhookRow> {
     const id = w.id ?? `wh_${crypto.randomBytes(12).toString('hex')}`;
-    const { rows } = await this.pool.query<WebhookRow>(
+    const { rows } = await db.query<WebhookRow>(
       `INSERT INTO ${this.t.webhooks} (id, owner, url, filter, blocks, secret, state, cursor_height, cursor_event, source)
        VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8, $9) RETURNING *`,
       [

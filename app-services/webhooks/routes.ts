@@ -179,8 +179,6 @@ export function registerWebhookRoutes(router: Router, deps: WebhookRouteDeps): v
         await checkTargetOrRefuse(String(body.url));
         const filter = filterOf(body);
         const after = cursorAfter(body.after);
-        if ((await deps.repository.countOf(owner)) >= deps.settings.maxPerKey)
-          throw badRequest(`this key has ${deps.settings.maxPerKey} webhooks already (WEBHOOK_MAX_PER_KEY)`);
         let cursor = after;
         if (!cursor) {
           const indexed = await feedOrUnavailable().indexedHeight();
@@ -188,14 +186,18 @@ export function registerWebhookRoutes(router: Router, deps: WebhookRouteDeps): v
           cursor = { height: indexed, eventId: null };
         }
         const secret = newSecret();
-        const row = await deps.repository.create({
-          owner,
-          url: String(body.url),
-          filter,
-          blocks: typeof body.blocks === 'boolean' ? body.blocks : Object.keys(filter).length === 0,
-          secret: deps.box().seal(secret),
-          cursor,
-        });
+        const row = await deps.repository.createWithin(
+          {
+            owner,
+            url: String(body.url),
+            filter,
+            blocks: typeof body.blocks === 'boolean' ? body.blocks : Object.keys(filter).length === 0,
+            secret: deps.box().seal(secret),
+            cursor,
+          },
+          deps.settings.maxPerKey,
+        );
+        if (!row) throw badRequest(`this key has ${deps.settings.maxPerKey} webhooks already (WEBHOOK_MAX_PER_KEY)`);
         deps.wake();
         res.status(201);
         return { ...presentWebhook(row), secret };

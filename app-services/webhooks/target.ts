@@ -3,17 +3,27 @@
  * credentials; its host must resolve only to public addresses (not loopback, private, link-local,
  * carrier-grade NAT, multicast, reserved or the cloud metadata addresses) unless
  * WEBHOOK_ALLOW_PRIVATE is set. The check is made at create and at every connection, on the
- * addresses DNS gave (the request's own `lookup`), so a name that later resolves elsewhere is
- * refused too. A delivery is one POST: no redirect is followed (a 3xx is a failure), at most
- * RESPONSE_READ_BYTES of the answer are read, and it fails after the timeout whatever stage it is in.
+ * addresses the resolver gave then (the request's own `lookup`), so a name that later resolves
+ * elsewhere is refused too. A delivery is one POST: no redirect is followed (a 3xx is a failure),
+ * reading the answer stops past RESPONSE_READ_BYTES, and it fails after the timeout whatever stage
+ * it is in (waiting for one of the target's connections included).
  */
 import dns from 'dns';
 import http from 'http';
 import https from 'https';
 import net from 'net';
 
-/** Of a receiver's answer, only this much is read (it is kept in the delivery log, cut shorter). */
+/**
+ * Of a receiver's answer, reading stops once this much has come (the chunk that passes it is the
+ * last one taken); the connection is then dropped, so a receiver sending megabytes costs nothing.
+ * Only the status decides the delivery.
+ */
 export const RESPONSE_READ_BYTES = 4096;
+
+/** A host's addresses, as `dns.lookup` with `all: true` answers them. */
+export type Resolver = (hostname: string, options: dns.LookupOptions) => Promise<dns.LookupAddress[]>;
+
+export const systemResolver: Resolver = (hostname, options) => dns.promises.lookup(hostname, { ...options, all: true });
 
 const blocked = new net.BlockList();
 for (const [prefix, bits] of [
@@ -95,17 +105,20 @@ export async function checkTarget(url: URL, allowPrivate: boolean): Promise<void
 }
 
 /** A lookup that refuses private addresses: the check at each connection, after DNS. */
-function guardedLookup(allowPrivate: boolean): net.LookupFunction {
+function guardedLookup(allowPrivate: boolean, resolve: Resolver): net.LookupFunction {
   return (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
-      const list = addresses as dns.LookupAddress[];
-      const bad = allowPrivate ? undefined : list.find((a) => isPrivateAddress(a.address));
-      if (bad) return callback(new TargetRefused(`${hostname} resolves to ${bad.address}, a private address`), '', 0);
-      if ((options as { all?: boolean }).all)
-        return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
-      callback(null, list[0].address, list[0].family);
-    });
+    resolve(hostname, options).then(
+      (list) => {
+        if (!list.length)
+          return callback(Object.assign(new Error(`${hostname}: no address`), { code: 'ENOTFOUND' }), '', 0);
+        const bad = allowPrivate ? undefined : list.find((a) => isPrivateAddress(a.address));
+        if (bad) return callback(new TargetRefused(`${hostname} resolves to ${bad.address}, a private address`), '', 0);
+        if ((options as { all?: boolean }).all)
+          return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+        callback(null, list[0].address, list[0].family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, '', 0),
+    );
   };
 }
 
@@ -123,6 +136,8 @@ export interface PosterOptions {
   allowPrivate: boolean;
   /** connections open to one target (host and port) at most */
   perTarget: number;
+  /** where host names are resolved at each connection (the system's DNS unless given) */
+  resolve?: Resolver;
 }
 
 /** Makes deliveries: keep-alive agents bounded per target, the guarded lookup, the timeout, the read bound. */
@@ -138,7 +153,7 @@ export class Poster {
       scheduling: 'lifo' as const,
     };
     this.agents = { http: new http.Agent(common), https: new https.Agent(common) };
-    this.lookup = guardedLookup(o.allowPrivate);
+    this.lookup = guardedLookup(o.allowPrivate, o.resolve ?? systemResolver);
   }
 
   close(): void {

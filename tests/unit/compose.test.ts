@@ -10,6 +10,7 @@ import fs from 'fs';
 import path from 'path';
 import Ajv2019 from 'ajv/dist/2019';
 import { parse } from 'yaml';
+import { APP_SERVICES_VARIABLES } from '../../app-services/config';
 import { CONFIG_VARIABLES } from '../../src/runtime/config';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -273,6 +274,22 @@ describe('docker-compose.yml', () => {
       expect(services[reader].depends_on?.['subql-node']?.condition).toBe('service_healthy');
     expect(services['subql-node'].depends_on?.postgres?.condition).toBe('service_healthy');
     expect(services['subql-node'].depends_on?.project?.condition).toBe('service_completed_successfully');
+  });
+
+  test('both app-services get every webhook setting with its documented default, and the operator files mounted, never in the image', () => {
+    const webhookVariables = Object.entries(APP_SERVICES_VARIABLES).filter(([v]) => /^WEBHOOKS?_/.test(v));
+    expect(webhookVariables.length).toBeGreaterThan(10);
+    for (const name of ['app-services', 'app-services-2']) {
+      const env = services[name].environment ?? {};
+      for (const [v, shown] of [...webhookVariables, ['API_KEYS_FILE', '(none)']]) {
+        const m = /^\$\{([A-Z_]+):-([^}]*)\}$/.exec(env[v] ?? '');
+        // a row without a plain default (a file, a key) is passed blank, which the services read as unset
+        expect([name, v, m?.[1], m?.[2]]).toEqual([name, v, v, shown.startsWith('(') ? '' : shown]);
+      }
+      expect([name, services[name].volumes]).toEqual([name, ['./docker/app-config:/run/svc-app-config:ro']]);
+    }
+    expect(fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8')).toMatch(/^docker\/app-config$/m);
+    expect(fs.readFileSync(path.join(ROOT, '.gitignore'), 'utf8')).toMatch(/^docker\/app-config\/\*$/m);
   });
 
   test('every variable it interpolates is documented in docs/running.md', () => {

@@ -237,6 +237,53 @@ describe('managing subscriptions', () => {
     expect((await api.request('DELETE', `/api/webhooks/${mine.id}`, { headers: auth() })).status).toBe(200);
     expect((await api.request('GET', `/api/webhooks/${mine.id}`, { headers: auth() })).status).toBe(404);
   });
+  test('WEBHOOK_MAX_PER_KEY holds under concurrent creates: exactly the limit succeed, the others 400 with the reason', async () => {
+    const LIMIT = 5;
+    const KEY_LIMITED = 'webhook-test-key-limited';
+    const limited = await startAppApi({
+      database: { pool: world.pool, url: world.db.url },
+      settings: { webhooks: { ...APP_SERVICES_DEFAULTS.webhooks, allowPrivate: true, maxPerKey: LIMIT } },
+      webhookFeed: new StreamFeed({ pool: world.pool, schema: 'svc', hrp: 'svc', gasDenom: 'usvc' }),
+      apiKeys: [...apiKeys, { name: 'limited', sha256: sha(KEY_LIMITED), budget: { perSecond: 1000, burst: 1000 } }],
+    });
+    const made: string[] = [];
+    try {
+      // all at once: each is checked and counted while the others are on their way
+      const answers = await Promise.all(
+        Array.from({ length: LIMIT + 1 }, () =>
+          limited.postJson(
+            '/api/webhooks',
+            { url: 'http://127.0.0.1:9/never', account: bob.address },
+            auth(KEY_LIMITED),
+          ),
+        ),
+      );
+      made.push(...answers.filter((a) => a.status === 201).map((a) => a.body.id as string));
+      expect(answers.map((a) => a.status).sort()).toEqual([...Array(LIMIT).fill(201), 400]);
+      const refused = answers.find((a) => a.status === 400)!;
+      expect(refused.body).toEqual({
+        error: `this key has ${LIMIT} webhooks already (WEBHOOK_MAX_PER_KEY)`,
+        code: 'bad_request',
+      });
+      const list = await limited.request('GET', '/api/webhooks', { headers: auth(KEY_LIMITED) });
+      expect(list.body.webhooks.map((w: { id: string }) => w.id).sort()).toEqual([...made].sort());
+      // a place freed is a place: one delete, one create
+      expect(
+        (await limited.request('DELETE', `/api/webhooks/${made.pop()}`, { headers: auth(KEY_LIMITED) })).status,
+      ).toBe(200);
+      const again = await limited.postJson(
+        '/api/webhooks',
+        { url: 'http://127.0.0.1:9/never', account: bob.address },
+        auth(KEY_LIMITED),
+      );
+      expect(again.status).toBe(201);
+      made.push(again.body.id as string);
+    } finally {
+      // they target nothing: gone before the main deliverer counts them among the failing
+      for (const id of made) await limited.request('DELETE', `/api/webhooks/${id}`, { headers: auth(KEY_LIMITED) });
+      await limited.close();
+    }
+  });
 });
 
 describe('deliveries', () => {
