@@ -605,7 +605,7 @@ export class LenderWorker extends PollingWorker {
   /**
    * One slice per asset of the oldest liquidated loan's seized units still unsold, after
    * settling the sales a crash left; a loan whose units are all sold, or whose rest the pool
-   * no longer pays anything for (no pool, or a slice worth less than LENDER_DUST), ends its
+   * no longer pays anything for (no pool, or a slice worth no more than LENDER_DUST), ends its
    * recovery, and what its sales fetched short of its principal is charged as its loss. A
    * pool being dumped waits: nothing is sold, and nothing is charged, until spot is back
    * within the divergence bound of the twap (the twap follows a pool held down within a
