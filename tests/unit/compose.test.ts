@@ -292,6 +292,15 @@ describe('docker-compose.yml', () => {
     expect(fs.readFileSync(path.join(ROOT, '.gitignore'), 'utf8')).toMatch(/^docker\/app-config\/\*$/m);
   });
 
+  test("every rest-adapter gets app-services' API_KEYS_FILE and its mount, so /v1's per-key budgets apply in compose", () => {
+    const appKeys = services['app-services'].environment?.API_KEYS_FILE;
+    expect(appKeys).toBe('${API_KEYS_FILE:-}');
+    for (const name of ['rest-adapter', 'rest-adapter-1', 'rest-adapter-2']) {
+      expect([name, services[name].environment?.API_KEYS_FILE]).toEqual([name, appKeys]);
+      expect([name, services[name].volumes]).toEqual([name, services['app-services'].volumes]);
+    }
+  });
+
   test('every variable it interpolates is documented in docs/running.md', () => {
     const variables = interpolatedVariables(COMPOSE_TEXT);
     expect(variables).toEqual(expect.arrayContaining(['CHAIN_RPC_URL', 'DB_PASS']));
