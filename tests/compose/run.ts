@@ -28,12 +28,9 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'child_process';
 import fs from 'fs';
-import http from 'http';
 import os from 'os';
 import path from 'path';
-import type { AddressInfo } from 'net';
 import { createClient } from 'graphql-ws';
-import { Webhook } from 'standardwebhooks';
 import WebSocket from 'ws';
 import { lockKey } from '../../app-services/actor-lock';
 import { WEBHOOKS_ACTOR } from '../../app-services/webhooks/repository';
@@ -41,6 +38,7 @@ import { LAUNCH_PLANS, metadataDocument } from '../../devnet/scenario/flows/laun
 import { blockPosition, decodeEventId, encodeEventId } from '../../rest-adapter/stream/position';
 import { isStream, openSse } from '../harness/sse-client';
 import { openBrowser } from '../harness/browser';
+import { startWebhookReceiver, verifyDelivery, type Delivered } from '../harness/webhook-receiver';
 
 const ROOT = path.resolve(__dirname, '../..');
 const env = process.env;
@@ -667,15 +665,6 @@ async function scaled(): Promise<void> {
 /** Each delivery is answered after this long, so that the stop is likely to find one in flight. */
 const WEBHOOK_HOLD_MS = 100;
 
-interface Delivered {
-  body: string;
-  headers: Record<string, string>;
-  /** the sender's address on the project's network */
-  from: string;
-  /** when it arrived (Date.now()) */
-  at: number;
-}
-
 /** The host's address on the project's network: where the containers reach a server of this process. */
 function networkGateway(): string {
   const gateway = docker(
@@ -687,53 +676,6 @@ function networkGateway(): string {
   ).trim();
   if (!/^\d+\.\d+\.\d+\.\d+$/.test(gateway)) throw new Error(`the project's network has no IPv4 gateway: ${gateway}`);
   return gateway;
-}
-
-/**
- * The drill's webhook receiver, listening on the project network's gateway only: every
- * delivery kept (verified later with `standardwebhooks`, the secret being known only once the
- * subscription is made), with its sender; the deliveries in flight at once counted.
- */
-async function webhookReceiver(host: string) {
-  const got: Delivered[] = [];
-  const seen = { inFlight: 0, most: 0 };
-  const server = http.createServer((req, res) => {
-    seen.inFlight += 1;
-    seen.most = Math.max(seen.most, seen.inFlight);
-    let done = false;
-    const end = () => {
-      if (!done) seen.inFlight -= 1;
-      done = true;
-    };
-    res.once('finish', end);
-    res.once('close', end);
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
-    req.on('end', () => {
-      got.push({
-        body,
-        headers: req.headers as Record<string, string>,
-        from: req.socket.remoteAddress ?? '',
-        at: Date.now(),
-      });
-      setTimeout(() => res.writeHead(200).end(), WEBHOOK_HOLD_MS);
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, () => resolve());
-  });
-  return {
-    url: `http://${host}:${(server.address() as AddressInfo).port}/hook`,
-    got,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** The app-services whose session holds the webhooks actor lock (the one delivering), if any. */
@@ -780,7 +722,8 @@ async function appServicesFailover(): Promise<void> {
   await waitFor('an app-services process to act (hold its actor locks)', 120_000, async () =>
     actorLocks().size > 0 ? true : undefined,
   );
-  const receiver = await webhookReceiver(networkGateway());
+  // on the project network's gateway only; each delivery is verified below, once the secret is known
+  const receiver = await startWebhookReceiver({ host: networkGateway(), holdMs: () => WEBHOOK_HOLD_MS });
   let acting: string | undefined;
   try {
     const status = await json<Status>(url('REST_PORT', '/v1/status'));
@@ -820,8 +763,7 @@ async function appServicesFailover(): Promise<void> {
     check(true, `${standby} acts ${figures.failover_ms} ms after the stop began (stop itself ${stopMs} ms)`);
 
     // the standby's deliveries: until it has delivered 5 blocks beyond the last one before the stop
-    const webhook = new Webhook(sub.secret);
-    const idOf = (d: Delivered) => (webhook.verify(d.body, d.headers) as { id: string }).id;
+    const idOf = (d: Delivered) => verifyDelivery(d, sub.secret).id;
     const beforeStop = receiver.got.filter((d) => d.at < stopped);
     const lastBefore = heightOfId(idOf(beforeStop[beforeStop.length - 1]));
     await waitFor(
