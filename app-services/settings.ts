@@ -402,14 +402,14 @@ export const APP_SETTINGS = {
       64,
       1,
       10_000,
-      'webhook deliveries in flight at once (each subscription has at most one; subscriptions that are failing hold at most a quarter of them, so dead targets cannot starve the others)',
+      'webhook deliveries in flight at once (each subscription has at most one; one target holds at most half of them, and subscriptions that are failing or whose target is slow at most a quarter, so slow and dead targets cannot starve the others)',
     ),
     perTarget: integer(
       'WEBHOOK_PER_TARGET',
       32,
       1,
       1000,
-      'connections open to one webhook target (host and port) at most',
+      "deliveries in flight (and connections open) to one webhook target (host and port) at most, and at most half of `WEBHOOK_CONCURRENCY`; the others wait for their target's turn without holding a slot",
     ),
     pollMs: integer(
       'WEBHOOK_POLL_MS',

@@ -5,13 +5,17 @@
  * due subscription has one long-lived task (kept across heights, woken when the indexed height
  * moves, so nothing is re-scheduled per height): its events after its cursor, read from the index
  * (WebhookFeed) once per (filter, cursor, height) for every task that asks the same, POSTed one
- * after the other, one in flight, each POST taking one of `concurrency` slots. A 2xx moves the
+ * after the other, one in flight. Each POST first waits for a turn of its target (host and port:
+ * at most `targetShare` at once, so waiting for a busy target holds no slot and runs down no
+ * timeout), then takes one of `concurrency` slots, and its timeout starts with the POST. A 2xx moves the
  * cursor in PostgreSQL past the event, with its log row, in a group commit (one statement for the
  * advances of every subscription that delivered meanwhile); the task waits for that commit before
  * its next POST. Anything else ends the task, and the subscription is tried again after an
  * exponential backoff with jitter, from the same event, until it has failed for
- * WEBHOOK_RETRY_HOURS: then it is disabled with the reason. Subscriptions that are failing hold at
- * most a quarter of the slots, so a crowd of dead targets cannot starve the healthy ones. A kill at
+ * WEBHOOK_RETRY_HOURS: then it is disabled with the reason. Subscriptions that are failing, and
+ * those of a target whose last delivery took more than half the timeout (slow, or newly dead),
+ * hold at most a quarter of the slots, so a crowd of dead or slow targets cannot starve the
+ * healthy ones (docs/webhooks.md, "Slow and dead targets"). A kill at
  * any moment so loses nothing: the next holder starts from the stored cursors and at most
  * redelivers the events that were in flight.
  *
@@ -88,8 +92,10 @@ export interface WebhookProfile {
   feedReadsShared: number;
   posts: number;
   postMs: number;
-  /** time tasks waited for a delivery slot */
+  /** time tasks waited for a delivery slot (their target's turn and the failing quarter included) */
   slotWaitMs: number;
+  /** POSTs that found every one of the `concurrency` slots taken and waited for one */
+  slotWaits: number;
   commits: number;
   commitItems: number;
   commitMs: number;
@@ -108,6 +114,7 @@ export const emptyProfile = (): WebhookProfile => ({
   posts: 0,
   postMs: 0,
   slotWaitMs: 0,
+  slotWaits: 0,
   commits: 0,
   commitItems: 0,
   commitMs: 0,
@@ -122,6 +129,11 @@ export class Slots {
   private readonly waiting: (() => void)[] = [];
 
   constructor(private readonly size: number) {}
+
+  /** slots a take() would get at once */
+  get free(): number {
+    return this.size - this.used;
+  }
 
   async take(): Promise<() => void> {
     if (this.used < this.size) this.used++;
@@ -207,6 +219,22 @@ interface Task {
   wake: () => void;
 }
 
+/** A target (host and port) as the deliverer sees it: its turns, and whether its last delivery was slow. */
+interface Target {
+  turns: Slots;
+  /** its last delivery took more than half of WEBHOOK_TIMEOUT_MS (a timeout included) */
+  slow: boolean;
+}
+
+/**
+ * The most of the slots one target holds: its WEBHOOK_PER_TARGET connections, and at most half
+ * of the slots, so one target, however many subscriptions it has, leaves the other half free.
+ */
+export const targetShare = (s: Pick<WebhookSettings, 'concurrency' | 'perTarget'>): number =>
+  Math.max(1, Math.min(s.perTarget, Math.ceil(s.concurrency / 2)));
+
+const targetKey = (url: URL) => `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+
 const cursorKey = (c: WebhookCursor) => `${c.height}/${c.eventId ?? ''}`;
 const RECENT_CURSORS = 8;
 
@@ -231,8 +259,10 @@ export class WebhookDispatcher {
   /** the feed reads of the current height, shared by every task asking for the same filter and cursor */
   private reads = new Map<string, Promise<{ events: WebhookEvent[]; through: number }>>();
   private readonly slots: Slots;
-  /** taken before a slot by a subscription that is failing: at most a quarter of the slots */
+  /** taken before a slot by a subscription that is failing or whose target is slow: at most a quarter of the slots */
   private readonly retrySlots: Slots;
+  /** by host and port; a target's entry is kept while the process delivers (a few bytes each) */
+  private readonly targets = new Map<string, Target>();
   private readonly committer: Committer;
   readonly profile: WebhookProfile = emptyProfile();
 
@@ -579,10 +609,28 @@ export class WebhookDispatcher {
     await this.o.repository.redelivered(row.id, eventId);
   }
 
-  /** One POST in one slot (a failing subscription's in one of the quarter kept for them). */
+  private target(url: URL): Target {
+    const key = targetKey(url);
+    let target = this.targets.get(key);
+    if (!target) {
+      target = { turns: new Slots(targetShare(this.o.settings)), slow: false };
+      this.targets.set(key, target);
+    }
+    return target;
+  }
+
+  /**
+   * One POST: its target's turn first (waiting for it holds no slot), then, for a failing
+   * subscription or a slow target, one of the quarter kept for them, then a slot. The POST (and
+   * its timeout) starts once it has all three: the target has a connection free for it.
+   */
   private async post(row: WebhookRow, event: WebhookEvent, failing: boolean): Promise<DeliveryResult> {
     const t0 = performance.now();
-    const retrySlot = failing ? await this.retrySlots.take() : undefined;
+    const url = new URL(row.url);
+    const target = this.target(url);
+    const turn = await target.turns.take();
+    const retrySlot = failing || target.slow ? await this.retrySlots.take() : undefined;
+    if (!this.slots.free) this.profile.slotWaits++;
     const slot = await this.slots.take();
     const t1 = performance.now();
     this.profile.slotWaitMs += t1 - t0;
@@ -593,8 +641,8 @@ export class WebhookDispatcher {
         secrets.push(box.open(row.previous_secret));
       const body = deliveryBody(event);
       const timestamp = Math.floor(this.now() / 1000);
-      return await this.poster.post(
-        new URL(row.url),
+      const result = await this.poster.post(
+        url,
         {
           'webhook-id': event.id,
           'webhook-timestamp': String(timestamp),
@@ -602,9 +650,12 @@ export class WebhookDispatcher {
         },
         body,
       );
+      target.slow = result.latencyMs > this.o.settings.timeoutMs / 2;
+      return result;
     } finally {
       slot();
       retrySlot?.();
+      turn();
       this.profile.posts++;
       this.profile.postMs += performance.now() - t1;
     }

@@ -12,12 +12,12 @@ import http from 'http';
 import os from 'os';
 import path from 'path';
 import type { AddressInfo } from 'net';
-import { Client } from 'pg';
-import { Webhook } from 'standardwebhooks';
+import { Client, Pool } from 'pg';
 import { lockKey } from '../../../app-services/actor-lock';
 import { APP_SERVICES_DEFAULTS } from '../../../app-services/config';
 import { applyWebhooksFile, declaredId, readWebhooksFile } from '../../../app-services/webhooks/file';
-import { WebhookRepository, WEBHOOKS_ACTOR } from '../../../app-services/webhooks/repository';
+import { targetShare } from '../../../app-services/webhooks/dispatcher';
+import { WebhookRepository, WEBHOOKS_ACTOR, type NewWebhook } from '../../../app-services/webhooks/repository';
 import { SecretBox } from '../../../app-services/webhooks/secrets';
 import { StreamFeed } from '../../../rest-adapter/stream/feed';
 import { blockPosition, decodeEventId, encodeEventId } from '../../../rest-adapter/stream/position';
@@ -25,6 +25,12 @@ import type { TestKey } from '../../harness/app-chain';
 import { launchEquity, startLiveWorld, type EquityAsset, type LiveWorld, type Msg } from '../../harness/live-world';
 import { isStream, openSse } from '../../harness/sse-client';
 import { until } from '../../harness/until';
+import {
+  startWebhookReceiver,
+  verifyDelivery,
+  type Delivered,
+  type WebhookReceiver,
+} from '../../harness/webhook-receiver';
 import { startAppApi, type AppApi } from './api';
 
 jest.setTimeout(120_000);
@@ -38,46 +44,7 @@ const apiKeys = [
 ];
 const auth = (key = KEY_ONE) => ({ authorization: `Bearer ${key}` });
 
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-  status: number;
-}
-
-/** A receiver on loopback answering each POST with `answer(n)` (n: the requests so far); 'close' drops the connection. */
-interface Receiver {
-  url: string;
-  got: Received[];
-  close(): Promise<void>;
-}
-
-async function startReceiver(answer: (n: number) => number | 'close' = () => 200): Promise<Receiver> {
-  const got: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const a = answer(got.length);
-      got.push({
-        headers: req.headers as Record<string, string>,
-        body: Buffer.concat(chunks).toString('utf8'),
-        status: a === 'close' ? 0 : a,
-      });
-      if (a === 'close') return void req.socket.destroy();
-      res.writeHead(a, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    got,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+type Receiver = WebhookReceiver;
 
 let world: LiveWorld;
 let api: AppApi;
@@ -87,7 +54,7 @@ let asset: EquityAsset;
 const receivers: Receiver[] = [];
 
 async function receiver(answer?: (n: number) => number | 'close'): Promise<Receiver> {
-  const r = await startReceiver(answer);
+  const r = await startWebhookReceiver({ answer });
   receivers.push(r);
   return r;
 }
@@ -187,8 +154,8 @@ async function deliveredAtLeast(id: string, count: number, ms = 20_000) {
   );
 }
 
-function verified(r: Received, secret: string): { id: string; type: string; data: unknown } {
-  const payload = new Webhook(secret).verify(r.body, r.headers) as { id: string; type: string; data: unknown };
+function verified(r: Delivered, secret: string): { id: string; type: string; data: unknown } {
+  const payload = verifyDelivery(r, secret);
   expect(payload.id).toBe(r.headers['webhook-id']);
   return payload;
 }
@@ -282,6 +249,51 @@ describe('managing subscriptions', () => {
       // they target nothing: gone before the main deliverer counts them among the failing
       for (const id of made) await limited.request('DELETE', `/api/webhooks/${id}`, { headers: auth(KEY_LIMITED) });
       await limited.close();
+    }
+  });
+  test("WEBHOOK_MAX_PER_KEY: two creates racing for the last place, both past their count before either inserts without the owner's lock: one made, one refused", async () => {
+    const LIMIT = 3;
+    const owner = `race-${crypto.randomBytes(4).toString('hex')}`;
+    // a pool of its own: two creates at once, whatever the services hold of the world's
+    const pool = new Pool({ connectionString: world.db.url, max: 2 });
+    const repository = new WebhookRepository(pool, 'app');
+    const webhook = (): NewWebhook => ({
+      owner,
+      url: 'http://127.0.0.1:9/never',
+      filter: { account: bob.address },
+      blocks: false,
+      secret: crypto.randomBytes(32),
+      cursor: { height: 1_000_000_000, eventId: null }, // never behind the index: no deliverer takes them up
+    });
+    const holder = new Client({ connectionString: world.db.url });
+    const watcher = new Client({ connectionString: world.db.url });
+    await Promise.all([holder.connect(), watcher.connect()]);
+    try {
+      for (let i = 0; i < LIMIT - 1; i++) await repository.create(webhook());
+      // a session holding the table in SHARE mode lets each create count and stops its insert: both
+      // reach the insert having counted LIMIT − 1, unless the owner's lock keeps the second from
+      // counting until the first has committed
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE app.webhooks IN SHARE MODE');
+      const racing = [repository.createWithin(webhook(), LIMIT), repository.createWithin(webhook(), LIMIT)];
+      await until("both creates waiting: at their insert, or one at the owner's lock", async () => {
+        const { rows } = await watcher.query<{ n: string }>(
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'
+             AND (query LIKE 'INSERT INTO %webhooks (id, owner%' OR query LIKE '%pg_advisory_xact_lock%')`,
+        );
+        return Number(rows[0].n) === 2 ? true : undefined;
+      });
+      await holder.query('COMMIT');
+      const made = await Promise.all(racing);
+      expect(made.map((m) => m !== undefined).sort()).toEqual([false, true]);
+      const { rows } = await watcher.query<{ n: string }>('SELECT count(*) AS n FROM app.webhooks WHERE owner = $1', [
+        owner,
+      ]);
+      expect(rows[0].n).toBe(String(LIMIT));
+    } finally {
+      await holder.query('ROLLBACK').catch(() => undefined);
+      await watcher.query('DELETE FROM app.webhooks WHERE owner = $1', [owner]);
+      await Promise.all([holder.end(), watcher.end(), pool.end()]);
     }
   });
 });
@@ -487,7 +499,7 @@ describe("an operator's file (WEBHOOKS_FILE)", () => {
     const more = await streamEvents(after.cursor.height, later);
     await deliveredAtLeast(id, expected.length + more.length);
     expect(r2.got.map((g) => verified(g, newSecret).id)).toEqual(more.map((e) => e.id));
-    expect(() => new Webhook(fileSecret).verify(r2.got[0].body, r2.got[0].headers)).toThrow();
+    expect(() => verifyDelivery(r2.got[0], fileSecret)).toThrow();
     // its owner may delete it (the next start with the entry makes it again); a subscription made
     // through the API is never the file's to change
     expect((await api.request('DELETE', `/api/webhooks/${id}`, { headers: auth() })).status).toBe(200);
@@ -575,44 +587,6 @@ async function kill(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/**
- * A receiver answering each delivery after `holdMs()` ms, counting the deliveries in flight at
- * once (from the request to its answer or its connection's end) and the most seen.
- */
-async function slowReceiver(holdMs: () => number) {
-  const got: Received[] = [];
-  const seen = { inFlight: 0, most: 0, held: 0 };
-  const server = http.createServer((req, res) => {
-    seen.inFlight += 1;
-    seen.most = Math.max(seen.most, seen.inFlight);
-    let done = false;
-    const end = () => {
-      if (!done) seen.inFlight -= 1;
-      done = true;
-    };
-    res.once('finish', end);
-    res.once('close', end);
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      got.push({ headers: req.headers as Record<string, string>, body, status: 200 });
-      const ms = holdMs();
-      if (ms > 100) seen.held += 1;
-      setTimeout(() => res.writeHead(200).end(), ms);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    got,
-    seen,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    close() {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
-
 /** Every event of alice so far, from the start of the history, as /v1/stream sends them. */
 async function aliceSoFar(): Promise<string[]> {
   const through = world.chain.height;
@@ -621,7 +595,7 @@ async function aliceSoFar(): Promise<string[]> {
 }
 
 /** The ids received, checked: each verifies, in order, duplicated at most `dups` times (the in flight). */
-function inOrder(got: Received[], secret: string, expected: string[], dups: number): void {
+function inOrder(got: Delivered[], secret: string, expected: string[], dups: number): void {
   const ids = got.map((g) => verified(g, secret).id).filter((id) => expected.includes(id));
   const deduped = ids.filter((id, i) => i === 0 || ids[i - 1] !== id);
   expect(deduped.slice(0, expected.length)).toEqual(expected);
@@ -635,7 +609,7 @@ describe('crashes and a second process', () => {
 
   test('kill -9 of the deliverer mid-delivery: after a restart every event is delivered in order, duplicates only of the one in flight', async () => {
     // answers each delivery after 100 ms: the kill lands mid-delivery
-    const r = await slowReceiver(() => 100);
+    const r = await startWebhookReceiver({ holdMs: () => 100 });
     // from the start of the history: every event of alice so far
     const sub = await create({ url: r.url, account: alice.address, after: encodeEventId(blockPosition(1)) });
     const expected = await aliceSoFar();
@@ -650,14 +624,14 @@ describe('crashes and a second process', () => {
       expect(r.seen.most).toBe(1);
     } finally {
       await kill(second);
-      r.close();
+      await r.close();
     }
   });
 
   test('two deliverers on one database: one delivers; its lock cut mid-delivery, the next holder waits until that delivery has ended; order kept', async () => {
     let hold = false;
     // the delivery in flight when the lock is cut is held 1.5 s: longer than a takeover (200 ms)
-    const r = await slowReceiver(() => (hold ? 1500 : 20));
+    const r = await startWebhookReceiver({ holdMs: () => (hold ? 1500 : 20) });
     const sub = await create({ url: r.url, account: alice.address, after: encodeEventId(blockPosition(1)) });
     const expected = await aliceSoFar();
     const epochOf = async () =>
@@ -671,8 +645,9 @@ describe('crashes and a second process', () => {
     try {
       await Promise.race([a.delivering, b.delivering]);
       await until('some deliveries', () => (r.got.length >= 3 ? true : undefined));
-      hold = true;
-      await until('a delivery held', () => (r.seen.held > 0 ? true : undefined));
+      const arrived = r.got.length;
+      hold = true; // asked as each delivery arrives: the next one is held
+      await until('a delivery held', () => (r.got.length > arrived ? true : undefined));
       hold = false;
       // what an administrator or a network cut does to the holder's lock session: the lock is
       // free on the server at once, while the holder's POST is still in flight
@@ -692,7 +667,7 @@ describe('crashes and a second process', () => {
       expect(await epochOf()).toBeGreaterThanOrEqual(before + 2); // the first holder, then the next
     } finally {
       await Promise.all([kill(a.child), kill(b.child)]);
-      r.close();
+      await r.close();
     }
   });
 });
@@ -766,6 +741,75 @@ describe('failing subscriptions and the delivery slots', () => {
         ),
     };
   }
+
+  test("a slow target (2xx after more than half the timeout) with many subscriptions holds at most its share of the slots, then the quarter; a healthy host's POSTs never wait for a slot", async () => {
+    const SHARE = targetShare({ concurrency: CONCURRENCY, perTarget: APP_SERVICES_DEFAULTS.webhooks.perTarget });
+    const SLOW_SUBS = 8;
+    const HEALTHY_SUBS = 3;
+    // the slow target's share and the healthy host's subscriptions (one POST in flight each) fit
+    // in the slots together: with the target's turn taken first, no POST ever waits for a slot
+    expect([SHARE, SHARE + HEALTHY_SUBS < CONCURRENCY]).toEqual([4, true]);
+    // the slow target's deliveries in flight among those after its first SHARE, the most at once:
+    // each of those waited for a turn given back after a slow answer, so took one of the quarter
+    let laterMost = 0;
+    const slow: WebhookReceiver = await startWebhookReceiver({
+      holdMs: () => 600, // more than half the timeout, so the target is slow; less than it, so each succeeds
+      onDelivery: () => (laterMost = Math.max(laterMost, slow.got.slice(SHARE).filter((g) => g.open).length)),
+    });
+    // how many deliveries the slow target had in flight as each of the healthy host's arrived
+    const slowBusy: number[] = [];
+    const healthy = await startWebhookReceiver({ onDelivery: () => slowBusy.push(slow.seen.inFlight) });
+    const made: Awaited<ReturnType<typeof create>>[] = [];
+    try {
+      const subscribe = async (r: WebhookReceiver, n: number) => {
+        const subs = [];
+        for (let i = 0; i < n; i++) {
+          const url = `${r.url}/${i}`;
+          subs.push({ r, path: new URL(url).pathname, ...(await create({ url, account: alice.address })) });
+        }
+        return subs;
+      };
+      const subs = [...(await subscribe(slow, SLOW_SUBS)), ...(await subscribe(healthy, HEALTHY_SUBS))];
+      made.push(...subs);
+      const waitsBefore = slotted.services.webhookProfile!.slotWaits;
+      await world.submit(alice, [transfer(3000n)]);
+      const through = world.chain.height;
+      await world.waitIndexed(through);
+      const expectedFrom = new Map<number, Promise<string[]>>(); // by cursor height: the subscriptions share a few
+      const expectedOf = (height: number) => {
+        if (!expectedFrom.has(height))
+          expectedFrom.set(
+            height,
+            streamEvents(height, through).then((es) => es.map((e) => e.id)),
+          );
+        return expectedFrom.get(height)!;
+      };
+      for (const sub of subs) await deliveredAtLeast(sub.id, (await expectedOf(sub.cursor.height)).length, 60_000);
+      // every subscription, slow or healthy, got every event in order, each verified
+      for (const { r, path, secret, cursor } of subs) {
+        const expected = await expectedOf(cursor.height);
+        expect(expected.length).toBeGreaterThan(0);
+        const mine = r.got.filter((g) => g.path === path).map((g) => verified(g, secret).id);
+        expect([path, mine]).toEqual([path, expected]);
+      }
+      // the slow target: at most its share in flight (its first deliveries), then the quarter
+      expect(slow.seen.most).toBe(SHARE);
+      expect(laterMost).toBe(QUARTER);
+      // its timeout starts with its POST, not while it waits for its turn: none failed
+      const { rows } = await world.pool.query<{ n: string }>(
+        'SELECT count(*) AS n FROM app.webhook_deliveries WHERE webhook_id = ANY($1) AND status IS DISTINCT FROM 200',
+        [made.map((m) => m.id)],
+      );
+      expect(rows[0].n).toBe('0');
+      // the healthy host's deliveries came while the slow target held slots, and no POST waited for one
+      expect(slowBusy.length).toBeGreaterThan(0);
+      expect(slowBusy.some((n) => n > 0)).toBe(true);
+      expect(slotted.services.webhookProfile!.slotWaits - waitsBefore).toBe(0);
+    } finally {
+      for (const m of made) await api.request('DELETE', `/api/webhooks/${m.id}`, { headers: auth() });
+      await Promise.all([slow.close(), healthy.close()]);
+    }
+  });
 
   test('subscriptions that are failing (their targets hanging until the timeout) hold at most a quarter of the slots; the healthy ones are served meanwhile', async () => {
     const dead = await hangingReceivers(FAILING);

@@ -3,7 +3,7 @@
  * arrival order) and the group commit (advances queued while a statement runs go together in the
  * next one, one fencing epoch per statement, each caller told whether its own cursor moved).
  */
-import { Committer, emptyProfile, Slots } from '../../../../app-services/webhooks/dispatcher';
+import { Committer, emptyProfile, Slots, targetShare } from '../../../../app-services/webhooks/dispatcher';
 import type { AdvanceItem } from '../../../../app-services/webhooks/repository';
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -28,6 +28,29 @@ describe('slots', () => {
     held[1]();
     await Promise.all(takers);
     expect(order).toEqual([0, 1, 2, 3]);
+  });
+
+  test('free: the slots a take gets at once, none while others wait', async () => {
+    const slots = new Slots(2);
+    expect(slots.free).toBe(2);
+    const first = await slots.take();
+    await slots.take();
+    expect(slots.free).toBe(0);
+    const waiting = slots.take();
+    first(); // handed over to the waiting one: still none free
+    expect(slots.free).toBe(0);
+    (await waiting)();
+    expect(slots.free).toBe(1);
+  });
+});
+
+describe("a target's share of the slots", () => {
+  test('its connections (WEBHOOK_PER_TARGET), at most half of the slots, at least one', () => {
+    expect(targetShare({ concurrency: 64, perTarget: 32 })).toBe(32);
+    expect(targetShare({ concurrency: 64, perTarget: 8 })).toBe(8);
+    expect(targetShare({ concurrency: 8, perTarget: 32 })).toBe(4);
+    expect(targetShare({ concurrency: 7, perTarget: 32 })).toBe(4);
+    expect(targetShare({ concurrency: 1, perTarget: 32 })).toBe(1);
   });
 });
 
