@@ -6,6 +6,7 @@
  */
 import type { ActorWorker, KeyActor } from './actor';
 import type { Intent, IntentRequest } from './intents/intent-log';
+import type { PoolSales } from './store/pool-sales';
 import type { PartLogger } from '../src/lib/logger';
 import { isUndefinedTable } from '../src/store';
 
@@ -101,6 +102,16 @@ export abstract class PollingWorker implements ActorWorker {
    */
   protected actRetrying(request: IntentRequest): Promise<Intent | null> {
     return this.openToNull(request, () => this.actor.intents.performRetrying(request));
+  }
+
+  /** Settles a recorded pool sale (store/pool-sales.ts) from this actor's intent and its tx. */
+  protected settleSale(sales: PoolSales, ref: string): Promise<void> {
+    return sales.settle(ref, this.actor.intents, (hash) => this.actor.signer.chainClient.findTx(hash));
+  }
+
+  /** Settles every pool sale recorded and not yet settled (a crash between sign and record leaves one). */
+  protected async settleSales(sales: PoolSales): Promise<void> {
+    for (const ref of await sales.inFlight()) await this.settleSale(sales, ref);
   }
 
   private async openToNull(request: IntentRequest, run: () => Promise<Intent>): Promise<Intent | null> {

@@ -42,6 +42,7 @@ import fs from 'fs';
 import path from 'path';
 import { Client } from 'pg';
 import { startRpcServer } from '../devnet/chain';
+import { withConnection } from '../src/store';
 import { generateHistory } from '../devnet/scenario';
 import { createDatabase, startPostgres, subqlDbEnv, uniqueName, type TestDatabase } from '../tests/harness/postgres';
 import { makeHistoricalProject } from './lib/historical-project';
@@ -128,16 +129,6 @@ interface TableFigures {
   rows: number;
   ids: number;
   bytes: number;
-}
-
-async function withClient<T>(url: string, f: (c: Client) => Promise<T>): Promise<T> {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await f(c);
-  } finally {
-    await c.end();
-  }
 }
 
 async function storeFigures(c: Client): Promise<{ bytes: number; tables: TableFigures[] }> {
@@ -548,7 +539,7 @@ async function main(): Promise<void> {
       for (const m of modes) {
         const db = await createDatabase(pg.url, uniqueName(`hist_${m.label}`));
         allDbs.push(db);
-        await withClient(db.url, (c) => c.query('CREATE EXTENSION IF NOT EXISTS btree_gist'));
+        await withConnection(db.url, (c) => c.query('CREATE EXTENSION IF NOT EXISTS btree_gist'));
         const stream = args.logs
           ? (fs.mkdirSync(args.logs, { recursive: true }),
             fs.createWriteStream(path.join(args.logs, `${m.label}-${i + 1}.log`)))
@@ -597,7 +588,7 @@ async function main(): Promise<void> {
     // store size and versions
     const sizes: Record<string, { asLeft: number; vacuumed: number; tables: TableFigures[] }> = {};
     for (const m of modes) {
-      await withClient(kept[m.label].url, async (c) => {
+      await withConnection(kept[m.label].url, async (c) => {
         const asLeft = await storeFigures(c);
         await c.query('VACUUM FULL');
         await c.query('ANALYZE');
@@ -645,8 +636,8 @@ async function main(): Promise<void> {
     const plans: Record<string, string> = {};
     const explain: Record<string, QueryFigures[]> = {};
     let targets: Targets | undefined;
-    await withClient(kept.main.url, (mc) =>
-      withClient(kept.historical.url, async (hc) => {
+    await withConnection(kept.main.url, (mc) =>
+      withConnection(kept.historical.url, async (hc) => {
         targets = await pickTargets(mc, chain.height);
         log(
           `EXPLAIN targets: kind ${targets.kindRef} (${targets.holders} holders), account ${targets.account}, past height ${targets.pastHeight}`,

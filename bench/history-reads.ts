@@ -19,8 +19,9 @@
  * PostgreSQL: an embedded server (tests/harness/postgres.ts).
  */
 import { type ChildProcess } from 'child_process';
-import { Client, Pool } from 'pg';
+import { Pool } from 'pg';
 import { startRpcServer } from '../devnet/chain';
+import { withConnection } from '../src/store';
 import { generateHistory } from '../devnet/scenario';
 import { createDatabase, startPostgres, subqlDbEnv, uniqueName, type TestDatabase } from '../tests/harness/postgres';
 import { endpoints } from './endpoints';
@@ -45,19 +46,9 @@ function parseArgs(argv: string[]): { seed: string; blocks: number; txsPerBlock:
   return a;
 }
 
-async function withClient<T>(url: string, f: (c: Client) => Promise<T>): Promise<T> {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await f(c);
-  } finally {
-    await c.end();
-  }
-}
-
 /** Per table with an id: rows and a hash of every column but _block_range, in id order (current rows only when historical). */
 async function tableHashes(url: string, historical: boolean): Promise<Map<string, { rows: number; hash: string }>> {
-  return withClient(url, async (c) => {
+  return withConnection(url, async (c) => {
     const tables = await c.query<{ t: string }>(
       `SELECT table_name AS t FROM information_schema.columns WHERE table_schema = 'svc' AND column_name = 'id' ORDER BY 1`,
     );
@@ -110,7 +101,7 @@ async function main(): Promise<void> {
     for (const mode of ['main', 'historical'] as const) {
       const db = await createDatabase(pg.url, uniqueName(`reads_${mode}`));
       dbs.push(db);
-      await withClient(db.url, (c) => c.query('CREATE EXTENSION IF NOT EXISTS btree_gist'));
+      await withConnection(db.url, (c) => c.query('CREATE EXTENSION IF NOT EXISTS btree_gist'));
       const r = await runNode({
         dbEnv: subqlDbEnv(db),
         endpoint: rpc.url,
@@ -133,7 +124,7 @@ async function main(): Promise<void> {
           : ''),
     );
     const columns = (url: string) =>
-      withClient(url, async (c) =>
+      withConnection(url, async (c) =>
         (
           await c.query<{ c: string }>(
             `SELECT DISTINCT column_name AS c FROM information_schema.columns WHERE table_schema = 'svc'`,
@@ -145,7 +136,7 @@ async function main(): Promise<void> {
       `columns only the historical store has: ${(await columns(stores.historical.url)).filter((x) => !mainColumns.has(x)).join(', ')}`,
     );
     for (const mode of ['main', 'historical'] as const) {
-      const n = await withClient(stores[mode].url, (c) =>
+      const n = await withConnection(stores[mode].url, (c) =>
         c.query<{ n: string }>('SELECT count(*) AS n FROM svc.drifts'),
       );
       log(`${mode}: svc.drifts ${n.rows[0].n}`);

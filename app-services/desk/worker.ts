@@ -440,7 +440,7 @@ export class DeskWorker extends PollingWorker {
 
   /** Sells one slice of each quoted asset's excess (desk/inventory.ts), after settling the sales a crash left. */
   private async sellExcess(): Promise<void> {
-    await this.settleSales();
+    await this.settleSales(this.o.repository.sales);
     const book = await this.o.book.current();
     const { limits, shared, inventory } = this.o;
     const tierCost = { listed: 0n, community: 0n };
@@ -504,18 +504,7 @@ export class DeskWorker extends PollingWorker {
         kind: 'desk.sell',
         messages: [msg.swap(this.actor.address, a.price.poolId, true, sale.units, sale.minOut)],
       });
-      if (done && isFinal(done.status)) await this.settleSale(ref);
+      if (done && isFinal(done.status)) await this.settleSale(this.o.repository.sales, ref);
     }
-  }
-
-  /** Settles every sale recorded and not yet settled, from its intent. */
-  private async settleSales(): Promise<void> {
-    for (const ref of await this.o.repository.sales.inFlight()) await this.settleSale(ref);
-  }
-
-  private settleSale(ref: string): Promise<void> {
-    return this.o.repository.sales.settle(ref, this.actor.intents, (hash) =>
-      this.actor.signer.chainClient.findTx(hash),
-    );
   }
 }

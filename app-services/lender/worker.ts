@@ -613,8 +613,7 @@ export class LenderWorker extends PollingWorker {
    */
   private async recoverLiquidated(): Promise<void> {
     const { sales } = this.o.repository;
-    for (const ref of await sales.inFlight())
-      await sales.settle(ref, this.actor.intents, (hash) => this.actor.signer.chainClient.findTx(hash));
+    await this.settleSales(sales);
     const loans = await this.o.repository.recovering();
     if (!loans.length) return;
     const recovered = await sales.recoveredOf(loans.map((l) => l.id));
@@ -676,10 +675,7 @@ export class LenderWorker extends PollingWorker {
       kind: 'lender.sell',
       messages: [msg.swap(this.actor.address, price.poolId, true, sale.units, sale.minOut)],
     });
-    if (acted && isFinal(acted.status))
-      await this.o.repository.sales.settle(ref, this.actor.intents, (hash) =>
-        this.actor.signer.chainClient.findTx(hash),
-      );
+    if (acted && isFinal(acted.status)) await this.settleSale(this.o.repository.sales, ref);
   }
 
   /** Ends the loan's recovery: what its sales fetched short of the principal is charged, once, against the caps. */

@@ -5,7 +5,7 @@
  */
 export { tablesIn, type TableName, type Tables } from './tables';
 export { IDENTIFIER_RE, escapeIdent, isIdentifier, quoteIdent } from './identifiers';
-export { isUndefinedTable, withTransaction, type TransactionMode } from './transaction';
+export { isUndefinedTable, withConnection, withTransaction, type TransactionMode } from './transaction';
 export { PENDING_SQL } from './accruals';
 export {
   METADATA_KEY,

@@ -1,5 +1,5 @@
 /** One transaction on one connection, in the modes the store's writers and readers use. */
-import type { Pool, PoolClient } from 'pg';
+import { Client, type Pool, type PoolClient } from 'pg';
 
 /** BEGIN's modes: '' (READ COMMITTED) or one consistent read-only snapshot. */
 export type TransactionMode = '' | 'ISOLATION LEVEL REPEATABLE READ READ ONLY';
@@ -21,6 +21,17 @@ export async function withTransaction<T>(
     throw e;
   } finally {
     client.release();
+  }
+}
+
+/** Runs `work` on a one-off connection to `url` (no pool), closed afterwards whatever happens. */
+export async function withConnection<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
   }
 }
 

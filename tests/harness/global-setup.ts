@@ -34,21 +34,33 @@ async function setUpIndexedStore(serverUrl: string, verbose: boolean): Promise<v
   }
 }
 
-export default async function globalSetup(globalConfig?: {
-  testPathPattern?: string;
-  testPathPatterns?: unknown;
-}): Promise<void> {
-  if (globalThis.__SVC_TEST_PG__) return; // several projects may name this file
-  const started = Date.now();
-  const infoFile = runInfoFile(process.pid);
-  const server = await startPostgres({ cleanupFiles: [infoFile] });
-  globalThis.__SVC_TEST_PG__ = server;
-  process.env[TEST_DATABASE_URL_ENV] = server.url;
-  fs.writeFileSync(infoFile, JSON.stringify({ url: server.url }), { mode: 0o600 });
-  if (process.env.SVC_TEST_VERBOSE) {
-    console.log(
-      `\n[harness] postgres ${server.embedded ? 'embedded' : 'from DATABASE_URL'} on ${server.host}:${server.port} (${Date.now() - started} ms)`,
-    );
+/** The live project (jest.config.js) reads no prebuilt store: its files start their own worlds. */
+interface ProjectConfig {
+  globals?: { svcIndexedStore?: boolean };
+}
+
+export default async function globalSetup(
+  globalConfig?: {
+    testPathPattern?: string;
+    testPathPatterns?: unknown;
+  },
+  projectConfig?: ProjectConfig,
+): Promise<void> {
+  const verbose = Boolean(process.env.SVC_TEST_VERBOSE);
+  if (!globalThis.__SVC_TEST_PG__) {
+    // several projects of one run name this file: one server for all of them
+    const started = Date.now();
+    const infoFile = runInfoFile(process.pid);
+    const server = await startPostgres({ cleanupFiles: [infoFile] });
+    globalThis.__SVC_TEST_PG__ = server;
+    process.env[TEST_DATABASE_URL_ENV] = server.url;
+    fs.writeFileSync(infoFile, JSON.stringify({ url: server.url }), { mode: 0o600 });
+    if (verbose) {
+      console.log(
+        `\n[harness] postgres ${server.embedded ? 'embedded' : 'from DATABASE_URL'} on ${server.host}:${server.port} (${Date.now() - started} ms)`,
+      );
+    }
   }
-  if (runNeedsIndexedStore(globalConfig)) await setUpIndexedStore(server.url, Boolean(process.env.SVC_TEST_VERBOSE));
+  const wanted = projectConfig?.globals?.svcIndexedStore !== false && runNeedsIndexedStore(globalConfig);
+  if (wanted && !globalThis.__SVC_TEST_STORE__) await setUpIndexedStore(globalThis.__SVC_TEST_PG__.url, verbose);
 }

@@ -4,9 +4,9 @@
  * bench import one module).
  */
 import crypto from 'crypto';
-import { Client, Pool, PoolConfig } from 'pg';
+import { Pool, PoolConfig } from 'pg';
 import { buildDatabaseUrl, parseDatabaseUrl, type PgConnection } from '../../src/runtime/database-url';
-import { isIdentifier, quoteIdent } from '../../src/store';
+import { isIdentifier, quoteIdent, withConnection } from '../../src/store';
 
 export * from '../../src/runtime/database-url';
 export * from '../../src/runtime/postgres';
@@ -37,21 +37,10 @@ export function uniqueName(prefix: string): string {
   return `${clean || 'x'}_${crypto.randomBytes(6).toString('hex')}`;
 }
 
-/** Runs `work` on a one-off connection to `url`, closed afterwards whatever happens. */
-async function withClient<T>(url: string, work: (c: Client) => Promise<T>): Promise<T> {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await work(c);
-  } finally {
-    await c.end();
-  }
-}
-
 /** Creates a fresh schema `t_<prefix>_<random>` and a pool bound to it. */
 export async function createSchema(url: string, prefix: string, poolConfig: PoolConfig = {}): Promise<TestSchema> {
   const schema = uniqueName(`t_${prefix}`);
-  await withClient(url, (c) => c.query(`CREATE SCHEMA ${quoteIdent(schema)}`));
+  await withConnection(url, (c) => c.query(`CREATE SCHEMA ${quoteIdent(schema)}`));
   const searchPath = `-c search_path=${schema},public`;
   const pool = new Pool({ max: 5, ...poolConfig, connectionString: url, options: searchPath });
   // An idle client can be cut off (e.g. server stopped first); don't crash the test process.
@@ -67,7 +56,7 @@ export async function createSchema(url: string, prefix: string, poolConfig: Pool
       if (dropped) return;
       dropped = true;
       await pool.end().catch(() => undefined);
-      await withClient(url, (c) => c.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`));
+      await withConnection(url, (c) => c.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`));
     },
   };
 }
@@ -75,7 +64,7 @@ export async function createSchema(url: string, prefix: string, poolConfig: Pool
 /** Creates a database named exactly `name` on the server of `url` (use uniqueName() for a fresh one). */
 export async function createDatabase(url: string, name: string): Promise<TestDatabase> {
   if (!isIdentifier(name)) throw new Error(`invalid database name: ${name}`);
-  await withClient(url, (c) => c.query(`CREATE DATABASE ${quoteIdent(name)}`));
+  await withConnection(url, (c) => c.query(`CREATE DATABASE ${quoteIdent(name)}`));
   const base = parseDatabaseUrl(url);
   const conn = { ...base, database: name };
   let dropped = false;
@@ -86,7 +75,7 @@ export async function createDatabase(url: string, name: string): Promise<TestDat
     async drop() {
       if (dropped) return;
       dropped = true;
-      await withClient(url, async (c) => {
+      await withConnection(url, async (c) => {
         await c.query(
           'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
           [name],
