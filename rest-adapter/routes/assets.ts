@@ -113,7 +113,7 @@ export function registerAssetRoutes(ctx: RouteContext): void {
         next_cursor: page.nextCursor,
       };
     },
-    { fixedPerHeight: true },
+    { fixedPerHeight: true, atHeight: true },
   );
 
   ctx.get(
