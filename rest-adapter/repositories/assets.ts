@@ -313,8 +313,8 @@ export function createAssetRepository(t: Tables) {
                 `SELECT id, kind, beneficiary, units::text, status, expiry::text, holder_release_after::text FROM ${t.encumbrances}
                  WHERE id IN (SELECT id FROM refs) AND ${currentAt(h)}
                  UNION ALL
-                 SELECT of, kind, beneficiary, units::text, status, expiry::text, holder_release_after::text FROM ${t.encumbranceVersions}
-                 WHERE of IN (SELECT id FROM refs) AND ${versionAt(h)}`,
+                 SELECT "of" AS id, kind, beneficiary, units::text, status, expiry::text, holder_release_after::text FROM ${t.encumbranceVersions}
+                 WHERE "of" IN (SELECT id FROM refs) AND ${versionAt(h)}`,
                 'x.id',
               )} AS encumbrances
        FROM ${t.assets} a WHERE a.id = ${asset} AND a.created_height <= ${h}`,
