@@ -278,7 +278,9 @@ export async function queryAll<T extends StoredEntity, F>(
     if (page.length < PAGE) break;
   }
   for (const [id, slot] of mapOf(cls)) if (slot.entity && !found.has(id)) found.set(id, slot.entity as T);
-  return [...found.values()].filter(matches).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const out = [...found.values()].filter(matches).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const e of out) remember(cls, e); // the cached rows the store did not return are touched too
+  return out;
 }
 
 /** Queues a new entity that nobody reads in this block or later: written by `flushDirty`, never cached. */

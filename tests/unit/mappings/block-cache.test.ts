@@ -237,6 +237,17 @@ describe('block cache: versions of a versioned entity', () => {
     expect(zero.units).toBe(6n);
   });
 
+  it('copies a cached row that a query hands out without the store returning it', async () => {
+    const cls = versionedClass(new Map([['a', { units: 5n, locks: [], updatedHeight: base - 3 }]]));
+    enterBlock(base);
+    await load(cls, 'a');
+    cls.getByFields = async (): Promise<Position[]> => [];
+    enterBlock(base + 1);
+    const [a] = await queryAll(cls, [], () => true);
+    change(a, base + 1, 8n);
+    expect(versionsOf().map((v) => [v.id, (v as PositionVersion).units])).toEqual([[`a@${base - 3}`, 5n]]);
+  });
+
   it('writes the same versions after a restart (an empty cache) as with the cache kept from the last block', async () => {
     const s = fakeStore();
     const rows = new Map([['a', { units: 5n, locks: [{ ref: 'r', units: '5' }], updatedHeight: base }]]);
