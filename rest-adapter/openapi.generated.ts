@@ -208,7 +208,7 @@ export interface paths {
         };
         /**
          * Holders of one kind
-         * @description Holders with units > 0, ordered by units descending then holder ascending (keyset on (units, holder)). An unknown kind of an existing asset gives 404.
+         * @description Holders with units > 0, ordered by units descending then holder ascending (keyset on (units, holder)). An unknown kind of an existing asset gives 404. With `height` (see the parameter): the holders of record at that height, exactly as this path answered when the index stood there (same order, same paging), plus `height`; an asset created after it gives 404.
          */
         get: operations["listHolders"];
         put?: never;
@@ -569,6 +569,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The block height the answer is for: present only when the request gave `height` (the Height parameter); the head answer has no such field. */
+        AnsweredHeight: number;
         /**
          * @description Arbitrary-precision non-negative integer as a decimal string (base units).
          * @example 1500000
@@ -1033,6 +1035,7 @@ export interface components {
         HolderPage: {
             asset_id: components["schemas"]["AssetId"];
             kind_id: components["schemas"]["KindId"];
+            height?: components["schemas"]["AnsweredHeight"];
             /** @description Units descending, then holder ascending. */
             holders: components["schemas"]["Holder"][];
             next_cursor: components["schemas"]["NextCursor"];
@@ -1682,6 +1685,8 @@ export interface components {
         StatsLimit: number;
         /** @description Opaque cursor from a previous answer of the same list (`next_cursor`; for /v1/txs also `prev_cursor` or `last_cursor`); repeat the same filters and `limit`. Absent or empty = first page. Malformed, or from another list → 400 bad_request. Today base64url of at most 512 characters; do not parse it. */
         Cursor: string;
+        /** @description Answer as the path answered when the index stood at this block height (state at a past height). Absent: the head, and the answer is exactly what it is without this parameter. Given: a base-10 integer in the kept range, the first indexed height .. the indexed height (every height is kept today); the answer then carries `height`, the height it answers for, and its cursors are bound to it (a cursor issued at one height, or without one, used at another or without → 400 bad_request). Not a non-negative integer, above the indexed height, or below the kept range → 400 bad_request with a message that names the kept range (`height 90 is above the indexed height; the kept range is 1..57`). Typed as text so that the server, which knows the kept range, refuses every bad value with that message. Served on /v1/assets/{id}/kinds/{kind}/holders so far (docs/rest-adapter.md, "State at a past height"). */
+        Height: string;
         /** @description Block height, a non-negative base-10 integer (else 400). Above the indexed height, or 0 → 404. */
         HeightPath: number;
         /** @description Consensus hash (64 hex characters, case-insensitive) or eth hash of a MsgEthereumTx (`0x` + 64 hex, case-insensitive). Any other shape → 400; a well-formed hash of no indexed tx → 404. */
@@ -2067,6 +2072,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque cursor from a previous answer of the same list (`next_cursor`; for /v1/txs also `prev_cursor` or `last_cursor`); repeat the same filters and `limit`. Absent or empty = first page. Malformed, or from another list → 400 bad_request. Today base64url of at most 512 characters; do not parse it. */
                 cursor?: components["parameters"]["Cursor"];
+                /** @description Answer as the path answered when the index stood at this block height (state at a past height). Absent: the head, and the answer is exactly what it is without this parameter. Given: a base-10 integer in the kept range, the first indexed height .. the indexed height (every height is kept today); the answer then carries `height`, the height it answers for, and its cursors are bound to it (a cursor issued at one height, or without one, used at another or without → 400 bad_request). Not a non-negative integer, above the indexed height, or below the kept range → 400 bad_request with a message that names the kept range (`height 90 is above the indexed height; the kept range is 1..57`). Typed as text so that the server, which knows the kept range, refuses every bad value with that message. Served on /v1/assets/{id}/kinds/{kind}/holders so far (docs/rest-adapter.md, "State at a past height"). */
+                height?: components["parameters"]["Height"];
             };
             header?: {
                 /** @description Entity tags of answers the client holds (RFC 9110 13.1.2). When one matches the current answer's `ETag` (weak comparison: `W/` ignored; `*` matches any current answer) the answer is 304 Not Modified with no body. See x-design-choices `validators`. */

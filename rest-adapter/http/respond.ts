@@ -13,6 +13,7 @@ import {
   type ContractParameters,
   type JsonPathOf,
 } from '../../src/http/contract-routes';
+import { InvalidInputError } from '../../src/lib/errors';
 import { toJsonBytes } from '../json';
 import type { paths } from '../openapi.generated';
 import { methodNotAllowed } from './errors';
@@ -76,7 +77,17 @@ export interface JsonRouteOptions<P extends JsonPath> {
    * If-None-Match is answered 304 before routing (Validators.notModified).
    */
   immutable?: { exists(params: ContractRequest<P>['params']): boolean };
+  /**
+   * The route answers `?height` (openapi.yaml `Height` on its GET; http/height.ts). Allowed only on
+   * the paths whose GET declares it. Every other path refuses a `height` with 400 rather than
+   * answer the head to a question about the past.
+   */
+  atHeight?: 'height' extends keyof ContractRequest<P>['query'] ? true : never;
 }
+
+/** What a path that does not serve `?height` yet answers to one (docs/rest-adapter.md, "State at a past height"). */
+export const HEIGHT_NOT_SERVED =
+  'height is not served on this path yet (docs/rest-adapter.md, "State at a past height")';
 
 /** The openapi.yaml paths whose GET answers JSON. */
 export type JsonPath = JsonPathOf<paths, 'get'>;
@@ -130,7 +141,14 @@ export function jsonRoutes(
       const exists = immutable.exists as (params: Record<string, string>) => boolean;
       validators.addIdentityRoute({ match: pathParams(path), exists });
     }
-    routes.get(path, answer, (checkedAnswer) => {
+    const guarded = options.atHeight
+      ? answer
+      : (req: ContractRequest<P>) => {
+          if ((req.query as Record<string, unknown>).height !== undefined)
+            return Promise.reject(new InvalidInputError(HEIGHT_NOT_SERVED));
+          return answer(req);
+        };
+    routes.get(path, guarded, (checkedAnswer) => {
       const compute = async (req: Request) => toJsonBytes((await checkedAnswer(req)) as OkAnswer<P>);
       const made = async (req: Request): Promise<{ body: Buffer; outcome?: CacheOutcome }> => {
         const { fixedPerHeight, fixedPerHeightAndChecks } = options;

@@ -4,6 +4,7 @@ import { limitLiteral, SqlParams } from '../db/params';
 import { AssetScoped, assetScopedSql, splitAssetScoped } from '../db/asset-scoped';
 import { jsonList } from '../db/json-list';
 import { oneWithChildren } from '../db/with-children';
+import { currentAt, versionAt } from '../db/at-height';
 import { metadataInt } from '../../src/store';
 import { indexedHeightSql } from './status';
 import { latestChecksSql } from './invariants';
@@ -149,6 +150,17 @@ export interface AssetDetail {
   latestChecks: InvariantCheckRead[];
 }
 
+/** The conditions of a holders page after the keyset (units, holder) of its previous page. */
+function holdersKeyset(p: SqlParams, kindRef: string, after: [bigint, string] | null): string[] {
+  const conditions = [`kind_ref = ${kindRef}`, 'units > 0'];
+  if (after) {
+    const units = p.add(after[0].toString());
+    // `units <= $u` bounds the index range; the OR picks up where the page left off
+    conditions.push(`units <= ${units}`, `(units < ${units} OR (units = ${units} AND holder > ${p.add(after[1])}))`);
+  }
+  return conditions;
+}
+
 export function createAssetRepository(t: Tables) {
   const summaryColumns = 'id, issuer, status, kind_count, issuance_locked, meta_hash, created_height, created_at';
   const kindColumns =
@@ -241,15 +253,7 @@ export function createAssetRepository(t: Tables) {
       const p = new SqlParams();
       const asset = p.add(assetId);
       const kindRef = p.add(`${assetId}-${kindId}`);
-      const conditions = [`kind_ref = ${kindRef}`, 'units > 0'];
-      if (after) {
-        const units = p.add(after[0].toString());
-        // `units <= $u` bounds the index range; the OR picks up where the page left off
-        conditions.push(
-          `units <= ${units}`,
-          `(units < ${units} OR (units = ${units} AND holder > ${p.add(after[1])}))`,
-        );
-      }
+      const conditions = holdersKeyset(p, kindRef, after);
       const limit = sql.limit(p, n);
       return sql.one<HoldersPageRead>(
         `WITH page AS (SELECT holder, units, locked, locks FROM ${t.holdings} WHERE ${conditions.join(' AND ')} ORDER BY units DESC, holder ASC LIMIT ${limit})
@@ -263,6 +267,57 @@ export function createAssetRepository(t: Tables) {
                 'x.id',
               )} AS encumbrances
        FROM ${t.assets} a WHERE a.id = ${asset}`,
+        p.values,
+      );
+    },
+  );
+
+  /**
+   * `holdersPage` as it answered when the index stood at `height` (a height in the kept range,
+   * http/height.ts checkHeight). Holdings and encumbrances
+   * are their state at H (db/at-height.ts); the page is one ordered, limited scan per branch with
+   * the keyset inside, never an OFFSET. An asset created after H is not there.
+   */
+  const holdersPageAt = statement(
+    'page', // each branch walks its (kind_ref, units) index
+    async (
+      sql,
+      assetId: string,
+      kindId: number,
+      after: [bigint, string] | null,
+      n: number,
+      height: number,
+    ): Promise<HoldersPageRead | undefined> => {
+      const p = new SqlParams();
+      const asset = p.add(assetId);
+      const kindRef = p.add(`${assetId}-${kindId}`);
+      const h = p.add(height);
+      const conditions = holdersKeyset(p, kindRef, after).join(' AND ');
+      const limit = sql.limit(p, n);
+      const order = 'ORDER BY units DESC, holder ASC';
+      return sql.one<HoldersPageRead>(
+        `WITH page AS (
+          SELECT holder, units, locked, locks FROM (
+            (SELECT holder, units, locked, locks FROM ${t.holdings}
+              WHERE ${conditions} AND ${currentAt(h)} ${order} LIMIT ${limit})
+            UNION ALL
+            (SELECT holder, units, locked, locks FROM ${t.holdingVersions}
+              WHERE ${conditions} AND ${versionAt(h)} ${order} LIMIT ${limit})
+          ) b ${order} LIMIT ${limit}),
+        refs AS (SELECT substring(l.value ->> 'ref' FROM ${p.add(ENCUMBRANCE_REF_PATTERN)}) AS id
+                 FROM page, jsonb_array_elements(coalesce(page.locks, '[]')) l)
+       SELECT a.status,
+              EXISTS (SELECT 1 FROM ${t.kinds} WHERE id = ${kindRef}) AS "kindExists",
+              ${jsonList('SELECT holder, units::text, locked::text, locks FROM page', 'x.units::numeric DESC, x.holder ASC')} AS holders,
+              ${jsonList(
+                `SELECT id, kind, beneficiary, units::text, status, expiry::text, holder_release_after::text FROM ${t.encumbrances}
+                 WHERE id IN (SELECT id FROM refs) AND ${currentAt(h)}
+                 UNION ALL
+                 SELECT "of" AS id, kind, beneficiary, units::text, status, expiry::text, holder_release_after::text FROM ${t.encumbranceVersions}
+                 WHERE "of" IN (SELECT id FROM refs) AND ${versionAt(h)}`,
+                'x.id',
+              )} AS encumbrances
+       FROM ${t.assets} a WHERE a.id = ${asset} AND a.created_height <= ${h}`,
         p.values,
       );
     },
@@ -315,6 +370,7 @@ export function createAssetRepository(t: Tables) {
     accruals,
     graph,
     holdersPage,
+    holdersPageAt,
     distributions,
     liquidationRead,
   };

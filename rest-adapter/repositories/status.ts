@@ -1,6 +1,7 @@
 /** SQL for /v1/status: the node's progress (_metadata), the chain counters, reconciliation disagreements; the scalar subqueries other statements read beside their rows. */
 import { statement } from '../db/statement';
 import type { HeadReading } from '../db/head';
+import type { KeptRange } from '../http/height';
 import {
   METADATA_KEY,
   metadataInt,
@@ -138,7 +139,19 @@ export function createStatusRepository(t: Tables) {
     };
   });
 
-  return { progress, status, head };
+  /**
+   * The heights an answer can be asked at (`?height`, http/height.ts). Every height the index wrote
+   * is kept (no pruning yet): the first indexed block .. the indexed height; empty before a block.
+   */
+  const keptRange = statement('once', async (sql): Promise<KeptRange> => {
+    const row = await sql.one<{ kept_from: number | null; kept_to: unknown }>(
+      `SELECT (SELECT min(height) FROM ${t.blocks}) AS kept_from, ${indexedHeightSql(t)} AS kept_to`,
+    );
+    const to = metadataInt(row?.kept_to);
+    return { from: row?.kept_from ?? to + 1, to };
+  });
+
+  return { progress, status, head, keptRange };
 }
 
 export type StatusRepository = ReturnType<typeof createStatusRepository>;

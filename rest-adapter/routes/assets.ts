@@ -1,7 +1,8 @@
 /** /v1/assets and every /v1/assets/{id}/… path. */
 import { NotFoundError } from '../../src/lib/errors';
 import { parseKindId, parseLimit } from '../http/params';
-import { CURSORS, keysetPage, readCursor, writeCursor } from '../paging/cursors';
+import { checkHeight, heightAsked } from '../http/height';
+import { CURSORS, keysetPage, readCursor, readCursorAt, writeCursor, writeCursorAt } from '../paging/cursors';
 import { seqOf } from '../paging/seq';
 import { presentDistribution } from '../presenters/activity';
 import {
@@ -77,29 +78,42 @@ export function registerAssetRoutes(ctx: RouteContext): void {
     { fixedPerHeight: true },
   );
 
+  /** The height a request asks for (`?height`, http/height.ts): null for the head; 400 outside the kept range. */
+  async function askedHeight(req: { query: { height?: unknown } }): Promise<number | null> {
+    const raw = heightAsked(req.query);
+    if (raw === undefined) return null;
+    return checkHeight(raw, await ctx.store.readOne((sql) => ctx.repos.status.keptRange(sql)));
+  }
+
   ctx.get(
     '/v1/assets/{id}/kinds/{kind}/holders',
     async (req) => {
       const id = req.params.id;
       const kindId = parseKindId(req.params.kind);
       const { limit, cursor: raw } = pageParams(req);
-      const cursor = readCursor(CURSORS.holders, raw);
+      const height = await askedHeight(req);
+      const cursor = readCursorAt(CURSORS.holders, raw, height);
       const read = requireAsset(
-        await ctx.store.readOne((sql) => assets.holdersPage(sql, id, kindId, cursor, limit + 1)),
+        await ctx.store.readOne((sql) =>
+          height === null
+            ? assets.holdersPage(sql, id, kindId, cursor, limit + 1)
+            : assets.holdersPageAt(sql, id, kindId, cursor, limit + 1, height),
+        ),
       );
       if (!read.kindExists) throw new NotFoundError('kind not found');
       const page = keysetPage(read.holders, limit, (last) =>
-        writeCursor(CURSORS.holders, [BigInt(last.units), last.holder]),
+        writeCursorAt(CURSORS.holders, [BigInt(last.units), last.holder], height),
       );
       const encumbrances = new Map(read.encumbrances.map((e) => [e.id, e]));
       return {
         asset_id: id,
         kind_id: kindId,
+        ...(height === null ? {} : { height }),
         holders: page.items.map((h) => presentHolder(h, encumbrances)),
         next_cursor: page.nextCursor,
       };
     },
-    { fixedPerHeight: true },
+    { fixedPerHeight: true, atHeight: true },
   );
 
   ctx.get(

@@ -1,10 +1,24 @@
-/** Encumbrance rows (active when created, resolved when they end) and their timeline entries. */
-import { AnyJson, Encumbrance, EncumbranceTimelineEntry } from '../../types';
+/**
+ * Encumbrance rows (active when created, resolved when they end), their timeline entries, and
+ * their versions (EncumbranceVersion: a holder's encumbrances at a past height read them).
+ */
+import { AnyJson, Encumbrance, EncumbranceTimelineEntry, EncumbranceVersion } from '../../types';
 import type { EventEncumbranceCreated } from '../generated/proto-json';
-import { put } from '../infra/block-cache';
+import { keepVersions, put } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
 import { big, date, enumShort, int, str } from '../infra/values';
 import { update } from './entity';
+
+keepVersions(Encumbrance, (e, toHeight) => {
+  const { id, updatedHeight, ...fields } = e;
+  return EncumbranceVersion.create({
+    ...fields,
+    id: `${id}@${updatedHeight}`,
+    of: id,
+    fromHeight: updatedHeight,
+    toHeight,
+  });
+});
 
 export function createEncumbrance(ctx: EventCtx<unknown>, e: EventEncumbranceCreated): Encumbrance {
   return put(

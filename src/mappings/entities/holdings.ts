@@ -1,11 +1,12 @@
 /**
  * Kind and Holding rows: their ids, lookups, and the one place a Holding is created (a zero
- * position, stored once it changes).
+ * position, stored once it changes), and its versions (HoldingVersion: the holders of record at a
+ * past height read them, docs/indexer.md "State at a past height: mechanism").
  */
-import { Holding, Kind } from '../../types';
+import { Holding, HoldingVersion, Kind } from '../../types';
 import { requireEntity, touch } from './entity';
 import { big } from '../infra/values';
-import { adopt, load } from '../infra/block-cache';
+import { adopt, keepVersions, load } from '../infra/block-cache';
 import type { EventCtx } from '../infra/context';
 
 /** A lock on a position, as stored in Holding.locks (units as a decimal string). */
@@ -21,6 +22,23 @@ export function kindKey(assetId: string, kindId: number): string {
 export function holdingKey(assetId: string, kindId: number, holder: string): string {
   return `${assetId}-${kindId}-${holder}`;
 }
+
+keepVersions(Holding, (h, toHeight) =>
+  HoldingVersion.create({
+    id: `${h.id}@${h.updatedHeight}`,
+    of: h.id,
+    kindRef: h.kindRef,
+    assetId: h.assetId,
+    kindId: h.kindId,
+    holder: h.holder,
+    units: h.units,
+    locked: h.locked,
+    locks: h.locks,
+    routedOut: h.routedOut,
+    fromHeight: h.updatedHeight,
+    toHeight,
+  }),
+);
 
 export function getKind(assetId: string, kindId: number): Promise<Kind | undefined> {
   return load(Kind, kindKey(assetId, kindId));

@@ -19,6 +19,14 @@
  * IDLE_BLOCKS blocks are dropped. Rows written once and never read again
  * (activity entries) are `append`ed: written with the block, never cached.
  *
+ * A versioned entity (`keepVersions`) also keeps its history: at a stored row's first touch in a
+ * block the cache copies it as the store holds it, and when the block changed the row (its
+ * `updatedHeight` moved to this height) the block also writes that copy as a version, valid from
+ * its `updatedHeight` up to this height (docs/indexer.md, "State at a past height: mechanism").
+ * A row created in the block has no version; a row changed several times in the block gets one.
+ * The versions are rows the block writes (`pendingWrites`), so the proof of indexing covers them
+ * and a crash replay writes them again from the same stored rows.
+ *
  * Writes cross the sandbox boundary as objects of the host realm when the host
  * offers an empty one (`util.parseEnv('')`, Node >= 20.12), else as plain sandbox
  * objects. The node deep-clones every entity it is given (lodash cloneDeep); a
@@ -59,6 +67,51 @@ const byClass = new Map<unknown, Map<string, Slot>>();
 const dirty = new Set<StoredEntity>();
 const appended: StoredEntity[] = [];
 
+/** Makes the version of a row from its pre-block copy: valid from its `updatedHeight` to `toHeight`. */
+export type VersionMaker<T extends StoredEntity> = (before: T, toHeight: number) => StoredEntity;
+
+const versioners = new Map<unknown, VersionMaker<StoredEntity>>();
+/** The cached objects whose fields are what the store holds or will hold after this block's flush (not a zero position made in memory). */
+let stored = new WeakSet<StoredEntity>();
+/** A versioned row's copy as the store held it before this block touched it. */
+const before = new Map<StoredEntity, { copy: StoredEntity; make: VersionMaker<StoredEntity> }>();
+
+/** Keeps the history of `cls`'s rows (see the header); called once per entity, where it is created (entities/). */
+export function keepVersions<T extends StoredEntity>(cls: EntityClass<T>, make: VersionMaker<T>): void {
+  versioners.set(cls, make as VersionMaker<StoredEntity>);
+}
+
+/** A copy that later changes of the row cannot reach: its JSON fields (locks) are changed in place. */
+function snapshot<T extends StoredEntity>(entity: T): T {
+  const copy = { ...entity } as Record<string, unknown>;
+  for (const key of Object.keys(copy)) {
+    const v = copy[key];
+    if (v !== null && typeof v === 'object')
+      copy[key] = v instanceof Date ? new Date(v.getTime()) : JSON.parse(JSON.stringify(v));
+  }
+  return copy as T;
+}
+
+/** Copies a stored row of a versioned class at its first touch in the block. */
+function remember(cls: unknown, entity: StoredEntity | undefined): void {
+  if (!entity || before.has(entity) || !stored.has(entity)) return;
+  const make = versioners.get(cls);
+  if (make) before.set(entity, { copy: snapshot(entity), make });
+}
+
+/** The versions this block writes: one per stored row of a versioned class that the block changed. */
+function versions(): StoredEntity[] {
+  const out: StoredEntity[] = [];
+  for (const e of dirty) {
+    const b = before.get(e);
+    if (!b) continue;
+    const fromHeight = (b.copy as unknown as { updatedHeight: number }).updatedHeight;
+    const toHeight = (e as unknown as { updatedHeight: number }).updatedHeight;
+    if (toHeight === cachedHeight && fromHeight < cachedHeight) out.push(b.make(b.copy, cachedHeight));
+  }
+  return out;
+}
+
 /** Entities cached across consecutive blocks before the cache starts again empty. */
 export const MAX_CACHED = 100_000;
 /** Blocks without a touch after which an entry is dropped (checked every IDLE_BLOCKS blocks). */
@@ -79,14 +132,17 @@ function dropIdle(height: number): void {
 /** Enters `height`: the cache survives only the step to the next height (see the header). */
 export function enterBlock(height: number): void {
   if (height === cachedHeight) return;
-  if (height !== cachedHeight + 1) byClass.clear();
-  else if (height % IDLE_BLOCKS === 0) {
+  if (height !== cachedHeight + 1) {
+    byClass.clear();
+    stored = new WeakSet();
+  } else if (height % IDLE_BLOCKS === 0) {
     dropIdle(height);
     if (cachedCount() > MAX_CACHED) byClass.clear();
   }
   cachedHeight = height;
   dirty.clear();
   appended.length = 0;
+  before.clear();
 }
 
 const hostUtil = util as unknown as { parseEnv?: (content: string) => Record<string, unknown> };
@@ -147,17 +203,30 @@ export async function load<T extends StoredEntity>(cls: EntityClass<T>, id: stri
   const slot = m.get(id);
   if (slot) {
     slot.touched = cachedHeight;
+    remember(cls, slot.entity);
     return slot.entity as T | undefined;
   }
-  const stored = await cls.get(id);
-  const found = stored && ownFields(stored);
+  const row = await cls.get(id);
+  const found = row && ownFields(row);
   m.set(id, { entity: found, touched: cachedHeight });
+  if (found) {
+    stored.add(found);
+    remember(cls, found);
+  }
   return found;
 }
 
 /** Caches a new entity (or one read by a query) and marks it for writing. */
 export function put<T extends StoredEntity>(cls: EntityClass<T>, entity: T): T {
-  mapOf(cls).set(entity.id, { entity, touched: cachedHeight });
+  const m = mapOf(cls);
+  const previous = m.get(entity.id)?.entity;
+  if (previous && previous !== entity && stored.has(previous)) {
+    // a stored row replaced by a new object: its history continues from the stored one
+    remember(cls, previous);
+    const b = before.get(previous);
+    if (b) before.set(entity, b);
+  }
+  m.set(entity.id, { entity, touched: cachedHeight });
   dirty.add(entity);
   return entity;
 }
@@ -169,13 +238,23 @@ export function markDirty(entity: StoredEntity): void {
 
 /** Caches an entity read through a query without marking it changed; returns the cached copy if there is one. */
 export function adopt<T extends StoredEntity>(cls: EntityClass<T>, entity: T): T {
+  return adoptRow(cls, entity, false);
+}
+
+/** `adopt`; `fromStore`: the entity is a row the store returned (else one made in memory, not stored yet). */
+function adoptRow<T extends StoredEntity>(cls: EntityClass<T>, entity: T, fromStore: boolean): T {
   const m = mapOf(cls);
   const slot = m.get(entity.id);
   if (slot?.entity) {
     slot.touched = cachedHeight;
+    remember(cls, slot.entity);
     return slot.entity as T;
   }
   m.set(entity.id, { entity: ownFields(entity), touched: cachedHeight });
+  if (fromStore) {
+    stored.add(entity);
+    remember(cls, entity);
+  }
   return entity;
 }
 
@@ -195,11 +274,13 @@ export async function queryAll<T extends StoredEntity, F>(
   const found = new Map<string, T>();
   for (let offset = 0; ; offset += PAGE) {
     const page = await cls.getByFields(filter, { limit: PAGE, offset });
-    for (const row of page) found.set(row.id, adopt(cls, row));
+    for (const row of page) found.set(row.id, adoptRow(cls, row, true));
     if (page.length < PAGE) break;
   }
   for (const [id, slot] of mapOf(cls)) if (slot.entity && !found.has(id)) found.set(id, slot.entity as T);
-  return [...found.values()].filter(matches).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const out = [...found.values()].filter(matches).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const e of out) remember(cls, e); // the cached rows the store did not return are touched too
+  return out;
 }
 
 /** Queues a new entity that nobody reads in this block or later: written by `flushDirty`, never cached. */
@@ -212,7 +293,7 @@ export function append(entity: StoredEntity): void {
  * last write of an id is the one kept): what the block's proof of indexing covers.
  */
 export function pendingWrites(): StoredEntity[] {
-  return [...dirty, ...appended];
+  return [...dirty, ...appended, ...versions()];
 }
 
 /** Writes every changed and appended entity: one bulkUpdate (upsert) per entity type. */
@@ -224,7 +305,9 @@ export async function flushDirty(): Promise<void> {
     if (list) list.push(e);
     else byName.set(e._name, [e]);
   }
+  for (const e of dirty) stored.add(e);
   dirty.clear();
   appended.length = 0;
+  before.clear();
   for (const [name, list] of byName) await store.bulkUpdate(name, list.map(plain));
 }

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'net';
 import type { Server } from 'http';
 import type { Pool } from 'pg';
 import { createRestApp, DEFAULT_OPENAPI_PATH } from '../../../rest-adapter/app';
+import { HEIGHT_NOT_SERVED } from '../../../rest-adapter/http/respond';
 
 const SQL_ERROR = new Error('relation "svc.txes" does not exist: SELECT hash FROM "svc"."txes" WHERE id = $1');
 
@@ -82,6 +83,18 @@ describe('rest-adapter HTTP layer', () => {
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: expect.any(String), code: 'bad_request' });
     expect([r.headers.get('cache-control'), r.headers.get('etag')]).toEqual(['no-store', null]);
+    expect(pool.connects).toBe(before);
+  });
+
+  it.each([
+    '/v1/assets/' + 'ab'.repeat(32) + '?height=3',
+    '/v1/assets/' + 'ab'.repeat(32) + '/graph?height=3',
+    '/v1/accounts/svc1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5lzv7xu?height=3',
+    '/v1/invariants?height=',
+  ])('400 before any query for a height on a path that does not serve it yet: %s', async (path) => {
+    const before = pool.connects;
+    const r = await call('GET', path);
+    expect([r.status, r.body]).toEqual([400, { error: HEIGHT_NOT_SERVED, code: 'bad_request' }]);
     expect(pool.connects).toBe(before);
   });
 

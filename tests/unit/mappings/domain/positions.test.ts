@@ -57,12 +57,17 @@ describe('changeUnits / moveUnits: positions and holder counts', () => {
     expect(w.drifts()).toEqual([]);
   });
 
-  it('writes only the two positions when a move leaves the holder count as it is (the kind row is not rewritten)', async () => {
+  it('writes only the two positions and their versions when a move leaves the holder count as it is (the kind row is not rewritten)', async () => {
     w.seedKind({ holderCount: 2 });
     w.seedHolding(ALICE, 10n);
     w.seedHolding(BOB, 5n);
     await w.block((ctx) => moveUnits(ctx, ASSET, 0, ALICE, BOB, 3n));
-    expect(w.takeWrites()).toEqual([`Holding ${holdingKey(ASSET, 0, ALICE)}`, `Holding ${holdingKey(ASSET, 0, BOB)}`]);
+    expect(w.takeWrites()).toEqual([
+      `Holding ${holdingKey(ASSET, 0, ALICE)}`,
+      `Holding ${holdingKey(ASSET, 0, BOB)}`,
+      `HoldingVersion ${holdingKey(ASSET, 0, ALICE)}@1`,
+      `HoldingVersion ${holdingKey(ASSET, 0, BOB)}@1`,
+    ]);
     expect([holding(ALICE)?.units, holding(BOB)?.units]).toEqual([7n, 8n]);
     expect(kindRow()).toMatchObject({ holderCount: 2, updatedHeight: 1 });
   });
