@@ -123,7 +123,13 @@ export function SearchBox() {
   );
 }
 
-/** The home page: status and lag, the 14-day chart, latest blocks and txs live from one /v1/stream. */
+/**
+ * The home page: status and lag, the 14-day chart, latest blocks and txs live from one /v1/stream.
+ * The stream's block events move the indexed height and the wall-clock lag; /v1/status (chain
+ * height, lag, drift) is read when the page opens and again, at most every 3 s on a block event,
+ * only while its last answer showed the index more than a block behind the chain: at the head the
+ * block events are the chain's progress, and no request is made for it (docs/explorer.md, "Live").
+ */
 export function Home() {
   const status = useApi('status', (s) => get('/v1/status', {}, {}, s));
   const stats = useApi('stats', (s) => get('/v1/stats', {}, { limit: 10 }, s));
@@ -131,9 +137,12 @@ export function Home() {
   const [live, setLive] = useState<S['Block'][]>([]);
   const [liveTxs, setLiveTxs] = useState<S['Tx'][]>([]);
   const [stream, setStream] = useState('connecting');
-  const lastStatus = useRef(0);
+  const lastStatus = useRef(Date.now());
   const reloadStatus = useRef(status.reload);
   reloadStatus.current = status.reload;
+  // until the first answer, no re-read: the one on its way tells whether the index is behind
+  const catchingUp = useRef(false);
+  catchingUp.current = (status.data?.lag_blocks ?? 0) > 1;
 
   useEffect(() => {
     let es: EventSource | undefined;
@@ -144,7 +153,7 @@ export function Home() {
       es.addEventListener('block', (ev) => {
         const b = JSON.parse((ev as MessageEvent<string>).data) as S['Block'];
         setLive((l) => [b, ...l.filter((x) => x.height !== b.height)].slice(0, 10));
-        if (Date.now() - lastStatus.current > 3000) {
+        if (catchingUp.current && Date.now() - lastStatus.current > 3000) {
           lastStatus.current = Date.now();
           reloadStatus.current();
         }
@@ -181,6 +190,9 @@ export function Home() {
     ...(stats.data?.latest_txs ?? []).filter((t) => !liveTxs.some((l) => l.hash === t.hash)),
   ].slice(0, 10);
   const indexed = Math.max(status.data?.indexed_height ?? 0, live[0]?.height ?? 0);
+  // by this browser's clock, from the latest block the stream sent; before one, the status's figure
+  const wallLag = (s: S['Status']) =>
+    live[0] ? Math.max(0, Math.round((Date.now() - Date.parse(live[0].time)) / 1000)) : s.wall_clock_lag_seconds;
   return (
     <section>
       <h1>svc chain explorer</h1>
@@ -201,7 +213,7 @@ export function Home() {
             <div class="card">
               <div class="muted">lag</div>
               <div class="big">{Math.max(0, s.chain_height - indexed)} blocks</div>
-              <div class="muted">{s.wall_clock_lag_seconds} s behind the wall clock</div>
+              <div class="muted">{wallLag(s)} s behind the wall clock</div>
             </div>
             <div class="card">
               <div class="muted">drift recorded</div>

@@ -1,6 +1,6 @@
 /** The explorer's small component kit: routing on the URL's hash, API state, amounts, times, the cursor-paged list. */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api';
 
 // ---- routing: #/<page>/<arg>?<query>; every state a person may share lives in the hash
@@ -241,30 +241,47 @@ interface PagedState {
   pagedFrom?: string;
 }
 
+/**
+ * The pager link followed last, until the list's next page shows its pager: the rows it replaces
+ * take the focus with them, so a keyboard user would start again at the top of the document.
+ */
+let focusAfterPaging: { list: string; rel: string } | undefined;
+
 /** A pager's link: a new history entry that remembers the page it came from, so `back` returns there. */
-function pageTo(e: MouseEvent, to: string): void {
+function pageTo(e: MouseEvent, to: string, list: string, rel: string): void {
   if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return; // a new tab: a plain link
   e.preventDefault();
   const from = location.hash;
+  focusAfterPaging = { list, rel };
   location.hash = to.replace(/^#/, '');
   // the entry exists as soon as the hash is set; hashchange (and the render) comes after
   history.replaceState({ pagedFrom: from } satisfies PagedState, '');
 }
 
-function Pager({ route, param, page }: { route: Route; param: string; page: CursorPage }) {
+function Pager({ route, param, page, list }: { route: Route; param: string; page: CursorPage; list: string }) {
   const here = route.query.get(param);
   // only an entry a pager made goes back to this list's page before; a shared link has none to go to
   const from = (history.state as PagedState | null)?.pagedFrom;
-  const link = (cursor: string | null, label: string, rel?: string) => {
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const wanted = focusAfterPaging;
+    if (wanted?.list !== list || !nav.current) return;
+    focusAfterPaging = undefined;
+    // the same link on the new page (next, next, … by Enter), else the pager's first control
+    const target =
+      nav.current.querySelector<HTMLElement>(`a[rel=${wanted.rel}]`) ?? nav.current.querySelector('a, button');
+    target?.focus();
+  }, [list, page]);
+  const link = (cursor: string | null, label: string, rel: string) => {
     const to = withQuery(route, { [param]: cursor });
     return (
-      <a href={to} rel={rel} onClick={(e) => pageTo(e, to)}>
+      <a href={to} rel={rel} onClick={(e) => pageTo(e, to, list, rel)}>
         {label}
       </a>
     );
   };
   return (
-    <nav class="pager" aria-label={`${param} pages`}>
+    <nav class="pager" aria-label={`${param} pages`} ref={nav}>
       {here ? link(null, '⇤ first page', 'first') : null}
       {page.prev_cursor ? link(page.prev_cursor, '← newer', 'prev') : null}
       {here && from ? (
@@ -306,7 +323,7 @@ export function CursorList<T extends CursorPage>({
       {(p) => (
         <div class="paged" data-list={id} data-cursor={cursor ?? ''}>
           {children(p)}
-          <Pager route={route} param={param} page={p} />
+          <Pager route={route} param={param} page={p} list={id} />
           {after?.(p)}
         </div>
       )}

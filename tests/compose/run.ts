@@ -10,9 +10,13 @@
  *     PostgreSQL), and `npm run verify` of it against the primary agrees at every common height;
  *   - GraphQL from subql-query, a subscription over its websocket receiving new blocks rows,
  *     /api/desk/quotes and a launchpad round trip;
- *   - the explorer page at `/` of the rest-adapter service: its HTML and the bundle it names, and
- *     in headless chromium (tests/harness/browser.ts) the home page's latest blocks and a block
- *     that arrives live, no console error; through the balancer its desk page, /api on the same origin;
+ *   - the explorer page at `/` of the gateway's REST_PORT, the default profile's one origin: its
+ *     HTML and the bundle it names, /v1/status and /api/desk/quotes there, and in headless
+ *     chromium (tests/harness/browser.ts) the home page's latest blocks and a block that arrives
+ *     live and the desk page's quotes, no console error; the same desk page through the balancer;
+ *   - the gateway passes on the client's address: a client's forged X-Forwarded-For entries are
+ *     not believed (its STREAM_MAX_PER_CLIENT-th stream is refused whatever it writes) and another
+ *     client (a container on the project's network) is not counted with it;
  *   - scaled: the balancer answers from both rest-adapters and both app-services, the replica's
  *     answers equal the primary's, verify (the image's) of the replica against the primary
  *     agrees, replica lag;
@@ -36,7 +40,7 @@ import { lockKey } from '../../app-services/actor-lock';
 import { WEBHOOKS_ACTOR } from '../../app-services/webhooks/repository';
 import { LAUNCH_PLANS, metadataDocument } from '../../devnet/scenario/flows/launch';
 import { blockPosition, decodeEventId, encodeEventId } from '../../rest-adapter/stream/position';
-import { isStream, openSse } from '../harness/sse-client';
+import { isStream, openSse, type SseStream } from '../harness/sse-client';
 import { openBrowser } from '../harness/browser';
 import { startWebhookReceiver, verifyDelivery, type Delivered } from '../harness/webhook-receiver';
 
@@ -150,6 +154,7 @@ const LONG_RUNNING = [
   'subql-query',
   'rest-adapter',
   'app-services',
+  'gateway',
   'reconciler',
   'devnet',
   'postgres-replica',
@@ -564,12 +569,23 @@ async function graphqlAndApi(): Promise<void> {
   check(read.name === doc.name && read.symbol === doc.symbol, 'launchpad GET answers the document posted');
 }
 
-/** The explorer on the rest-adapter service (docs/explorer.md, "Compose"): same origin as /v1, no CORS. */
+/**
+ * The explorer on the gateway's REST_PORT (docs/explorer.md, "Compose"): the page, /v1 and /api
+ * on one origin, no CORS header.
+ */
 async function explorerPage(): Promise<void> {
   const page = await get(url('REST_PORT', '/'));
   check(
     page.status === 200 && page.body.includes('<div id="app">'),
-    `rest-adapter GET / answers the explorer's HTML (${page.status}, ${page.body.length} bytes)`,
+    `REST_PORT GET / answers the explorer's HTML (${page.status}, ${page.body.length} bytes)`,
+  );
+  const status = await json<Status>(url('REST_PORT', '/v1/status'));
+  check(status.indexed_height > HISTORY, `REST_PORT /v1/status answers height ${status.indexed_height}`);
+  const quotes = await fetch(url('REST_PORT', '/api/desk/quotes'), { signal: AbortSignal.timeout(10_000) });
+  const quoted = (await quotes.json()) as { quotes?: unknown[] };
+  check(
+    quotes.status === 200 && (quoted.quotes?.length ?? 0) > 0 && !quotes.headers.has('access-control-allow-origin'),
+    `REST_PORT /api/desk/quotes answers ${quoted.quotes?.length} quotes from app-services, no CORS header`,
   );
   const assets = [...page.body.matchAll(/(?:src|href)="(\/explorer\/app-[A-Za-z0-9]+\.(?:js|css))"/g)].map((m) => m[1]);
   check(
@@ -603,7 +619,14 @@ async function explorerPage(): Promise<void> {
     const shown = await b.page.$$eval('.error', (els) => els.map((e) => e.textContent));
     check(
       shown.length === 0 && b.errors.length === 0,
-      `chromium on the rest-adapter's / showed the latest blocks in ${figures.explorer_home_ms} ms and block ${top + 1} live, no error (${[...shown, ...b.errors].join('; ')})`,
+      `chromium on REST_PORT's / showed the latest blocks in ${figures.explorer_home_ms} ms and block ${top + 1} live, no error (${[...shown, ...b.errors].join('; ')})`,
+    );
+    await b.page.goto(url('REST_PORT', '/#/desk'));
+    await b.page.waitForSelector('[data-testid=quotes] tbody tr', { timeout: 30_000 });
+    const rows = await b.page.$$eval('[data-testid=quotes] tbody tr', (trs) => trs.length);
+    check(
+      rows > 0 && b.errors.length === 0,
+      `on REST_PORT the explorer's desk page lists ${rows} quotes (/api answered ${quoted.quotes?.length}) from the page's origin, no error`,
     );
     await b.page.goto(url('BALANCER_PORT', '/#/desk'));
     await b.page.waitForSelector('[data-testid=quotes] tbody tr', { timeout: 30_000 });
@@ -613,6 +636,46 @@ async function explorerPage(): Promise<void> {
     );
   } finally {
     await b.close();
+  }
+}
+
+/** A container's fetch of `u` (on the project's network, so from another client address than this process's). */
+function statusFromContainer(service: string, u: string, headers: Record<string, string>): number {
+  const script = `fetch(${JSON.stringify(u)}, { headers: ${JSON.stringify(headers)}, signal: AbortSignal.timeout(10000) }).then((r) => { console.log(r.status); process.exit(0); }, (e) => { console.error(String(e)); process.exit(1); })`;
+  return Number(docker('exec', containerOf(service).id, 'node', '-e', script).trim());
+}
+
+/**
+ * The gateway passes on the client's address and the services believe only that one hop
+ * (docker-compose.yml TRUST_PROXY=1, docker/gateway/haproxy.cfg), seen through the per-client cap
+ * on open streams: this process opens streams through REST_PORT, each with another forged
+ * X-Forwarded-For entry, and is refused at the cap (with the forged entries believed it never is);
+ * at the cap a container's stream through the gateway is still accepted (were the gateway's own
+ * address counted, every client would share its cap).
+ */
+async function gatewayClientAddress(): Promise<void> {
+  const cap = Number(env.STREAM_MAX_PER_CLIENT ?? 50);
+  const open: SseStream[] = [];
+  let refused: number | undefined;
+  try {
+    for (let i = 1; i <= cap + 5 && refused === undefined; i++) {
+      const s = await openSse(url('REST_PORT', '/v1/stream'), { 'X-Forwarded-For': `198.51.100.${i}` });
+      if (isStream(s)) open.push(s);
+      else refused = s.status;
+    }
+    check(
+      refused === 429 && open.length <= cap,
+      `through the gateway, forged X-Forwarded-For entries are not believed: ${open.length} streams open, the next one ${refused ?? 'accepted'} (STREAM_MAX_PER_CLIENT ${cap})`,
+    );
+    const other = statusFromContainer('reconciler', 'http://gateway:3001/v1/stream', {
+      'X-Forwarded-For': '198.51.100.1',
+    });
+    check(
+      other === 200,
+      `meanwhile another client's stream through the gateway (from the reconciler's container): ${other}`,
+    );
+  } finally {
+    for (const s of open) s.close();
   }
 }
 
@@ -900,6 +963,7 @@ async function main(): Promise<void> {
   await indexesHistory();
   await graphqlAndApi();
   await explorerPage();
+  await gatewayClientAddress();
   await scaled();
   await equalsNpmStart();
   await appServicesFailover();

@@ -10,7 +10,8 @@
  * a block appears on the home page within 3 s of its stream event (sent at the index
  * commit); paging over the lists (blocks, txs, an activity feed: one component) with next, the
  * pager's back button, the browser's back and forward and a shared link shows the API's items; the
- * launchpad form shows the service's refusal and its meta_hash; Tab reaches every control.
+ * launchpad form shows the service's refusal and its meta_hash; Tab reaches every control, and
+ * a list's next and newer links, which Enter follows to the API's pages (the focus staying on the pager).
  * The first render (navigation timing) and each live block's delay are printed. The screenshots
  * of docs/explorer.md are written to docs/explorer/ only with EXPLORER_SCREENSHOTS=1, so that
  * `npm test` leaves the working tree as it found it.
@@ -28,6 +29,8 @@ const WRITE_SHOTS = process.env.EXPLORER_SCREENSHOTS === '1';
 const WAIT = { timeout: 15_000 };
 /** Tab presses at most before a page's required controls must all have had the focus */
 const MAX_TABS = 400;
+/** live blocks the home page is watched over for its /v1/status reads (the devnet makes one a second) */
+const LIVE_BLOCKS = 6;
 
 export function explorerInTheBrowser(baseOf: () => string): void {
   describe('the explorer at / in headless chromium', () => {
@@ -90,6 +93,18 @@ export function explorerInTheBrowser(baseOf: () => string): void {
         }
       };
       watch = setInterval(scan, 20);
+      // the page's /v1/status reads, and the lag each answered: a re-read only while the index lags
+      let statusReads = 0;
+      const statusLags: Promise<number>[] = [];
+      const onRequest = (r: any) => {
+        if (new URL(r.url()).pathname === '/v1/status') statusReads++;
+      };
+      const onResponse = (r: any) => {
+        if (new URL(r.url()).pathname === '/v1/status' && r.status() === 200)
+          statusLags.push(r.json().then((j: any) => Number(j.lag_blocks)));
+      };
+      b.page.on('request', onRequest);
+      b.page.on('response', onResponse);
       try {
         await open('');
         await b.page.waitForSelector('[data-testid=block-rows] tr[data-height]', WAIT);
@@ -126,12 +141,23 @@ export function explorerInTheBrowser(baseOf: () => string): void {
           expect([h, lag !== undefined && lag < 3000]).toEqual([h, true]);
         }
         expect(await b.page.textContent('[data-testid=stream-state]')).toBe('live');
+        // more blocks than one 3 s re-read interval holds, so a re-read at the head would be seen
+        await b.page.waitForSelector(`[data-testid=block-rows] tr[data-height="${top + LIVE_BLOCKS}"]`, WAIT);
+        const lags = await Promise.all(statusLags);
+        console.log(
+          `home page: ${statusReads} /v1/status reads over ${LIVE_BLOCKS} live blocks, lag_blocks answered ${lags.join(', ')}`,
+        );
+        // the first read, then one per answer that showed the index behind at most
+        expect(statusReads).toBeGreaterThanOrEqual(1);
+        expect(statusReads - 1).toBeLessThanOrEqual(lags.filter((l) => l > 1).length);
         expect(Number(await b.page.textContent('[data-testid=indexed-height]'))).toBeGreaterThan(0);
         expect(await rows('[data-testid=tx-rows]')).toBeGreaterThan(0);
         expect(await b.page.$$eval('.u-wrap canvas, .uplot canvas', (c) => c.length)).toBeGreaterThan(0);
         await clean('home');
         await shot('home');
       } finally {
+        b.page.off('request', onRequest);
+        b.page.off('response', onResponse);
         stopWatching();
       }
     });
@@ -403,6 +429,53 @@ export function explorerInTheBrowser(baseOf: () => string): void {
       expect(await b.page.$('[data-testid=launchpad-refusal]')).toBeNull();
       expect(b.errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
       b.errors.length = 0; // the refused POST's 400 is logged by chromium as a failed resource load
+    });
+
+    it('the keyboard pages a list: Tab reaches its next and newer links, Enter follows them to the API’s pages', async () => {
+      const list = '.paged[data-list="txs:"]';
+      const next = `${list} nav.pager a[rel=next]`;
+      const newer = `${list} nav.pager a[rel=prev]`;
+      const page = async (cursor: string) =>
+        await api(`/v1/txs?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const focused = (sel: string) => b.page.evaluate((s) => document.activeElement?.matches?.(s) === true, sel);
+      /** presses `key` until `sel` has the focus; how many presses it took */
+      const pressTo = async (sel: string, key: string) => {
+        for (let i = 1; i <= MAX_TABS; i++) {
+          await b.page.keyboard.press(key);
+          if (await focused(sel)) return i;
+        }
+        throw new Error(`${sel}: no focus after ${MAX_TABS} presses of ${key}`);
+      };
+      const cursorOf = (u: string) => new URLSearchParams(u.split('#')[1]?.split('?')[1] ?? '').get('cursor') ?? '';
+      /** Enter on the focused link: the URL holds its cursor, the rows are the API's page there */
+      const enter = async (what: string) => {
+        const cursor = cursorOf(await b.page.evaluate(() => document.activeElement.getAttribute('href') as string));
+        await b.page.keyboard.press('Enter');
+        await b.page.waitForSelector(`${list}[data-cursor="${cursor}"] tr[data-key]`, WAIT);
+        const keys = await b.page.$$eval(`${list} tr[data-key]`, (trs) => trs.map((t: any) => t.dataset.key));
+        const want = (await page(cursor)).txs.map((t: any) => t.hash);
+        expect([what, cursorOf(b.page.url()), keys]).toEqual([what, cursor, want]);
+        return { cursor, keys };
+      };
+      await b.page.goto('about:blank');
+      await open('#/txs');
+      await b.page.waitForSelector(`${list}[data-cursor=""] tr[data-key]`, WAIT);
+      const tabs = await pressTo(next, 'Tab');
+      const second = await enter('next by Enter');
+      expect(second.cursor).not.toBe('');
+      // the followed link's rows are gone: the focus is on the new page's next link, not back at the top
+      expect(['focus after paging', await focused(next)]).toEqual(['focus after paging', true]);
+      const third = await enter('next again by Enter');
+      expect(third.cursor).toBe((await page(second.cursor)).next_cursor);
+      const back = await pressTo(newer, 'Shift+Tab');
+      const newerPage = await enter('newer by Enter');
+      expect(newerPage.cursor).toBe((await page(third.cursor)).prev_cursor);
+      // the txs just newer than the third page are the second page's
+      expect(newerPage.keys).toEqual(second.keys);
+      console.log(
+        `keyboard paging on #/txs: next reached after ${tabs} Tab presses, Enter twice, newer ${back} Shift+Tab presses back, each the API's page`,
+      );
+      await clean('keyboard paging');
     });
 
     it('Tab reaches every control: the search box, the search button, the top links, the forms’ fields and buttons', async () => {

@@ -28,6 +28,7 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
   restart?: string;
+  ports?: string[];
 }
 
 interface Compose {
@@ -114,6 +115,7 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(services).sort()).toEqual(
       [
         'app-services',
+        'gateway',
         'graphql-json',
         'postgres',
         'project',
@@ -187,6 +189,42 @@ describe('docker-compose.yml', () => {
     const haproxy = fs.readFileSync(path.join(ROOT, 'docker', 'balancer', 'haproxy.cfg'), 'utf8');
     for (const server of ['rest-adapter-1:3001', 'rest-adapter-2:3001', 'app-services:3002', 'app-services-2:3002'])
       expect(haproxy).toContain(server);
+  });
+
+  test('the gateway is the one entrance: REST_PORT holds the page, /v1 and /api, and the services trust its one hop', () => {
+    const published = Object.entries(services)
+      .filter(([, s]) => (s.ports ?? []).some((p) => /REST_PORT|APP_PORT/.test(p)))
+      .map(([n]) => n);
+    expect(published).toEqual(['gateway']);
+    expect(services.gateway.ports).toEqual([
+      '${PUBLISH_ADDRESS:-0.0.0.0}:${REST_PORT:-3001}:3001',
+      '${PUBLISH_ADDRESS:-0.0.0.0}:${APP_PORT:-3002}:3002',
+    ]);
+    expect(imageVariable(services.gateway.image)?.[0]).toBe('BALANCER_IMAGE');
+    expect(services.gateway.volumes).toEqual(['./docker/gateway:/usr/local/etc/haproxy:ro']);
+    for (const name of ['rest-adapter', 'app-services', 'rest-adapter-1', 'rest-adapter-2', 'app-services-2'])
+      expect([name, services[name].ports, services[name].environment?.TRUST_PROXY]).toEqual([
+        name,
+        undefined,
+        '${TRUST_PROXY:-1}',
+      ]);
+    const cfg = fs.readFileSync(path.join(ROOT, 'docker', 'gateway', 'haproxy.cfg'), 'utf8');
+    const section = (name: string) => new RegExp(`^${name}\\n((?:[ \\t].*\\n|\\n)*)`, 'm').exec(cfg)?.[1] ?? '';
+    expect(section('defaults')).toMatch(/^ {2}option forwardfor$/m);
+    expect(section('defaults')).toMatch(/^ {2}retry-on conn-failure$/m);
+    expect(section('frontend rest')).toMatch(
+      /bind :3001[\s\S]*use_backend app-services if \{ path_beg \/api\/ \}[\s\S]*default_backend rest-adapter/,
+    );
+    expect(section('frontend app')).toMatch(/bind :3002[\s\S]*default_backend app-services/);
+    expect(section('backend rest-adapter')).toMatch(/server rest-adapter rest-adapter:3001/);
+    expect(section('backend app-services')).toMatch(/server app-services app-services:3002/);
+    expect(cfg).not.toMatch(/access-control/i);
+    const unavailable = fs.readFileSync(path.join(ROOT, 'docker', 'gateway', 'unavailable.http'), 'utf8');
+    const [head, body] = unavailable.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.0 503 /);
+    expect(head).toMatch(/\r\nContent-Type: application\/json/);
+    expect(head).toMatch(/\r\nRetry-After: \d+/);
+    expect(JSON.parse(body)).toEqual({ error: expect.any(String), code: 'unavailable' });
   });
 
   test('build contexts hold a Dockerfile whose copied and run files exist', () => {
