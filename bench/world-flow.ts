@@ -1,13 +1,23 @@
 /**
  * `npm run bench:world-flow -- [--hours 24] [--seed svc-devnet] [--block-ms 1000] [--txs-per-block 10]
- *   [--history-blocks 200] [--every-h 1] [--services-mode|--no-services-mode]`
+ *   [--history-blocks 200] [--every-h 1] [--no-services-mode]`
+ * `npm run bench:world-flow -- --archive DIR [--from-height 221] [--every-h 1] [--seed svc-devnet]`
  *
- * The default world's scenario alone (no node, no app services), its live blocks made on demand
- * at simulated times `--block-ms` apart: per simulated hour, what bought and what sold the main
- * equity (LNW) in its pool, by who signed the swap (the scenario's holders, the desk, the lender,
- * anyone else), read from each block's committed EventSwapped events, and the pool's price at the
- * end of the hour. In services mode (the default, as `npm start` runs it) nothing signs as the
- * lender or the desk here, so their columns stay 0: what is left is the scenario's own flow.
+ * Who buys and who sells the default world's main equity (LNW) in its pool, per simulated hour
+ * (a block is a second of the default world), from each block's committed EventSwapped events,
+ * by who signed the swap: the scenario's holders, the desk, the lender, the soak's honest users
+ * and attackers (bench/soak-services.ts, by their key names), anyone else; and the pool's price
+ * at the end of each period.
+ *
+ * Without `--archive`: the scenario alone (no node, no app services), its live blocks made on
+ * demand at simulated times `--block-ms` apart after the history npm start makes. In services
+ * mode (the default, as `npm start` runs it) nothing signs as the lender or the desk, so what is
+ * left is the scenario's own flow; each line adds the holders' whole bundles they may move (what
+ * they can sell into the pool), the share of their VOTE kind locked, and the desk's, the
+ * lender's and the visitor's units of kind 0.
+ *
+ * With `--archive DIR`: a chain already made, read from a copy of an npm start data directory's
+ * `devnet/archive` (a soak's, say), from `--from-height` (the first live block) on.
  *
  * CPU-heavy (a day is 86,400 blocks): run it under `flock /tmp/heavy.lock`.
  */
