@@ -27,12 +27,16 @@ function backgroundAssets(ctx: Ctx): LaunchedAsset[] {
 
 /**
  * Someone other than `sender` who may receive units of every kind given
- * (seeded choice). `answers`: the recipient must sign an answer (a trade's
- * counterparty), so not a role an app service signs for in services mode.
+ * (seeded choice). Never a role an app service signs for in services mode:
+ * a service answers nothing (a trade's counterparty must), and units given to
+ * it never come back (the desk keeps what it was given, docs/app-services.md
+ * "Inventory"), so gifts to the lender and the desk drained the holders' stock
+ * of the main equity by thousands of shares a simulated hour, and with it the
+ * sell side of its pool (bench/world-flow.ts).
  */
-function recipientFor(ctx: Ctx, sender: Actor, assetId: string, kindIds: number[], answers = false): Actor | undefined {
+function recipientFor(ctx: Ctx, sender: Actor, assetId: string, kindIds: number[]): Actor | undefined {
   const pool = [...ctx.cast.holders, ctx.cast.roles.desk, ctx.cast.roles.lender].filter(
-    (a) => a !== sender && (!answers || ctx.signsFor(a)),
+    (a) => a !== sender && ctx.signsFor(a),
   );
   for (let tries = 0; tries < 4; tries++) {
     const candidate = ctx.rng.pick(pool);
@@ -84,7 +88,7 @@ const trade: Action = async (ctx, sender) => {
   const asset = ctx.rng.pick(assets);
   const kindId = ctx.rng.int(0, asset.kindCount - 1);
   const units = somePart(ctx, ctx.availableUnits(sender.address, asset.assetId, kindId), 20n);
-  const counterparty = units > 0n ? recipientFor(ctx, sender, asset.assetId, [kindId], true) : undefined;
+  const counterparty = units > 0n ? recipientFor(ctx, sender, asset.assetId, [kindId]) : undefined;
   if (!counterparty) return false;
   const legs: LegSpec[] = [
     { give: true, assetId: asset.assetId, kindId, units },

@@ -52,6 +52,23 @@ export function sellChance(quoteReserve: bigint, live: boolean): number {
   return Math.min(0.9, Math.max(0.1, 0.5 + lean));
 }
 
+/**
+ * Live, a sell is made by a holder who can deliver it: `trader` when it holds `cap` bundles it
+ * may move, else the holder who holds the most. Buys are paid from stable balances that never
+ * run short, so with sells capped by the one trader's own stock the flow's value leaned to
+ * buying whatever the lean said (bench/world-flow.ts); the holders together hold the stock.
+ */
+function sellerOf(ctx: Ctx, trader: Actor, assetId: string, kinds: number[], cap: bigint): Actor {
+  let best = trader;
+  let most = ctx.availableBundles(trader.address, assetId, kinds);
+  if (most >= cap) return trader;
+  for (const h of ctx.cast.holders) {
+    const have = ctx.availableBundles(h.address, assetId, kinds);
+    if (have > most) [best, most] = [h, have];
+  }
+  return best;
+}
+
 /** A swap of a small part of what the trader can give; false when it cannot trade this pool now. */
 export async function trySwap(ctx: Ctx, trader: Actor, key: string): Promise<boolean> {
   const asset = ctx.issuedAsset(key);
@@ -61,6 +78,7 @@ export async function trySwap(ctx: Ctx, trader: Actor, key: string): Promise<boo
   if (!ctx.claimOnce(`swap:${key}`)) return false;
   const sellBase = ctx.rng.chance(sellChance(pool.quote, ctx.config.live));
   const kinds = bundleKinds(asset);
+  if (sellBase && ctx.config.live) trader = sellerOf(ctx, trader, asset.assetId, kinds, pool.base / 50n);
   const have = sellBase
     ? ctx.availableBundles(trader.address, asset.assetId, kinds)
     : ctx.availableCoins(trader.address, ctx.config.stableDenom);

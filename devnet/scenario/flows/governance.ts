@@ -90,11 +90,27 @@ interface DelegationState {
   holdUntil?: number;
 }
 
+/**
+ * VOTE units `holder` may delegate now. Live, a holder keeps at least half of its VOTE units
+ * undelegated: a delegation left active runs 30 days past the block, so one in four cycles
+ * locked a quarter of what was free, and within a simulated hour nearly every VOTE unit of
+ * the holders was locked; a pool swap moves whole bundles (every kind), so the holders could
+ * no longer sell the main equity into its pool while they kept buying it, and its price
+ * only rose (bench/world-flow.ts). The history keeps the old rule, so its blocks stay as recorded.
+ */
+function delegable(ctx: Ctx, holder: Actor, assetId: string): bigint {
+  const available = ctx.availableUnits(holder.address, assetId, VOTE_KIND);
+  if (!ctx.config.live) return available;
+  const position = ctx.view.position(assetId, VOTE_KIND, holder.address);
+  const room = position.units / 2n - position.locked;
+  return room < available ? (room > 0n ? room : 0n) : available;
+}
+
 function delegationFlow(ctx: Ctx, ending: DelegationEnding, cycle: number): Flow | null {
   const asset = ctx.issuedAsset('equity');
   if (!asset) return null;
   const [holder, delegate] = shuffled(ctx, ctx.cast.holders);
-  const units = somePart(ctx, ctx.availableUnits(holder.address, asset.assetId, VOTE_KIND), 4n);
+  const units = somePart(ctx, delegable(ctx, holder, asset.assetId), 4n);
   if (units === 0n) return null;
   ctx.reserveUnits(holder.address, asset.assetId, VOTE_KIND, units);
   const stillActive = (c: Ctx, id: number) => c.view.delegation(id)?.ended === 'END_REASON_UNSPECIFIED';
