@@ -80,7 +80,7 @@ export const START_SETTINGS = {
       100_000,
       'blocks of history generated before going live (spanning about 14 days, ending now)',
     ),
-    blockMs: integer('DEVNET_BLOCK_MS', 1000, 100, 3_600_000, 'live block interval in ms'),
+    blockMs: integer('DEVNET_BLOCK_MS', 1000, 50, 3_600_000, 'live block interval in ms'),
     txsPerBlock: integer('DEVNET_TXS_PER_BLOCK', 10, 0, 1000, 'target txs per block, history and live'),
     port: integer('DEVNET_PORT', 26657, 0, 65535, 'devnet RPC port (`0`: any free port)'),
     stateWindow: integer(
