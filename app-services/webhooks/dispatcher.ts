@@ -135,6 +135,11 @@ export class Slots {
     return this.size - this.used;
   }
 
+  /** nobody holds or waits for a slot */
+  get idle(): boolean {
+    return this.used === 0;
+  }
+
   async take(): Promise<() => void> {
     if (this.used < this.size) this.used++;
     else await new Promise<void>((resolve) => this.waiting.push(resolve)); // the releaser hands its slot over
@@ -235,6 +240,41 @@ export const targetShare = (s: Pick<WebhookSettings, 'concurrency' | 'perTarget'
 
 const targetKey = (url: URL) => `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
 
+/**
+ * The targets by host and port. A target is kept while a delivery holds or waits for its turn,
+ * and after it while its last answer was slow (so its next delivery still takes the slow
+ * targets' quarter); an idle target that answered in time is forgotten. So the map holds the
+ * targets in use and the slow ones, not every host a subscription ever named.
+ */
+export class Targets {
+  private readonly byKey = new Map<string, Target>();
+
+  constructor(private readonly share: number) {}
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** a turn of the URL's target; waiting for it holds nothing else */
+  async turn(url: URL): Promise<{ target: Target; release: () => void }> {
+    const key = targetKey(url);
+    let target = this.byKey.get(key);
+    if (!target) {
+      target = { turns: new Slots(this.share), slow: false };
+      this.byKey.set(key, target); // take() below counts its holder before any other delivery runs
+    }
+    const known = target;
+    const done = await known.turns.take();
+    return {
+      target: known,
+      release: () => {
+        done();
+        if (known.turns.idle && !known.slow) this.byKey.delete(key);
+      },
+    };
+  }
+}
+
 const cursorKey = (c: WebhookCursor) => `${c.height}/${c.eventId ?? ''}`;
 const RECENT_CURSORS = 8;
 
@@ -261,8 +301,7 @@ export class WebhookDispatcher {
   private readonly slots: Slots;
   /** taken before a slot by a subscription that is failing or whose target is slow: at most a quarter of the slots */
   private readonly retrySlots: Slots;
-  /** by host and port; a target's entry is kept while the process delivers (a few bytes each) */
-  private readonly targets = new Map<string, Target>();
+  private readonly targets: Targets;
   private readonly committer: Committer;
   readonly profile: WebhookProfile = emptyProfile();
 
@@ -271,6 +310,7 @@ export class WebhookDispatcher {
     this.leaseMs = Math.max(1000, 5 * o.settings.pollMs);
     this.slots = new Slots(o.settings.concurrency);
     this.retrySlots = new Slots(Math.max(1, Math.floor(o.settings.concurrency / 4)));
+    this.targets = new Targets(targetShare(o.settings));
     this.committer = new Committer(
       (items, epoch) => o.repository.advanceMany(items, epoch, o.settings.logKeep),
       this.profile,
@@ -609,16 +649,6 @@ export class WebhookDispatcher {
     await this.o.repository.redelivered(row.id, eventId);
   }
 
-  private target(url: URL): Target {
-    const key = targetKey(url);
-    let target = this.targets.get(key);
-    if (!target) {
-      target = { turns: new Slots(targetShare(this.o.settings)), slow: false };
-      this.targets.set(key, target);
-    }
-    return target;
-  }
-
   /**
    * One POST: its target's turn first (waiting for it holds no slot), then, for a failing
    * subscription or a slow target, one of the quarter kept for them, then a slot. The POST (and
@@ -627,8 +657,7 @@ export class WebhookDispatcher {
   private async post(row: WebhookRow, event: WebhookEvent, failing: boolean): Promise<DeliveryResult> {
     const t0 = performance.now();
     const url = new URL(row.url);
-    const target = this.target(url);
-    const turn = await target.turns.take();
+    const { target, release: turn } = await this.targets.turn(url);
     const retrySlot = failing || target.slow ? await this.retrySlots.take() : undefined;
     if (!this.slots.free) this.profile.slotWaits++;
     const slot = await this.slots.take();

@@ -3,7 +3,7 @@
  * arrival order) and the group commit (advances queued while a statement runs go together in the
  * next one, one fencing epoch per statement, each caller told whether its own cursor moved).
  */
-import { Committer, emptyProfile, Slots, targetShare } from '../../../../app-services/webhooks/dispatcher';
+import { Committer, emptyProfile, Slots, Targets, targetShare } from '../../../../app-services/webhooks/dispatcher';
 import type { AdvanceItem } from '../../../../app-services/webhooks/repository';
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -51,6 +51,30 @@ describe("a target's share of the slots", () => {
     expect(targetShare({ concurrency: 8, perTarget: 32 })).toBe(4);
     expect(targetShare({ concurrency: 7, perTarget: 32 })).toBe(4);
     expect(targetShare({ concurrency: 1, perTarget: 32 })).toBe(1);
+  });
+});
+
+describe('the targets kept', () => {
+  test('a target is kept while a delivery holds or waits for its turn, then forgotten unless it was slow', async () => {
+    const targets = new Targets(1);
+    const a = await targets.turn(new URL('https://a.example/hook'));
+    const waiting = targets.turn(new URL('https://a.example:443/other')); // the same host and port
+    const b = await targets.turn(new URL('http://b.example:8080/'));
+    expect(targets.size).toBe(2);
+    a.release(); // handed over to the waiting delivery: still in use
+    expect(targets.size).toBe(2);
+    const second = await waiting;
+    expect(second.target).toBe(a.target);
+    second.release();
+    expect(targets.size).toBe(1);
+    b.target.slow = true;
+    b.release();
+    expect(targets.size).toBe(1); // a slow target's next delivery must still know it was slow
+    const again = await targets.turn(new URL('http://b.example:8080/x'));
+    expect(again.target.slow).toBe(true);
+    again.target.slow = false;
+    again.release();
+    expect(targets.size).toBe(0);
   });
 });
 
