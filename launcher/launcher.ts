@@ -73,6 +73,7 @@ import { verify } from '../verify/compare';
 import { renderReport } from '../verify/report';
 import { StoreSource } from '../verify/sources';
 import { clientAddressOf } from '../src/http/trust-proxy';
+import { closeServer } from '../src/http/close-server';
 
 const CHAIN_WAIT_MS = 60_000;
 /** How long a reindex's switch lets requests the old schema's parts took finish (longer than their statement timeouts). */
@@ -850,12 +851,9 @@ export class Launcher {
   private async closeHttp(): Promise<void> {
     const server = this.server;
     if (!server) return;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
+    const closed = closeServer(server);
     this.upgrades?.destroyAll();
-    const force = setTimeout(() => server.closeAllConnections(), 2000);
     await closed;
-    clearTimeout(force);
   }
 
   private async closeParts(): Promise<void> {

@@ -11,6 +11,7 @@ import { createRestApp } from '../rest-adapter/app';
 import { loadRestConfig, RestConfig } from '../rest-adapter/config';
 import { escapeIdent } from '../src/store';
 import { explorerHandler } from '../src/runtime/explorer';
+import { closeServer } from '../src/http/close-server';
 
 function configOrExit(): RestConfig {
   try {
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
   });
   server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
   const stop = () => {
-    server.close(() => void pool.end().finally(() => process.exit(0)));
+    void closeServer(server).finally(() => void pool.end().finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 10_000).unref();
   };
   process.once('SIGTERM', stop);

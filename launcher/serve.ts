@@ -22,6 +22,7 @@ import { createMetrics } from '../src/runtime/metrics';
 import { IndexWatcher, withAppServices } from '../src/runtime/readiness';
 import { EXIT_CODES } from './start';
 import { applyTrustProxy } from '../src/http/trust-proxy';
+import { closeServer } from '../src/http/close-server';
 import { forgetKeyVariables } from '../app-services/keys';
 
 function configOrExit(): ServeConfig {
@@ -85,7 +86,9 @@ export function main(): void {
   });
   const stop = () => {
     watcher.stop();
-    server.close(() => void closeServices().finally(() => void pool.end().finally(() => process.exit(0))));
+    void closeServer(server)
+      .then(closeServices)
+      .finally(() => void pool.end().finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 10_000).unref();
   };
   process.once('SIGTERM', stop);
