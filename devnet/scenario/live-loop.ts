@@ -21,7 +21,12 @@ export interface LiveLoopHooks {
  */
 export const LEAD_IN_BLOCKS = 20;
 
-/** Produces scenario blocks on a timer; each block is planned, signed and committed before the next is scheduled. */
+/**
+ * Produces scenario blocks on a timer, one every `blockMs` from the start of the one before
+ * (at once when a block took longer): the chain's pace is the interval, not the interval plus
+ * the time a block takes to make. Each block is planned, signed and committed before the next
+ * starts.
+ */
 export class LiveLoop {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
@@ -68,7 +73,8 @@ export class LiveLoop {
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => this.schedule(this.blockMs));
+      const started = Date.now();
+      this.running = this.tick().finally(() => this.schedule(Math.max(0, started + this.blockMs - Date.now())));
     }, delayMs);
   }
 
