@@ -367,6 +367,16 @@ export class DeskRepository {
     return rows[0];
   }
 
+  /** Sell RFQs the desk has proposed that still hold room: not expired, the settlement pending as indexed. */
+  async proposedSells(): Promise<RfqRow[]> {
+    const { rows } = await this.pool.query<RfqRow>(
+      `SELECT ${RFQ_COLUMNS} FROM ${this.rfqs} r
+        WHERE r.side = 'sell' AND r.status = 'proposed' AND ${outstandingRfqSql(this.svc.settlements)}
+        ORDER BY r.created_at`,
+    );
+    return rows;
+  }
+
   async pending(): Promise<RfqRow[]> {
     const { rows } = await this.pool.query<RfqRow>(
       `SELECT ${RFQ_COLUMNS} FROM ${this.rfqs} WHERE status = 'pending' ORDER BY created_at`,

@@ -11,7 +11,8 @@
  *      DESK_CANCEL_BATCH of them in one tx per pass (desk/cancel/<hash of the ids>), and of
  *      one proposer's tx only its first DESK_CANCEL_BATCH proposals to the desk: the rest are
  *      left to the chain's expiry sweep, so one tx of junk costs the desk at most
- *      DESK_CANCEL_BATCH cancel messages. A proposal whose proposer escrows less than
+ *      DESK_CANCEL_BATCH cancel messages. The same tx withdraws the desk's own proposals for
+ *      sell RFQs whose requester can no longer deliver the units (they moved after the RFQ). A proposal whose proposer escrows less than
  *      DESK_DUST (valued at the desk's mid) is neither
  *      accepted nor cancelled: the chain's expiry sweep returns it, and it costs the desk no tx
  *      and no chain query after the first look. Every verdict is kept with its reason
@@ -139,7 +140,7 @@ export class DeskWorker extends PollingWorker {
 
   /** Proposes the RFQ (once) and records its settlement id; the row as it stands after. */
   async propose(r: RfqRow): Promise<RfqRow | undefined> {
-    const kinds = r.kind_id === WHOLE_SHARE ? await this.kindsOf(r.asset_id) : [r.kind_id];
+    const kinds = await this.kindsOfRfq(r);
     const short =
       r.side === 'sell' &&
       !(await this.actor.intents.get(deskIntentIds.rfq(r.id))) &&
@@ -177,6 +178,10 @@ export class DeskWorker extends PollingWorker {
     );
   }
 
+  private kindsOfRfq(r: RfqRow): Promise<number[]> {
+    return r.kind_id === WHOLE_SHARE ? this.kindsOf(r.asset_id) : Promise.resolve([r.kind_id]);
+  }
+
   private async kindsOf(assetId: string): Promise<number[]> {
     const kinds = await this.o.repository.kindIds(assetId);
     if (!kinds.length) throw new Error(`asset ${assetId} has no kinds in the store`);
@@ -208,7 +213,47 @@ export class DeskWorker extends PollingWorker {
   /** Settlement ids left to expire (dust, near expiry, a cancel that failed) while they stay pending: not looked at again. */
   private readonly leftAlone = new Set<string>();
 
+  /** The pass's one cancel tx: the desk's own proposals it withdraws, then the proposals to it it refuses. */
   private async answerProposals(): Promise<void> {
+    const cancels = await this.undeliverableRfqs(this.o.cancelBatch);
+    await this.judgeProposals(cancels);
+    if (cancels.length) await this.cancel(cancels);
+  }
+
+  /**
+   * The desk's proposals for sell RFQs whose requester can no longer deliver them (the units
+   * moved, or were locked or pledged, after the RFQ) are withdrawn: one lot of units relayed
+   * from requester to requester reserves the desk's room for one RFQ at a time, not one per
+   * relay. Each is judged on the chain's own copy (still pending: an accept moves the units
+   * too) and recorded as refused `undeliverable` in the requester's offers list.
+   */
+  private async undeliverableRfqs(max: number): Promise<string[]> {
+    const withdrawn: string[] = [];
+    for (const r of await this.o.repository.proposedSells()) {
+      if (withdrawn.length >= max) break;
+      const short = r.settlement_id && (await this.undeliverable(r, await this.kindsOfRfq(r)));
+      if (!short) continue;
+      const onChain = await this.o.queries.settlement(BigInt(r.settlement_id!));
+      if (onChain?.status !== 'STATUS_PENDING') continue;
+      this.o.log.info('desk: withdrawing an RFQ its requester can no longer deliver', {
+        rfq: r.id,
+        settlement: r.settlement_id,
+        detail: short,
+      });
+      const why = refusal(
+        'undeliverable',
+        `the desk withdrew its proposal for your RFQ ${r.id}: ${short}; ask again once the units are yours to move`,
+      );
+      await this.o.offers.record(
+        this.verdictOf({ id: r.settlement_id!, proposer: r.requester }, onChain.legs as OfferLeg[], 'refused', why),
+      );
+      withdrawn.push(r.settlement_id!);
+    }
+    return withdrawn;
+  }
+
+  /** Judges every pending proposal to the desk; the refused ones to cancel join `cancels`, up to DESK_CANCEL_BATCH. */
+  private async judgeProposals(cancels: string[]): Promise<void> {
     const indexedHeight = this.o.seen ? await this.o.repository.indexedHeight() : 0;
     const proposals = withSeenProposals(
       await this.o.repository.pendingProposals(this.actor.address),
@@ -220,7 +265,6 @@ export class DeskWorker extends PollingWorker {
     if (!fresh.length) return;
     const book = await this.o.book.fresh();
     const earlier = await this.earlierInTx(fresh);
-    const cancels: string[] = [];
     for (const p of fresh) {
       if (escrowedValue(p.legs, book, this.o.denom) < this.o.dust) {
         await this.leaveAlone(
@@ -262,7 +306,6 @@ export class DeskWorker extends PollingWorker {
         cancels.push(p.id);
       }
     }
-    if (cancels.length) await this.cancel(cancels);
   }
 
   /**
