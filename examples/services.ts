@@ -93,16 +93,30 @@ async function getJson(url: string, what: string): Promise<Json> {
   }
 }
 
+/** Tries of the check while the API answers its indexed block with something else (a 503 while it is busy). */
+const CHECK_TRIES = 5;
+
 /** Refuses --url and --rpc unless the API's indexed block is the chain's block at that height. */
-export async function checkOneDeployment(url: string, rpc: string): Promise<void> {
-  const status = await getJson(`${url}/v1/status`, 'the API (--url)');
-  const height = Number(status.indexed_height);
-  if (!Number.isInteger(height) || height < 1) return; // nothing indexed yet: nothing to compare
-  const [block, chain] = await Promise.all([
-    getJson(`${url}/v1/blocks/${height}`, 'the API (--url)'),
-    getJson(`${rpc}/block?height=${height}`, 'the chain RPC (--rpc)'),
-  ]);
-  const indexed = String(block.block?.hash ?? '').toUpperCase(); // BlockDetail (openapi.yaml)
+export async function checkOneDeployment(url: string, rpc: string, retryMs = 1000): Promise<void> {
+  for (let tried = 1; ; tried++) {
+    const status = await getJson(`${url}/v1/status`, 'the API (--url)');
+    const height = Number(status.indexed_height);
+    if (!Number.isInteger(height) || height < 1) return; // nothing indexed yet: nothing to compare
+    const [block, chain] = await Promise.all([
+      getJson(`${url}/v1/blocks/${height}`, 'the API (--url)'),
+      getJson(`${rpc}/block?height=${height}`, 'the chain RPC (--rpc)'),
+    ]);
+    const indexed = String(block.block?.hash ?? '').toUpperCase(); // BlockDetail (openapi.yaml)
+    if (indexed) return compareBlocks(url, rpc, height, indexed, chain);
+    if (tried === CHECK_TRIES)
+      throw new NotOneDeployment(
+        `${url} reports block ${height} indexed but answered ${block.code ?? 'no block'}${block.error ? ` (${block.error})` : ''} for it, ${CHECK_TRIES} times: is the API overloaded? Try again`,
+      );
+    await sleep(retryMs);
+  }
+}
+
+function compareBlocks(url: string, rpc: string, height: number, indexed: string, chain: Json): void {
   const served = String(chain.result?.block_id?.hash ?? '').toUpperCase();
   if (!served)
     throw new NotOneDeployment(

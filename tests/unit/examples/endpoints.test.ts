@@ -68,6 +68,34 @@ describe('where the example finds its deployment', () => {
 });
 
 describe('one deployment, or a one-line refusal', () => {
+  test('an API that answers its indexed block with a 503 is asked again, not taken for another deployment', async () => {
+    let asked = 0;
+    const busy = http.createServer((req, res) => {
+      const answer =
+        req.url === '/v1/status'
+          ? { indexed_height: 120 }
+          : ++asked < 3
+            ? { error: 'the store is busy', code: 'unavailable' }
+            : { block: { height: 120, hash: 'ab12' }, txs: [], events: [] };
+      res.writeHead('block' in answer || req.url === '/v1/status' ? 200 : 503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answer));
+    });
+    servers.push(busy);
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const u = `http://127.0.0.1:${(busy.address() as { port: number }).port}`;
+    await expect(checkOneDeployment(u, await rpc('AB12'), 10)).resolves.toBeUndefined();
+    expect(asked).toBe(3);
+  });
+
+  test('one that never answers it: refused with what it answered, not as another deployment', async () => {
+    const u = await serve({ '/v1/status': { indexed_height: 120 } });
+    const e = (await checkOneDeployment(u, await rpc('AB12'), 10).catch((x: unknown) => x)) as Error;
+    expect(e).toBeInstanceOf(NotOneDeployment);
+    expect(e.message).toBe(
+      `${u} reports block 120 indexed but answered no block (not found) for it, 5 times: is the API overloaded? Try again`,
+    );
+  });
+
   test('the same block hash at the indexed height: accepted', async () => {
     await expect(checkOneDeployment(await api('ab12'), await rpc('AB12'))).resolves.toBeUndefined();
   });
