@@ -15,7 +15,7 @@
  * it) and, a few blocks after it, proposes the repayment (principal + 1 % + 1,
  * one coin leg given, nothing asked). Accepting it and releasing the pledges,
  * or exercising them, is the service's. No principal within
- * PRINCIPAL_WAIT_BLOCKS: the cycle ends and its pledges stay with the lender.
+ * PRINCIPAL_WAIT_MS of block time: the cycle ends and its pledges stay with the lender.
  * A cycle started before services mode stops at its next lender step.
  */
 import type { Actor } from '../accounts';
@@ -41,13 +41,19 @@ interface LoanState {
   proposal?: Handle;
 }
 
-/** Blocks a services-mode borrower waits for the lender service's principal after its pledges commit. */
-export const PRINCIPAL_WAIT_BLOCKS = 60;
+/**
+ * How long a services-mode borrower waits for the lender service's principal after its pledges
+ * commit, in block time: 60 blocks at npm start's 1 s pace, and as long on faster blocks, since
+ * the service's latency is wall time (at 60 ms blocks, 60 blocks were 4 s: borrowers gave up on
+ * principals still on their way and never repaid, and their loans filled the lender's caps).
+ */
+export const PRINCIPAL_WAIT_MS = 60_000;
 
 interface ServicedLoanState extends LoanState {
   /** blocks committed after the pledges (where the principal may appear) */
   watch?: CommittedEvents;
-  waitUntil: number;
+  /** block time (ms) after which the borrower stops waiting for the principal */
+  waitUntilMs: number;
 }
 
 function kindIds(asset: LaunchedAsset): number[] {
@@ -165,19 +171,19 @@ export function servicedLoanFlow(asset: LaunchedAsset, cycle: number): Flow {
     principal: 0n,
     repayBy: 0,
     repay: true,
-    waitUntil: 0,
+    waitUntilMs: 0,
   };
   return script(`loan:${cycle}:serviced`, state, [
     pledgeToLender,
     (ctx, s) => {
       s.ids = pledgeIds(ctx, s);
       s.watch = new CommittedEvents(s.pledges[0].height);
-      s.waitUntil = ctx.height + PRINCIPAL_WAIT_BLOCKS;
+      s.waitUntilMs = ctx.now + PRINCIPAL_WAIT_MS;
     },
     (ctx, s) => {
       const lender = lenderOf(ctx).address;
       s.principal = transferredAmount(s.watch!.read(ctx), lender, s.borrower!.address, ctx.config.stableDenom);
-      if (s.principal === 0n) return ctx.height >= s.waitUntil ? 'stop' : 'wait';
+      if (s.principal === 0n) return ctx.now >= s.waitUntilMs ? 'stop' : 'wait';
       s.repayBy = ctx.height + ctx.rng.int(2, 6);
     },
     async (ctx, s) => {
