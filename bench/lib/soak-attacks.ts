@@ -145,7 +145,9 @@ async function fresh(ctx: SoakContext, name: string, stable: bigint, lnwShares =
 async function squat(ctx: SoakContext): Promise<AttackOutcome> {
   const quote = await quoteOf(ctx, ctx.lnw.assetId);
   if (!quote?.bid) return { attack: 'squat', result: `no LNW bid to squat (${quote?.bid_withheld})`, held: true };
-  const units = (5000n * WHOLE * WHOLE) / BigInt(quote.bid);
+  // just inside DESK_MAX_TRADE (5,000) at the bid read here: a book rebuilt a block later may bid a little higher,
+  // and an RFQ over the trade cap is refused for that before the desk asks whether it can be delivered
+  const units = (4900n * WHOLE * WHOLE) / BigInt(quote.bid);
   const answers: string[] = [];
   let proposals = 0;
   for (let i = 0; i < 4; i++) {
