@@ -263,6 +263,18 @@ async function junk(ctx: SoakContext, honest: SoakActor): Promise<AttackOutcome 
 }
 
 /**
+ * What a loan may be, in bps of the pledged shares' pre-pump value, after a pump of `pumped` /
+ * `before` stood `k` blocks of a `window`-block price window (docs/app-services.md, the bounds
+ * table): the terms when k is at most half the window (the lendable price's median ignores it),
+ * else the terms lifted by the twap's k·(x−1)/W.
+ */
+export function pumpBoundBps(termsBps: bigint, k: number, window: number, pumped: bigint, before: bigint): bigint {
+  if (2 * k <= window || pumped <= before || before <= 0n) return termsBps;
+  const lift = (BigInt(Math.min(k, window)) * (pumped - before) * BPS) / (BigInt(window) * before);
+  return (termsBps * (BPS + lift)) / BPS;
+}
+
+/**
  * Case 1's pump: buy LNW with a quarter of its pool's stable reserve, hold it 7 blocks, borrow
  * the most the bought shares allow, sell back what is not pledged, repay.
  */
@@ -294,8 +306,13 @@ async function pumpBorrow(ctx: SoakContext): Promise<AttackOutcome> {
     const units = BigInt(loan.units);
     const preValue = (units * before.pricePerWhole) / WHOLE;
     const ltv = preValue > 0n ? (BigInt(loan.principal) * BPS) / preValue : 0n;
-    held = ltv <= BigInt(terms.ltv_bps);
-    result = `${lift}, borrowed ${BigInt(loan.principal) / WHOLE} against ${units / WHOLE} shares: ${Number(ltv) / 100} % of their pre-pump value (terms ${Number(terms.ltv_bps) / 100} %)`;
+    // the pump stood from its swap's block until the loan was priced: on fast blocks the lender's wall-clock
+    // latency is many blocks, and past half the window the documented bound is the long pump's, k·(x−1)/W more
+    const opened = (await ctx.chain.findTx(loan.open_tx))?.height ?? bought.height;
+    const k = opened - bought.height;
+    const allowed = pumpBoundBps(BigInt(terms.ltv_bps), k, ctx.priceWindowBlocks, pumped, before.pricePerWhole);
+    held = ltv <= allowed;
+    result = `${lift}, borrowed ${BigInt(loan.principal) / WHOLE} against ${units / WHOLE} shares: ${Number(ltv) / 100} % of their pre-pump value (terms ${Number(terms.ltv_bps) / 100} %; the pump stood ${k} blocks of a ${ctx.priceWindowBlocks}-block window until the loan, bound ${Number(allowed) / 100} %)`;
   } catch (e) {
     result = `${lift}, borrow refused: ${(e as Error).message}`;
   }

@@ -6,6 +6,7 @@ import {
   dumpReaches,
   liquidationPrice,
   parseAttacks,
+  pumpBoundBps,
   sharesToSellFor,
   spotAfterSale,
 } from '../../../bench/lib/soak-attacks';
@@ -62,5 +63,20 @@ describe('pump-hold arithmetic', () => {
     // a 100-block twap at 1.70 whose oldest sample (3.00) drops next block: the dump's 1.00 lowers it by 0.02
     expect(dumpReaches(1_700_000n, 3_000_000n, 1_000_000n, 100, 1_680_000n)).toBe(true);
     expect(dumpReaches(1_700_000n, 3_000_000n, 1_000_000n, 100, 1_679_999n)).toBe(false);
+  });
+});
+
+describe("the pump round's bound", () => {
+  const W = 100;
+  const x = (n: number) => BigInt(Math.round(n * 1_000_000));
+  test('a pump that stood at most half the window: the terms, whatever its size', () => {
+    expect(pumpBoundBps(5000n, 7, W, x(3), x(1))).toBe(5000n);
+    expect(pumpBoundBps(5000n, 50, W, x(1.5), x(1))).toBe(5000n);
+  });
+  test("longer: the terms lifted by the twap's k·(x−1)/W (docs/app-services.md, the bounds table)", () => {
+    // 60 blocks of ×1.5 over a 100-block window: +30 %
+    expect(pumpBoundBps(5000n, 60, W, x(1.5), x(1))).toBe(6500n);
+    // never more than the whole window's lift
+    expect(pumpBoundBps(5000n, 300, W, x(1.5), x(1))).toBe(7500n);
   });
 });
