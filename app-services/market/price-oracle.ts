@@ -16,6 +16,7 @@
  * heights neither kept nor readable), with how far it has filled.
  */
 import type { PoolPriceAt } from '../chain/queries';
+import { ChainUnreachable } from '../../src/client/query-errors';
 import { quoteReserveAt } from './units';
 
 export interface MarketPrice {
@@ -136,7 +137,11 @@ function filledFor(heights: readonly number[], known: ReadonlyMap<number, Sample
   return n;
 }
 
-/** How long a height the chain could not answer is left alone before it is asked again. */
+/**
+ * How long a height the chain answered it cannot serve (pruned, another height) is left alone
+ * before it is asked again. A read that got no answer at all (ChainUnreachable) is not held
+ * against its height: on a 100-block window at 1 s blocks it would leave no price for 100 s.
+ */
 const UNREADABLE_RETRY_MS = 30_000;
 
 export class PriceOracle {
@@ -229,11 +234,15 @@ export class PriceOracle {
       const batch = missing.slice(i, i + concurrency);
       const answers = await Promise.allSettled(batch.map((h) => this.o.source.poolPriceAt(assetId, this.o.denom, h)));
       let unreadable = 0;
+      let unanswered = false;
       answers.forEach((r, j) => {
-        if (r.status === 'rejected' || (r.value && r.value.height !== batch[j]))
+        // no answer at all (a busy RPC): asked again on the next pass, not taken for a height the chain lacks
+        if (r.status === 'rejected' && r.reason instanceof ChainUnreachable) unanswered = true;
+        else if (r.status === 'rejected' || (r.value && r.value.height !== batch[j]))
           unreadable = Math.max(unreadable, batch[j]);
         else read.set(batch[j], r.value ? { poolId: r.value.poolId, price: r.value.pricePerWhole } : null);
       });
+      if (unanswered && !unreadable) break;
       if (unreadable) {
         // older heights are no more readable than these; not asked again for a while
         this.unreadable.set(assetId, { height: unreadable, atMs: Date.now() });

@@ -15,7 +15,7 @@
 import { decodeMessage, encodeMessage } from '../lib/contract';
 import { bytesToHex } from '../lib/bytes';
 import { queryMethodTypes, type QueryPath, type QueryRequest, type QueryResponse } from './query-paths';
-import { answerError, ChainUnavailable } from './query-errors';
+import { answerError, ChainUnavailable, ChainUnreachable } from './query-errors';
 
 export interface QueryOptions {
   /** the committed height to ask at; omitted or 0: the latest */
@@ -132,7 +132,7 @@ export class ChainQueryClient {
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
       answer = (await r.json()) as RpcAnswer;
     } catch (e) {
-      throw new ChainUnavailable(`${where}: ${transportFailure(e, o.timeoutMs)}`);
+      throw new ChainUnreachable(`${where}: ${transportFailure(e, o.timeoutMs)}`);
     }
     if (answer.error || !answer.result?.response) {
       throw new ChainUnavailable(`${where}: ${answer.error?.data ?? answer.error?.message ?? 'no response'}`);

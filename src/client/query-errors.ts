@@ -54,3 +54,14 @@ export class ChainUnavailable extends Error {
     this.name = 'ChainUnavailable';
   }
 }
+
+/**
+ * No answer came at all (the RPC refused or dropped the connection, a timeout, an HTTP error
+ * status): a busy node, not a statement about the height asked, so worth asking again soon.
+ */
+export class ChainUnreachable extends ChainUnavailable {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChainUnreachable';
+  }
+}

@@ -3,6 +3,7 @@
  * retries and their backoff, and that the table of query paths matches the contract.
  */
 import { ChainQueryClient, ChainUnavailable, queryMethodTypes, type QueryPath } from '../../../src/client';
+import { ChainUnreachable } from '../../../src/client/query-errors';
 import { decodeMessage } from '../../../src/lib/contract';
 import { fail, ok, standIn, type Handler, type Reply } from './abci-stand-in';
 
@@ -54,6 +55,7 @@ describe('ChainQueryClient: timeout and retries', () => {
     const started = Date.now();
     const p = new ChainQueryClient(url, { timeoutMs: 150 }).query(SUPPLY, { asset_id: ASSET, kind_id: 1 });
     await expect(p).rejects.toBeInstanceOf(ChainUnavailable);
+    await expect(p).rejects.toBeInstanceOf(ChainUnreachable); // no answer at all: worth asking again soon
     await expect(p).rejects.toThrow(new RegExp(`abci_query ${SUPPLY}: (no answer within 150 ms|TimeoutError)`));
     expect(Date.now() - started).toBeLessThan(2150);
   });

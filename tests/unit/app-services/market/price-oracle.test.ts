@@ -1,4 +1,5 @@
 import type { PoolPriceAt } from '../../../../app-services/chain/queries';
+import { ChainUnreachable } from '../../../../src/client/query-errors';
 import {
   divergenceBps,
   lendablePrice,
@@ -245,6 +246,19 @@ describe('PriceOracle', () => {
     const restarted = new PriceOracle({ source: chain, denom: 'uusdc', windowBlocks: 5, store });
     expect((await restarted.price('a'))?.twap).toBe(119n); // (117 + … + 121) / 5, read from the store
     expect(chain.reads).toEqual([]);
+  });
+
+  test('a read that got no answer (a busy RPC) is asked again on the next pass: the window is not held open', async () => {
+    const chain = new FakeChain(20, () => 100n);
+    const busy = new Set([18]);
+    const read = chain.poolPriceAt.bind(chain);
+    chain.poolPriceAt = async (assetId, denom, height) => {
+      if (height !== undefined && busy.delete(height)) throw new ChainUnreachable('abci_query: no answer within 5000 ms');
+      return read(assetId, denom, height);
+    };
+    const o = oracle(chain);
+    expect((await o.read('a')).price).toBeNull(); // this pass lacks height 18
+    expect((await o.read('a')).price?.twap).toBe(100n); // the next has it
   });
 
   test('a height neither kept nor readable: the window fills again from the heights after it', async () => {
