@@ -12,8 +12,8 @@
  *      one proposer's tx only its first DESK_CANCEL_BATCH proposals to the desk: the rest are
  *      left to the chain's expiry sweep, so one tx of junk costs the desk at most
  *      DESK_CANCEL_BATCH cancel messages. The same tx withdraws the desk's own proposals for
- *      sell RFQs whose requester can no longer deliver the units (they moved after the RFQ). A proposal whose proposer escrows less than
- *      DESK_DUST (valued at the desk's mid) is neither
+ *      sell RFQs whose requester can no longer deliver the units (they moved after the RFQ).
+ *      A proposal whose proposer escrows less than DESK_DUST (valued at the desk's mid) is neither
  *      accepted nor cancelled: the chain's expiry sweep returns it, and it costs the desk no tx
  *      and no chain query after the first look. Every verdict is kept with its reason
  *      (GET /api/desk/offers);
@@ -230,14 +230,16 @@ export class DeskWorker extends PollingWorker {
   private async undeliverableRfqs(max: number): Promise<string[]> {
     const withdrawn: string[] = [];
     for (const r of await this.o.repository.proposedSells()) {
+      const settlementId = r.settlement_id;
       if (withdrawn.length >= max) break;
-      const short = r.settlement_id && (await this.undeliverable(r, await this.kindsOfRfq(r)));
+      if (!settlementId) continue;
+      const short = await this.undeliverable(r, await this.kindsOfRfq(r));
       if (!short) continue;
-      const onChain = await this.o.queries.settlement(BigInt(r.settlement_id!));
+      const onChain = await this.o.queries.settlement(BigInt(settlementId));
       if (onChain?.status !== 'STATUS_PENDING') continue;
       this.o.log.info('desk: withdrawing an RFQ its requester can no longer deliver', {
         rfq: r.id,
-        settlement: r.settlement_id,
+        settlement: settlementId,
         detail: short,
       });
       const why = refusal(
@@ -245,9 +247,9 @@ export class DeskWorker extends PollingWorker {
         `the desk withdrew its proposal for your RFQ ${r.id}: ${short}; ask again once the units are yours to move`,
       );
       await this.o.offers.record(
-        this.verdictOf({ id: r.settlement_id!, proposer: r.requester }, onChain.legs as OfferLeg[], 'refused', why),
+        this.verdictOf({ id: settlementId, proposer: r.requester }, onChain.legs as OfferLeg[], 'refused', why),
       );
-      withdrawn.push(r.settlement_id!);
+      withdrawn.push(settlementId);
     }
     return withdrawn;
   }
