@@ -13,6 +13,7 @@ import http, { type Server } from 'http';
 import type { AddressInfo } from 'net';
 import { APP_SERVICES_DEFAULTS } from '../../../app-services/config';
 import { ChainQueries } from '../../../app-services/chain/queries';
+import { outstandingRfqSql } from '../../../app-services/risk/repository';
 import { KeySecret } from '../../../app-services/keys';
 import { documentHash, parseMetadataDocument } from '../../../app-services/launchpad/document';
 import { deriveAssetId } from '../../../src/lib/ids';
@@ -514,53 +515,6 @@ test('inventory squatting: RFQs from rotating addresses are refused beyond the p
   expect(honest.body.settlement_id).toBeGreaterThan(0);
 });
 
-test('relayed units: a sell RFQ whose requester moves its units away is withdrawn, so one lot relayed through three requesters holds the room of one RFQ, and an honest seller is served beside it', async () => {
-  await quotedBid('ATW');
-  const bid = BigInt((await wholeShare())!.bid!);
-  const { rows } = await world.pool.query<{ total: string | null }>(
-    `SELECT sum(value)::text AS total FROM app.desk_exposure`,
-  );
-  const room = DESK_MAX_TOTAL - BigInt(rows[0].total ?? '0');
-  // 40 % of the room at the bid: three lots outstanding at once would not fit in it, two do
-  const lot = ((room * 4n) / 10n / bid) * WHOLE;
-  const relays = [k.relay0, k.relay1, k.relay2];
-  const transfer = (from: TestKey, to: TestKey): Msg[] =>
-    KINDS.map((kindId) => ({
-      typeUrl: '/svc.rights.v1.MsgTransfer',
-      value: {
-        sender: from.address,
-        recipient: to.address,
-        asset_id: real.assetId,
-        kind_id: kindId,
-        units: lot.toString(),
-      },
-    }));
-  const sell = (who: TestKey) => ({
-    address: who.address,
-    asset_id: real.assetId,
-    kind: -1,
-    side: 'sell',
-    units: lot.toString(),
-  });
-  expect((await world.submit(k.attacker, transfer(k.attacker, relays[0]))).code).toBe(0);
-  await world.waitIndexed();
-  for (const [i, relay] of relays.entries()) {
-    // each from a client address of its own: the per-client share does not join them
-    const r = await rfqFrom(`127.0.0.${20 + i}`, sell(relay));
-    expect(r.status).toBe(200);
-    const next = relays[i + 1];
-    if (!next) break;
-    expect((await world.submit(relay, transfer(relay, next))).code).toBe(0);
-    const [withdrawn] = await verdictsOn(relay, [String(r.body.settlement_id)]);
-    expect([withdrawn.verdict, withdrawn.reason]).toEqual(['cancelled', 'undeliverable']);
-    expect(withdrawn.detail).toMatch(/^the desk withdrew its proposal for your RFQ .*holds 0 units/);
-    expect(await settlementStatus(r.body.settlement_id!)).toBe('STATUS_CANCELLED');
-  }
-  // the lot holds one RFQ's room, not three: an honest seller of as much is served
-  const honest = await rfqFrom('127.0.0.30', sell(k.honest));
-  expect([honest.status, honest.body.code]).toEqual([200, undefined]);
-});
-
 test('an RFQ whose proposal the chain refused answers {error, code}, not the chain’s log', async () => {
   // a refusal recorded by the desk (the reservations leave no honest way to provoke one): asked again by its key
   const body = { address: k.honest.address, symbol: 'ATW', kind: -1, side: 'sell', units: '1' };
@@ -850,4 +804,55 @@ test('a pump held for fewer than half the window: the twap up ~10 %, the desk st
   } finally {
     expect((await swap(k.attacker, true, BigInt(String(pump.responses[0].out)))).code).toBe(0);
   }
+});
+
+// last: its RFQs stay outstanding for their 10 minutes
+test('relayed units: a sell RFQ whose requester moves its units away is withdrawn, so one lot relayed through three requesters holds the room of one RFQ, and an honest seller is served beside it', async () => {
+  await quotedBid('ATW');
+  const bid = BigInt((await wholeShare())!.bid!);
+  // what the desk paid, and what the sell RFQs still outstanding (the earlier tests' among them) will pay
+  const { rows } = await world.pool.query<{ total: string }>(
+    `SELECT ((SELECT coalesce(sum(value), 0) FROM app.desk_exposure)
+           + (SELECT coalesce(sum(r.buys_value), 0) FROM app.rfqs r
+               WHERE r.side = 'sell' AND r.buys_value IS NOT NULL AND ${outstandingRfqSql('svc.settlements')}))::text AS total`,
+  );
+  const room = DESK_MAX_TOTAL - BigInt(rows[0].total);
+  // 40 % of the room at the bid: three lots outstanding at once would not fit in it, two do
+  const lot = ((room * 4n) / 10n / bid) * WHOLE;
+  const relays = [k.relay0, k.relay1, k.relay2];
+  const transfer = (from: TestKey, to: TestKey): Msg[] =>
+    KINDS.map((kindId) => ({
+      typeUrl: '/svc.rights.v1.MsgTransfer',
+      value: {
+        sender: from.address,
+        recipient: to.address,
+        asset_id: real.assetId,
+        kind_id: kindId,
+        units: lot.toString(),
+      },
+    }));
+  const sell = (who: TestKey) => ({
+    address: who.address,
+    asset_id: real.assetId,
+    kind: -1,
+    side: 'sell',
+    units: lot.toString(),
+  });
+  expect((await world.submit(k.attacker, transfer(k.attacker, relays[0]))).code).toBe(0);
+  await world.waitIndexed();
+  for (const [i, relay] of relays.entries()) {
+    // each from a client address of its own: the per-client share does not join them
+    const r = await rfqFrom(`127.0.0.${20 + i}`, sell(relay));
+    expect(r.status).toBe(200);
+    const next = relays[i + 1];
+    if (!next) break;
+    expect((await world.submit(relay, transfer(relay, next))).code).toBe(0);
+    const [withdrawn] = await verdictsOn(relay, [String(r.body.settlement_id)]);
+    expect([withdrawn.verdict, withdrawn.reason]).toEqual(['cancelled', 'undeliverable']);
+    expect(withdrawn.detail).toMatch(/^the desk withdrew its proposal for your RFQ .*holds 0 units/);
+    expect(await settlementStatus(r.body.settlement_id!)).toBe('STATUS_CANCELLED');
+  }
+  // the lot holds one RFQ's room, not three: an honest seller of as much is served
+  const honest = await rfqFrom('127.0.0.30', sell(k.honest));
+  expect([honest.status, honest.body.code]).toEqual([200, undefined]);
 });
