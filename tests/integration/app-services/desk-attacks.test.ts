@@ -84,7 +84,8 @@ let k: Record<
   | 'flooder'
   | 'relay0'
   | 'relay1'
-  | 'relay2',
+  | 'relay2'
+  | 'seller',
   TestKey
 >;
 
@@ -108,6 +109,7 @@ beforeAll(async () => {
       'relay0',
       'relay1',
       'relay2',
+      'seller',
     ],
   });
   k = world.keys as typeof k;
@@ -146,6 +148,8 @@ beforeAll(async () => {
       { key: k.squatter, units: 1000n * WHOLE },
       { key: k.batcher, units: 10_000n * WHOLE },
       { key: k.flooder, units: 1000n * WHOLE },
+      // the relay test's honest seller, with RFQs of its own to spend (DESK_RFQ_LIMIT here is 2)
+      { key: k.seller, units: 10_000n * WHOLE },
     ],
     poolShares: 100_000n,
     poolQuote: 200_000_000_000n, // 2 stable per whole share, 200,000 stable deep
@@ -853,6 +857,6 @@ test('relayed units: a sell RFQ whose requester moves its units away is withdraw
     expect(await settlementStatus(r.body.settlement_id!)).toBe('STATUS_CANCELLED');
   }
   // the lot holds one RFQ's room, not three: an honest seller of as much is served
-  const honest = await rfqFrom('127.0.0.30', sell(k.honest));
+  const honest = await rfqFrom('127.0.0.30', sell(k.seller));
   expect([honest.status, honest.body.code]).toEqual([200, undefined]);
 });
