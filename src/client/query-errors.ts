@@ -57,11 +57,7 @@ export class ChainUnavailable extends Error {
 
 /**
  * No answer came at all (the RPC refused or dropped the connection, a timeout, an HTTP error
- * status): a busy node, not a statement about the height asked, so worth asking again soon.
+ * status, a body that is no JSON): a busy node, not a statement about the height asked, so
+ * worth asking again soon. Its name stays ChainUnavailable, as reports print it.
  */
-export class ChainUnreachable extends ChainUnavailable {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ChainUnreachable';
-  }
-}
+export class ChainUnreachable extends ChainUnavailable {}
