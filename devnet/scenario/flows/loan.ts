@@ -188,10 +188,15 @@ export function servicedLoanFlow(asset: LaunchedAsset, cycle: number): Flow {
     },
     async (ctx, s) => {
       if (ctx.height < s.repayBy) return 'wait';
-      const repayment = repaymentOf(s.principal);
+      // the principal plus a little when the borrower has it, else the principal alone (what the lender asks):
+      // a borrower whose own stable went into swaps would otherwise never repay, and its loan would hold the
+      // lender's room until a liquidation (on the default world, 13 such loans held 9,507 of LNW's 10,000)
+      const available = ctx.availableCoins(s.borrower!.address, ctx.config.stableDenom);
+      const full = repaymentOf(s.principal);
+      const repayment = available >= full ? full : s.principal;
       // the service already took or released the pledges, or the borrower cannot pay: nothing to repay (the service may exercise)
       const pledged = s.ids.some((id) => ctx.view.encumbrance(id)?.status === 'ENCUMBRANCE_STATUS_ACTIVE');
-      if (!pledged || ctx.availableCoins(s.borrower!.address, ctx.config.stableDenom) < repayment) return 'stop';
+      if (!pledged || available < repayment) return 'stop';
       s.proposal = await proposeRepayment(ctx, s.borrower!, repayment);
     },
     // accepting (and releasing the pledges) is the service's; an expired proposal is an outcome too
