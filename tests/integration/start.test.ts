@@ -254,7 +254,10 @@ async function servesAnOutsideUser(s: Started): Promise<void> {
   expect(repaid.status).toBe('repaid');
   const sold = await runExample('sell', { ...o, amount: 5000n });
   expect(sold.status).toBe('STATUS_SETTLED');
-  expect(BigInt(sold.amount)).toBeGreaterThan(4_900n * WHOLE); // the cap, 1 % under it as the price moves
+  // at the cap: the example asks 1 % under it at the bid it read, and the RFQ is priced a few blocks later, at
+  // the bid of its own block (3.6 % lower once, on a loaded machine); never above the cap
+  expect(BigInt(sold.amount)).toBeGreaterThan(4_500n * WHOLE);
+  expect(BigInt(sold.amount)).toBeLessThanOrEqual(5_000n * WHOLE);
 }
 
 describe('npm start (embedded default)', () => {
