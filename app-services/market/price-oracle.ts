@@ -242,12 +242,12 @@ export class PriceOracle {
           unreadable = Math.max(unreadable, batch[j]);
         else read.set(batch[j], r.value ? { poolId: r.value.poolId, price: r.value.pricePerWhole } : null);
       });
-      if (unanswered && !unreadable) break;
       if (unreadable) {
         // older heights are no more readable than these; not asked again for a while
         this.unreadable.set(assetId, { height: unreadable, atMs: Date.now() });
         break;
       }
+      if (unanswered) break; // the chain is busy: the rest of the window waits for the next pass
     }
     return read;
   }

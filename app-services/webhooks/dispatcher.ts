@@ -258,18 +258,14 @@ export class Targets {
   /** a turn of the URL's target; waiting for it holds nothing else */
   async turn(url: URL): Promise<{ target: Target; release: () => void }> {
     const key = targetKey(url);
-    let target = this.byKey.get(key);
-    if (!target) {
-      target = { turns: new Slots(this.share), slow: false };
-      this.byKey.set(key, target); // take() below counts its holder before any other delivery runs
-    }
-    const known = target;
-    const done = await known.turns.take();
+    const target = this.byKey.get(key) ?? { turns: new Slots(this.share), slow: false };
+    this.byKey.set(key, target); // take() below counts its holder before any other delivery runs
+    const done = await target.turns.take();
     return {
-      target: known,
+      target,
       release: () => {
         done();
-        if (known.turns.idle && !known.slow) this.byKey.delete(key);
+        if (target.turns.idle && !target.slow) this.byKey.delete(key);
       },
     };
   }
